@@ -1,0 +1,17 @@
+// `logitlab-cli candidates`: the survivors of the sampler with their probabilities.
+#pragma once
+
+#include "command_line.h"
+
+#include <QJsonObject>
+
+#include "sampler_settings.h"
+
+namespace logitlab::cli {
+
+int runCandidates(CommandContext& context);
+
+// {"temperature":1,"topK":2,"topP":0.9}: the lesson's spelling of the settings.
+QJsonObject settingsJson(const engine::SamplerSettings& settings);
+
+}  // namespace logitlab::cli

@@ -1,0 +1,89 @@
+#include "sampler_options.h"
+
+#include "logits_file.h"
+#include "logits_parser.h"
+
+#include <climits>
+
+namespace logitlab::cli {
+
+namespace {
+
+QString fromStd(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+engine::Distribution readDistribution(const QCommandLineParser& parser)
+{
+    const bool inline_ = parser.isSet(QStringLiteral("logits"));
+    const bool fromFile = parser.isSet(QStringLiteral("logits-file"));
+    if (inline_ == fromFile)
+        throw UsageError{inline_ ? QStringLiteral("give either --logits or --logits-file, not both")
+                                 : QStringLiteral("no logits: give --logits 3,2,1.5 or --logits-file FILE")};
+
+    engine::Distribution dist;
+    if (fromFile) {
+        auto read = app::readLogitsFile(parser.value(QStringLiteral("logits-file")));
+        if (!read)
+            throw UsageError{fromStd(read.error())};
+        dist = std::move(read).value();
+    } else {
+        auto values = engine::parseNumberList(parser.value(QStringLiteral("logits")).toStdString(), "logits");
+        if (!values)
+            throw UsageError{fromStd(values.error())};
+        dist.logits = Eigen::Map<const Eigen::ArrayXd>(values->data(), static_cast<Eigen::Index>(values->size()));
+        if (auto problem = engine::validateLogits(dist.logits))
+            throw UsageError{fromStd(*problem)};
+    }
+
+    if (parser.isSet(QStringLiteral("tokens"))) {
+        auto tokens = engine::parseTokenList(parser.value(QStringLiteral("tokens")).toStdString());
+        if (!tokens)
+            throw UsageError{fromStd(tokens.error())};
+        if (static_cast<Eigen::Index>(tokens->size()) != dist.logits.size())
+            throw UsageError{QStringLiteral("tokens: %1 tokens for %2 logits; the lengths must match")
+                                 .arg(tokens->size())
+                                 .arg(dist.logits.size())};
+        dist.tokens = std::move(tokens).value();
+    }
+    return dist;
+}
+
+}  // namespace
+
+void addSamplerOptions(QCommandLineParser& parser)
+{
+    parser.addOptions({
+        {QStringLiteral("logits"), QStringLiteral("Comma-separated logits, e.g. 3,2,1.5,1,-2 (-inf allowed)."),
+         QStringLiteral("list")},
+        {QStringLiteral("logits-file"),
+         QStringLiteral("File with one logit per line, or token,logit CSV rows."), QStringLiteral("file")},
+        {QStringLiteral("tokens"), QStringLiteral("Comma-separated token names, one per logit (default: ids)."),
+         QStringLiteral("list")},
+        {QStringLiteral("temperature"), QStringLiteral("Temperature: 0 is greedy (argmax), otherwise > 0. Default 1."),
+         QStringLiteral("T")},
+        {QStringLiteral("top-k"), QStringLiteral("Keep the K most likely tokens (K >= 1). Default: off."),
+         QStringLiteral("K")},
+        {QStringLiteral("top-p"),
+         QStringLiteral("Keep the smallest top set whose total exceeds P, in (0, 1]. Default: off."),
+         QStringLiteral("P")},
+    });
+}
+
+SamplerInput readSamplerOptions(const QCommandLineParser& parser)
+{
+    SamplerInput input;
+    input.distribution = readDistribution(parser);
+    if (parser.isSet(QStringLiteral("temperature")))
+        input.settings.temperature = doubleOption(parser, QStringLiteral("temperature"));
+    if (parser.isSet(QStringLiteral("top-k")))
+        input.settings.topK = static_cast<int>(integerOption(parser, QStringLiteral("top-k"), 1, INT_MAX));
+    if (parser.isSet(QStringLiteral("top-p")))
+        input.settings.topP = doubleOption(parser, QStringLiteral("top-p"));
+    if (auto problem = engine::validateSettings(input.settings))
+        throw UsageError{fromStd(*problem)};
+    return input;
+}
+
+}  // namespace logitlab::cli

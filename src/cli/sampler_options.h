@@ -1,0 +1,23 @@
+// The options `candidates` and `sample` share: where the logits come from, the token names,
+// and the lesson's sampler settings. Reading them validates everything before any work starts.
+#pragma once
+
+#include "command_line.h"
+#include "distribution.h"
+#include "sampler_settings.h"
+
+#include <QCommandLineParser>
+
+namespace logitlab::cli {
+
+struct SamplerInput {
+    engine::Distribution distribution;
+    engine::SamplerSettings settings;
+};
+
+void addSamplerOptions(QCommandLineParser& parser);
+
+// Throws UsageError naming the option or the file and line when anything is wrong.
+SamplerInput readSamplerOptions(const QCommandLineParser& parser);
+
+}  // namespace logitlab::cli

@@ -1,0 +1,21 @@
+// The lesson's candidates(logits, settings): softmax at T, sort by probability (ties: lower id
+// first), top-k, then top-p (keep the token whose running total first exceeds p), renormalise.
+// Temperature 0 is greedy: the argmax alone, with p = 1.
+//
+// The vocabulary is never fully sorted when top-k or top-p cuts it short: the order is built in
+// growing chunks by partial selection until the cut is reached, so V = 262,144 with a small
+// nucleus costs little more than the softmax itself.
+#pragma once
+
+#include "candidate.h"
+#include "sampler_settings.h"
+
+#include <Eigen/Core>
+
+namespace logitlab::engine {
+
+// Preconditions: validateSettings(settings) and validateLogits(logits) both passed.
+CandidateList candidates(const Eigen::Ref<const Eigen::ArrayXd>& logits, const SamplerSettings& settings);
+CandidateList candidates(const Eigen::Ref<const Eigen::ArrayXf>& logits, const SamplerSettings& settings);
+
+}  // namespace logitlab::engine

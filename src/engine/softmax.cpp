@@ -1,0 +1,41 @@
+#include "softmax.h"
+
+#include "softmax_kernel.h"
+
+namespace logitlab::engine {
+
+namespace {
+
+template <class Array>
+Eigen::ArrayXd softmaxOf(const Array& logits, double temperature)
+{
+    const auto n = static_cast<std::size_t>(logits.size());
+    Eigen::ArrayXd probs(logits.size());
+    const double sum = detail::exponentiate(logits.data(), n, temperature, probs.data());
+    detail::normalise(probs.data(), n, sum);
+    return probs;
+}
+
+}  // namespace
+
+Eigen::ArrayXd softmax(const Eigen::Ref<const Eigen::ArrayXd>& logits, double temperature)
+{
+    return softmaxOf(logits, temperature);
+}
+
+Eigen::ArrayXd softmax(const Eigen::Ref<const Eigen::ArrayXf>& logits, double temperature)
+{
+    return softmaxOf(logits, temperature);
+}
+
+std::int32_t argmax(const Eigen::Ref<const Eigen::ArrayXd>& logits)
+{
+    return detail::argmaxOf(logits.data(), static_cast<std::size_t>(logits.size()));
+}
+
+std::int32_t argmax(const Eigen::Ref<const Eigen::ArrayXf>& logits)
+{
+    return detail::argmaxOf(logits.data(), static_cast<std::size_t>(logits.size()));
+}
+
+}  // namespace logitlab::engine
