@@ -80,7 +80,7 @@ private slots:
         QCOMPARE(junkMask(p, {K::Ids, 0, {1, 3}}).value(), (std::vector<std::uint8_t>{0, 1, 0, 1, 0}));
         const auto outside = junkMask(p, {K::Ids, 0, {5}});
         QVERIFY(!outside.ok());
-        QVERIFY(outside.error().find("junk.ids[0]") != std::string::npos);
+        QVERIFY(outside.error().find("junk.ids.0:") != std::string::npos);
     }
 
     // The lesson: q = 0.004 per step, N = 300 gives P(no junk) = 0.996^300 = 0.30047...; the

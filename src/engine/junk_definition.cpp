@@ -65,7 +65,7 @@ Result<std::vector<std::uint8_t>> junkMask(const Eigen::ArrayXd& probabilities, 
         for (std::size_t i = 0; i < junk.ids.size(); ++i) {
             const std::int32_t id = junk.ids[i];
             if (id < 0 || static_cast<std::size_t>(id) >= n)
-                return Error{"junk.ids[" + std::to_string(i) + "]: token id " + std::to_string(id) +
+                return Error{"junk.ids." + std::to_string(i) + ": token id " + std::to_string(id) +
                              " is outside the vocabulary (0.." + std::to_string(n - 1) + ")"};
             mask[static_cast<std::size_t>(id)] = 1;
         }
