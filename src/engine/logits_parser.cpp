@@ -64,16 +64,18 @@ std::optional<double> parseDouble(std::string_view text)
         return std::nullopt;
     double value = 0.0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    // ERANGE on underflow still yields the nearest double (0 or a subnormal): accept it;
-    // overflow of a finite literal is refused like +inf.
     if (end != text.data() + text.size())
         return std::nullopt;
     if (ec == std::errc::result_out_of_range) {
-        if (std::abs(value) > 1.0)
+        // from_chars leaves `value` untouched here. A negative exponent means underflow: the
+        // nearest double is a signed zero. Anything else overflowed and is refused like +inf.
+        const auto e = text.find_last_of("eE");
+        if (e == std::string_view::npos || e + 1 >= text.size() || text[e + 1] != '-')
             return std::nullopt;
-    } else if (ec != std::errc()) {
-        return std::nullopt;
+        return text.front() == '-' ? -0.0 : 0.0;
     }
+    if (ec != std::errc())
+        return std::nullopt;
     return value;
 }
 

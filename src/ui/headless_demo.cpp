@@ -1,0 +1,37 @@
+#include "headless_demo.h"
+
+#include "chart_export.h"
+#include "explorer_page.h"
+#include "model_csv.h"
+#include "save_text.h"
+
+#include <QDir>
+
+namespace logitlab::ui {
+
+DemoResult runHeadlessDemo(const QString& outDir)
+{
+    DemoResult result;
+    if (!QDir().mkpath(outDir)) {
+        result.error = QStringLiteral("%1: cannot create the folder").arg(outDir);
+        return result;
+    }
+    // The explorer page at its defaults is the lesson's example: T = 1, top-p = 0.9.
+    ExplorerPage page;
+    const QDir dir(outDir);
+    const QString base = dir.filePath(QStringLiteral("lesson-probabilities"));
+    for (ChartFormat format : {ChartFormat::Png, ChartFormat::Svg}) {
+        const QString path = base + QLatin1Char('.') + chartFormatName(format);
+        result.error = exportChart(page.chart(), path, format, page.provenance());
+        if (!result.error.isEmpty())
+            return result;
+        result.written << path;
+    }
+    const QString csv = base + QStringLiteral(".csv");
+    result.error = app::saveText(csv, app::modelToCsv(*page.resultsModel(), page.provenance()));
+    if (result.error.isEmpty())
+        result.written << csv;
+    return result;
+}
+
+}  // namespace logitlab::ui

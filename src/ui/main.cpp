@@ -1,0 +1,92 @@
+// logitlab: the GUI. Without a display it runs the headless demo instead (see README).
+#include "explorer_page.h"
+#include "headless_demo.h"
+#include "main_window.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTextStream>
+#include <QTimer>
+
+using namespace logitlab::ui;
+
+namespace {
+
+bool hasDisplay()
+{
+    const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
+    if (platform.startsWith("offscreen") || platform.startsWith("minimal"))
+        return false;
+    return !platform.isEmpty() || qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY");
+}
+
+bool wantsOffscreen(int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg.startsWith("--screenshot") || arg.startsWith("--demo") || arg == "-h" || arg == "--help")
+            return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[])
+{
+    const bool display = hasDisplay();
+    if (!display || wantsOffscreen(argc, argv))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("LogitLab"));
+    QApplication::setOrganizationName(QStringLiteral("LogitLab"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("LogitLab: how language models turn logits into text."));
+    parser.addHelpOption();
+    parser.addOptions({
+        {QStringLiteral("screenshot"), QStringLiteral("Render the main window offscreen to FILE.png and exit."),
+         QStringLiteral("file")},
+        {QStringLiteral("demo"), QStringLiteral("Write the lesson's chart and table to --out and exit "
+                                                "(the default when there is no display).")},
+        {QStringLiteral("out"), QStringLiteral("Folder for --demo output (default ./out)."), QStringLiteral("dir"),
+         QStringLiteral("out")},
+    });
+    parser.process(app);
+    QTextStream err(stderr);
+
+    if (!display || parser.isSet(QStringLiteral("demo"))) {
+        if (!display && !parser.isSet(QStringLiteral("screenshot")))
+            err << "logitlab: no display found; running the headless demo instead of the window\n";
+        if (!parser.isSet(QStringLiteral("screenshot")) || parser.isSet(QStringLiteral("demo"))) {
+            const DemoResult demo = runHeadlessDemo(parser.value(QStringLiteral("out")));
+            for (const QString& path : demo.written)
+                QTextStream(stdout) << "wrote " << path << '\n';
+            if (!demo.error.isEmpty()) {
+                err << "logitlab: error: " << demo.error << '\n';
+                return 1;
+            }
+            if (!parser.isSet(QStringLiteral("screenshot")))
+                return 0;
+        }
+    }
+
+    MainWindow window;
+    window.addPage(new ExplorerPage);
+    window.resize(1280, 800);
+
+    if (parser.isSet(QStringLiteral("screenshot"))) {
+        window.show();
+        QApplication::processEvents();
+        const QString path = parser.value(QStringLiteral("screenshot"));
+        if (!window.grab().save(path)) {
+            err << "logitlab: error: " << path << ": could not write the screenshot\n";
+            return 1;
+        }
+        QTextStream(stdout) << "wrote " << path << '\n';
+        return 0;
+    }
+    window.show();
+    return app.exec();
+}
