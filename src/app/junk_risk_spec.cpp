@@ -270,7 +270,7 @@ engine::Result<JunkRiskSpec> parseJunkRisk(const QJsonObject& root, const QStrin
     }
 }
 
-engine::Result<JunkRiskSpec> parseJunkRiskText(const QByteArray& json, const QString& source)
+engine::Result<QJsonObject> parseExperimentJson(const QByteArray& json, const QString& source)
 {
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(json, &error);
@@ -278,15 +278,31 @@ engine::Result<JunkRiskSpec> parseJunkRiskText(const QByteArray& json, const QSt
         return Error{QStringLiteral("%1: malformed JSON at offset %2: %3").arg(source).arg(error.offset).arg(error.errorString()).toStdString()};
     if (!document.isObject())
         return Error{QStringLiteral("%1: the file must hold one JSON object").arg(source).toStdString()};
-    return parseJunkRisk(document.object(), source);
+    return document.object();
 }
 
-engine::Result<JunkRiskSpec> readJunkRiskFile(const QString& path)
+engine::Result<QJsonObject> readExperimentJson(const QString& path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Error{QStringLiteral("%1: cannot read: %2").arg(path, file.errorString()).toStdString()};
-    return parseJunkRiskText(file.readAll(), path);
+    return parseExperimentJson(file.readAll(), path);
+}
+
+engine::Result<JunkRiskSpec> parseJunkRiskText(const QByteArray& json, const QString& source)
+{
+    const auto root = parseExperimentJson(json, source);
+    if (!root)
+        return Error{root.error()};
+    return parseJunkRisk(root.value(), source);
+}
+
+engine::Result<JunkRiskSpec> readJunkRiskFile(const QString& path)
+{
+    const auto root = readExperimentJson(path);
+    if (!root)
+        return Error{root.error()};
+    return parseJunkRisk(root.value(), path);
 }
 
 QJsonObject toJson(const JunkRiskSpec& spec)

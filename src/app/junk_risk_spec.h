@@ -76,6 +76,9 @@ inline constexpr qint64 kMaxLengths = 10000;
 
 // `source` names the file in messages. Errors read "<source>: <key>: <problem>".
 engine::Result<JunkRiskSpec> parseJunkRisk(const QJsonObject& root, const QString& source);
+// The file's top-level JSON object, before any key is checked (for --set overrides).
+engine::Result<QJsonObject> parseExperimentJson(const QByteArray& json, const QString& source);
+engine::Result<QJsonObject> readExperimentJson(const QString& path);
 engine::Result<JunkRiskSpec> parseJunkRiskText(const QByteArray& json, const QString& source);
 engine::Result<JunkRiskSpec> readJunkRiskFile(const QString& path);
 
