@@ -2,6 +2,7 @@
 // should, and every kind of bad file is refused with a message naming the file and the key.
 #include "junk_risk_spec.h"
 
+#include "example_files.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -15,14 +16,10 @@ using namespace logitlab::app;
 
 namespace {
 
-QString examplePath(const QString& name)
-{
-    return QDir(logitlab::test::dataPath(QStringLiteral("../../examples"))).absoluteFilePath(name);
-}
 
 QJsonObject lessonJson()
 {
-    QFile file(examplePath(QStringLiteral("junk-risk-lesson.json")));
+    QFile file(logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json")));
     if (!file.open(QIODevice::ReadOnly))
         qFatal("cannot open %s", qPrintable(file.fileName()));
     return QJsonDocument::fromJson(file.readAll()).object();
@@ -42,10 +39,10 @@ private slots:
     void roundTrip_data()
     {
         QTest::addColumn<QString>("file");
-        const QStringList examples = QDir(examplePath(QString())).entryList({QStringLiteral("junk-risk-*.json")});
+        const QStringList examples = QDir(logitlab::test::examplePath(QString())).entryList({QStringLiteral("junk-risk-*.json")});
         QVERIFY(examples.size() >= 4);
         for (const QString& name : examples)
-            QTest::newRow(qPrintable(name)) << examplePath(name);
+            QTest::newRow(qPrintable(name)) << logitlab::test::examplePath(name);
     }
 
     void roundTrip()
@@ -65,7 +62,7 @@ private slots:
 
     void lessonValues()
     {
-        const auto spec = readJunkRiskFile(examplePath(QStringLiteral("junk-risk-lesson.json")));
+        const auto spec = readJunkRiskFile(logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json")));
         QVERIFY(spec.ok());
         QCOMPARE(spec->name, QStringLiteral("junk-risk-lesson"));
         QCOMPARE(spec->settings.size(), 2);

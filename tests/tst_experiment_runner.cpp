@@ -4,6 +4,7 @@
 #include "junk_risk_job.h"
 #include "junk_risk_spec.h"
 
+#include "example_files.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -19,14 +20,10 @@ using namespace logitlab::app;
 
 namespace {
 
-QString examplePath(const QString& name)
-{
-    return QDir(logitlab::test::dataPath(QStringLiteral("../../examples"))).absoluteFilePath(name);
-}
 
 JunkRiskSpec example(const QString& name)
 {
-    const auto spec = readJunkRiskFile(examplePath(name));
+    const auto spec = readJunkRiskFile(logitlab::test::examplePath(name));
     if (!spec.ok())
         qFatal("%s", spec.error().c_str());
     return spec.value();
@@ -34,10 +31,10 @@ JunkRiskSpec example(const QString& name)
 
 QString csvFor(const JunkRiskSpec& spec, int threads)
 {
-    const JunkRiskOutcome outcome = runJunkRisk(spec, examplePath(QString()), QStringLiteral("test"), threads, {});
+    const JunkRiskOutcome outcome = runJunkRisk(spec, logitlab::test::examplePath(QString()), QStringLiteral("test"), threads, {});
     if (!outcome.status.finished())
         qFatal("run failed: %s", qPrintable(outcome.status.message));
-    return junkRiskCsv(junkRiskProvenance(spec, examplePath(QString())), outcome.rows);
+    return junkRiskCsv(junkRiskProvenance(spec, logitlab::test::examplePath(QString())), outcome.rows);
 }
 
 }  // namespace
@@ -102,7 +99,7 @@ private slots:
     {
         JunkRiskSpec spec = example(QStringLiteral("junk-risk-zipf-262k.json"));
         spec.replies = 1'000'000;  // minutes of work: the run can only end by being cancelled
-        QFuture<JunkRiskOutcome> future = startJunkRisk(spec, examplePath(QString()), QStringLiteral("test"), 2);
+        QFuture<JunkRiskOutcome> future = startJunkRisk(spec, logitlab::test::examplePath(QString()), QStringLiteral("test"), 2);
         QFutureWatcher<JunkRiskOutcome> watcher;
         QSignalSpy progress(&watcher, &QFutureWatcherBase::progressValueChanged);
         watcher.setFuture(future);
@@ -139,7 +136,7 @@ private slots:
 
         WorkControl always;
         always.isCancelled = [] { return true; };
-        const JunkRiskOutcome outcome = runJunkRisk(spec, examplePath(QString()), QStringLiteral("t"), 2, always);
+        const JunkRiskOutcome outcome = runJunkRisk(spec, logitlab::test::examplePath(QString()), QStringLiteral("t"), 2, always);
         QCOMPARE(outcome.status.state, RunStatus::State::Cancelled);
         QVERIFY(outcome.rows.empty());
     }
@@ -182,7 +179,7 @@ private slots:
         JunkRiskSpec spec = example(QStringLiteral("junk-risk-lesson.json"));
         spec.distribution.kind = DistributionSpec::Kind::File;
         spec.distribution.path = QStringLiteral("no-such-logits.txt");
-        const JunkRiskOutcome outcome = runJunkRisk(spec, examplePath(QString()), QStringLiteral("exp.json"), 1, {});
+        const JunkRiskOutcome outcome = runJunkRisk(spec, logitlab::test::examplePath(QString()), QStringLiteral("exp.json"), 1, {});
         QCOMPARE(outcome.status.state, RunStatus::State::Failed);
         QVERIFY2(outcome.status.message.startsWith(QStringLiteral("exp.json: ")), qPrintable(outcome.status.message));
         QVERIFY(outcome.status.message.contains(QStringLiteral("no-such-logits.txt")));

@@ -5,6 +5,7 @@
 #include "junk_risk_table_model.h"
 
 #include "decoder.h"
+#include "example_files.h"
 #include "test_support.h"
 
 #include <QAbstractItemModelTester>
@@ -37,10 +38,6 @@ std::vector<engine::JunkRiskRow> smallRows(std::uint64_t replies)
     return experiment.rows(counts);
 }
 
-QString examplePath(const QString& name)
-{
-    return QDir(test::dataPath(QStringLiteral("../../examples"))).absoluteFilePath(name);
-}
 
 }  // namespace
 
@@ -116,7 +113,7 @@ private slots:
         const auto before = page.model()->rows();
         QCOMPARE(before.size(), std::size_t{24});
 
-        QCOMPARE(page.openFile(examplePath(QStringLiteral("junk-risk-zipf-262k.json"))), QString());
+        QCOMPARE(page.openFile(test::examplePath(QStringLiteral("junk-risk-zipf-262k.json"))), QString());
         page.repliesBox()->setValue(100'000'000);  // far too long to finish during the test
         QSignalSpy progress(&page, &ui::Page::progressChanged);
         page.run();
@@ -155,7 +152,7 @@ private slots:
         QVERIFY(error.startsWith(bad + QStringLiteral(": logitlab: unknown version 3")));
         QVERIFY(page.errorLabel()->isVisible());
 
-        QCOMPARE(page.openFile(examplePath(QStringLiteral("junk-risk-lesson-logits.json"))), QString());
+        QCOMPARE(page.openFile(test::examplePath(QStringLiteral("junk-risk-lesson-logits.json"))), QString());
         QVERIFY(!page.errorLabel()->isVisible());
         const auto shown = page.specFromControls();
         QVERIFY2(shown.ok(), shown.ok() ? "" : shown.error().c_str());

@@ -1,6 +1,7 @@
 // `logitlab-cli run` as a user runs it (QProcess on the built binary): valid CSV, PNG, SVG and
 // PDF with provenance, the same CSV bytes for any thread count, and exit code 2 with one
 // stderr line and nothing written for every kind of bad input.
+#include "example_files.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -13,10 +14,6 @@
 
 namespace {
 
-QString examplePath(const QString& name)
-{
-    return QDir(logitlab::test::dataPath(QStringLiteral("../../examples"))).absoluteFilePath(name);
-}
 
 struct Run {
     int exitCode = -1;
@@ -55,7 +52,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("out"));
-        const Run run = runCli({examplePath(QStringLiteral("junk-risk-lesson.json")), QStringLiteral("--out"), out,
+        const Run run = runCli({logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json")), QStringLiteral("--out"), out,
                                 QStringLiteral("--set"), QStringLiteral("replies=2000"), QStringLiteral("--threads"),
                                 QStringLiteral("2"), QStringLiteral("--formats"), QStringLiteral("csv,png,svg,pdf")});
         QVERIFY2(run.exitCode == 0, run.err.constData());
@@ -122,7 +119,7 @@ private slots:
         QByteArray first;
         for (const char* threads : {"1", "4", "4"}) {
             const QString out = dir.filePath(QString::fromLatin1(threads) + QStringLiteral("-") + QString::number(first.size()));
-            const Run run = runCli({examplePath(QStringLiteral("junk-risk-zipf-262k.json")), QStringLiteral("--out"), out,
+            const Run run = runCli({logitlab::test::examplePath(QStringLiteral("junk-risk-zipf-262k.json")), QStringLiteral("--out"), out,
                                     QStringLiteral("--set"), QStringLiteral("replies=1000"), QStringLiteral("--threads"),
                                     QString::fromLatin1(threads), QStringLiteral("--formats"), QStringLiteral("csv")});
             QVERIFY2(run.exitCode == 0, run.err.constData());
@@ -165,7 +162,7 @@ private slots:
         m.close();
         for (QString& a : arguments) {
             if (a == QLatin1String("FILE"))
-                a = examplePath(QStringLiteral("junk-risk-lesson.json"));
+                a = logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json"));
             else if (a == QLatin1String("MALFORMED"))
                 a = malformed;
         }

@@ -47,6 +47,16 @@ QJsonValue JsonObjectReader::take(const QString& key)
     return m_object.value(key);
 }
 
+QJsonValue JsonObjectReader::require(const QString& key, bool (QJsonValue::*is)() const, const QString& expected)
+{
+    const QJsonValue v = take(key);
+    if (v.isUndefined())
+        throw JsonFieldError{keyPath(key), QStringLiteral("is missing")};
+    if (!(v.*is)())
+        throw JsonFieldError{keyPath(key), QStringLiteral("must be %1, not %2").arg(expected, typeName(v))};
+    return v;
+}
+
 double JsonObjectReader::numberAt(const QJsonValue& value, const QString& path, double min, double max)
 {
     if (!value.isDouble())
@@ -92,24 +102,20 @@ qint64 JsonObjectReader::integer(const QString& key, std::optional<qint64> fallb
 
 bool JsonObjectReader::boolean(const QString& key, std::optional<bool> fallback)
 {
-    const QJsonValue v = take(key);
-    if (v.isUndefined() && fallback)
+    if (fallback && !m_object.contains(key)) {
+        m_read.insert(key);
         return *fallback;
-    if (!v.isBool())
-        throw JsonFieldError{keyPath(key), v.isUndefined() ? QStringLiteral("is missing")
-                                                           : QStringLiteral("must be true or false, not %1").arg(typeName(v))};
-    return v.toBool();
+    }
+    return require(key, &QJsonValue::isBool, QStringLiteral("true or false")).toBool();
 }
 
 QString JsonObjectReader::string(const QString& key, std::optional<QString> fallback, const QStringList& allowed)
 {
-    const QJsonValue v = take(key);
-    if (v.isUndefined() && fallback)
+    if (fallback && !m_object.contains(key)) {
+        m_read.insert(key);
         return *fallback;
-    if (!v.isString())
-        throw JsonFieldError{keyPath(key), v.isUndefined() ? QStringLiteral("is missing")
-                                                           : QStringLiteral("must be a string, not %1").arg(typeName(v))};
-    const QString s = v.toString();
+    }
+    const QString s = require(key, &QJsonValue::isString, QStringLiteral("a string")).toString();
     if (!allowed.isEmpty() && !allowed.contains(s))
         throw JsonFieldError{keyPath(key), QStringLiteral("must be one of %1, got \"%2\"").arg(allowed.join(QStringLiteral(", ")), s)};
     return s;
@@ -117,20 +123,12 @@ QString JsonObjectReader::string(const QString& key, std::optional<QString> fall
 
 QJsonArray JsonObjectReader::array(const QString& key)
 {
-    const QJsonValue v = take(key);
-    if (!v.isArray())
-        throw JsonFieldError{keyPath(key), v.isUndefined() ? QStringLiteral("is missing")
-                                                           : QStringLiteral("must be an array, not %1").arg(typeName(v))};
-    return v.toArray();
+    return require(key, &QJsonValue::isArray, QStringLiteral("an array")).toArray();
 }
 
 QJsonObject JsonObjectReader::object(const QString& key)
 {
-    const QJsonValue v = take(key);
-    if (!v.isObject())
-        throw JsonFieldError{keyPath(key), v.isUndefined() ? QStringLiteral("is missing")
-                                                           : QStringLiteral("must be an object, not %1").arg(typeName(v))};
-    return v.toObject();
+    return require(key, &QJsonValue::isObject, QStringLiteral("an object")).toObject();
 }
 
 QJsonValue JsonObjectReader::value(const QString& key)

@@ -44,6 +44,8 @@ public:
 
 private:
     QJsonValue take(const QString& key);
+    // The value, which must be present and pass `is`; `expected` names the type in messages.
+    QJsonValue require(const QString& key, bool (QJsonValue::*is)() const, const QString& expected);
 
     QJsonObject m_object;
     QString m_path;
