@@ -16,10 +16,11 @@ namespace logitlab::engine {
 
 namespace {
 
-// The hot loop, inlined per engine type: one 64-bit word, one alias-table read and one flag read
-// per token. Tallies go to local counters; the caller's vectors are touched once per segment.
+// The hot loop, inlined per engine type: one 64-bit word and one alias-table read per token.
+// The table lists junk candidates first, so "is it junk" is index < junkCount, with no second
+// memory read. Tallies go to local counters; the caller's vectors are touched once per segment.
 template <class Engine>
-void simulateReplies(Engine& engine, const AliasTable& table, const std::uint8_t* junk,
+void simulateReplies(Engine& engine, const AliasTable& table, std::uint32_t junkCount,
                      const std::vector<std::int64_t>& lengths, std::uint64_t replies,
                      std::vector<std::uint64_t>& firstJunk, std::vector<std::uint64_t>& junkTokens)
 {
@@ -29,7 +30,7 @@ void simulateReplies(Engine& engine, const AliasTable& table, const std::uint8_t
         for (std::size_t j = 0; j < lengths.size(); ++j) {
             std::uint64_t count = 0;
             for (const std::int64_t end = lengths[j]; position < end; ++position)
-                count += junk[table.draw(nextU64(engine))];
+                count += table.draw(nextU64(engine)) < junkCount;
             junkTokens[j] += count;
             if (!seen && count != 0) {
                 ++firstJunk[j];
@@ -107,16 +108,23 @@ Result<JunkRiskExperiment> JunkRiskExperiment::prepare(JunkRiskParameters parame
         const CandidateList list = decoder.candidates(parameters.logits);
         if (list.empty())
             return Error{"settings: '" + decoder.label + "' keeps no token"};
-        std::vector<double> weights(list.size());
-        std::vector<std::uint8_t> junk(list.size());
+        // Junk candidates first, then the rest, each in the chain's order: a relabelling that
+        // leaves the distribution unchanged and makes the junk test a comparison.
+        CandidateList ordered = list;
+        const auto firstClean = std::stable_partition(ordered.begin(), ordered.end(), [&](const Candidate& c) {
+            return mask.value()[static_cast<std::size_t>(c.id)] != 0;
+        });
+        const auto junkCount = static_cast<std::uint32_t>(firstClean - ordered.begin());
+        std::vector<double> weights(ordered.size());
+        std::vector<std::int32_t> ids(ordered.size());
         double qAfter = 0.0;
-        for (std::size_t i = 0; i < list.size(); ++i) {
-            weights[i] = list[i].p;
-            junk[i] = mask.value()[static_cast<std::size_t>(list[i].id)];
-            if (junk[i])
-                qAfter += list[i].p;
+        for (std::size_t i = 0; i < ordered.size(); ++i) {
+            weights[i] = ordered[i].p;
+            ids[i] = ordered[i].id;
+            if (i < junkCount)
+                qAfter += ordered[i].p;
         }
-        settings.push_back(Setting{AliasTable(weights), std::move(junk), qAfter});
+        settings.push_back(Setting{AliasTable(weights), std::move(ids), junkCount, qAfter});
     }
     return JunkRiskExperiment(std::move(parameters), std::move(settings), qBefore);
 }
@@ -141,7 +149,7 @@ void JunkRiskExperiment::runItem(std::size_t index, JunkRiskCounts& into) const
     const std::uint64_t seed = streamSeed(streamSeed(m_parameters.seed, setting), block);
     const Setting& s = m_settings[setting];
     withEngine(m_parameters.rng, seed, [&](auto& engine) {
-        simulateReplies(engine, s.table, s.junkByIndex.data(), m_parameters.lengths, replies,
+        simulateReplies(engine, s.table, s.junkCount, m_parameters.lengths, replies,
                         into.firstJunk[setting], into.junkTokens[setting]);
     });
     into.draws += replies * static_cast<std::uint64_t>(m_parameters.lengths.back());

@@ -88,8 +88,9 @@ public:
 
 private:
     struct Setting {
-        AliasTable table;
-        std::vector<std::uint8_t> junkByIndex;  // junk flag per candidate index of the table
+        AliasTable table;               // over the candidates, junk ones first
+        std::vector<std::int32_t> ids;  // token id of each table index
+        std::uint32_t junkCount = 0;    // table indices below this are junk tokens
         double qAfter = 0.0;
     };
     JunkRiskExperiment(JunkRiskParameters parameters, std::vector<Setting> settings, double qBefore);
