@@ -24,6 +24,8 @@ public:
     JsonObjectReader(QJsonObject object, QString path);
 
     bool has(const QString& key) const { return m_object.contains(key); }
+    // The raw value, without counting it as read (for checks that come before the real read).
+    QJsonValue peek(const QString& key) const { return m_object.value(key); }
     QString keyPath(const QString& key) const;
 
     // Missing keys take the default, or are an error without one.
