@@ -1,0 +1,50 @@
+#include "logit_bias_stage.h"
+
+#include "logits_parser.h"
+#include "stage_support.h"
+
+namespace logitlab::engine {
+
+LogitBiasStage::LogitBiasStage(Semantics semantics) : StageBase(semantics)
+{
+    declare({"bias", ParameterKind::BiasList, 0.0, "id@value pairs separated by '/'; value finite or -inf"});
+}
+
+void LogitBiasStage::parametersChanged()
+{
+    // The text was checked by setParameter; repeated ids add up, as repeated calls would.
+    m_bias.clear();
+    const std::string& spec = text("bias");
+    std::size_t start = 0;
+    while (start < spec.size()) {
+        const std::size_t end = std::min(spec.find('/', start), spec.size());
+        const std::string item = spec.substr(start, end - start);
+        const std::size_t at = item.find('@');
+        const auto id = static_cast<std::int32_t>(*parseDouble(item.substr(0, at)));
+        m_bias[id] += *parseDouble(item.substr(at + 1));
+        start = end + 1;
+    }
+}
+
+std::optional<std::string> LogitBiasStage::checkVocabulary(std::size_t vocabSize) const
+{
+    for (const auto& [id, value] : m_bias)
+        if (static_cast<std::size_t>(id) >= vocabSize)
+            return problem("bias", "token id " + std::to_string(id) + " is outside the vocabulary of "
+                                       + std::to_string(vocabSize));
+    return std::nullopt;
+}
+
+void LogitBiasStage::apply(CandidateArray& candidates, SamplerContext& context)
+{
+    for (auto& t : candidates.data()) {
+        const auto found = m_bias.find(t.id);
+        if (found == m_bias.end())
+            continue;
+        t.logit += found->second;
+        context.noteAdjusted(t.id, t.logit);
+    }
+    candidates.setSorted(false);
+}
+
+}  // namespace logitlab::engine
