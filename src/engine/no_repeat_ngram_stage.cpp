@@ -42,7 +42,8 @@ void NoRepeatNgramStage::apply(CandidateArray& candidates, SamplerContext& conte
             t.logit = detail::kNegInf;
             context.noteAdjusted(t.id, t.logit);
         }
-    candidates.dropMasked();
+    if (candidates.finiteCount() > 0)  // banning every token leaves them masked: uniform, never NaN
+        candidates.dropMasked();
 }
 
 }  // namespace logitlab::engine
