@@ -32,10 +32,11 @@ std::optional<SamplerSettings> lessonFastPath(const SamplerChain& chain)
 }
 
 CandidateList survivorsOf(const CandidateArray& final, const Eigen::Ref<const Eigen::ArrayXd>& logits,
-                          const SamplerContext& context)
+                          const SamplerContext& context, Semantics semantics)
 {
     // Whole-vocabulary softmax of the adjusted logits at the chain's temperature.
-    const double scale = context.temperatureScale;
+    const double scale = context.temperatureScale > 0.0 ? context.temperatureScale : 1.0;
+    const bool greedy = context.temperatureScale == 0.0;
     const auto adjusted = [&](Eigen::Index i) {
         const auto found = context.adjustedLogits.find(static_cast<std::int32_t>(i));
         return (found == context.adjustedLogits.end() ? logits[i] : found->second) / scale;
@@ -50,9 +51,11 @@ CandidateList survivorsOf(const CandidateArray& final, const Eigen::Ref<const Ei
 
     CandidateList out;
     for (const auto& t : final.data()) {
-        if (detail::masked(t) && final.finiteCount() > 0)
+        if (detail::masked(t) && final.finiteCount() > 0 && semantics != Semantics::Lesson)
             continue;
-        const double raw = sum > 0.0 ? std::exp(adjusted(t.id) - maxLogit) / sum : 0.0;
+        double raw = sum > 0.0 ? std::exp(adjusted(t.id) - maxLogit) / sum : 0.0;
+        if (greedy)
+            raw = detail::masked(t) ? 0.0 : 1.0;  // the T -> 0 limit, as the lesson reports it
         out.push_back(Candidate{t.id, t.p, raw});
     }
     std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
@@ -67,7 +70,7 @@ CandidateList evaluateChain(SamplerChain& chain, const Eigen::Ref<const Eigen::A
     if (const auto settings = lessonFastPath(chain))
         return candidates(logits, *settings);
     const CandidateArray final = chain.run(logits.data(), static_cast<std::size_t>(logits.size()), context);
-    return survivorsOf(final, logits, context);
+    return survivorsOf(final, logits, context, chain.semantics());
 }
 
 }  // namespace logitlab::engine

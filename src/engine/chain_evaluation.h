@@ -18,9 +18,10 @@ namespace logitlab::engine {
 // top-p only (in that order); otherwise nothing.
 std::optional<SamplerSettings> lessonFastPath(const SamplerChain& chain);
 
-// Survivors of a finished array (masked tokens left out), most probable first, ties by id.
+// Survivors of a finished array, most probable first, ties by id. Masked (-inf) tokens are left
+// out, except under the lesson's rules, which list a -inf token with p = 0 like candidates() does.
 CandidateList survivorsOf(const CandidateArray& final, const Eigen::Ref<const Eigen::ArrayXd>& logits,
-                          const SamplerContext& context);
+                          const SamplerContext& context, Semantics semantics);
 
 // run() plus survivorsOf(), or candidates() for the lesson's own chain.
 CandidateList evaluateChain(SamplerChain& chain, const Eigen::Ref<const Eigen::ArrayXd>& logits,

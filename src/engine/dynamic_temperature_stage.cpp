@@ -50,6 +50,7 @@ void DynamicTemperatureStage::apply(CandidateArray& candidates, SamplerContext& 
         // llama.cpp's T <= 0 rule; with delta > 0 it would divide by 0 here, which gives NaN.
         detail::maskAllBut(candidates, candidates.argmax());
         candidates.softmax();
+        context.temperatureScale = 0.0;
         return;
     }
     divideLogits(candidates, context, dynamic);

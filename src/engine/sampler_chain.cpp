@@ -104,7 +104,9 @@ CandidateArray SamplerChain::runOn(const Scalar* logits, std::size_t n, SamplerC
 
 void SamplerChain::finish(CandidateArray& candidates) const
 {
-    if (semantics() != Semantics::LlamaCpp && candidates.finiteCount() > 0)
+    // llama.cpp keeps masked tokens in the array; so does the lesson, which lists them with p = 0.
+    const bool keepMasked = semantics() == Semantics::LlamaCpp || semantics() == Semantics::Lesson;
+    if (!keepMasked && candidates.finiteCount() > 0)
         candidates.dropMasked();
     candidates.softmax();
     if (semantics() == Semantics::Lesson) {

@@ -56,12 +56,14 @@ void TemperatureStage::apply(CandidateArray& candidates, SamplerContext& context
         if (t == 0.0) {  // the lesson's greedy: the argmax alone
             const TokenData best = candidates[candidates.argmax()];
             candidates.data().assign(1, best);
+            context.temperatureScale = 0.0;
             return;
         }
         break;
     case Semantics::LlamaCpp:
         if (t <= 0.0) {  // greedy mask: the others stay in the array at -inf
             detail::maskAllBut(candidates, candidates.argmax());
+            context.temperatureScale = 0.0;
             return;
         }
         break;
@@ -69,6 +71,7 @@ void TemperatureStage::apply(CandidateArray& candidates, SamplerContext& context
         if (t < kVllmGreedyBelow) {
             const TokenData best = candidates[candidates.argmax()];
             candidates.data().assign(1, best);
+            context.temperatureScale = 0.0;
             return;
         }
         break;
