@@ -21,16 +21,20 @@ CandidateArray heapSelect(const Scalar* logits, std::size_t n, std::size_t k)
     CandidateArray out;
     auto& heap = out.data();  // a min-heap under better(): the worst kept token on top
     heap.reserve(k + 1);
-    for (std::size_t i = 0; i < n; ++i) {
-        const double l = static_cast<double>(logits[i]);
-        if (heap.size() < k) {
-            heap.push_back({static_cast<std::int32_t>(i), l, 0.0});
-            std::push_heap(heap.begin(), heap.end(), better);
-        } else if (l > heap.front().logit) {  // ids grow, so an equal logit never displaces
-            std::pop_heap(heap.begin(), heap.end(), better);
-            heap.back() = {static_cast<std::int32_t>(i), l, 0.0};
-            std::push_heap(heap.begin(), heap.end(), better);
-        }
+    const std::size_t first = std::min(k, n);
+    for (std::size_t i = 0; i < first; ++i)
+        heap.push_back({static_cast<std::int32_t>(i), static_cast<double>(logits[i]), 0.0});
+    std::make_heap(heap.begin(), heap.end(), better);
+    // The scan compares in the logits' own type against the worst kept value (exact: a float
+    // widens to double without rounding); ids grow, so an equal logit never displaces.
+    Scalar worst = first > 0 ? static_cast<Scalar>(heap.front().logit) : Scalar{};
+    for (std::size_t i = first; i < n; ++i) {
+        if (!(logits[i] > worst))
+            continue;
+        std::pop_heap(heap.begin(), heap.end(), better);
+        heap.back() = {static_cast<std::int32_t>(i), static_cast<double>(logits[i]), 0.0};
+        std::push_heap(heap.begin(), heap.end(), better);
+        worst = static_cast<Scalar>(heap.front().logit);
     }
     std::sort(heap.begin(), heap.end(), better);
     out.setSorted(true);
