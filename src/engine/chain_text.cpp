@@ -2,32 +2,11 @@
 
 #include "number_format.h"
 #include "stage_factory.h"
+#include "stage_support.h"
 
 namespace logitlab::engine {
 
 namespace {
-
-std::vector<std::string_view> split(std::string_view text, char separator)
-{
-    std::vector<std::string_view> parts;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t end = text.find(separator, start);
-        parts.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-        if (end == std::string_view::npos)
-            return parts;
-        start = end + 1;
-    }
-}
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
 
 std::string valueText(const Parameter& p)
 {
@@ -48,14 +27,14 @@ bool isDefault(const Parameter& p)
 Result<SamplerChain> parseChain(std::string_view text, Semantics semantics)
 {
     SamplerChain chain(semantics);
-    if (trim(text).empty())
+    if (detail::trimSpaces(text).empty())
         return chain;  // the empty chain: plain softmax
-    for (std::string_view item : split(text, ',')) {
-        item = trim(item);
-        const auto pieces = split(item, ':');
-        std::string_view head = trim(pieces.front());
+    for (std::string_view item : detail::splitOn(text, ',')) {
+        item = detail::trimSpaces(item);
+        const auto pieces = detail::splitOn(item, ':');
+        std::string_view head = detail::trimSpaces(pieces.front());
         const std::size_t eq = head.find('=');
-        const std::string name(trim(head.substr(0, eq)));
+        const std::string name(detail::trimSpaces(head.substr(0, eq)));
         if (name.empty())
             return Error{"chain: empty stage name in '" + std::string(item) + "'"};
         auto stage = makeStage(name, semantics);
@@ -65,15 +44,15 @@ Result<SamplerChain> parseChain(std::string_view text, Semantics semantics)
         if (eq != std::string_view::npos) {
             if (s.parameters().empty())
                 return Error{name + ": takes no parameters"};
-            if (auto bad = s.setParameter(s.parameters().front().spec.name, trim(head.substr(eq + 1))))
+            if (auto bad = s.setParameter(s.parameters().front().spec.name, detail::trimSpaces(head.substr(eq + 1))))
                 return Error{*bad};
         }
         for (std::size_t i = 1; i < pieces.size(); ++i) {
-            const std::string_view kv = trim(pieces[i]);
+            const std::string_view kv = detail::trimSpaces(pieces[i]);
             const std::size_t keq = kv.find('=');
             if (keq == std::string_view::npos)
                 return Error{name + ": '" + std::string(kv) + "' is not key=value"};
-            if (auto bad = s.setParameter(trim(kv.substr(0, keq)), trim(kv.substr(keq + 1))))
+            if (auto bad = s.setParameter(detail::trimSpaces(kv.substr(0, keq)), detail::trimSpaces(kv.substr(keq + 1))))
                 return Error{*bad};
         }
         if (auto bad = s.validate())

@@ -2,6 +2,7 @@
 
 #include "logits_parser.h"
 #include "number_format.h"
+#include "stage_support.h"
 
 #include <cmath>
 #include <map>
@@ -20,13 +21,10 @@ DryStage::DryStage(Semantics semantics) : StageBase(semantics)
 void DryStage::parametersChanged()
 {
     m_breakers.clear();
-    const std::string& spec = text("breakers");
-    std::size_t start = 0;
-    while (start < spec.size()) {
-        const std::size_t end = std::min(spec.find('/', start), spec.size());
-        m_breakers.insert(static_cast<std::int32_t>(*parseDouble(spec.substr(start, end - start))));
-        start = end + 1;
-    }
+    if (text("breakers").empty())
+        return;
+    for (std::string_view item : detail::splitOn(text("breakers"), '/'))  // checked by setParameter
+        m_breakers.insert(static_cast<std::int32_t>(*parseDouble(item)));
 }
 
 std::optional<std::string> DryStage::validate() const

@@ -14,15 +14,11 @@ void LogitBiasStage::parametersChanged()
 {
     // The text was checked by setParameter; repeated ids add up, as repeated calls would.
     m_bias.clear();
-    const std::string& spec = text("bias");
-    std::size_t start = 0;
-    while (start < spec.size()) {
-        const std::size_t end = std::min(spec.find('/', start), spec.size());
-        const std::string item = spec.substr(start, end - start);
+    if (text("bias").empty())
+        return;
+    for (std::string_view item : detail::splitOn(text("bias"), '/')) {
         const std::size_t at = item.find('@');
-        const auto id = static_cast<std::int32_t>(*parseDouble(item.substr(0, at)));
-        m_bias[id] += *parseDouble(item.substr(at + 1));
-        start = end + 1;
+        m_bias[static_cast<std::int32_t>(*parseDouble(item.substr(0, at)))] += *parseDouble(item.substr(at + 1));
     }
 }
 

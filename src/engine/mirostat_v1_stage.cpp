@@ -5,35 +5,16 @@
 
 namespace logitlab::engine {
 
-MirostatV1Stage::MirostatV1Stage(Semantics semantics) : StageBase(semantics)
+MirostatV1Stage::MirostatV1Stage(Semantics semantics) : MirostatBase(semantics)
 {
-    declare({"tau", ParameterKind::Real, 5.0, "target surprise in bits, finite"});
-    declare({"eta", ParameterKind::Real, 0.1, "learning rate, finite"});
     declare({"m", ParameterKind::Integer, 100, ">= 2: tokens used to estimate the Zipf exponent"});
-    reset();
-}
-
-std::optional<std::string> validateMirostat(const SamplerStage& stage)
-{
-    if (stage.semantics() == Semantics::Hf || stage.semantics() == Semantics::Vllm)
-        return stage.name() + ": " + semanticsName(stage.semantics()) + " has no mirostat sampler (llama.cpp only)";
-    for (const char* p : {"tau", "eta"})
-        if (!std::isfinite(stage.number(p)))
-            return stage.name() + ": " + p + ": must be finite";
-    return std::nullopt;
-}
-
-void updateMu(double& mu, const SamplerStage& stage, double p)
-{
-    if (p > 0.0)
-        mu -= stage.number("eta") * (-std::log2(p) - stage.number("tau"));
 }
 
 std::optional<std::string> MirostatV1Stage::validate() const
 {
     if (number("m") < 2)
         return problem("m", "must be at least 2");
-    return validateMirostat(*this);
+    return MirostatBase::validate();
 }
 
 void MirostatV1Stage::apply(CandidateArray& candidates, SamplerContext& context)
@@ -69,11 +50,6 @@ void MirostatV1Stage::apply(CandidateArray& candidates, SamplerContext& context)
     const auto keep = static_cast<std::size_t>(std::clamp(k, 1.0, static_cast<double>(n)));
     candidates.truncate(keep);
     candidates.softmax();
-}
-
-void MirostatV1Stage::accept(const CandidateArray& final, std::size_t index, SamplerContext& /*context*/)
-{
-    updateMu(m_mu, *this, final[index].p);
 }
 
 }  // namespace logitlab::engine

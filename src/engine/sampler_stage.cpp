@@ -2,6 +2,7 @@
 
 #include "logits_parser.h"
 #include "number_format.h"
+#include "stage_support.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -17,10 +18,7 @@ std::optional<std::string> checkList(ParameterKind kind, std::string_view text)
 {
     if (text.empty())
         return std::nullopt;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t end = std::min(text.find('/', start), text.size());
-        const std::string_view item = text.substr(start, end - start);
+    for (std::string_view item : detail::splitOn(text, '/')) {
         std::string_view idText = item;
         if (kind == ParameterKind::BiasList) {
             const std::size_t at = item.find('@');
@@ -34,7 +32,6 @@ std::optional<std::string> checkList(ParameterKind kind, std::string_view text)
         const auto id = parseDouble(idText);
         if (!id || *id < 0 || *id != std::floor(*id) || *id > 2147483647.0)
             return "'" + std::string(idText) + "' is not a token id";
-        start = end + 1;
     }
     return std::nullopt;
 }

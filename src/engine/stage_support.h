@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <limits>
 #include <numeric>
+#include <string_view>
 #include <vector>
 
 namespace logitlab::engine::detail {
@@ -33,6 +34,10 @@ inline double entropy(const CandidateArray& a)
             h -= t.p * std::log(t.p);
     return h;
 }
+
+// "a/b/c" -> {"a", "b", "c"}; an empty text gives one empty item.
+std::vector<std::string_view> splitOn(std::string_view text, char separator);
+std::string_view trimSpaces(std::string_view text);
 
 // Indices of the array ordered by descending logit, ties in array order.
 std::vector<std::size_t> orderByLogit(const CandidateArray& a);

@@ -46,6 +46,18 @@ void divideLogits(CandidateArray& candidates, SamplerContext& context, double t)
     context.temperatureScale *= t;
 }
 
+namespace {
+
+// The argmax alone (first maximum in array order): the lesson's and vLLM's greedy.
+void keepArgmax(CandidateArray& candidates, SamplerContext& context)
+{
+    const TokenData best = candidates[candidates.argmax()];
+    candidates.data().assign(1, best);
+    context.temperatureScale = 0.0;
+}
+
+}  // namespace
+
 void TemperatureStage::apply(CandidateArray& candidates, SamplerContext& context)
 {
     const double t = number("t");
@@ -53,10 +65,8 @@ void TemperatureStage::apply(CandidateArray& candidates, SamplerContext& context
         return;
     switch (semantics()) {
     case Semantics::Lesson:
-        if (t == 0.0) {  // the lesson's greedy: the argmax alone
-            const TokenData best = candidates[candidates.argmax()];
-            candidates.data().assign(1, best);
-            context.temperatureScale = 0.0;
+        if (t == 0.0) {
+            keepArgmax(candidates, context);
             return;
         }
         break;
@@ -69,9 +79,7 @@ void TemperatureStage::apply(CandidateArray& candidates, SamplerContext& context
         break;
     case Semantics::Vllm:
         if (t < kVllmGreedyBelow) {
-            const TokenData best = candidates[candidates.argmax()];
-            candidates.data().assign(1, best);
-            context.temperatureScale = 0.0;
+            keepArgmax(candidates, context);
             return;
         }
         break;
