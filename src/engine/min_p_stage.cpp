@@ -12,10 +12,7 @@ MinPStage::MinPStage(Semantics semantics) : StageBase(semantics)
 {
     declare({"p", ParameterKind::Real, 0.0,
              "lesson, hf, vllm: [0, 1], 0 is off; llama.cpp: any, <= 0 is off, > 1 keeps the argmax"});
-    if (semantics == Semantics::LlamaCpp)
-        declare({"min-keep", ParameterKind::Integer, 0, "llama.cpp: >= 0"});
-    if (semantics == Semantics::Hf)
-        declare({"min-keep", ParameterKind::Integer, 1, "hf: >= 1"});
+    declareMinKeep(true, true);
 }
 
 std::optional<std::string> MinPStage::validate() const
@@ -25,11 +22,7 @@ std::optional<std::string> MinPStage::validate() const
         return problem("p", semanticsName(semantics()) + " requires min_p in [0, 1], got " + formatDouble(p));
     if (semantics() == Semantics::LlamaCpp && !std::isfinite(p))
         return problem("p", "must be finite");
-    if (semantics() == Semantics::Hf && number("min-keep") < 1)
-        return problem("min-keep", "hf requires min_tokens_to_keep >= 1, got " + formatDouble(number("min-keep")));
-    if (semantics() == Semantics::LlamaCpp && number("min-keep") < 0)
-        return problem("min-keep", "must be >= 0, got " + formatDouble(number("min-keep")));
-    return std::nullopt;
+    return checkMinKeep();
 }
 
 void MinPStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
@@ -38,9 +31,7 @@ void MinPStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
         return;
     const double p = number("p");
     auto& data = candidates.data();
-    std::size_t minKeep = 0;
-    if (const Parameter* mk = findParameter("min-keep"))
-        minKeep = static_cast<std::size_t>(mk->number);
+    const std::size_t keep = minKeep();
 
     if (semantics() == Semantics::LlamaCpp || semantics() == Semantics::Lesson) {
         const double threshold = data[candidates.argmax()].logit + std::log(p);
@@ -49,7 +40,7 @@ void MinPStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
             for (const auto& t : data)
                 if (t.logit >= threshold)
                     kept.push_back(t);
-            if (!kept.empty() && kept.size() >= minKeep) {
+            if (!kept.empty() && kept.size() >= keep) {
                 data = std::move(kept);
                 return;
             }
@@ -57,7 +48,7 @@ void MinPStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
         }
         std::size_t i = 1;
         for (; i < data.size(); ++i)
-            if (data[i].logit < threshold && i >= minKeep)
+            if (data[i].logit < threshold && i >= keep)
                 break;
         candidates.truncate(i);
         return;
@@ -70,7 +61,7 @@ void MinPStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
     std::vector<bool> remove(data.size());
     for (std::size_t i = 0; i < data.size(); ++i)
         remove[i] = data[i].p < p * pMax;
-    detail::removeExceptTop(candidates, std::move(remove), std::max<std::size_t>(minKeep, 1));
+    detail::removeExceptTop(candidates, std::move(remove), std::max<std::size_t>(keep, 1));
 }
 
 }  // namespace logitlab::engine

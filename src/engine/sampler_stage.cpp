@@ -45,6 +45,32 @@ void SamplerStage::declare(ParameterSpec spec)
     m_parameters.push_back(std::move(p));
 }
 
+void SamplerStage::declareMinKeep(bool inLlamaCpp, bool inHf)
+{
+    if (inLlamaCpp && m_semantics == Semantics::LlamaCpp)
+        declare({"min-keep", ParameterKind::Integer, 0, "llama.cpp: >= 0 (one token is kept regardless)"});
+    if (inHf && m_semantics == Semantics::Hf)
+        declare({"min-keep", ParameterKind::Integer, 1, "hf: >= 1"});
+}
+
+std::optional<std::string> SamplerStage::checkMinKeep() const
+{
+    const Parameter* p = findParameter("min-keep");
+    if (!p)
+        return std::nullopt;
+    if (m_semantics == Semantics::Hf && p->number < 1)
+        return problem("min-keep", "hf requires min_tokens_to_keep >= 1, got " + formatDouble(p->number));
+    if (p->number < 0)
+        return problem("min-keep", "must be >= 0, got " + formatDouble(p->number));
+    return std::nullopt;
+}
+
+std::size_t SamplerStage::minKeep() const
+{
+    const Parameter* p = findParameter("min-keep");
+    return p ? static_cast<std::size_t>(p->number) : 0;
+}
+
 const Parameter* SamplerStage::findParameter(std::string_view name) const
 {
     for (const auto& p : m_parameters)

@@ -68,6 +68,11 @@ public:
 
 protected:
     void declare(ParameterSpec spec);
+    // min_keep where the preset's library has it on this sampler: llama.cpp (default 0, >= 0)
+    // and hf (default 1, >= 1). checkMinKeep() is the range check; minKeep() is 0 without one.
+    void declareMinKeep(bool inLlamaCpp, bool inHf);
+    std::optional<std::string> checkMinKeep() const;
+    std::size_t minKeep() const;
     std::string problem(std::string_view parameter, const std::string& message) const;
     virtual void parametersChanged() {}
 

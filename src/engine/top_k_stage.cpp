@@ -47,8 +47,7 @@ TopKStage::TopKStage(Semantics semantics) : StageBase(semantics)
 {
     declare({"k", ParameterKind::Integer, 0,
              "lesson: >= 1; llama.cpp: <= 0 is off; hf: 0 is off, negative is an error; vllm: 0 and -1 are off"});
-    if (semantics == Semantics::Hf)
-        declare({"min-keep", ParameterKind::Integer, 1, "hf: >= 1 (effective k = max(k, min-keep))"});
+    declareMinKeep(false, true);  // hf: effective k = max(k, min-keep)
 }
 
 std::optional<std::string> TopKStage::validate() const
@@ -62,8 +61,6 @@ std::optional<std::string> TopKStage::validate() const
     case Semantics::Hf:
         if (k < 0)
             return problem("k", "hf requires a strictly positive top_k (0 disables it), got " + formatDouble(k));
-        if (number("min-keep") < 1)
-            return problem("min-keep", "hf requires min_tokens_to_keep >= 1, got " + formatDouble(number("min-keep")));
         break;
     case Semantics::Vllm:
         if (k < -1)
@@ -72,7 +69,7 @@ std::optional<std::string> TopKStage::validate() const
     case Semantics::LlamaCpp:
         break;
     }
-    return std::nullopt;
+    return checkMinKeep();
 }
 
 bool TopKStage::active() const
@@ -133,10 +130,7 @@ void TopKStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
     }
     case Semantics::Hf:
     case Semantics::Vllm: {
-        std::size_t effective = k;
-        if (semantics() == Semantics::Hf)
-            effective = std::max(effective, static_cast<std::size_t>(number("min-keep")));
-        effective = std::min(effective, data.size());
+        const std::size_t effective = std::min(std::max(k, minKeep()), data.size());
         std::vector<double> logits(data.size());
         for (std::size_t i = 0; i < data.size(); ++i)
             logits[i] = data[i].logit;

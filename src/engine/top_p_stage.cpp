@@ -12,10 +12,7 @@ TopPStage::TopPStage(Semantics semantics) : StageBase(semantics)
 {
     declare({"p", ParameterKind::Real, 1.0,
              "lesson: (0, 1]; llama.cpp: any, >= 1 is off; hf: [0, 1], 1 is off; vllm: (0, 1], 1 is off"});
-    if (semantics == Semantics::LlamaCpp)
-        declare({"min-keep", ParameterKind::Integer, 0, "llama.cpp: >= 0 (at least one token is always kept)"});
-    if (semantics == Semantics::Hf)
-        declare({"min-keep", ParameterKind::Integer, 1, "hf: >= 1"});
+    declareMinKeep(true, true);
 }
 
 std::optional<std::string> TopPStage::validate() const
@@ -27,21 +24,17 @@ std::optional<std::string> TopPStage::validate() const
             return problem("p", "must be in (0, 1], got " + formatDouble(p));
         break;
     case Semantics::LlamaCpp:
-        if (number("min-keep") < 0)
-            return problem("min-keep", "must be >= 0, got " + formatDouble(number("min-keep")));
         break;
     case Semantics::Hf:
         if (p < 0.0 || p > 1.0)
             return problem("p", "hf requires top_p in [0, 1], got " + formatDouble(p));
-        if (number("min-keep") < 1)
-            return problem("min-keep", "hf requires min_tokens_to_keep >= 1, got " + formatDouble(number("min-keep")));
         break;
     case Semantics::Vllm:
         if (!(p > 0.0 && p <= 1.0))
             return problem("p", "vllm requires top_p in (0, 1], got " + formatDouble(p));
         break;
     }
-    return std::nullopt;
+    return checkMinKeep();
 }
 
 bool TopPStage::active() const
@@ -76,16 +69,14 @@ void TopPStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
     }
 
     candidates.softmax();
-    std::size_t minKeep = 1;
-    if (const Parameter* mk = findParameter("min-keep"))
-        minKeep = std::max<std::size_t>(1, static_cast<std::size_t>(mk->number));
+    const std::size_t keep = std::max<std::size_t>(1, minKeep());
 
     if (semantics() == Semantics::LlamaCpp) {
         candidates.sortDescending();
         double cumulative = 0.0;
         for (std::size_t i = 0; i < data.size(); ++i) {
             cumulative += data[i].p;
-            if (cumulative >= p - detail::kBoundaryTolerance && i + 1 >= minKeep) {
+            if (cumulative >= p - detail::kBoundaryTolerance && i + 1 >= keep) {
                 candidates.truncate(i + 1);
                 break;
             }
@@ -101,7 +92,7 @@ void TopPStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
         remove[order[r]] = !(above < p - detail::kBoundaryTolerance);
         above += data[order[r]].p;
     }
-    detail::removeExceptTop(candidates, std::move(remove), minKeep);
+    detail::removeExceptTop(candidates, std::move(remove), keep);
 }
 
 }  // namespace logitlab::engine

@@ -12,10 +12,7 @@ TypicalStage::TypicalStage(Semantics semantics) : StageBase(semantics)
 {
     declare({"p", ParameterKind::Real, 1.0,
              "lesson: (0, 1], 1 is off; llama.cpp: any, >= 1 is off; hf: (0, 1), 1 is off; not in vllm"});
-    if (semantics == Semantics::LlamaCpp)
-        declare({"min-keep", ParameterKind::Integer, 0, "llama.cpp: >= 0"});
-    if (semantics == Semantics::Hf)
-        declare({"min-keep", ParameterKind::Integer, 1, "hf: >= 1"});
+    declareMinKeep(true, true);
 }
 
 std::optional<std::string> TypicalStage::validate() const
@@ -31,15 +28,11 @@ std::optional<std::string> TypicalStage::validate() const
     case Semantics::Hf:
         if (!(p > 0.0 && p <= 1.0))
             return problem("p", "hf requires typical_p in (0, 1), got " + formatDouble(p));
-        if (number("min-keep") < 1)
-            return problem("min-keep", "hf requires min_tokens_to_keep >= 1, got " + formatDouble(number("min-keep")));
         break;
     case Semantics::LlamaCpp:
-        if (number("min-keep") < 0)
-            return problem("min-keep", "must be >= 0, got " + formatDouble(number("min-keep")));
         break;
     }
-    return std::nullopt;
+    return checkMinKeep();
 }
 
 void TypicalStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
@@ -47,9 +40,7 @@ void TypicalStage::apply(CandidateArray& candidates, SamplerContext& /*context*/
     if (candidates.empty())
         return;
     const double mass = number("p");
-    std::size_t minKeep = 0;
-    if (const Parameter* mk = findParameter("min-keep"))
-        minKeep = static_cast<std::size_t>(mk->number);
+    const std::size_t keep = minKeep();
 
     candidates.softmax();
     if (semantics() != Semantics::Hf)
@@ -67,16 +58,16 @@ void TypicalStage::apply(CandidateArray& candidates, SamplerContext& /*context*/
 
     if (semantics() != Semantics::Hf) {
         double cumulative = 0.0;
-        std::size_t keep = order.size();
+        std::size_t count = order.size();
         for (std::size_t r = 0; r < order.size(); ++r) {
             cumulative += data[order[r]].p;
-            if (cumulative > mass + detail::kBoundaryTolerance && r + 1 >= minKeep) {
-                keep = r + 1;
+            if (cumulative > mass + detail::kBoundaryTolerance && r + 1 >= keep) {
+                count = r + 1;
                 break;
             }
         }
-        std::vector<TokenData> kept(keep);
-        for (std::size_t r = 0; r < keep; ++r)
+        std::vector<TokenData> kept(count);
+        for (std::size_t r = 0; r < count; ++r)
             kept[r] = data[order[r]];
         data = std::move(kept);
         candidates.setSorted(false);  // typicality order, p left as it was before the cut
@@ -97,7 +88,7 @@ void TypicalStage::apply(CandidateArray& candidates, SamplerContext& /*context*/
     std::vector<bool> remove(data.size());
     for (std::size_t i = 0; i < data.size(); ++i)
         remove[i] = score[i] > boundary;
-    for (std::size_t r = 0; r < std::min(minKeep, order.size()); ++r)
+    for (std::size_t r = 0; r < std::min(keep, order.size()); ++r)
         remove[order[r]] = false;
     detail::removeExceptTop(candidates, std::move(remove), 0);
 }

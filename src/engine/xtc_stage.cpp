@@ -10,8 +10,7 @@ XtcStage::XtcStage(Semantics semantics) : StageBase(semantics), m_rng(Mulberry32
 {
     declare({"probability", ParameterKind::Real, 0.0, "lesson, llama.cpp: <= 0 is off, >= 1 always; not in hf or vllm"});
     declare({"threshold", ParameterKind::Real, 0.1, "lesson, llama.cpp: > 0.5 is off"});
-    if (semantics == Semantics::LlamaCpp)
-        declare({"min-keep", ParameterKind::Integer, 0, "llama.cpp: >= 0"});
+    declareMinKeep(true, false);
 }
 
 std::optional<std::string> XtcStage::validate() const
@@ -22,9 +21,7 @@ std::optional<std::string> XtcStage::validate() const
         return problem("probability", "must be finite");
     if (!std::isfinite(number("threshold")))
         return problem("threshold", "must be finite");
-    if (const Parameter* mk = findParameter("min-keep"); mk && mk->number < 0)
-        return problem("min-keep", "must be >= 0");
-    return std::nullopt;
+    return checkMinKeep();
 }
 
 void XtcStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
@@ -43,10 +40,7 @@ void XtcStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
         else
             break;
     }
-    std::size_t minKeep = 0;
-    if (const Parameter* mk = findParameter("min-keep"))
-        minKeep = static_cast<std::size_t>(mk->number);
-    if (last > 0 && candidates.size() - last >= minKeep) {
+    if (last > 0 && candidates.size() - last >= minKeep()) {
         auto& data = candidates.data();
         data.erase(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(last));
     }
