@@ -148,7 +148,10 @@ engine::Result<SeedSweepInput> toSeedSweepInput(const SeedSweepSpec& spec, const
                                                 const QString& source)
 {
     const auto fail = [&source](const QString& key, const std::string& message) {
-        return Error{QStringLiteral("%1: %2: %3").arg(source, key, QString::fromStdString(message)).toStdString()};
+        // Engine messages often name the key already ("chain: unknown stage ..."): say it once.
+        const QString text = QString::fromStdString(message);
+        const QString prefix = key + QStringLiteral(": ");
+        return Error{(source + QStringLiteral(": ") + (text.startsWith(prefix) ? text : prefix + text)).toStdString()};
     };
     auto distribution = resolveDistribution(spec.distribution, baseDir);
     if (!distribution)
