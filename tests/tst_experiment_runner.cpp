@@ -12,6 +12,7 @@
 #include <QFutureWatcher>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThread>
 
 #include <atomic>
 #include <stdexcept>
@@ -151,11 +152,12 @@ private slots:
                 ++ran;
                 if (item == 5)
                     throw std::runtime_error("boom");
+                QThread::usleep(200);  // all items would take 0.5 s: the stop must cut them short
             },
             {});
         QCOMPARE(status.state, RunStatus::State::Failed);
         QVERIFY2(status.message.contains(QStringLiteral("work item 5 failed: boom")), qPrintable(status.message));
-        QVERIFY(ran < 10000);
+        QVERIFY2(ran < 1000, qPrintable(QString::number(ran.load())));
     }
 
     void progressIsOrdered()

@@ -60,10 +60,11 @@ class JunkRiskExperiment {
 public:
     static constexpr std::int64_t kMaxLength = 1'000'000;
     static constexpr std::uint64_t kMaxReplies = 1'000'000'000;
-    // Draws per work item: small enough that an item takes milliseconds (prompt cancellation),
+    // Draws per work item: small enough that an item takes well under a millisecond optimised and
+    // a few in a Debug + ASan build (cancellation is checked between items),
     // large enough that scheduling costs nothing. Part of the output's definition: changing it
     // changes which replies come from which stream.
-    static constexpr std::uint64_t kDrawsPerItem = std::uint64_t{1} << 19;
+    static constexpr std::uint64_t kDrawsPerItem = std::uint64_t{1} << 16;
 
     // Validates, picks the junk tokens and builds each setting's alias table. `cancelled` is
     // polled between settings (a large vocabulary costs tens of ms per setting); a cancelled
