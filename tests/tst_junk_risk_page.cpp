@@ -138,6 +138,19 @@ private slots:
         QVERIFY(ended.isEmpty());
     }
 
+    void useLogitsFromElsewhere()
+    {
+        ui::JunkRiskPage page;
+        engine::Distribution d;
+        d.logits = test::array({3.0, 2.0, 1.5, 1.0, -2.0, -3.0});
+        page.useLogits(d);
+        const auto spec = page.specFromControls();
+        QVERIFY(spec.ok());
+        QCOMPARE(spec->distribution.kind, app::DistributionSpec::Kind::Logits);
+        QCOMPARE(spec->distribution.values.size(), 6);
+        QCOMPARE(spec->settings.size(), 2);  // the rest of the experiment is kept
+    }
+
     void openAndSave()
     {
         ui::JunkRiskPage page;

@@ -367,6 +367,19 @@ void JunkRiskPage::setSpec(const app::JunkRiskSpec& spec, const QString& baseDir
     updateEnabled();
 }
 
+void JunkRiskPage::useLogits(const engine::Distribution& distribution)
+{
+    const auto current = specFromControls();
+    app::JunkRiskSpec spec = current.ok() ? current.value() : m_loaded;
+    spec.distribution = {};
+    spec.distribution.kind = app::DistributionSpec::Kind::Logits;
+    for (double logit : distribution.logits)
+        spec.distribution.values << logit;
+    for (const auto& token : distribution.tokens)
+        spec.distribution.tokens << QString::fromStdString(token);
+    setSpec(spec, m_baseDir);
+}
+
 engine::Result<app::JunkRiskSpec> JunkRiskPage::specFromControls() const
 {
     using Kind = app::DistributionSpec::Kind;

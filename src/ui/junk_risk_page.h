@@ -43,6 +43,8 @@ public:
     QString openFile(const QString& path);
     QString saveFile(const QString& path);
     void setSpec(const app::JunkRiskSpec& spec, const QString& baseDir);
+    // Runs on logits from elsewhere (e.g. the explorer's table); the other parameters stay.
+    void useLogits(const engine::Distribution& distribution);
     // The controls as an experiment; an error names the control and is shown inline.
     engine::Result<app::JunkRiskSpec> specFromControls() const;
 
