@@ -33,8 +33,7 @@ const std::vector<double>& zipfProbabilities()
     return p;
 }
 
-template <class Engine>
-void BM_AliasDraw(benchmark::State& state)
+template <class Engine> void BM_AliasDraw(benchmark::State& state)
 {
     const AliasTable table(zipfProbabilities());
     Engine engine(42);
@@ -63,7 +62,8 @@ void BM_BinarySearchDraw(benchmark::State& state)
     for (auto _ : state) {
         for (int i = 0; i < 1024; ++i) {
             const double u = engine.nextDouble() * sum;
-            sink += static_cast<std::uint64_t>(std::upper_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin());
+            sink += static_cast<std::uint64_t>(std::upper_bound(cumulative.begin(), cumulative.end(), u) -
+                                               cumulative.begin());
         }
     }
     benchmark::DoNotOptimize(sink);
@@ -122,6 +122,6 @@ BENCHMARK(BM_JunkRiskWorkload)
     ->UseRealTime()
     ->Iterations(1);
 
-}  // namespace
+} // namespace
 
 BENCHMARK_MAIN();

@@ -21,7 +21,6 @@ using namespace logitlab::app;
 
 namespace {
 
-
 JunkRiskSpec example(const QString& name)
 {
     const auto spec = readJunkRiskFile(logitlab::test::examplePath(name));
@@ -32,13 +31,14 @@ JunkRiskSpec example(const QString& name)
 
 QString csvFor(const JunkRiskSpec& spec, int threads)
 {
-    const JunkRiskOutcome outcome = runJunkRisk(spec, logitlab::test::examplePath(QString()), QStringLiteral("test"), threads, {});
+    const JunkRiskOutcome outcome =
+        runJunkRisk(spec, logitlab::test::examplePath(QString()), QStringLiteral("test"), threads, {});
     if (!outcome.status.finished())
         qFatal("run failed: %s", qPrintable(outcome.status.message));
     return junkRiskCsv(junkRiskProvenance(spec, logitlab::test::examplePath(QString())), outcome.rows);
 }
 
-}  // namespace
+} // namespace
 
 Q_DECLARE_METATYPE(JunkRiskSpec)
 
@@ -99,8 +99,9 @@ private slots:
     void cancelMidRun()
     {
         JunkRiskSpec spec = example(QStringLiteral("junk-risk-zipf-262k.json"));
-        spec.replies = 1'000'000;  // minutes of work: the run can only end by being cancelled
-        QFuture<JunkRiskOutcome> future = startJunkRisk(spec, logitlab::test::examplePath(QString()), QStringLiteral("test"), 2);
+        spec.replies = 1'000'000; // minutes of work: the run can only end by being cancelled
+        QFuture<JunkRiskOutcome> future =
+            startJunkRisk(spec, logitlab::test::examplePath(QString()), QStringLiteral("test"), 2);
         QFutureWatcher<JunkRiskOutcome> watcher;
         QSignalSpy progress(&watcher, &QFutureWatcherBase::progressValueChanged);
         watcher.setFuture(future);
@@ -137,7 +138,8 @@ private slots:
 
         WorkControl always;
         always.isCancelled = [] { return true; };
-        const JunkRiskOutcome outcome = runJunkRisk(spec, logitlab::test::examplePath(QString()), QStringLiteral("t"), 2, always);
+        const JunkRiskOutcome outcome =
+            runJunkRisk(spec, logitlab::test::examplePath(QString()), QStringLiteral("t"), 2, always);
         QCOMPARE(outcome.status.state, RunStatus::State::Cancelled);
         QVERIFY(outcome.rows.empty());
     }
@@ -146,15 +148,15 @@ private slots:
     void failureStaysInside()
     {
         std::atomic<int> ran{0};
-        const RunStatus status = runWorkItems(
-            10000, 4,
-            [&](int, std::size_t item) {
-                ++ran;
-                if (item == 5)
-                    throw std::runtime_error("boom");
-                QThread::usleep(200);  // all items would take 0.5 s: the stop must cut them short
-            },
-            {});
+        const RunStatus status =
+            runWorkItems(10000, 4,
+                         [&](int, std::size_t item) {
+                             ++ran;
+                             if (item == 5)
+                                 throw std::runtime_error("boom");
+                             QThread::usleep(200); // all items would take 0.5 s: the stop must cut them short
+                         },
+                         {});
         QCOMPARE(status.state, RunStatus::State::Failed);
         QVERIFY2(status.message.contains(QStringLiteral("work item 5 failed: boom")), qPrintable(status.message));
         QVERIFY2(ran < 1000, qPrintable(QString::number(ran.load())));
@@ -181,7 +183,8 @@ private slots:
         JunkRiskSpec spec = example(QStringLiteral("junk-risk-lesson.json"));
         spec.distribution.kind = DistributionSpec::Kind::File;
         spec.distribution.path = QStringLiteral("no-such-logits.txt");
-        const JunkRiskOutcome outcome = runJunkRisk(spec, logitlab::test::examplePath(QString()), QStringLiteral("exp.json"), 1, {});
+        const JunkRiskOutcome outcome =
+            runJunkRisk(spec, logitlab::test::examplePath(QString()), QStringLiteral("exp.json"), 1, {});
         QCOMPARE(outcome.status.state, RunStatus::State::Failed);
         QVERIFY2(outcome.status.message.startsWith(QStringLiteral("exp.json: ")), qPrintable(outcome.status.message));
         QVERIFY(outcome.status.message.contains(QStringLiteral("no-such-logits.txt")));

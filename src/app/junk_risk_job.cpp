@@ -29,7 +29,10 @@ QString describeDistribution(const DistributionSpec& d, const QString& baseDir)
     case DistributionSpec::Kind::Zipf:
         return QStringLiteral("zipf vocabulary=%1 exponent=%2").arg(d.vocabulary).arg(CsvWriter::number(d.exponent));
     case DistributionSpec::Kind::Normal:
-        return QStringLiteral("normal vocabulary=%1 sigma=%2 seed=%3").arg(d.vocabulary).arg(CsvWriter::number(d.sigma)).arg(d.seed);
+        return QStringLiteral("normal vocabulary=%1 sigma=%2 seed=%3")
+            .arg(d.vocabulary)
+            .arg(CsvWriter::number(d.sigma))
+            .arg(d.seed);
     case DistributionSpec::Kind::File:
         break;
     }
@@ -46,7 +49,7 @@ QString optionalNumber(double value)
     return std::isnan(value) ? QString() : CsvWriter::number(value);
 }
 
-}  // namespace
+} // namespace
 
 JunkRiskOutcome runJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, const QString& source, int threads,
                             const WorkControl& control)
@@ -102,7 +105,9 @@ QFuture<JunkRiskOutcome> startJunkRisk(const JunkRiskSpec& spec, const QString& 
             scale = total / 1'000'000'000 + 1;
             promise.setProgressRange(0, static_cast<int>(total / scale));
         };
-        control.progress = [&promise, &scale](std::size_t done) { promise.setProgressValue(static_cast<int>(done / scale)); };
+        control.progress = [&promise, &scale](std::size_t done) {
+            promise.setProgressValue(static_cast<int>(done / scale));
+        };
         promise.addResult(runJunkRisk(spec, baseDir, source, threads, control));
     });
 }
@@ -132,10 +137,10 @@ Provenance junkRiskProvenance(const JunkRiskSpec& spec, const QString& baseDir)
 
 QStringList junkRiskColumns()
 {
-    return {QStringLiteral("setting"),       QStringLiteral("chain"),          QStringLiteral("n"),
-            QStringLiteral("q_before"),      QStringLiteral("q_after"),        QStringLiteral("p_any_analytic"),
-            QStringLiteral("expected_junk"), QStringLiteral("replies"),        QStringLiteral("replies_with_junk"),
-            QStringLiteral("p_any_mc"),      QStringLiteral("p_any_mc_low"),   QStringLiteral("p_any_mc_high"),
+    return {QStringLiteral("setting"),       QStringLiteral("chain"),        QStringLiteral("n"),
+            QStringLiteral("q_before"),      QStringLiteral("q_after"),      QStringLiteral("p_any_analytic"),
+            QStringLiteral("expected_junk"), QStringLiteral("replies"),      QStringLiteral("replies_with_junk"),
+            QStringLiteral("p_any_mc"),      QStringLiteral("p_any_mc_low"), QStringLiteral("p_any_mc_high"),
             QStringLiteral("mean_junk_mc")};
 }
 
@@ -151,4 +156,4 @@ QString junkRiskCsv(const Provenance& provenance, const std::vector<engine::Junk
     return csv.text();
 }
 
-}  // namespace logitlab::app
+} // namespace logitlab::app

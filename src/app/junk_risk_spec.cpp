@@ -25,7 +25,7 @@ using engine::Error;
 using engine::JunkDefinition;
 using Kind = DistributionSpec::Kind;
 
-constexpr qint64 kMaxSeed = qint64{1} << 53;  // every whole number up to here is exact in JSON
+constexpr qint64 kMaxSeed = qint64{1} << 53; // every whole number up to here is exact in JSON
 constexpr qint64 kMaxId = 2147483647;
 constexpr qint64 kMaxTopK = 2147483647;
 
@@ -65,8 +65,9 @@ DistributionSpec readDistribution(JsonObjectReader& r)
         if (r.has(QStringLiteral("tokens"))) {
             const QJsonArray tokens = r.array(QStringLiteral("tokens"));
             if (tokens.size() != values.size())
-                throw JsonFieldError{r.keyPath(QStringLiteral("tokens")),
-                                     QStringLiteral("has %1 names for %2 values").arg(tokens.size()).arg(values.size())};
+                throw JsonFieldError{
+                    r.keyPath(QStringLiteral("tokens")),
+                    QStringLiteral("has %1 names for %2 values").arg(tokens.size()).arg(values.size())};
             for (qsizetype i = 0; i < tokens.size(); ++i) {
                 if (!tokens[i].isString())
                     throw JsonFieldError{r.keyPath(QStringLiteral("tokens")) + QLatin1Char('.') + QString::number(i),
@@ -149,9 +150,11 @@ LengthSpec readLengths(JsonObjectReader& parent)
         if (items.isEmpty() || items.size() > kMaxLengths)
             throw JsonFieldError{key, QStringLiteral("must hold 1..%1 lengths").arg(kMaxLengths)};
         for (qsizetype i = 0; i < items.size(); ++i) {
-            const qint64 n = JsonObjectReader::integerAt(items[i], key + QLatin1Char('.') + QString::number(i), 1, maxLength);
+            const qint64 n =
+                JsonObjectReader::integerAt(items[i], key + QLatin1Char('.') + QString::number(i), 1, maxLength);
             if (!l.list.isEmpty() && n <= l.list.back())
-                throw JsonFieldError{key + QLatin1Char('.') + QString::number(i), QStringLiteral("lengths must be ascending without repeats")};
+                throw JsonFieldError{key + QLatin1Char('.') + QString::number(i),
+                                     QStringLiteral("lengths must be ascending without repeats")};
             l.list << n;
         }
         return l;
@@ -170,7 +173,8 @@ LengthSpec readLengths(JsonObjectReader& parent)
         l.step = r.integer(QStringLiteral("step"), l.step, 1, maxLength);
     r.finish();
     if (!l.logSpacing && (l.to - l.from) / l.step + 1 > kMaxLengths)
-        throw JsonFieldError{r.keyPath(QStringLiteral("step")), QStringLiteral("gives more than %1 lengths").arg(kMaxLengths)};
+        throw JsonFieldError{r.keyPath(QStringLiteral("step")),
+                             QStringLiteral("gives more than %1 lengths").arg(kMaxLengths)};
     return l;
 }
 
@@ -181,10 +185,13 @@ JunkRiskSpec readSpec(const QJsonObject& root)
     if (version.isUndefined())
         throw JsonFieldError{QStringLiteral("logitlab"), QStringLiteral("is missing: not a LogitLab experiment file")};
     if (!version.isDouble() || version.toDouble() != kExperimentFileVersion)
-        throw JsonFieldError{QStringLiteral("logitlab"),
-                             QStringLiteral("unknown version %1 (this build reads version %2)")
-                                 .arg(QString::fromUtf8(QJsonDocument(QJsonArray{version}).toJson(QJsonDocument::Compact)).mid(1).chopped(1))
-                                 .arg(kExperimentFileVersion)};
+        throw JsonFieldError{
+            QStringLiteral("logitlab"),
+            QStringLiteral("unknown version %1 (this build reads version %2)")
+                .arg(QString::fromUtf8(QJsonDocument(QJsonArray{version}).toJson(QJsonDocument::Compact))
+                         .mid(1)
+                         .chopped(1))
+                .arg(kExperimentFileVersion)};
     JsonObjectReader r(root, QString());
     r.value(QStringLiteral("logitlab"));
     r.string(QStringLiteral("experiment"), {}, {QStringLiteral("junk-risk")});
@@ -194,7 +201,8 @@ JunkRiskSpec readSpec(const QJsonObject& root)
     static const QRegularExpression namePattern(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"));
     if (!namePattern.match(spec.name).hasMatch())
         throw JsonFieldError{QStringLiteral("name"), QStringLiteral("must be 1-100 letters, digits, '.', '_' or '-' "
-                                                                    "(it names the output files), got \"%1\"").arg(spec.name)};
+                                                                    "(it names the output files), got \"%1\"")
+                                                         .arg(spec.name)};
     spec.description = r.string(QStringLiteral("description"), QString());
 
     JsonObjectReader distribution(r.object(QStringLiteral("distribution")), QStringLiteral("distribution"));
@@ -234,7 +242,7 @@ QJsonArray numbers(const QList<double>& values)
     return a;
 }
 
-}  // namespace
+} // namespace
 
 std::vector<std::int64_t> LengthSpec::expand() const
 {
@@ -251,7 +259,8 @@ std::vector<std::int64_t> LengthSpec::expand() const
     // Geometric spacing rounded to whole tokens; rounding can repeat small lengths, so dedupe.
     const double ratio = std::log(static_cast<double>(to) / static_cast<double>(from));
     for (qint64 i = 0; i < points; ++i) {
-        const double x = static_cast<double>(from) * std::exp(ratio * static_cast<double>(i) / static_cast<double>(points - 1));
+        const double x =
+            static_cast<double>(from) * std::exp(ratio * static_cast<double>(i) / static_cast<double>(points - 1));
         const auto n = std::clamp<std::int64_t>(std::llround(x), from, to);
         if (out.empty() || n > out.back())
             out.push_back(n);
@@ -275,7 +284,11 @@ engine::Result<QJsonObject> parseExperimentJson(const QByteArray& json, const QS
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(json, &error);
     if (error.error != QJsonParseError::NoError)
-        return Error{QStringLiteral("%1: malformed JSON at offset %2: %3").arg(source).arg(error.offset).arg(error.errorString()).toStdString()};
+        return Error{QStringLiteral("%1: malformed JSON at offset %2: %3")
+                         .arg(source)
+                         .arg(error.offset)
+                         .arg(error.errorString())
+                         .toStdString()};
     if (!document.isObject())
         return Error{QStringLiteral("%1: the file must hold one JSON object").arg(source).toStdString()};
     return document.object();
@@ -312,7 +325,8 @@ QJsonObject toJson(const JunkRiskSpec& spec)
     switch (d.kind) {
     case Kind::Logits:
     case Kind::Probabilities:
-        distribution.insert(d.kind == Kind::Logits ? QStringLiteral("logits") : QStringLiteral("probabilities"), numbers(d.values));
+        distribution.insert(d.kind == Kind::Logits ? QStringLiteral("logits") : QStringLiteral("probabilities"),
+                            numbers(d.values));
         if (!d.tokens.isEmpty())
             distribution.insert(QStringLiteral("tokens"), QJsonArray::fromStringList(d.tokens));
         break;
@@ -359,9 +373,10 @@ QJsonObject toJson(const JunkRiskSpec& spec)
             list.append(n);
         lengths = list;
     } else {
-        QJsonObject range{{QStringLiteral("from"), spec.lengths.from},
-                          {QStringLiteral("to"), spec.lengths.to},
-                          {QStringLiteral("spacing"), spec.lengths.logSpacing ? QStringLiteral("log") : QStringLiteral("linear")}};
+        QJsonObject range{
+            {QStringLiteral("from"), spec.lengths.from},
+            {QStringLiteral("to"), spec.lengths.to},
+            {QStringLiteral("spacing"), spec.lengths.logSpacing ? QStringLiteral("log") : QStringLiteral("linear")}};
         if (spec.lengths.logSpacing)
             range.insert(QStringLiteral("points"), spec.lengths.points);
         else
@@ -395,7 +410,9 @@ engine::Result<QJsonObject> applyOverride(QJsonObject root, const QString& assig
     const qsizetype eq = assignment.indexOf(QLatin1Char('='));
     const QStringList path = assignment.left(eq).split(QLatin1Char('.'));
     if (eq <= 0 || path.contains(QString()))
-        return Error{QStringLiteral("--set: expected key=value (key like replies or junk.threshold), got \"%1\"").arg(assignment).toStdString()};
+        return Error{QStringLiteral("--set: expected key=value (key like replies or junk.threshold), got \"%1\"")
+                         .arg(assignment)
+                         .toStdString()};
     const QString text = assignment.mid(eq + 1);
     // JSON when it parses as JSON (numbers, true, [1, 2], {...}), else the text as a string.
     QJsonParseError error;
@@ -405,7 +422,8 @@ engine::Result<QJsonObject> applyOverride(QJsonObject root, const QString& assig
                                  : QJsonValue(text);
 
     QString failure;
-    std::function<QJsonValue(const QJsonValue&, qsizetype)> set = [&](const QJsonValue& node, qsizetype depth) -> QJsonValue {
+    std::function<QJsonValue(const QJsonValue&, qsizetype)> set = [&](const QJsonValue& node,
+                                                                      qsizetype depth) -> QJsonValue {
         if (depth == path.size())
             return value;
         const QString& part = path[depth];
@@ -454,7 +472,8 @@ engine::Result<engine::Distribution> resolveDistribution(const DistributionSpec&
     }
     d.logits.resize(spec.values.size());
     for (qsizetype i = 0; i < spec.values.size(); ++i)
-        d.logits[i] = spec.kind == Kind::Logits ? spec.values[i] : std::log(spec.values[i]);  // log 0 = -inf: never drawn
+        d.logits[i] =
+            spec.kind == Kind::Logits ? spec.values[i] : std::log(spec.values[i]); // log 0 = -inf: never drawn
     for (const QString& t : spec.tokens)
         d.tokens.push_back(t.toStdString());
     return d;
@@ -477,4 +496,4 @@ engine::Result<engine::JunkRiskParameters> toParameters(const JunkRiskSpec& spec
     return p;
 }
 
-}  // namespace logitlab::app
+} // namespace logitlab::app

@@ -14,7 +14,6 @@
 #include <QFile>
 #include <QFileInfo>
 
-#include <cstdio>
 #include <unistd.h>
 
 namespace logitlab::cli {
@@ -29,7 +28,8 @@ QStringList parseFormats(const QString& text)
     for (const QString& raw : text.toLower().split(QLatin1Char(','))) {
         const QString f = raw.trimmed();
         if (!kFormats.contains(f))
-            throw UsageError{QStringLiteral("--formats: unknown format '%1' (known: %2)").arg(f, kFormats.join(QLatin1Char(',')))};
+            throw UsageError{
+                QStringLiteral("--formats: unknown format '%1' (known: %2)").arg(f, kFormats.join(QLatin1Char(',')))};
         if (!formats.contains(f))
             formats << f;
     }
@@ -89,7 +89,7 @@ private:
     QElapsedTimer m_timer;
 };
 
-}  // namespace
+} // namespace
 
 int runRun(CommandContext& context)
 {
@@ -98,16 +98,22 @@ int runRun(CommandContext& context)
         QStringLiteral("Run an experiment file headless. Writes DIR/<name>.csv (provenance in '#' lines) and the\n"
                        "chart as DIR/<name>.<format>. The same file and seed give the same CSV bytes on any\n"
                        "thread count. Nothing is written when the file or an option is wrong (exit code 2)."));
-    parser.addPositionalArgument(QStringLiteral("FILE.json"), QStringLiteral("The experiment file (docs/experiments.md)."));
+    parser.addPositionalArgument(QStringLiteral("FILE.json"),
+                                 QStringLiteral("The experiment file (docs/experiments.md)."));
     parser.addOptions({
-        {QStringLiteral("out"), QStringLiteral("Folder to write into (created if needed). Required."), QStringLiteral("DIR")},
-        {QStringLiteral("threads"), QStringLiteral("Worker threads (1..1024). Default: all cores."), QStringLiteral("N")},
-        {QStringLiteral("set"), QStringLiteral("Override a key of the file, e.g. replies=1000 or settings.1.top_p=0.95. Repeatable."),
+        {QStringLiteral("out"), QStringLiteral("Folder to write into (created if needed). Required."),
+         QStringLiteral("DIR")},
+        {QStringLiteral("threads"), QStringLiteral("Worker threads (1..1024). Default: all cores."),
+         QStringLiteral("N")},
+        {QStringLiteral("set"),
+         QStringLiteral("Override a key of the file, e.g. replies=1000 or settings.1.top_p=0.95. Repeatable."),
          QStringLiteral("key=value")},
-        {QStringLiteral("formats"), QStringLiteral("Comma list of csv, png, svg, pdf. Default: %1.").arg(QString::fromLatin1(kDefaultFormats)),
+        {QStringLiteral("formats"),
+         QStringLiteral("Comma list of csv, png, svg, pdf. Default: %1.").arg(QString::fromLatin1(kDefaultFormats)),
          QStringLiteral("list"), QString::fromLatin1(kDefaultFormats)},
     });
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help and exit."));
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help and exit."));
     parser.addOption(help);
     if (!parser.parse(context.arguments))
         throw UsageError{parser.errorText()};
@@ -130,7 +136,8 @@ int runRun(CommandContext& context)
     const QStringList formats = parseFormats(parser.value(QStringLiteral("formats")));
     const bool charts = formats.size() > (formats.contains(QStringLiteral("csv")) ? 1 : 0);
     if (charts && !qobject_cast<QApplication*>(QCoreApplication::instance()))
-        throw UsageError{QStringLiteral("--formats: charts need the widgets application")};  // a programming error in main
+        throw UsageError{
+            QStringLiteral("--formats: charts need the widgets application")}; // a programming error in main
 
     const QString path = positional[0];
     const app::JunkRiskSpec spec = readSpec(path, parser.values(QStringLiteral("set")));
@@ -143,7 +150,7 @@ int runRun(CommandContext& context)
     const app::JunkRiskOutcome outcome = app::runJunkRisk(spec, baseDir, path, threads, control);
     progress.finish();
     if (outcome.status.state == app::RunStatus::State::Failed)
-        throw UsageError{outcome.status.message};  // bad input found while setting up: nothing written
+        throw UsageError{outcome.status.message}; // bad input found while setting up: nothing written
     if (!outcome.status.finished()) {
         context.err << "logitlab-cli run: cancelled; nothing written\n";
         return 1;
@@ -173,7 +180,7 @@ int runRun(CommandContext& context)
         for (const QString& name : formats) {
             const auto format = ui::chartFormatFromName(name);
             if (!format)
-                continue;  // csv
+                continue; // csv
             const QString chartPath = dir.filePath(spec.name + QLatin1Char('.') + name);
             const QString error = ui::exportChart(chart.chart(), chartPath, *format, provenance);
             if (!error.isEmpty())
@@ -191,4 +198,4 @@ int runRun(CommandContext& context)
     return 0;
 }
 
-}  // namespace logitlab::cli
+} // namespace logitlab::cli

@@ -31,7 +31,7 @@ class JunkRiskPage : public Page {
     Q_OBJECT
 public:
     explicit JunkRiskPage(QWidget* parent = nullptr);
-    ~JunkRiskPage() override;  // cancels a running experiment and waits for it
+    ~JunkRiskPage() override; // cancels a running experiment and waits for it
 
     QString title() const override;
     QChart* chart() const override;
@@ -91,4 +91,4 @@ private:
     QTableView* m_table;
 };
 
-}  // namespace logitlab::ui
+} // namespace logitlab::ui
