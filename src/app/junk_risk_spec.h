@@ -21,7 +21,7 @@ namespace logitlab::app {
 
 // An explicit list, or a range: from..to in steps, or `points` log-spaced values.
 struct LengthSpec {
-    QList<qint64> list;  // used when !isRange
+    QList<qint64> list; // used when !isRange
     bool isRange = false;
     qint64 from = 1;
     qint64 to = 1000;
@@ -29,7 +29,7 @@ struct LengthSpec {
     bool logSpacing = false;
     qint64 points = 30;
 
-    std::vector<std::int64_t> expand() const;  // ascending, distinct
+    std::vector<std::int64_t> expand() const; // ascending, distinct
     friend bool operator==(const LengthSpec&, const LengthSpec&) = default;
 };
 
@@ -43,7 +43,7 @@ struct JunkRiskSpec {
     qint64 replies = 10000;
     qint64 seed = 42;
     QString rng = QStringLiteral("mt19937_64");
-    bool logLengthAxis = true;  // chart.log_n
+    bool logLengthAxis = true; // chart.log_n
 
     friend bool operator==(const JunkRiskSpec&, const JunkRiskSpec&) = default;
 };
@@ -57,9 +57,9 @@ engine::Result<JunkRiskSpec> parseJunkRiskText(const QByteArray& json, const QSt
 engine::Result<JunkRiskSpec> readJunkRiskFile(const QString& path);
 
 QJsonObject toJson(const JunkRiskSpec& spec);
-QString writeJunkRiskFile(const QString& path, const JunkRiskSpec& spec);  // error message or empty
+QString writeJunkRiskFile(const QString& path, const JunkRiskSpec& spec); // error message or empty
 
 // Everything the engine needs; errors name the file.
 engine::Result<engine::JunkRiskParameters> toParameters(const JunkRiskSpec& spec, const QString& baseDir);
 
-}  // namespace logitlab::app
+} // namespace logitlab::app

@@ -31,7 +31,7 @@ class JunkRiskPage : public Page {
     Q_OBJECT
 public:
     explicit JunkRiskPage(QWidget* parent = nullptr);
-    ~JunkRiskPage() override;  // cancels a running experiment and waits for it
+    ~JunkRiskPage() override; // cancels a running experiment and waits for it
 
     QString title() const override;
     QChart* chart() const override;
@@ -43,6 +43,8 @@ public:
     QString openFile(const QString& path);
     QString saveFile(const QString& path);
     void setSpec(const app::JunkRiskSpec& spec, const QString& baseDir);
+    // Runs on logits from elsewhere (e.g. the explorer's table); the other parameters stay.
+    void useLogits(const engine::Distribution& distribution);
     // The controls as an experiment; an error names the control and is shown inline.
     engine::Result<app::JunkRiskSpec> specFromControls() const;
 
@@ -89,4 +91,4 @@ private:
     QTableView* m_table;
 };
 
-}  // namespace logitlab::ui
+} // namespace logitlab::ui
