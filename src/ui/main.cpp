@@ -1,10 +1,13 @@
 // logitlab: the GUI. Without a display it runs the headless demo instead (see README).
 #include "explorer_page.h"
 #include "headless_demo.h"
+#include "junk_risk_page.h"
 #include "main_window.h"
+#include "seed_sweep_page.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QListWidget>
 #include <QTextStream>
 #include <QTimer>
 
@@ -52,6 +55,7 @@ int main(int argc, char* argv[])
                                                 "(the default when there is no display).")},
         {QStringLiteral("out"), QStringLiteral("Folder for --demo output (default ./out)."), QStringLiteral("dir"),
          QStringLiteral("out")},
+        {QStringLiteral("page"), QStringLiteral("Open on this page (e.g. \"Seed sweep\")."), QStringLiteral("title")},
     });
     parser.process(app);
     QTextStream err(stderr);
@@ -74,6 +78,16 @@ int main(int argc, char* argv[])
 
     MainWindow window;
     window.addPage(new ExplorerPage);
+    window.addPage(new JunkRiskPage);
+    window.addPage(new SeedSweepPage);
+    if (parser.isSet(QStringLiteral("page"))) {
+        const auto found = window.pageList()->findItems(parser.value(QStringLiteral("page")), Qt::MatchFixedString);
+        if (found.isEmpty()) {
+            err << "logitlab: error: --page: no page called '" << parser.value(QStringLiteral("page")) << "'\n";
+            return 2;
+        }
+        window.pageList()->setCurrentItem(found.first());
+    }
     window.resize(1280, 800);
 
     if (parser.isSet(QStringLiteral("screenshot"))) {
