@@ -149,6 +149,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     connect(m_model, &LogitsTableModel::resultsChanged, this, &ExplorerPage::resultsChanged);
     connect(m_model, &LogitsTableModel::logitsChanged, this, [this] {
         m_sweepDirty = true;
+        m_table->resizeColumnToContents(LogitsTableModel::LogitColumn);  // measures the visible rows only
         m_proxy->setDynamicSortFilter(m_model->rowCount() <= kDynamicSortLimit);
         if (m_proxy->sortColumn() >= 0)
             m_proxy->sort(m_proxy->sortColumn(), m_proxy->sortOrder());
@@ -559,7 +560,7 @@ QString ExplorerPage::readoutText() const
     const auto& a = m_model->analysis();
     const auto n = m_model->rowCount();
     const QString cell = QStringLiteral("<td style=\"padding-right: 18px\">%1</td>");
-    QString first = cell.arg(tr("Survivors: <b>%1</b> of %L2").arg(a.survivors.size()).arg(n));
+    QString first = cell.arg(tr("Survivors: <b>%L1</b> of %L2").arg(a.survivors.size()).arg(n));
     first += cell.arg(tr("Mass removed: <b>%1</b>").arg(QString::number(a.massRemoved, 'f', 4)));
     first += cell.arg(tr("Cut: %1").arg(m_model->cutDescription().toHtmlEscaped()));
     QString second = cell.arg(tr("Entropy at T: <b>%1</b> nats = %2 bits")

@@ -1,5 +1,6 @@
 #include "logits_table_model.h"
 
+#include "candidates_from_order.h"
 #include "function_command.h"
 #include "logits_parser.h"
 #include "number_format.h"
@@ -58,7 +59,7 @@ void LogitsTableModel::recompute()
     m_survivorIndex.assign(n, -1);
     if (n == 0 || engine::validateLogits(m_distribution.logits) || engine::validateSettings(m_settings))
         return;
-    m_analysis = engine::analyse(m_distribution.logits, m_settings);
+    m_analysis = engine::analyse(m_distribution.logits, m_settings, m_order);
     const auto& survivors = m_analysis.survivors;
     for (std::size_t i = 0; i < survivors.size(); ++i)
         m_survivorIndex[static_cast<std::size_t>(survivors[i].id)] = static_cast<int>(i);
@@ -67,10 +68,7 @@ void LogitsTableModel::recompute()
 void LogitsTableModel::recomputeOrder()
 {
     const auto n = static_cast<std::size_t>(m_distribution.logits.size());
-    m_order.resize(n);
-    std::iota(m_order.begin(), m_order.end(), 0);
-    const auto& l = m_distribution.logits;
-    std::stable_sort(m_order.begin(), m_order.end(), [&l](std::int32_t a, std::int32_t b) { return l[a] > l[b]; });
+    m_order = engine::idsByDescendingLogit(m_distribution.logits);
     m_rank.assign(n, 0);
     for (std::size_t r = 0; r < n; ++r)
         m_rank[static_cast<std::size_t>(m_order[r])] = static_cast<int>(r) + 1;
@@ -96,10 +94,14 @@ QString LogitsTableModel::cutDescription() const
     switch (a.rule) {
     case engine::CutRule::Greedy:
         return tr("greedy: argmax '%1'").arg(last);
-    case engine::CutRule::TopP:
+    case engine::CutRule::TopP: {
+        // Enough digits that the shown total is visibly above p ("0.900 > 0.9" would read as a tie).
+        QString total = QString::number(a.massKept, 'f', 3);
+        for (int digits = 4; digits <= 12 && total.toDouble() <= a.cutThreshold; ++digits)
+            total = QString::number(a.massKept, 'f', digits);
         return tr("cumulative %1 > %2 after '%3'")
-            .arg(QString::number(a.massKept, 'f', 3), QString::fromStdString(engine::formatDouble(a.cutThreshold)),
-                 last);
+            .arg(total, QString::fromStdString(engine::formatDouble(a.cutThreshold)), last);
+    }
     case engine::CutRule::TopK:
         return tr("top-k = %1 keeps the %1 most likely, up to '%2'").arg(a.survivors.size()).arg(last);
     case engine::CutRule::None:

@@ -150,7 +150,7 @@ void ProbabilityChart::rebuild()
         renorm << std::max(0.0, static_cast<int>(survivors.size()) > shown ? 1.0 - renormShown : 0.0);
         if (static_cast<int>(survivors.size()) > shown)
             kept << shown;
-        names << tr("rest of vocabulary (%L1 tokens)").arg(n - shown);
+        names << tr("rest (%L1)").arg(n - shown);
     }
 
     // Replace whole lists at once: point-by-point updates redraw once per point.
@@ -161,6 +161,9 @@ void ProbabilityChart::rebuild()
     m_raw->deselectAllBars();
     m_raw->selectBars(kept);
     m_tokens->setCategories(names);
+    m_tokens->setLabelsAngle(names.size() > 8 ? -60 : 0);  // slanted when upright names would collide
+    m_tokens->setTitleText(hasRest ? tr("token (top %1 by probability, then the rest of the vocabulary)").arg(shown)
+                                   : tr("token (most likely first)"));
 
     double tallest = 0.0;
     for (int i = 0; i < raw.size(); ++i)
