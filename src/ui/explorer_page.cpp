@@ -163,7 +163,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
         if (tab == DrawsTab && m_lastDraws.draws == 0 && !drawsRunning())
             startDraws();
     });
-    connect(m_undo, &QUndoStack::indexChanged, this, [this] { ++m_mergeSerial; });
+    connect(m_controls->temperatureBox(), &QDoubleSpinBox::editingFinished, this, [this] { ++m_mergeSerial; });
     resultsChanged();
 }
 
@@ -596,6 +596,7 @@ void ExplorerPage::startSweep()
     engine::SamplerSettings base = m_sweptSettings;
     base.temperature = 1.0;
     auto stop = m_sweepStop;
+    m_sweepInFlight = true;
     m_sweepWatcher.setFuture(QtConcurrent::run([logits = d.logits, base, tracked, stop] {
         return engine::temperatureSweep(logits, base, engine::sweepTemperatures(), tracked,
                                         [stop] { return stop->load(); });
@@ -604,6 +605,7 @@ void ExplorerPage::startSweep()
 
 void ExplorerPage::sweepFinished()
 {
+    m_sweepInFlight = false;
     if (m_sweepPending) {
         m_sweepPending = false;
         startSweep();
@@ -622,7 +624,7 @@ void ExplorerPage::sweepFinished()
 
 bool ExplorerPage::sweepRunning() const
 {
-    return m_sweepWatcher.isRunning() || m_sweepPending;
+    return m_sweepInFlight || m_sweepPending;
 }
 
 void ExplorerPage::startDraws()
@@ -648,6 +650,7 @@ void ExplorerPage::startDraws()
     m_drawStop = std::make_shared<std::atomic<bool>>(false);
     auto stop = m_drawStop;
     m_drawButton->setEnabled(false);
+    m_drawInFlight = true;
     emit busyChanged(true);
     m_drawWatcher.setFuture(QtConcurrent::run([list = m_drawnList, n, rng, seed, stop] {
         auto generator = engine::makeRng(rng, seed);
@@ -657,6 +660,7 @@ void ExplorerPage::startDraws()
 
 void ExplorerPage::drawsFinished()
 {
+    m_drawInFlight = false;
     m_drawButton->setEnabled(true);
     emit busyChanged(false);
     const engine::DrawCounts counts = m_drawWatcher.result();
@@ -675,7 +679,7 @@ void ExplorerPage::drawsFinished()
 
 bool ExplorerPage::drawsRunning() const
 {
-    return m_drawWatcher.isRunning();
+    return m_drawInFlight;
 }
 
 QString ExplorerPage::saveExperiment(const QString& path) const

@@ -130,6 +130,8 @@ private:
     std::shared_ptr<std::atomic<bool>> m_drawStop;
     bool m_sweepDirty = true;
     bool m_sweepPending = false;
+    bool m_sweepInFlight = false;  // started and its result not yet taken (finished is queued)
+    bool m_drawInFlight = false;
     engine::SamplerSettings m_sweptSettings;
     QStringList m_sweepNames;
     engine::CandidateList m_drawnList;
