@@ -1,6 +1,8 @@
 // logitlab-cli: LogitLab without a window. `logitlab-cli <command> --help` describes each command.
 #include "candidates_command.h"
+#include "cli_application.h"
 #include "command_line.h"
+#include "run_command.h"
 #include "sample_command.h"
 
 #include <QCoreApplication>
@@ -19,6 +21,7 @@ const char* const kUsage =
     "Commands:\n"
     "  candidates   the tokens that survive the sampler, with their probabilities\n"
     "  sample       seeded draws through the sampler, counted per token\n"
+    "  run          run an experiment file headless: CSV and charts\n"
     "\n"
     "Run 'logitlab-cli <command> --help' for the options of a command.\n";
 
@@ -26,7 +29,7 @@ const char* const kUsage =
 
 int main(int argc, char* argv[])
 {
-    QCoreApplication app(argc, argv);
+    const auto app = makeCliApplication(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("logitlab-cli"));
     QTextStream out(stdout);
     QTextStream err(stderr);
@@ -34,6 +37,7 @@ int main(int argc, char* argv[])
     const std::map<QString, std::function<int(CommandContext&)>> commands{
         {QStringLiteral("candidates"), runCandidates},
         {QStringLiteral("sample"), runSample},
+        {QStringLiteral("run"), runRun},
     };
 
     QStringList args = QCoreApplication::arguments();

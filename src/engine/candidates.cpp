@@ -3,15 +3,82 @@
 #include "softmax_kernel.h"
 
 #include <algorithm>
-#include <numeric>
+#include <array>
+#include <bit>
+#include <cstring>
 #include <vector>
 
 namespace logitlab::engine {
 
 namespace {
 
-// First chunk of the sorted order to build; it grows fourfold until the top-p cut is inside.
-constexpr std::size_t kFirstChunk = 256;
+// Scratch space reused across calls on the same thread: a fresh 1 MB vector per token costs
+// page faults that show up in the per-token time at V = 128k.
+struct Workspace {
+    std::vector<double> probs;
+    std::vector<std::int32_t> order;
+};
+
+Workspace& workspace()
+{
+    thread_local Workspace w;
+    return w;
+}
+
+// Probability buckets for finding the top-k / top-p prefix without sorting the vocabulary.
+// The bit pattern of a positive double orders like its value, so dropping low mantissa bits
+// gives monotone buckets of a quarter octave each: bucket 0 holds the largest probabilities.
+// Every bucket boundary is a probability threshold, so "all buckets up to b" is exactly
+// {i : p_i >= some tau}: a prefix of the sorted order, ties included.
+constexpr int kBucketShift = 50;  // keep the exponent and the top two mantissa bits
+constexpr std::size_t kBuckets = 1024;
+
+std::uint16_t bucketOf(double p, std::uint64_t topKey)
+{
+    const std::uint64_t key = std::bit_cast<std::uint64_t>(p) >> kBucketShift;
+    return static_cast<std::uint16_t>(std::min<std::uint64_t>(topKey - key, kBuckets - 1));
+}
+
+// Turns exps into probabilities and, in the same pass, histograms them by bucket. Then fills
+// `order` with a superset of the ids top-k / top-p can keep: every id whose probability is at
+// least that of the last token either filter could need. Returns false when the buckets cannot
+// bound the cut (the caller then selects over the whole vocabulary).
+bool normaliseAndGather(std::vector<double>& probs, double sum, std::size_t limit,
+                        const std::optional<double>& topP, std::vector<std::int32_t>& order)
+{
+    const std::size_t n = probs.size();
+    // The largest exp is exp(0) = 1, so the largest probability is exactly 1 / sum.
+    const std::uint64_t topKey = std::bit_cast<std::uint64_t>(1.0 / sum) >> kBucketShift;
+    std::array<double, kBuckets> mass{};
+    std::array<std::uint32_t, kBuckets> count{};
+    for (std::size_t i = 0; i < n; ++i) {
+        probs[i] /= sum;
+        const std::uint16_t b = bucketOf(probs[i], topKey);
+        mass[b] += probs[i];
+        ++count[b];
+    }
+    // The bucket sums add in another order than the final walk, so demand a margin far above
+    // their rounding error before trusting that the nucleus ends inside the gathered buckets.
+    constexpr double kMargin = 1e-9;
+    double cumulative = 0.0;
+    std::size_t taken = 0;
+    std::size_t last = kBuckets;
+    for (std::size_t b = 0; b + 1 < kBuckets; ++b) {
+        cumulative += mass[b];
+        taken += count[b];
+        if (taken >= limit || (topP && cumulative > *topP + kMargin)) {
+            last = b;
+            break;
+        }
+    }
+    if (last == kBuckets)
+        return false;
+    order.clear();
+    for (std::size_t i = 0; i < n; ++i)
+        if (bucketOf(probs[i], topKey) <= last)
+            order.push_back(static_cast<std::int32_t>(i));
+    return true;
+}
 
 template <class Scalar>
 CandidateList candidatesOf(const Scalar* logits, std::size_t n, const SamplerSettings& settings)
@@ -19,40 +86,43 @@ CandidateList candidatesOf(const Scalar* logits, std::size_t n, const SamplerSet
     if (settings.temperature == 0.0)
         return {Candidate{detail::argmaxOf(logits, n), 1.0, 1.0}};
 
-    std::vector<double> probs(n);
+    Workspace& w = workspace();
+    std::vector<double>& probs = w.probs;
+    probs.resize(n);
     const double sum = detail::exponentiate(logits, n, settings.temperature, probs.data());
-    detail::normalise(probs.data(), n, sum);
 
     // Descending probability, lower id first on ties: the order a stable sort gives in the lesson.
     const auto before = [&probs](std::int32_t a, std::int32_t b) {
         return probs[a] > probs[b] || (probs[a] == probs[b] && a < b);
     };
-    std::vector<std::int32_t> order(n);
-    std::iota(order.begin(), order.end(), 0);
-
     const std::size_t limit = settings.topK ? std::min<std::size_t>(*settings.topK, n) : n;
-    std::size_t kept = limit;
-    if (!settings.topP) {
-        if (limit == n)
-            std::sort(order.begin(), order.end(), before);
-        else
-            std::partial_sort(order.begin(), order.begin() + limit, order.end(), before);
-    } else {
+    const bool cut = limit < n || settings.topP;
+
+    std::vector<std::int32_t>& order = w.order;
+    bool gathered = false;
+    if (cut)
+        gathered = normaliseAndGather(probs, sum, limit, settings.topP, order);
+    else
+        detail::normalise(probs.data(), n, sum);
+    if (!gathered) {
+        order.resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+            order[i] = static_cast<std::int32_t>(i);
+    }
+    // Sort only what can survive: the first `limit` of the gathered ids.
+    const std::size_t sortable = std::min(limit, order.size());
+    if (sortable == order.size())
+        std::sort(order.begin(), order.end(), before);
+    else
+        std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(sortable), order.end(), before);
+
+    std::size_t kept = sortable;
+    if (settings.topP) {
         double cumulative = 0.0;
-        std::size_t sorted = 0;
-        bool crossed = false;
-        kept = 0;
-        while (!crossed && sorted < limit) {
-            const std::size_t chunk = std::min(limit, sorted == 0 ? kFirstChunk : sorted * 4);
-            std::partial_sort(order.begin() + sorted, order.begin() + chunk, order.end(), before);
-            sorted = chunk;
-            while (kept < sorted) {
-                cumulative += probs[order[kept++]];
-                if (cumulative > *settings.topP) {
-                    crossed = true;
-                    break;
-                }
-            }
+        for (kept = 0; kept < sortable;) {
+            cumulative += probs[order[kept++]];
+            if (cumulative > *settings.topP)
+                break;
         }
     }
 

@@ -1,13 +1,19 @@
 #include "statistics.h"
 
 #include <boost/math/distributions/chi_squared.hpp>
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 namespace logitlab::engine {
 
-FitTest chiSquareTest(const std::vector<std::uint64_t>& observed, const std::vector<double>& expected)
+namespace {
+
+// Shared by the two tests: `term(o, e)` is a bin's contribution; impossible counts fail.
+template <class Term>
+FitTest fitTest(const std::vector<std::uint64_t>& observed, const std::vector<double>& expected, Term term)
 {
     assert(observed.size() == expected.size());
     std::uint64_t total = 0;
@@ -25,15 +31,102 @@ FitTest chiSquareTest(const std::vector<std::uint64_t>& observed, const std::vec
             }
             continue;
         }
-        const double d = static_cast<double>(observed[i]) - e;
-        test.statistic += d * d / e;
+        test.statistic += term(static_cast<double>(observed[i]), e);
         ++bins;
     }
     test.degreesOfFreedom = std::max(bins - 1, 0);
     if (std::isinf(test.statistic) || test.degreesOfFreedom == 0)
         return test;
+    test.statistic = std::max(test.statistic, 0.0);  // G can round to a hair below 0
     const boost::math::chi_squared_distribution<double> dist(test.degreesOfFreedom);
     test.pValue = boost::math::cdf(boost::math::complement(dist, test.statistic));
+    return test;
+}
+
+// Q(lambda) = P(K > lambda) for the Kolmogorov distribution, from whichever of its two series
+// converges fast at this lambda.
+double kolmogorovSurvival(double lambda)
+{
+    if (lambda <= 0.0)
+        return 1.0;
+    if (lambda < 1.18) {
+        // 1 - sqrt(2 pi)/lambda * sum_k exp(-(2k-1)^2 pi^2 / (8 lambda^2))
+        const double a = -std::numbers::pi * std::numbers::pi / (8.0 * lambda * lambda);
+        double sum = 0.0;
+        for (int k = 1; k <= 20; ++k)
+            sum += std::exp(a * (2 * k - 1) * (2 * k - 1));
+        return std::clamp(1.0 - std::sqrt(2.0 * std::numbers::pi) / lambda * sum, 0.0, 1.0);
+    }
+    // 2 * sum_k (-1)^(k-1) exp(-2 k^2 lambda^2)
+    double sum = 0.0;
+    for (int k = 1; k <= 100; ++k) {
+        const double term = std::exp(-2.0 * k * k * lambda * lambda);
+        sum += (k % 2 == 1 ? term : -term);
+        if (term < 1e-17)
+            break;
+    }
+    return std::clamp(2.0 * sum, 0.0, 1.0);
+}
+
+}  // namespace
+
+FitTest chiSquareTest(const std::vector<std::uint64_t>& observed, const std::vector<double>& expected)
+{
+    return fitTest(observed, expected, [](double o, double e) { return (o - e) * (o - e) / e; });
+}
+
+FitTest gTest(const std::vector<std::uint64_t>& observed, const std::vector<double>& expected)
+{
+    const FitTest half = fitTest(observed, expected, [](double o, double e) { return o > 0 ? o * std::log(o / e) : 0.0; });
+    if (std::isinf(half.statistic) || half.degreesOfFreedom == 0)
+        return half;
+    FitTest test = half;
+    test.statistic = 2.0 * half.statistic;
+    const boost::math::chi_squared_distribution<double> dist(test.degreesOfFreedom);
+    test.pValue = boost::math::cdf(boost::math::complement(dist, test.statistic));
+    return test;
+}
+
+std::vector<std::size_t> poolSmallBins(const std::vector<double>& expected, std::uint64_t total, double minExpected,
+                                       std::vector<double>& mergedExpected)
+{
+    std::vector<std::size_t> binOf(expected.size(), 0);
+    mergedExpected.clear();
+    double open = 0.0;  // probability gathered in the bin being filled
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        binOf[i] = mergedExpected.size();
+        open += expected[i];
+        if (open * static_cast<double>(total) >= minExpected) {
+            mergedExpected.push_back(open);
+            open = 0.0;
+        }
+    }
+    if (open > 0.0 || mergedExpected.empty()) {
+        // A short tail joins the last full bin rather than standing alone under the minimum.
+        if (mergedExpected.empty()) {
+            mergedExpected.push_back(open);
+        } else {
+            mergedExpected.back() += open;
+            for (std::size_t i = expected.size(); i-- > 0 && binOf[i] == mergedExpected.size();)
+                binOf[i] = mergedExpected.size() - 1;
+        }
+    }
+    return binOf;
+}
+
+KsTest ksUniformTest(std::vector<double> values)
+{
+    KsTest test;
+    if (values.empty())
+        return test;
+    std::sort(values.begin(), values.end());
+    const double n = static_cast<double>(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const double x = std::clamp(values[i], 0.0, 1.0);
+        test.statistic = std::max({test.statistic, (static_cast<double>(i) + 1.0) / n - x, x - static_cast<double>(i) / n});
+    }
+    const double root = std::sqrt(n);
+    test.pValue = kolmogorovSurvival((root + 0.12 + 0.11 / root) * test.statistic);
     return test;
 }
 

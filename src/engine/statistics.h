@@ -17,6 +17,26 @@ struct FitTest {
 // p-value is 0. Degrees of freedom: bins with non-zero expectation, minus one.
 FitTest chiSquareTest(const std::vector<std::uint64_t>& observed, const std::vector<double>& expected);
 
+// The likelihood-ratio G-test, G = 2 * sum(o * ln(o / e)), with the same bins and degrees of
+// freedom as chiSquareTest.
+FitTest gTest(const std::vector<std::uint64_t>& observed, const std::vector<double>& expected);
+
+// Merges bins so every merged bin expects at least `minExpected` of `total` draws: both tests
+// are only chi-square distributed when expected counts are not tiny. Bins are merged in the
+// order given (callers pass them most probable first, so the tail is pooled). Returns, per
+// original bin, the index of its merged bin; `mergedExpected` receives the merged probabilities.
+std::vector<std::size_t> poolSmallBins(const std::vector<double>& expected, std::uint64_t total, double minExpected,
+                                       std::vector<double>& mergedExpected);
+
+struct KsTest {
+    double statistic = 0.0;  // D: largest gap between the empirical and the uniform CDF
+    double pValue = 1.0;
+};
+
+// One-sample Kolmogorov-Smirnov test of values against Uniform(0, 1), with Stephens' small-sample
+// correction of the asymptotic Kolmogorov distribution.
+KsTest ksUniformTest(std::vector<double> values);
+
 // P(at least one junk token in n steps) when each step picks junk with probability q.
 double probabilityAtLeastOnce(double q, double n);
 

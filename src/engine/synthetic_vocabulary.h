@@ -1,7 +1,7 @@
 // Synthetic next-token distributions for trying the sampler on realistic vocabulary sizes:
 // Zipf(s) logits (a rank-frequency law like real text) or normal(mu, sigma) logits, over V
 // tokens, reproducible from a seed on every platform (no std:: distributions, whose algorithms
-// differ between standard libraries).
+// differ between standard libraries). Built on synthetic_logits.h, which the experiments use.
 #pragma once
 
 #include "distribution.h"

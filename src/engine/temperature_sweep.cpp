@@ -1,6 +1,6 @@
 #include "temperature_sweep.h"
 
-#include "candidates.h"
+#include "candidates_from_order.h"
 #include "softmax.h"
 
 #include <cmath>
@@ -23,6 +23,9 @@ std::vector<SweepPoint> temperatureSweep(const Eigen::Ref<const Eigen::ArrayXd>&
 {
     std::vector<SweepPoint> points;
     points.reserve(temperatures.size());
+    // One sort for the whole sweep: the order by logit is the order by probability at every T.
+    const std::vector<std::int32_t> order = idsByDescendingLogit(logits);
+    std::vector<double> probs;
     for (double t : temperatures) {
         if (stop && stop())
             break;
@@ -30,8 +33,9 @@ std::vector<SweepPoint> temperatureSweep(const Eigen::Ref<const Eigen::ArrayXd>&
         s.temperature = t;
         SweepPoint point;
         point.temperature = t;
-        point.survivors = candidates(logits, s).size();
         const Eigen::ArrayXd p = softmax(logits, t);
+        probs.assign(p.data(), p.data() + p.size());
+        point.survivors = candidatesFromOrder(probs, order, s).size();
         for (std::int32_t id : tracked)
             point.tracked.push_back(p[id]);
         points.push_back(std::move(point));

@@ -682,7 +682,7 @@ bool ExplorerPage::drawsRunning() const
     return m_drawInFlight;
 }
 
-QString ExplorerPage::saveExperiment(const QString& path) const
+QString ExplorerPage::saveExperiment(const QString& path)
 {
     app::ExplorerState state;
     state.distribution = m_model->distribution();

@@ -54,7 +54,7 @@ public:
     QUndoStack* undoStack() const override { return m_undo; }
     QString lessonHtml() const override;
     void reset() override;
-    QString saveExperiment(const QString& path) const override;
+    QString saveExperiment(const QString& path) override;
     QString openExperiment(const QString& path) override;
 
     // Actions, also used by tests and the benchmark. Each is one undo step.

@@ -1,6 +1,7 @@
 // logitlab: the GUI. Without a display it runs the headless demo instead (see README).
 #include "explorer_page.h"
 #include "headless_demo.h"
+#include "junk_risk_page.h"
 #include "main_window.h"
 
 #include <QApplication>
@@ -80,6 +81,7 @@ int main(int argc, char* argv[])
     MainWindow window;
     auto* explorer = new ExplorerPage;
     window.addPage(explorer);
+    window.addPage(new JunkRiskPage);
     window.resize(1280, 800);
     if (parser.isSet(QStringLiteral("vocabulary"))) {
         logitlab::engine::SyntheticSpec spec;

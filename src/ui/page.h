@@ -34,7 +34,7 @@ public:
     // File > New: back to the page's starting point (undoable where the page has undo).
     virtual void reset() {}
     // File > Save/Open experiment. Return an empty string on success, else a message.
-    virtual QString saveExperiment(const QString& path) const
+    virtual QString saveExperiment(const QString& path)
     {
         return tr("%1: the %2 page has nothing to save").arg(path, title());
     }

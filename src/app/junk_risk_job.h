@@ -1,0 +1,44 @@
+// Runs a junk-risk experiment file on the runner: resolves the distribution, prepares the
+// engine's experiment, runs its work items with per-worker tallies, merges them, and turns the
+// rows into CSV with provenance. Used by the CLI and the GUI page alike.
+#pragma once
+
+#include "experiment_runner.h"
+#include "junk_risk.h"
+#include "junk_risk_spec.h"
+#include "provenance.h"
+
+#include <QFuture>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace logitlab::app {
+
+struct JunkRiskOutcome {
+    RunStatus status;
+    std::vector<engine::JunkRiskRow> rows;  // empty unless status.finished()
+    std::uint64_t draws = 0;                // tokens actually sampled
+    double seconds = 0.0;
+};
+
+// Synchronous. Errors (an unreadable distribution file, junk ids outside the vocabulary) come
+// back as Failed with a message starting with `source`.
+JunkRiskOutcome runJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, const QString& source, int threads,
+                            const WorkControl& control);
+
+// On QtConcurrent's pool, with progress and cancellation through the future. A cancelled
+// future carries no result: QPromise drops results reported after cancel, so nothing partial
+// can be mistaken for a complete run.
+QFuture<JunkRiskOutcome> startJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, const QString& source,
+                                       int threads);
+
+// Every parameter, and the experiment file's canonical JSON. Not the thread count: the CSV must
+// be byte-identical for any thread count.
+Provenance junkRiskProvenance(const JunkRiskSpec& spec, const QString& baseDir);
+
+QStringList junkRiskColumns();
+QString junkRiskCsv(const Provenance& provenance, const std::vector<engine::JunkRiskRow>& rows);
+
+}  // namespace logitlab::app

@@ -1,0 +1,194 @@
+#include "run_command.h"
+
+#include "chart_export.h"
+#include "cli_application.h"
+#include "experiment_runner.h"
+#include "junk_risk_chart.h"
+#include "junk_risk_job.h"
+#include "junk_risk_spec.h"
+#include "save_text.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace logitlab::cli {
+
+namespace {
+
+const QStringList kFormats{QStringLiteral("csv"), QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")};
+
+QStringList parseFormats(const QString& text)
+{
+    QStringList formats;
+    for (const QString& raw : text.toLower().split(QLatin1Char(','))) {
+        const QString f = raw.trimmed();
+        if (!kFormats.contains(f))
+            throw UsageError{QStringLiteral("--formats: unknown format '%1' (known: %2)").arg(f, kFormats.join(QLatin1Char(',')))};
+        if (!formats.contains(f))
+            formats << f;
+    }
+    return formats;
+}
+
+// The file, with the --set overrides applied in order, parsed strictly.
+app::JunkRiskSpec readSpec(const QString& path, const QStringList& assignments)
+{
+    auto parsed = app::readExperimentJson(path);
+    if (!parsed)
+        throw UsageError{QString::fromStdString(parsed.error())};
+    QJsonObject root = parsed.value();
+    for (const QString& assignment : assignments) {
+        auto changed = app::applyOverride(root, assignment);
+        if (!changed)
+            throw UsageError{QString::fromStdString(changed.error())};
+        root = changed.value();
+    }
+    auto spec = app::parseJunkRisk(root, path);
+    if (!spec)
+        throw UsageError{QString::fromStdString(spec.error())};
+    return spec.value();
+}
+
+// "\r" progress on a terminal, at most every 100 ms; nothing when stderr is a file or pipe.
+class ProgressLine {
+public:
+    ProgressLine(QTextStream& err, QString name) : m_err(err), m_name(std::move(name)), m_enabled(isatty(STDERR_FILENO))
+    {
+        m_timer.start();
+    }
+    void started(std::size_t total) { m_total = total; }
+    void update(std::size_t done)
+    {
+        if (!m_enabled || (m_timer.elapsed() < 100 && done < m_total))
+            return;
+        m_timer.restart();
+        const int percent = m_total ? static_cast<int>(100 * done / m_total) : 100;
+        m_err << QStringLiteral("\r%1: %2% (%3/%4 work items)").arg(m_name).arg(percent).arg(done).arg(m_total);
+        m_err.flush();
+        m_shown = true;
+    }
+    void finish()
+    {
+        if (m_shown)
+            m_err << '\n';
+        m_err.flush();
+    }
+
+private:
+    QTextStream& m_err;
+    QString m_name;
+    bool m_enabled;
+    bool m_shown = false;
+    std::size_t m_total = 0;
+    QElapsedTimer m_timer;
+};
+
+}  // namespace
+
+int runRun(CommandContext& context)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Run an experiment file headless. Writes DIR/<name>.csv (provenance in '#' lines) and the\n"
+                       "chart as DIR/<name>.<format>. The same file and seed give the same CSV bytes on any\n"
+                       "thread count. Nothing is written when the file or an option is wrong (exit code 2)."));
+    parser.addPositionalArgument(QStringLiteral("FILE.json"), QStringLiteral("The experiment file (docs/experiments.md)."));
+    parser.addOptions({
+        {QStringLiteral("out"), QStringLiteral("Folder to write into (created if needed). Required."), QStringLiteral("DIR")},
+        {QStringLiteral("threads"), QStringLiteral("Worker threads (1..1024). Default: all cores."), QStringLiteral("N")},
+        {QStringLiteral("set"), QStringLiteral("Override a key of the file, e.g. replies=1000 or settings.1.top_p=0.95. Repeatable."),
+         QStringLiteral("key=value")},
+        {QStringLiteral("formats"), QStringLiteral("Comma list of csv, png, svg, pdf. Default: %1.").arg(QString::fromLatin1(kDefaultFormats)),
+         QStringLiteral("list"), QString::fromLatin1(kDefaultFormats)},
+    });
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help and exit."));
+    parser.addOption(help);
+    if (!parser.parse(context.arguments))
+        throw UsageError{parser.errorText()};
+    if (parser.isSet(help)) {
+        context.out << parser.helpText();
+        return 0;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        throw UsageError{positional.isEmpty() ? QStringLiteral("missing the experiment file (FILE.json)")
+                                              : QStringLiteral("unexpected argument '%1'").arg(positional[1])};
+    if (!parser.isSet(QStringLiteral("out")) || parser.value(QStringLiteral("out")).isEmpty())
+        throw UsageError{QStringLiteral("--out: missing the output folder")};
+    const QString outDir = parser.value(QStringLiteral("out"));
+    if (QFileInfo(outDir).exists() && !QFileInfo(outDir).isDir())
+        throw UsageError{QStringLiteral("--out: %1 exists and is not a folder").arg(outDir)};
+    const int threads = parser.isSet(QStringLiteral("threads"))
+                            ? static_cast<int>(integerOption(parser, QStringLiteral("threads"), 1, 1024))
+                            : app::defaultThreadCount();
+    const QStringList formats = parseFormats(parser.value(QStringLiteral("formats")));
+    const bool charts = formats.size() > (formats.contains(QStringLiteral("csv")) ? 1 : 0);
+    if (charts && !qobject_cast<QApplication*>(QCoreApplication::instance()))
+        throw UsageError{QStringLiteral("--formats: charts need the widgets application")};  // a programming error in main
+
+    const QString path = positional[0];
+    const app::JunkRiskSpec spec = readSpec(path, parser.values(QStringLiteral("set")));
+    const QString baseDir = QFileInfo(path).absolutePath();
+
+    ProgressLine progress(context.err, spec.name);
+    app::WorkControl control;
+    control.started = [&progress](std::size_t total) { progress.started(total); };
+    control.progress = [&progress](std::size_t done) { progress.update(done); };
+    const app::JunkRiskOutcome outcome = app::runJunkRisk(spec, baseDir, path, threads, control);
+    progress.finish();
+    if (outcome.status.state == app::RunStatus::State::Failed)
+        throw UsageError{outcome.status.message};  // bad input found while setting up: nothing written
+    if (!outcome.status.finished()) {
+        context.err << "logitlab-cli run: cancelled; nothing written\n";
+        return 1;
+    }
+
+    if (!QDir().mkpath(outDir))
+        throw UsageError{QStringLiteral("--out: cannot create %1").arg(outDir)};
+    const app::Provenance provenance = app::junkRiskProvenance(spec, baseDir);
+    const QDir dir(outDir);
+    QStringList written;
+    const auto fail = [&written](const QString& message) {
+        // A later file failed: remove what this run wrote so no half set is left behind.
+        for (const QString& f : written)
+            QFile::remove(f);
+        throw UsageError{message};
+    };
+    if (formats.contains(QStringLiteral("csv"))) {
+        const QString csvPath = dir.filePath(spec.name + QStringLiteral(".csv"));
+        const QString error = app::saveText(csvPath, app::junkRiskCsv(provenance, outcome.rows));
+        if (!error.isEmpty())
+            fail(error);
+        written << csvPath;
+    }
+    if (charts) {
+        ui::JunkRiskChart chart;
+        chart.setRows(outcome.rows, spec.logLengthAxis);
+        for (const QString& name : formats) {
+            const auto format = ui::chartFormatFromName(name);
+            if (!format)
+                continue;  // csv
+            const QString chartPath = dir.filePath(spec.name + QLatin1Char('.') + name);
+            const QString error = ui::exportChart(chart.chart(), chartPath, *format, provenance);
+            if (!error.isEmpty())
+                fail(error);
+            written << chartPath;
+        }
+    }
+    for (const QString& f : written)
+        context.out << f << '\n';
+    context.err << QStringLiteral("%1: %2 draws in %3 s on %4 threads\n")
+                       .arg(spec.name)
+                       .arg(outcome.draws)
+                       .arg(outcome.seconds, 0, 'f', 2)
+                       .arg(threads);
+    return 0;
+}
+
+}  // namespace logitlab::cli

@@ -1,0 +1,11 @@
+// `logitlab-cli run FILE.json --out DIR`: runs an experiment file headless and writes
+// DIR/<name>.csv (with provenance) and the chart in each requested format.
+#pragma once
+
+#include "command_line.h"
+
+namespace logitlab::cli {
+
+int runRun(CommandContext& context);
+
+}  // namespace logitlab::cli

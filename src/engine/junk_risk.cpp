@@ -1,0 +1,190 @@
+#include "junk_risk.h"
+
+#include "logits_parser.h"
+#include "rng_factory.h"
+#include "seed_split.h"
+#include "softmax.h"
+#include "statistics.h"
+#include "uniform_bits.h"
+#include "wilson_interval.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace logitlab::engine {
+
+namespace {
+
+// The hot loop, inlined per engine type: one 64-bit word and one alias-table read per token.
+// The table lists junk candidates first, so "is it junk" is index < junkCount, with no second
+// memory read. Tallies go to local counters; the caller's vectors are touched once per segment.
+template <class Engine>
+void simulateReplies(Engine& engine, const AliasTable& table, std::uint32_t junkCount,
+                     const std::vector<std::int64_t>& lengths, std::uint64_t replies,
+                     std::vector<std::uint64_t>& firstJunk, std::vector<std::uint64_t>& junkTokens)
+{
+    for (std::uint64_t r = 0; r < replies; ++r) {
+        bool seen = false;
+        std::int64_t position = 0;
+        for (std::size_t j = 0; j < lengths.size(); ++j) {
+            std::uint64_t count = 0;
+            for (const std::int64_t end = lengths[j]; position < end; ++position)
+                count += table.draw(nextU64(engine)) < junkCount;
+            junkTokens[j] += count;
+            if (!seen && count != 0) {
+                ++firstJunk[j];
+                seen = true;
+            }
+        }
+    }
+}
+
+std::optional<std::string> validate(const JunkRiskParameters& p)
+{
+    if (p.logits.size() == 0)
+        return "logits: the distribution is empty";
+    if (p.logits.size() > std::numeric_limits<std::int32_t>::max())
+        return "logits: too many tokens";
+    if (auto message = validateLogits(p.logits))
+        return message;
+    if (p.decoders.empty())
+        return "settings: at least one decoding setting is needed";
+    if (p.lengths.empty())
+        return "lengths: at least one reply length is needed";
+    for (std::size_t i = 0; i < p.lengths.size(); ++i) {
+        if (p.lengths[i] < 1 || p.lengths[i] > JunkRiskExperiment::kMaxLength)
+            return "lengths: " + std::to_string(p.lengths[i]) + " is outside 1.." +
+                   std::to_string(JunkRiskExperiment::kMaxLength);
+        if (i > 0 && p.lengths[i] <= p.lengths[i - 1])
+            return "lengths: must be ascending without repeats";
+    }
+    if (p.replies > JunkRiskExperiment::kMaxReplies)
+        return "replies: at most " + std::to_string(JunkRiskExperiment::kMaxReplies);
+    const auto& names = rngNames();
+    if (std::find(names.begin(), names.end(), p.rng) == names.end())
+        return "rng: unknown generator '" + p.rng + "'";
+    return std::nullopt;
+}
+
+}  // namespace
+
+void JunkRiskCounts::add(const JunkRiskCounts& other)
+{
+    for (std::size_t s = 0; s < firstJunk.size(); ++s)
+        for (std::size_t j = 0; j < firstJunk[s].size(); ++j) {
+            firstJunk[s][j] += other.firstJunk[s][j];
+            junkTokens[s][j] += other.junkTokens[s][j];
+        }
+    draws += other.draws;
+}
+
+JunkRiskExperiment::JunkRiskExperiment(JunkRiskParameters parameters, std::vector<Setting> settings, double qBefore)
+    : m_parameters(std::move(parameters)), m_settings(std::move(settings)), m_qBefore(qBefore)
+{
+    const auto longest = static_cast<std::uint64_t>(m_parameters.lengths.back());
+    m_repliesPerItem = std::max<std::uint64_t>(1, kDrawsPerItem / longest);
+    m_itemsPerSetting = static_cast<std::size_t>((m_parameters.replies + m_repliesPerItem - 1) / m_repliesPerItem);
+}
+
+Result<JunkRiskExperiment> JunkRiskExperiment::prepare(JunkRiskParameters parameters,
+                                                       const std::function<bool()>& cancelled)
+{
+    if (auto message = validate(parameters))
+        return Error{*message};
+    const Eigen::ArrayXd model = softmax(parameters.logits, 1.0);
+    auto mask = junkMask(model, parameters.junk);
+    if (!mask)
+        return Error{mask.error()};
+    double qBefore = 0.0;
+    for (Eigen::Index i = 0; i < model.size(); ++i)
+        if (mask.value()[static_cast<std::size_t>(i)])
+            qBefore += model[i];
+
+    std::vector<Setting> settings;
+    for (const Decoder& decoder : parameters.decoders) {
+        if (cancelled && cancelled())
+            return Error{"cancelled"};
+        const CandidateList list = decoder.candidates(parameters.logits);
+        if (list.empty())
+            return Error{"settings: '" + decoder.label + "' keeps no token"};
+        // Junk candidates first, then the rest, each in the chain's order: a relabelling that
+        // leaves the distribution unchanged and makes the junk test a comparison.
+        CandidateList ordered = list;
+        const auto firstClean = std::stable_partition(ordered.begin(), ordered.end(), [&](const Candidate& c) {
+            return mask.value()[static_cast<std::size_t>(c.id)] != 0;
+        });
+        const auto junkCount = static_cast<std::uint32_t>(firstClean - ordered.begin());
+        std::vector<double> weights(ordered.size());
+        std::vector<std::int32_t> ids(ordered.size());
+        double qAfter = 0.0;
+        for (std::size_t i = 0; i < ordered.size(); ++i) {
+            weights[i] = ordered[i].p;
+            ids[i] = ordered[i].id;
+            if (i < junkCount)
+                qAfter += ordered[i].p;
+        }
+        settings.push_back(Setting{AliasTable(weights), std::move(ids), junkCount, qAfter});
+    }
+    return JunkRiskExperiment(std::move(parameters), std::move(settings), qBefore);
+}
+
+std::uint64_t JunkRiskExperiment::totalDraws() const
+{
+    return m_parameters.replies * static_cast<std::uint64_t>(m_parameters.lengths.back()) * m_settings.size();
+}
+
+JunkRiskCounts JunkRiskExperiment::emptyCounts() const
+{
+    const std::vector<std::uint64_t> zeros(m_parameters.lengths.size(), 0);
+    return JunkRiskCounts{std::vector(m_settings.size(), zeros), std::vector(m_settings.size(), zeros), 0};
+}
+
+void JunkRiskExperiment::runItem(std::size_t index, JunkRiskCounts& into) const
+{
+    const std::size_t setting = index / m_itemsPerSetting;
+    const std::uint64_t block = index % m_itemsPerSetting;
+    const std::uint64_t first = block * m_repliesPerItem;
+    const std::uint64_t replies = std::min(m_repliesPerItem, m_parameters.replies - first);
+    const std::uint64_t seed = streamSeed(streamSeed(m_parameters.seed, setting), block);
+    const Setting& s = m_settings[setting];
+    withEngine(m_parameters.rng, seed, [&](auto& engine) {
+        simulateReplies(engine, s.table, s.junkCount, m_parameters.lengths, replies,
+                        into.firstJunk[setting], into.junkTokens[setting]);
+    });
+    into.draws += replies * static_cast<std::uint64_t>(m_parameters.lengths.back());
+}
+
+std::vector<JunkRiskRow> JunkRiskExperiment::rows(const JunkRiskCounts& counts) const
+{
+    std::vector<JunkRiskRow> rows;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t s = 0; s < m_settings.size(); ++s) {
+        std::uint64_t hits = 0;
+        std::uint64_t tokens = 0;
+        for (std::size_t j = 0; j < m_parameters.lengths.size(); ++j) {
+            hits += counts.firstJunk[s][j];
+            tokens += counts.junkTokens[s][j];
+            JunkRiskRow row;
+            row.setting = m_parameters.decoders[s].label;
+            row.chain = m_parameters.decoders[s].description;
+            row.length = m_parameters.lengths[j];
+            row.qBefore = m_qBefore;
+            row.qAfter = m_settings[s].qAfter;
+            row.analytic = probabilityAtLeastOnce(row.qAfter, static_cast<double>(row.length));
+            row.expectedCount = static_cast<double>(row.length) * row.qAfter;
+            row.replies = m_parameters.replies;
+            row.repliesWithJunk = hits;
+            const double n = static_cast<double>(row.replies);
+            row.monteCarlo = row.replies ? static_cast<double>(hits) / n : nan;
+            const Interval interval = wilsonInterval(hits, row.replies);
+            row.low = interval.low;
+            row.high = interval.high;
+            row.meanCount = row.replies ? static_cast<double>(tokens) / n : nan;
+            rows.push_back(std::move(row));
+        }
+    }
+    return rows;
+}
+
+}  // namespace logitlab::engine

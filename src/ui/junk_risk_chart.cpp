@@ -1,0 +1,126 @@
+#include "junk_risk_chart.h"
+
+#include <QChart>
+#include <QGraphicsScene>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPen>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <cmath>
+
+namespace logitlab::ui {
+
+namespace {
+
+// Tableau 10: distinguishable, and readable in greyscale print order.
+const QList<QColor> kPalette{QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+                             QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                             QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
+                             QColor(0x17, 0xbe, 0xcf)};
+
+}  // namespace
+
+JunkRiskChart::JunkRiskChart(QObject* parent) : QObject(parent), m_chart(new QChart)
+{
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->setMargins(QMargins(8, 8, 8, 8));
+    m_chart->setTitle(tr("Risk of at least one junk token in an N-token reply<br>"
+                        "lines: analytic 1 - (1 - q)^N; points: Monte Carlo with 95% Wilson intervals"));
+    setRows({}, true);
+}
+
+JunkRiskChart::~JunkRiskChart()
+{
+    if (!m_chart->scene())
+        delete m_chart;
+}
+
+void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool logLengthAxis)
+{
+    m_chart->removeAllSeries();
+    // New axes each time: the x axis type changes between linear and log. removeAxis hands
+    // ownership back, so the old ones are deleted here.
+    const QList<QAbstractAxis*> oldAxes = m_chart->axes();
+    for (QAbstractAxis* axis : oldAxes) {
+        m_chart->removeAxis(axis);
+        delete axis;
+    }
+
+    QAbstractAxis* lengthAxis = nullptr;
+    double longest = 1.0;
+    for (const auto& row : rows)
+        longest = std::max(longest, static_cast<double>(row.length));
+    if (logLengthAxis) {
+        auto* axis = new QLogValueAxis;
+        axis->setBase(10.0);
+        axis->setLabelFormat(QStringLiteral("%g"));
+        axis->setMinorTickCount(-1);  // 2..9 between decades
+        axis->setRange(1.0, longest * 1.1);  // a little room right of the last point
+        lengthAxis = axis;
+    } else {
+        auto* axis = new QValueAxis;
+        axis->setRange(0.0, longest);
+        axis->setLabelFormat(QStringLiteral("%d"));
+        axis->applyNiceNumbers();
+        lengthAxis = axis;
+    }
+    lengthAxis->setTitleText(logLengthAxis ? tr("reply length N (tokens, log scale)") : tr("reply length N (tokens)"));
+    auto* riskAxis = new QValueAxis;
+    riskAxis->setRange(0.0, 1.0);
+    riskAxis->setTickCount(6);
+    riskAxis->setLabelFormat(QStringLiteral("%.1f"));
+    riskAxis->setTitleText(tr("P(at least one junk token)"));
+    m_chart->addAxis(lengthAxis, Qt::AlignBottom);
+    m_chart->addAxis(riskAxis, Qt::AlignLeft);
+
+    const auto attach = [&](QAbstractSeries* series, bool inLegend) {
+        m_chart->addSeries(series);
+        series->attachAxis(lengthAxis);
+        series->attachAxis(riskAxis);
+        if (!inLegend)
+            for (QLegendMarker* marker : m_chart->legend()->markers(series))
+                marker->setVisible(false);
+    };
+
+    int colourIndex = -1;
+    std::string current;
+    QLineSeries* analytic = nullptr;
+    QScatterSeries* points = nullptr;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const engine::JunkRiskRow& row = rows[i];
+        const auto x = static_cast<qreal>(row.length);
+        if (i == 0 || row.setting != current) {
+            current = row.setting;
+            const QColor colour = kPalette[++colourIndex % kPalette.size()];
+            const QString label = QString::fromStdString(row.setting);
+            analytic = new QLineSeries;
+            analytic->setName(tr("%1 (q = %2)").arg(label).arg(row.qAfter, 0, 'g', 4));
+            analytic->setPen(QPen(colour, 2.0));
+            points = new QScatterSeries;
+            points->setName(tr("%1: Monte Carlo").arg(label));
+            points->setColor(colour);
+            points->setBorderColor(colour.darker(140));
+            points->setMarkerSize(7.0);
+            attach(analytic, true);
+            attach(points, false);  // same colour as its line: the title explains points
+        }
+        analytic->append(x, row.analytic);
+        if (row.replies == 0)
+            continue;
+        points->append(x, row.monteCarlo);
+        // Qt Charts has no error-bar series: each bar is a two-point line without a legend entry.
+        if (row.high > row.low) {
+            auto* bar = new QLineSeries;
+            bar->setPen(QPen(points->color(), 1.5));
+            bar->append(x, row.low);
+            bar->append(x, row.high);
+            attach(bar, false);
+        }
+    }
+}
+
+}  // namespace logitlab::ui

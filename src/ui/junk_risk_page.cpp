@@ -1,0 +1,511 @@
+#include "junk_risk_page.h"
+
+#include "experiment_runner.h"
+#include "junk_risk_chart.h"
+#include "junk_risk_table_model.h"
+#include "logits_parser.h"
+#include "number_format.h"
+#include "rng_factory.h"
+
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <limits>
+
+namespace logitlab::ui {
+
+namespace {
+
+using engine::Error;
+
+enum DistributionChoice { FromFile, Zipf, Normal };
+
+// The lesson's case, the page's starting point: banana holds 0.4% at every step.
+app::JunkRiskSpec lessonSpec()
+{
+    app::JunkRiskSpec spec;
+    spec.name = QStringLiteral("junk-risk-lesson");
+    spec.distribution.kind = app::DistributionSpec::Kind::Probabilities;
+    spec.distribution.values = {0.577, 0.212, 0.129, 0.078, 0.004};
+    spec.distribution.tokens = {QStringLiteral("users"), QStringLiteral("data"), QStringLiteral("items"),
+                                QStringLiteral("result"), QStringLiteral("banana")};
+    spec.junk = {engine::JunkDefinition::Kind::Ids, 0.01, {4}};
+    spec.settings = {{QStringLiteral("plain T=1"), {1.0, {}, {}}}, {QStringLiteral("top-p 0.9"), {1.0, {}, 0.9}}};
+    spec.lengths.list = {1, 2, 5, 10, 20, 50, 100, 200, 300, 500, 1000, 2000};
+    spec.replies = 20000;
+    return spec;
+}
+
+QString describeLoaded(const app::DistributionSpec& d)
+{
+    using Kind = app::DistributionSpec::Kind;
+    switch (d.kind) {
+    case Kind::Logits:
+        return JunkRiskPage::tr("as in the file: %1 logits").arg(d.values.size());
+    case Kind::Probabilities:
+        return JunkRiskPage::tr("as in the file: %1 probabilities").arg(d.values.size());
+    case Kind::File:
+        return JunkRiskPage::tr("as in the file: %1").arg(d.path);
+    case Kind::Zipf:
+    case Kind::Normal:
+        break;
+    }
+    return JunkRiskPage::tr("as in the file");
+}
+
+// "label: temperature=1,top-p=0.9" per line; the label is optional.
+QString settingsText(const QList<app::SettingSpec>& settings)
+{
+    QStringList lines;
+    for (const auto& s : settings) {
+        const QString chain = QString::fromStdString(engine::describeSettings(s.sampler));
+        lines << (s.label == chain ? chain : s.label + QStringLiteral(": ") + chain);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+engine::Result<QList<app::SettingSpec>> parseSettingsText(const QString& text)
+{
+    QList<app::SettingSpec> out;
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (qsizetype n = 0; n < lines.size(); ++n) {
+        QString line = lines[n].trimmed();
+        if (line.isEmpty())
+            continue;
+        const auto fail = [n](const QString& why) {
+            return Error{JunkRiskPage::tr("Settings, line %1: %2").arg(n + 1).arg(why).toStdString()};
+        };
+        app::SettingSpec s;
+        const qsizetype colon = line.indexOf(QLatin1Char(':'));
+        if (colon >= 0) {
+            s.label = line.left(colon).trimmed();
+            line = line.mid(colon + 1).trimmed();
+        }
+        for (const QString& part : line.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const QStringList kv = part.split(QLatin1Char('='));
+            const auto value = kv.size() == 2 ? engine::parseDouble(kv[1].trimmed().toStdString()) : std::nullopt;
+            if (!value)
+                return fail(JunkRiskPage::tr("'%1' is not key=number").arg(part.trimmed()));
+            const QString key = kv[0].trimmed();
+            if (key == QLatin1String("temperature"))
+                s.sampler.temperature = *value;
+            else if (key == QLatin1String("top-k") && *value == std::floor(*value) && *value >= 1 && *value <= 2147483647.0)
+                s.sampler.topK = static_cast<int>(*value);
+            else if (key == QLatin1String("top-p"))
+                s.sampler.topP = *value;
+            else
+                return fail(JunkRiskPage::tr("'%1': use temperature=, top-k= (a whole number) or top-p=").arg(part.trimmed()));
+        }
+        if (auto problem = engine::validateSettings(s.sampler))
+            return fail(QString::fromStdString(*problem));
+        if (s.label.isEmpty())
+            s.label = QString::fromStdString(engine::describeSettings(s.sampler));
+        out << s;
+    }
+    if (out.isEmpty() || out.size() > app::kMaxSettings)
+        return Error{JunkRiskPage::tr("Settings: give 1 to %1 settings, one per line").arg(app::kMaxSettings).toStdString()};
+    return out;
+}
+
+// "1,10,300", "1..2000 log 30" or "10..1000 step 10".
+QString lengthsText(const app::LengthSpec& l)
+{
+    if (!l.isRange) {
+        QStringList items;
+        for (qint64 n : l.list)
+            items << QString::number(n);
+        return items.join(QLatin1Char(','));
+    }
+    return l.logSpacing ? QStringLiteral("%1..%2 log %3").arg(l.from).arg(l.to).arg(l.points)
+                        : QStringLiteral("%1..%2 step %3").arg(l.from).arg(l.to).arg(l.step);
+}
+
+engine::Result<app::LengthSpec> parseLengthsText(const QString& text)
+{
+    const qint64 max = engine::JunkRiskExperiment::kMaxLength;
+    const auto fail = [](const QString& why) {
+        return Error{JunkRiskPage::tr("Lengths: %1").arg(why).toStdString()};
+    };
+    app::LengthSpec l;
+    static const QRegularExpression range(QStringLiteral("^\\s*(\\d+)\\s*\\.\\.\\s*(\\d+)\\s*(?:(log|step)\\s+(\\d+))?\\s*$"));
+    const auto m = range.match(text);
+    if (m.hasMatch()) {
+        l.isRange = true;
+        l.from = m.captured(1).toLongLong();
+        l.to = m.captured(2).toLongLong();
+        l.logSpacing = m.captured(3) == QLatin1String("log");
+        if (l.logSpacing)
+            l.points = m.captured(4).toLongLong();
+        else if (!m.captured(4).isEmpty())
+            l.step = m.captured(4).toLongLong();
+        if (l.from < 1 || l.to > max || l.to < l.from)
+            return fail(JunkRiskPage::tr("the range must lie in 1..%1, from <= to").arg(max));
+        if ((l.logSpacing && (l.points < 2 || l.points > app::kMaxLengths)) || l.step < 1
+            || (!l.logSpacing && (l.to - l.from) / l.step + 1 > app::kMaxLengths))
+            return fail(JunkRiskPage::tr("2..%1 points, a step of at least 1, at most %1 lengths").arg(app::kMaxLengths));
+        return l;
+    }
+    for (const QString& item : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const qint64 n = item.trimmed().toLongLong(&ok);
+        if (!ok || n < 1 || n > max)
+            return fail(JunkRiskPage::tr("'%1' is not a length in 1..%2").arg(item.trimmed()).arg(max));
+        if (!l.list.isEmpty() && n <= l.list.back())
+            return fail(JunkRiskPage::tr("list them ascending, without repeats"));
+        l.list << n;
+    }
+    if (l.list.isEmpty() || l.list.size() > app::kMaxLengths)
+        return fail(JunkRiskPage::tr("a list like 1,10,300 or a range like 1..2000 log 30"));
+    return l;
+}
+
+}  // namespace
+
+JunkRiskPage::JunkRiskPage(QWidget* parent)
+    : Page(parent),
+      m_model(new JunkRiskTableModel(this)),
+      m_chart(new JunkRiskChart(this)),
+      m_distribution(new QComboBox),
+      m_vocabulary(new QSpinBox),
+      m_shape(new QDoubleSpinBox),
+      m_junkKind(new QComboBox),
+      m_junkValue(new QDoubleSpinBox),
+      m_junkIds(new QLineEdit),
+      m_settings(new QPlainTextEdit),
+      m_lengths(new QLineEdit),
+      m_replies(new QSpinBox),
+      m_seed(new QSpinBox),
+      m_rng(new QComboBox),
+      m_threads(new QSpinBox),
+      m_logN(new QCheckBox(tr("log scale for N"))),
+      m_run(new QPushButton(tr("Run"))),
+      m_cancel(new QPushButton(tr("Cancel"))),
+      m_error(new QLabel),
+      m_table(new QTableView)
+{
+    m_distribution->addItems({QString(), tr("Zipf over V tokens"), tr("normal logits over V tokens")});
+    m_distribution->setToolTip(tr("The per-step distribution, the same at every step."));
+    m_vocabulary->setRange(2, static_cast<int>(app::kMaxVocabulary));
+    m_vocabulary->setValue(262144);
+    m_vocabulary->setToolTip(tr("V, the vocabulary size of a synthetic distribution."));
+    m_shape->setRange(0.0, 100.0);
+    m_shape->setDecimals(3);
+    m_shape->setToolTip(tr("Zipf: the exponent s of p(rank r) ~ 1/r^s. Normal: sigma of the logits."));
+    m_junkKind->addItems({tr("probability below"), tr("least likely tail holding"), tr("token ids")});
+    m_junkValue->setRange(0.0, 1.0);
+    m_junkValue->setDecimals(6);
+    m_junkValue->setSingleStep(0.001);
+    m_junkIds->setPlaceholderText(tr("ids, e.g. 4 or 10,11,12"));
+    m_settings->setPlaceholderText(tr("one per line, e.g.\nplain: temperature=1\ntop-p 0.9: temperature=1,top-p=0.9"));
+    m_settings->setMaximumHeight(110);
+    m_lengths->setToolTip(tr("A list (1,10,300) or a range: 1..2000 log 30, or 10..1000 step 10."));
+    m_replies->setRange(0, static_cast<int>(engine::JunkRiskExperiment::kMaxReplies));
+    m_replies->setSingleStep(1000);
+    m_replies->setToolTip(tr("Monte Carlo replies per setting; 0 computes the analytic curve only."));
+    m_seed->setRange(0, std::numeric_limits<int>::max());
+    for (const auto& name : engine::rngNames())
+        m_rng->addItem(QString::fromStdString(name));
+    m_threads->setRange(1, 256);
+    m_threads->setValue(app::defaultThreadCount());
+    m_threads->setToolTip(tr("Worker threads. Changes the speed, never the numbers."));
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_error->hide();
+    m_cancel->setEnabled(false);
+
+    auto* open = new QPushButton(tr("Open…"));
+    auto* save = new QPushButton(tr("Save…"));
+    connect(open, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open experiment"), m_baseDir, tr("Experiment files (*.json)"));
+        if (!path.isEmpty())
+            openFile(path);
+    });
+    connect(save, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save experiment"), m_baseDir, tr("Experiment files (*.json)"));
+        if (!path.isEmpty())
+            saveFile(path);
+    });
+    connect(m_run, &QPushButton::clicked, this, &JunkRiskPage::run);
+    connect(m_cancel, &QPushButton::clicked, this, &JunkRiskPage::cancel);
+    connect(m_distribution, &QComboBox::currentIndexChanged, this, &JunkRiskPage::updateEnabled);
+    connect(m_junkKind, &QComboBox::currentIndexChanged, this, &JunkRiskPage::updateEnabled);
+    connect(m_logN, &QCheckBox::toggled, this, [this](bool log) {
+        if (m_hasResults)
+            m_chart->setRows(m_model->rows(), log);
+    });
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Distribution"), m_distribution);
+    form->addRow(tr("V"), m_vocabulary);
+    form->addRow(tr("Exponent / sigma"), m_shape);
+    auto* junkRow = new QHBoxLayout;
+    junkRow->addWidget(m_junkKind);
+    junkRow->addWidget(m_junkValue);
+    junkRow->addWidget(m_junkIds);
+    form->addRow(tr("Junk"), junkRow);
+    form->addRow(tr("Settings"), m_settings);
+    form->addRow(tr("Lengths N"), m_lengths);
+    form->addRow(tr("Replies"), m_replies);
+    form->addRow(tr("Seed"), m_seed);
+    form->addRow(tr("Generator"), m_rng);
+    form->addRow(tr("Threads"), m_threads);
+    form->addRow(QString(), m_logN);
+    auto* buttons = new QHBoxLayout;
+    for (QPushButton* b : {open, save, m_run, m_cancel})
+        buttons->addWidget(b);
+    auto* controls = new QVBoxLayout;
+    controls->addLayout(form);
+    controls->addLayout(buttons);
+    controls->addWidget(m_error);
+    controls->addStretch();
+    auto* controlBox = new QGroupBox(tr("Experiment"));
+    controlBox->setLayout(controls);
+
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_model);
+    proxy->setSortRole(JunkRiskTableModel::SortRole);
+    m_table->setModel(proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder);  // the experiment's order until a header is clicked
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->verticalHeader()->hide();
+
+    auto* view = new QChartView(m_chart->chart());  // takes ownership of the QChart
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(280);
+    auto* results = new QSplitter(Qt::Vertical);
+    results->addWidget(view);
+    results->addWidget(m_table);
+    results->setStretchFactor(0, 3);
+    results->setStretchFactor(1, 2);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(controlBox);
+    split->addWidget(results);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+
+    connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, this, [this](int value) {
+        emit progressChanged(value, m_watcher.progressMaximum());
+    });
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, &JunkRiskPage::onFinished);
+
+    setSpec(lessonSpec(), QString());
+}
+
+JunkRiskPage::~JunkRiskPage()
+{
+    m_watcher.disconnect(this);
+    m_watcher.cancel();
+    m_watcher.waitForFinished();
+}
+
+QString JunkRiskPage::title() const
+{
+    return tr("Junk risk");
+}
+
+QChart* JunkRiskPage::chart() const
+{
+    return m_chart->chart();
+}
+
+QAbstractItemModel* JunkRiskPage::resultsModel() const
+{
+    return m_model;
+}
+
+app::Provenance JunkRiskPage::provenance() const
+{
+    if (m_hasResults)
+        return app::junkRiskProvenance(m_resultSpec, m_baseDir);
+    const auto spec = specFromControls();
+    return app::junkRiskProvenance(spec.ok() ? spec.value() : m_loaded, m_baseDir);
+}
+
+void JunkRiskPage::setSpec(const app::JunkRiskSpec& spec, const QString& baseDir)
+{
+    using Kind = app::DistributionSpec::Kind;
+    m_loaded = spec;
+    m_baseDir = baseDir;
+    m_distribution->setItemText(FromFile, describeLoaded(spec.distribution));
+    const bool synthetic = spec.distribution.kind == Kind::Zipf || spec.distribution.kind == Kind::Normal;
+    m_distribution->setCurrentIndex(!synthetic ? FromFile : spec.distribution.kind == Kind::Zipf ? Zipf : Normal);
+    m_vocabulary->setValue(static_cast<int>(spec.distribution.vocabulary));
+    m_shape->setValue(spec.distribution.kind == Kind::Normal ? spec.distribution.sigma : spec.distribution.exponent);
+    m_junkKind->setCurrentIndex(static_cast<int>(spec.junk.kind));
+    m_junkValue->setValue(spec.junk.value);
+    QStringList ids;
+    for (auto id : spec.junk.ids)
+        ids << QString::number(id);
+    m_junkIds->setText(ids.join(QLatin1Char(',')));
+    m_settings->setPlainText(settingsText(spec.settings));
+    m_lengths->setText(lengthsText(spec.lengths));
+    m_replies->setValue(static_cast<int>(std::min<qint64>(spec.replies, m_replies->maximum())));
+    m_seed->setValue(static_cast<int>(std::min<qint64>(spec.seed, m_seed->maximum())));
+    m_rng->setCurrentText(spec.rng);
+    m_logN->setChecked(spec.logLengthAxis);
+    updateEnabled();
+}
+
+engine::Result<app::JunkRiskSpec> JunkRiskPage::specFromControls() const
+{
+    using Kind = app::DistributionSpec::Kind;
+    app::JunkRiskSpec spec = m_loaded;
+    if (m_distribution->currentIndex() != FromFile) {
+        spec.distribution = {};
+        spec.distribution.kind = m_distribution->currentIndex() == Zipf ? Kind::Zipf : Kind::Normal;
+        spec.distribution.vocabulary = m_vocabulary->value();
+        if (spec.distribution.kind == Kind::Zipf)
+            spec.distribution.exponent = std::min(m_shape->value(), 10.0);
+        else
+            spec.distribution.sigma = m_shape->value();
+    }
+    spec.junk = {};
+    spec.junk.kind = static_cast<engine::JunkDefinition::Kind>(m_junkKind->currentIndex());
+    if (spec.junk.kind == engine::JunkDefinition::Kind::Ids) {
+        for (const QString& item : m_junkIds->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const int id = item.trimmed().toInt(&ok);
+            if (!ok || id < 0)
+                return Error{tr("Junk: '%1' is not a token id").arg(item.trimmed()).toStdString()};
+            spec.junk.ids.push_back(id);
+        }
+        if (spec.junk.ids.empty())
+            return Error{tr("Junk: list at least one token id").toStdString()};
+    } else {
+        spec.junk.value = m_junkValue->value();
+    }
+    auto settings = parseSettingsText(m_settings->toPlainText());
+    if (!settings)
+        return Error{settings.error()};
+    spec.settings = settings.value();
+    auto lengths = parseLengthsText(m_lengths->text());
+    if (!lengths)
+        return Error{lengths.error()};
+    spec.lengths = lengths.value();
+    spec.replies = m_replies->value();
+    spec.seed = m_seed->value();
+    spec.rng = m_rng->currentText();
+    spec.logLengthAxis = m_logN->isChecked();
+    // The file format's own checks, so the page and the CLI accept exactly the same experiments.
+    auto checked = app::parseJunkRisk(app::toJson(spec), tr("page"));
+    if (!checked)
+        return Error{checked.error()};
+    return checked.value();
+}
+
+QString JunkRiskPage::openFile(const QString& path)
+{
+    const auto spec = app::readJunkRiskFile(path);
+    if (!spec) {
+        m_error->setText(QString::fromStdString(spec.error()));
+        m_error->show();
+        return m_error->text();
+    }
+    m_error->hide();
+    setSpec(spec.value(), QFileInfo(path).absolutePath());
+    emit statusMessage(tr("Opened %1").arg(path));
+    return {};
+}
+
+QString JunkRiskPage::saveFile(const QString& path)
+{
+    const auto spec = specFromControls();
+    QString error = spec.ok() ? app::writeJunkRiskFile(path, spec.value()) : QString::fromStdString(spec.error());
+    m_error->setText(error);
+    m_error->setVisible(!error.isEmpty());
+    if (error.isEmpty())
+        emit statusMessage(tr("Saved %1").arg(path));
+    return error;
+}
+
+void JunkRiskPage::run()
+{
+    const auto spec = specFromControls();
+    if (!spec) {
+        m_error->setText(QString::fromStdString(spec.error()));
+        m_error->show();
+        return;
+    }
+    m_error->hide();
+    // A new future detaches the watcher from the old one (its pending signals are dropped), so a
+    // superseded run can never overwrite the newer one's results.
+    QFuture<app::JunkRiskOutcome> previous = m_watcher.future();
+    previous.cancel();
+    m_pendingSpec = spec.value();
+    m_watcher.setFuture(app::startJunkRisk(spec.value(), m_baseDir, tr("page"), m_threads->value()));
+    emit busyChanged(true);
+    emit statusMessage(tr("Running %1…").arg(spec->name));
+    updateEnabled();
+}
+
+bool JunkRiskPage::isRunning() const
+{
+    return m_watcher.isRunning();
+}
+
+void JunkRiskPage::cancel()
+{
+    if (m_watcher.isRunning())
+        m_watcher.cancel();
+}
+
+void JunkRiskPage::onFinished()
+{
+    emit busyChanged(false);
+    bool completed = false;
+    if (m_watcher.isCanceled() || m_watcher.future().resultCount() == 0) {
+        emit statusMessage(tr("Cancelled; the results shown are from the previous run"));
+    } else {
+        const app::JunkRiskOutcome outcome = m_watcher.result();
+        if (!outcome.status.finished()) {
+            m_error->setText(outcome.status.message);
+            m_error->show();
+            emit statusMessage(tr("Run failed"));
+        } else {
+            m_resultSpec = m_pendingSpec;
+            m_hasResults = true;
+            m_model->setRows(outcome.rows);
+            m_chart->setRows(outcome.rows, m_logN->isChecked());
+            emit statusMessage(tr("%1 draws in %2 s").arg(outcome.draws).arg(outcome.seconds, 0, 'f', 2));
+            completed = true;
+        }
+    }
+    updateEnabled();
+    emit runEnded(completed);
+}
+
+void JunkRiskPage::updateEnabled()
+{
+    const bool running = m_watcher.isRunning();
+    const bool synthetic = m_distribution->currentIndex() != FromFile;
+    m_vocabulary->setEnabled(synthetic);
+    m_shape->setEnabled(synthetic);
+    const bool ids = m_junkKind->currentIndex() == static_cast<int>(engine::JunkDefinition::Kind::Ids);
+    m_junkValue->setVisible(!ids);
+    m_junkIds->setVisible(ids);
+    m_run->setEnabled(!running);
+    m_cancel->setEnabled(running);
+}
+
+}  // namespace logitlab::ui

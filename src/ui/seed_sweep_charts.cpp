@@ -1,0 +1,198 @@
+#include "seed_sweep_charts.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QBoxPlotSeries>
+#include <QBoxSet>
+#include <QChart>
+#include <QGraphicsScene>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace logitlab::ui {
+
+namespace {
+
+const QColor kObserved(0x1f, 0x77, 0xb4);
+const QColor kExpected(0xff, 0x7f, 0x0e);
+
+QChart* newChart()
+{
+    auto* chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(8, 8, 8, 8));
+    return chart;
+}
+
+// Removes everything a previous summary put on the chart.
+void clear(QChart* chart)
+{
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+QString verdict(double pValue)
+{
+    return pValue < 0.01 ? QObject::tr("not uniform: the sampler does not match its probabilities")
+                         : QObject::tr("consistent with a correct sampler");
+}
+
+void deleteUnlessInScene(QChart* chart)
+{
+    if (!chart->scene())
+        delete chart;
+}
+
+}  // namespace
+
+SeedSweepCharts::SeedSweepCharts(QObject* parent)
+    : QObject(parent), m_pValues(newChart()), m_spread(newChart()), m_counts(newChart())
+{
+}
+
+SeedSweepCharts::~SeedSweepCharts()
+{
+    deleteUnlessInScene(m_pValues);
+    deleteUnlessInScene(m_spread);
+    deleteUnlessInScene(m_counts);
+}
+
+void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const QStringList& names,
+                                 std::uint64_t seeds, std::uint64_t drawsPerSeed)
+{
+    // p-value histogram.
+    clear(m_pValues);
+    auto* bars = new QBarSet(tr("seeds per p-value bin"));
+    bars->setColor(kObserved);
+    QStringList bins;
+    const auto binCount = static_cast<int>(summary.pValueHistogram.size());
+    std::uint64_t tallest = 0;
+    for (int b = 0; b < binCount; ++b) {
+        *bars << static_cast<double>(summary.pValueHistogram[static_cast<std::size_t>(b)]);
+        tallest = std::max(tallest, summary.pValueHistogram[static_cast<std::size_t>(b)]);
+        bins << QString::number(double(b) / binCount, 'f', 2);
+    }
+    auto* histogram = new QBarSeries;
+    histogram->append(bars);
+    histogram->setBarWidth(0.95);
+    auto* flat = new QLineSeries;
+    flat->setName(tr("expected if correct (flat)"));
+    flat->setColor(kExpected);
+    const double level = double(seeds) / binCount;
+    flat->append(-0.5, level);
+    flat->append(binCount - 0.5, level);
+    m_pValues->addSeries(histogram);
+    m_pValues->addSeries(flat);
+    auto* binAxis = new QBarCategoryAxis;
+    binAxis->setCategories(bins);
+    binAxis->setTitleText(tr("chi-square p-value (bin start)"));
+    auto* lineAxis = new QValueAxis;  // the flat line needs a numeric x axis aligned with the bars
+    lineAxis->setRange(-0.5, binCount - 0.5);
+    lineAxis->setVisible(false);
+    auto* seedAxis = new QValueAxis;
+    seedAxis->setRange(0, std::max(level * 1.6, double(tallest) * 1.1));
+    seedAxis->setTitleText(tr("seeds"));
+    seedAxis->setLabelFormat(QStringLiteral("%d"));
+    m_pValues->addAxis(binAxis, Qt::AlignBottom);
+    m_pValues->addAxis(lineAxis, Qt::AlignTop);
+    m_pValues->addAxis(seedAxis, Qt::AlignLeft);
+    histogram->attachAxis(binAxis);
+    histogram->attachAxis(seedAxis);
+    flat->attachAxis(lineAxis);
+    flat->attachAxis(seedAxis);
+    m_pValues->setTitle(tr("%1 seeds x %2 draws: KS D = %3, p = %4, %5")
+                            .arg(seeds)
+                            .arg(drawsPerSeed)
+                            .arg(summary.chiSquareUniformity.statistic, 0, 'f', 4)
+                            .arg(summary.chiSquareUniformity.pValue, 0, 'g', 3)
+                            .arg(verdict(summary.chiSquareUniformity.pValue)));
+
+    const int shown = std::min<int>(kMaxTokensShown, static_cast<int>(summary.tokens.size()));
+    const QString more = shown < static_cast<int>(summary.tokens.size())
+                             ? tr(" (the %1 most probable of %2 tokens)").arg(shown).arg(summary.tokens.size())
+                             : QString();
+    const QStringList shownNames = names.mid(0, shown);
+
+    // Per-token spread: boxes of per-seed counts, expected count as points.
+    clear(m_spread);
+    auto* boxes = new QBoxPlotSeries;
+    boxes->setName(tr("per-seed counts (min, quartiles, max)"));
+    boxes->setBrush(kObserved.lighter(150));
+    auto* expectedPoints = new QScatterSeries;
+    expectedPoints->setName(tr("expected count"));
+    expectedPoints->setColor(kExpected);
+    expectedPoints->setMarkerSize(9);
+    double top = 0;
+    for (int t = 0; t < shown; ++t) {
+        const auto& s = summary.tokens[static_cast<std::size_t>(t)];
+        auto* box = new QBoxSet(s.min, s.q1, s.median, s.q3, s.max, shownNames.value(t));
+        boxes->append(box);
+        const double e = s.expected * double(drawsPerSeed);
+        expectedPoints->append(t, e);
+        top = std::max({top, s.max, e});
+    }
+    m_spread->addSeries(boxes);
+    m_spread->addSeries(expectedPoints);
+    auto* tokenAxis = new QBarCategoryAxis;
+    tokenAxis->setCategories(shownNames);
+    tokenAxis->setTitleText(tr("token"));
+    auto* pointAxis = new QValueAxis;
+    pointAxis->setRange(-0.5, shown - 0.5);
+    pointAxis->setVisible(false);
+    auto* countAxis = new QValueAxis;
+    countAxis->setRange(0, top * 1.1 + 1);
+    countAxis->setTitleText(tr("draws per seed"));
+    countAxis->setLabelFormat(QStringLiteral("%d"));
+    m_spread->addAxis(tokenAxis, Qt::AlignBottom);
+    m_spread->addAxis(pointAxis, Qt::AlignTop);
+    m_spread->addAxis(countAxis, Qt::AlignLeft);
+    boxes->attachAxis(tokenAxis);
+    boxes->attachAxis(countAxis);
+    expectedPoints->attachAxis(pointAxis);
+    expectedPoints->attachAxis(countAxis);
+    m_spread->setTitle(tr("How much the counts vary by seed%1").arg(more));
+
+    // Pooled counts against expected.
+    clear(m_counts);
+    auto* observed = new QBarSet(tr("drawn (all seeds)"));
+    observed->setColor(kObserved);
+    auto* expected = new QBarSet(tr("expected"));
+    expected->setColor(kExpected);
+    double highest = 0;
+    for (int t = 0; t < shown; ++t) {
+        const auto& s = summary.tokens[static_cast<std::size_t>(t)];
+        *observed << double(s.pooled);
+        *expected << s.expectedPooled;
+        highest = std::max({highest, double(s.pooled), s.expectedPooled});
+    }
+    auto* pair = new QBarSeries;
+    pair->append(observed);
+    pair->append(expected);
+    m_counts->addSeries(pair);
+    auto* countTokens = new QBarCategoryAxis;
+    countTokens->setCategories(shownNames);
+    countTokens->setTitleText(tr("token"));
+    auto* pooledAxis = new QValueAxis;
+    pooledAxis->setRange(0, highest * 1.1 + 1);
+    pooledAxis->setTitleText(tr("draws"));
+    pooledAxis->setLabelFormat(QStringLiteral("%.0f"));
+    m_counts->addAxis(countTokens, Qt::AlignBottom);
+    m_counts->addAxis(pooledAxis, Qt::AlignLeft);
+    pair->attachAxis(countTokens);
+    pair->attachAxis(pooledAxis);
+    m_counts->setTitle(tr("Counts against expected: pooled chi-square = %1 (%2 dof), p = %3%4")
+                           .arg(summary.pooledChiSquare.statistic, 0, 'f', 2)
+                           .arg(summary.pooledChiSquare.degreesOfFreedom)
+                           .arg(summary.pooledChiSquare.pValue, 0, 'g', 3)
+                           .arg(more));
+}
+
+}  // namespace logitlab::ui

@@ -1,0 +1,169 @@
+// The junk-risk page: its table model passes QAbstractItemModelTester, a run fills table and
+// chart, a cancelled run leaves the previous results, and bad input is shown inline.
+#include "junk_risk_chart.h"
+#include "junk_risk_page.h"
+#include "junk_risk_table_model.h"
+
+#include "decoder.h"
+#include "example_files.h"
+#include "test_support.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QChart>
+#include <QDir>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace logitlab;
+
+namespace {
+
+std::vector<engine::JunkRiskRow> smallRows(std::uint64_t replies)
+{
+    engine::JunkRiskParameters p;
+    p.logits = test::array({3.0, 2.0, 1.5, 1.0, -2.0});
+    p.junk = {engine::JunkDefinition::Kind::Ids, 0, {4}};
+    p.decoders = {engine::decoderFromSettings("plain", {}), engine::decoderFromSettings("top-k 2", {1.0, 2, {}})};
+    p.lengths = {1, 10, 100};
+    p.replies = replies;
+    const auto experiment = engine::JunkRiskExperiment::prepare(p).value();
+    auto counts = experiment.emptyCounts();
+    for (std::size_t i = 0; i < experiment.itemCount(); ++i)
+        experiment.runItem(i, counts);
+    return experiment.rows(counts);
+}
+
+
+}  // namespace
+
+class TestJunkRiskPage : public QObject {
+    Q_OBJECT
+
+private slots:
+    void modelPassesTester_data()
+    {
+        QTest::addColumn<qulonglong>("replies");
+        QTest::newRow("with Monte Carlo") << 500ull;
+        QTest::newRow("analytic only") << 0ull;
+    }
+
+    void modelPassesTester()
+    {
+        QFETCH(qulonglong, replies);
+        ui::JunkRiskTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        model.setRows(smallRows(replies));
+        QCOMPARE(model.rowCount(), 6);
+        QCOMPARE(model.columnCount(), int(ui::JunkRiskTableModel::ColumnCount));
+        QCOMPARE(resets.size(), 1);  // whole results: one reset, no row inserts
+        const QModelIndex n = model.index(2, ui::JunkRiskTableModel::LengthColumn);
+        QCOMPARE(model.data(n).toString(), QStringLiteral("100"));
+        QCOMPARE(model.data(n, ui::JunkRiskTableModel::SortRole).toDouble(), 100.0);
+        const QModelIndex mc = model.index(0, ui::JunkRiskTableModel::MonteCarloColumn);
+        QCOMPARE(model.data(mc).toString().isEmpty(), replies == 0);
+        QCOMPARE(model.data(model.index(5, ui::JunkRiskTableModel::AnalyticColumn)).toDouble(), 0.0);  // top-k 2 cuts banana
+        model.setRows({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void chartHasSeriesPerSetting()
+    {
+        ui::JunkRiskChart chart;
+        chart.setRows(smallRows(500), true);
+        // Per setting: analytic line + Monte Carlo points; plus one error bar per nonzero interval.
+        QVERIFY(chart.chart()->series().size() >= 4);
+        const auto linearCount = chart.chart()->series().size();
+        chart.setRows(smallRows(0), false);
+        QCOMPARE(chart.chart()->series().size(), 4);  // no error bars without replies
+        QVERIFY(linearCount > 4);
+        QCOMPARE(chart.chart()->axes().size(), 2);
+    }
+
+    void runFillsTableAndChart()
+    {
+        ui::JunkRiskPage page;
+        page.repliesBox()->setValue(3000);
+        page.threadsBox()->setValue(2);
+        QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
+        QSignalSpy busy(&page, &ui::Page::busyChanged);
+        page.run();
+        QVERIFY(page.isRunning() || !ended.isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 30000);
+        QCOMPARE(ended.at(0).at(0).toBool(), true);
+        QCOMPARE(page.model()->rowCount(), 2 * 12);
+        QVERIFY(page.chart()->series().size() > 4);
+        QVERIFY(page.provenance().asText().contains(QStringLiteral("replies: 3000")));
+        QCOMPARE(busy.size(), 2);
+        QCOMPARE(busy.at(1).at(0).toBool(), false);
+    }
+
+    void cancelKeepsPreviousResults()
+    {
+        ui::JunkRiskPage page;
+        page.repliesBox()->setValue(500);
+        QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
+        page.run();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 30000);
+        const auto before = page.model()->rows();
+        QCOMPARE(before.size(), std::size_t{24});
+
+        QCOMPARE(page.openFile(test::examplePath(QStringLiteral("junk-risk-zipf-262k.json"))), QString());
+        page.repliesBox()->setValue(100'000'000);  // far too long to finish during the test
+        QSignalSpy progress(&page, &ui::Page::progressChanged);
+        page.run();
+        QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(0).toInt() > 0, 30000);
+        page.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 2, 1000);
+        QCOMPARE(ended.at(1).at(0).toBool(), false);
+        QCOMPARE(page.model()->rows().size(), before.size());
+        QCOMPARE(page.model()->rows()[3].repliesWithJunk, before[3].repliesWithJunk);
+    }
+
+    void badControlsShownInline()
+    {
+        ui::JunkRiskPage page;
+        page.show();
+        page.findChild<QPlainTextEdit*>()->setPlainText(QStringLiteral("temperature=1\ntop-p=abc"));
+        QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
+        page.run();
+        QVERIFY(!page.isRunning());
+        QVERIFY(page.errorLabel()->isVisible());
+        QVERIFY2(page.errorLabel()->text().startsWith(QStringLiteral("Settings, line 2:")), qPrintable(page.errorLabel()->text()));
+        QVERIFY(ended.isEmpty());
+    }
+
+    void openAndSave()
+    {
+        ui::JunkRiskPage page;
+        page.show();
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile file(bad);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"logitlab": 3})");
+        file.close();
+        const QString error = page.openFile(bad);
+        QVERIFY(error.startsWith(bad + QStringLiteral(": logitlab: unknown version 3")));
+        QVERIFY(page.errorLabel()->isVisible());
+
+        QCOMPARE(page.openFile(test::examplePath(QStringLiteral("junk-risk-lesson-logits.json"))), QString());
+        QVERIFY(!page.errorLabel()->isVisible());
+        const auto shown = page.specFromControls();
+        QVERIFY2(shown.ok(), shown.ok() ? "" : shown.error().c_str());
+        QCOMPARE(shown->settings.size(), 5);
+        const QString saved = dir.filePath(QStringLiteral("saved.json"));
+        QCOMPARE(page.saveFile(saved), QString());
+        const auto again = app::readJunkRiskFile(saved);
+        QVERIFY(again.ok());
+        QVERIFY(again.value() == shown.value());
+    }
+};
+
+QTEST_MAIN(TestJunkRiskPage)
+#include "tst_junk_risk_page.moc"

@@ -1,0 +1,184 @@
+// `logitlab-cli run` as a user runs it (QProcess on the built binary): valid CSV, PNG, SVG and
+// PDF with provenance, the same CSV bytes for any thread count, and exit code 2 with one
+// stderr line and nothing written for every kind of bad input.
+#include "example_files.h"
+#include "test_support.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+namespace {
+
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run runCli(const QStringList& arguments)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));  // must work without a display, as on a server
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    process.setProcessEnvironment(env);
+    process.start(logitlab::test::binaryPath(QStringLiteral("logitlab-cli")), QStringList{QStringLiteral("run")} + arguments);
+    if (!process.waitForFinished(120000))
+        qFatal("logitlab-cli run did not finish");
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
+            process.readAllStandardError()};
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+}  // namespace
+
+class TestRunCommand : public QObject {
+    Q_OBJECT
+
+private slots:
+    void writesAllFormats()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const Run run = runCli({logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json")), QStringLiteral("--out"), out,
+                                QStringLiteral("--set"), QStringLiteral("replies=2000"), QStringLiteral("--threads"),
+                                QStringLiteral("2"), QStringLiteral("--formats"), QStringLiteral("csv,png,svg,pdf")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QString base = QDir(out).filePath(QStringLiteral("junk-risk-lesson"));
+
+        // CSV: provenance lines, the header, one row per (setting, length) with numbers in range.
+        const QStringList lines = QString::fromUtf8(readAll(base + QStringLiteral(".csv"))).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY(lines.contains(QStringLiteral("# replies: 2000")));
+        QVERIFY(lines.contains(QStringLiteral("# seed: 42")));
+        const qsizetype header = lines.indexOf(QStringLiteral(
+            "setting,chain,n,q_before,q_after,p_any_analytic,expected_junk,replies,replies_with_junk,p_any_mc,"
+            "p_any_mc_low,p_any_mc_high,mean_junk_mc"));
+        QVERIFY(header > 0);
+        for (qsizetype i = 0; i < header; ++i)
+            QVERIFY(lines[i].startsWith(QLatin1Char('#')));
+        QCOMPARE(lines.size() - header - 1, qsizetype{2 * 12});
+        bool sawLessonRow = false;
+        for (qsizetype i = header + 1; i < lines.size(); ++i) {
+            QString line = lines[i];
+            line.replace(QStringLiteral("\"temperature=1,top-p=0.9\""), QStringLiteral("chain"));
+            const QStringList f = line.split(QLatin1Char(','));
+            QCOMPARE(f.size(), qsizetype{13});
+            const double p = f[9].toDouble();
+            QVERIFY(f[10].toDouble() <= p && p <= f[11].toDouble());
+            if (f[0] == QLatin1String("plain T=1") && f[2] == QLatin1String("300")) {
+                sawLessonRow = true;
+                QVERIFY(std::abs(f[5].toDouble() - 0.6995297162541512) < 1e-12);
+            }
+        }
+        QVERIFY(sawLessonRow);
+
+        // PNG with the provenance in its text chunks.
+        const QImage png(base + QStringLiteral(".png"));
+        QVERIFY(!png.isNull());
+        QVERIFY(png.width() > 1000);
+        QVERIFY(png.text(QStringLiteral("Description")).contains(QStringLiteral("name: junk-risk-lesson")));
+
+        // SVG: well-formed XML with an <svg> root and the provenance in <desc>.
+        QXmlStreamReader xml(readAll(base + QStringLiteral(".svg")));
+        bool sawDesc = false;
+        QString root;
+        while (!xml.atEnd()) {
+            if (xml.readNext() == QXmlStreamReader::StartElement) {
+                if (root.isEmpty())
+                    root = xml.name().toString();
+                if (xml.name() == QLatin1String("desc"))
+                    sawDesc = sawDesc || xml.readElementText().contains(QStringLiteral("junk-risk-lesson"));
+            }
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QCOMPARE(root, QStringLiteral("svg"));
+        QVERIFY(sawDesc);
+
+        // PDF: header, trailer, and the experiment in its metadata.
+        const QByteArray pdf = readAll(base + QStringLiteral(".pdf"));
+        QVERIFY(pdf.startsWith("%PDF-"));
+        QVERIFY(pdf.trimmed().endsWith("%%EOF"));
+        QVERIFY(pdf.contains("junk-risk"));
+    }
+
+    void sameBytesOnAnyThreadCount()
+    {
+        QTemporaryDir dir;
+        QByteArray first;
+        for (const char* threads : {"1", "4", "4"}) {
+            const QString out = dir.filePath(QString::fromLatin1(threads) + QStringLiteral("-") + QString::number(first.size()));
+            const Run run = runCli({logitlab::test::examplePath(QStringLiteral("junk-risk-zipf-262k.json")), QStringLiteral("--out"), out,
+                                    QStringLiteral("--set"), QStringLiteral("replies=1000"), QStringLiteral("--threads"),
+                                    QString::fromLatin1(threads), QStringLiteral("--formats"), QStringLiteral("csv")});
+            QVERIFY2(run.exitCode == 0, run.err.constData());
+            const QByteArray csv = readAll(QDir(out).filePath(QStringLiteral("junk-risk-zipf-262k.csv")));
+            QVERIFY(csv.size() > 1000);
+            if (first.isEmpty())
+                first = csv;
+            else
+                QCOMPARE(csv, first);
+        }
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QStringList>("arguments");  // FILE is replaced by the lesson example
+        QTest::addColumn<QString>("message");        // expected in the single stderr line
+        const QString file = QStringLiteral("FILE");
+        QTest::newRow("unknown key") << QStringList{file, QStringLiteral("--set"), QStringLiteral("colour=1")} << "colour: unknown key";
+        QTest::newRow("wrong type") << QStringList{file, QStringLiteral("--set"), QStringLiteral("replies=\"x\"")} << "replies: must be a whole number";
+        QTest::newRow("out of range") << QStringList{file, QStringLiteral("--set"), QStringLiteral("junk.ids=[99]")} << "junk.ids.0: token id 99 is outside";
+        QTest::newRow("unknown version") << QStringList{file, QStringLiteral("--set"), QStringLiteral("logitlab=7")} << "logitlab: unknown version 7";
+        QTest::newRow("bad --set") << QStringList{file, QStringLiteral("--set"), QStringLiteral("nothing")} << "--set: expected key=value";
+        QTest::newRow("bad --threads") << QStringList{file, QStringLiteral("--threads"), QStringLiteral("0")} << "threads: must be between 1 and 1024";
+        QTest::newRow("bad --formats") << QStringList{file, QStringLiteral("--formats"), QStringLiteral("csv,gif")} << "--formats: unknown format 'gif'";
+        QTest::newRow("missing file") << QStringList{QStringLiteral("/nonexistent/x.json")} << "/nonexistent/x.json: cannot read";
+        QTest::newRow("no file") << QStringList{} << "missing the experiment file";
+        QTest::newRow("two files") << QStringList{file, file} << "unexpected argument";
+        QTest::newRow("malformed") << QStringList{QStringLiteral("MALFORMED")} << "malformed JSON at offset";
+    }
+
+    void badInput()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString malformed = dir.filePath(QStringLiteral("malformed.json"));
+        QFile m(malformed);
+        QVERIFY(m.open(QIODevice::WriteOnly));
+        m.write("{\"logitlab\": 1,,");
+        m.close();
+        for (QString& a : arguments) {
+            if (a == QLatin1String("FILE"))
+                a = logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json"));
+            else if (a == QLatin1String("MALFORMED"))
+                a = malformed;
+        }
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const Run run = runCli(arguments + QStringList{QStringLiteral("--out"), out, QStringLiteral("--formats"),
+                                                       arguments.contains(QStringLiteral("--formats")) ? QStringLiteral("csv,gif")
+                                                                                                       : QStringLiteral("csv,png")});
+        QCOMPARE(run.exitCode, 2);
+        const QStringList errLines = QString::fromUtf8(run.err).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY2(errLines.size() == 1, run.err.constData());
+        QVERIFY2(errLines[0].startsWith(QStringLiteral("logitlab-cli run: error: ")), run.err.constData());
+        QVERIFY2(errLines[0].contains(message), run.err.constData());
+        QVERIFY(run.out.isEmpty());
+        QVERIFY(!QFileInfo::exists(out));  // nothing written, not even the folder
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunCommand)
+#include "tst_run_command.moc"
