@@ -84,7 +84,7 @@ private slots:
         page->topPBox()->setValue(topP);
         QCOMPARE(survivorsShown(*page->model()), survivors);
         QCOMPARE(static_cast<int>(page->model()->survivors().size()), survivors);
-        QVERIFY(page->readoutText().contains(QStringLiteral("Survivors: <b>%1</b>").arg(survivors)));
+        QVERIFY(page->readoutText().contains(QStringLiteral("Survivors: %1 of 5").arg(survivors)));
         if (temperature == 0.0)
             QVERIFY(page->readoutText().contains(QLatin1String("greedy: argmax")));
     }

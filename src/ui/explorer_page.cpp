@@ -31,6 +31,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -86,7 +87,8 @@ ExplorerPage::ExplorerPage(QWidget* parent)
       m_vocabulary(new SyntheticVocabularyForm),
       m_tabs(new QTabWidget),
       m_table(new QTableView),
-      m_readouts(new QLabel),
+      m_readouts(new QWidget),
+      m_greedyReadout(new QLabel),
       m_lessonPoint(new QLabel),
       m_error(new QLabel),
       m_drawCount(new QSpinBox),
@@ -282,8 +284,23 @@ QWidget* ExplorerPage::buildTablePanel()
     buttons->addWidget(open);
     buttons->addStretch();
 
-    m_readouts->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_readouts->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    auto* grid = new QGridLayout(m_readouts);
+    grid->setContentsMargins(2, 2, 2, 2);
+    grid->setHorizontalSpacing(24);
+    grid->setVerticalSpacing(2);
+    m_greedyReadout->setText(tr("greedy: argmax (no die roll at T = 0)"));
+    QFont bold = m_greedyReadout->font();
+    bold.setBold(true);
+    m_greedyReadout->setFont(bold);
+    m_greedyReadout->hide();
+    grid->addWidget(m_greedyReadout, 0, 0, 1, 3);
+    for (int i = 0; i < 6; ++i) {
+        auto* label = new QLabel;
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        grid->addWidget(label, 1 + i % 2, i / 2);
+        m_readoutLabels << label;
+    }
+    grid->setColumnStretch(2, 1);
     m_readouts->setToolTip(tr("Measures of the distribution at this temperature, and what the filters did."));
 
     auto* tableColumn = new QVBoxLayout;
@@ -542,7 +559,7 @@ void ExplorerPage::showChart(ChartTab tab)
 
 void ExplorerPage::resultsChanged()
 {
-    m_readouts->setText(readoutText());
+    updateReadouts();
     m_sweep->setCurrentTemperature(m_model->settings().temperature);
     const auto& s = m_model->settings();
     if (m_sweepDirty || s.topK != m_sweptSettings.topK || s.topP != m_sweptSettings.topP)
@@ -555,22 +572,37 @@ void ExplorerPage::resultsChanged()
         m_draws->clear(tr("Settings changed: press Draw to sample again."));
 }
 
-QString ExplorerPage::readoutText() const
+QStringList ExplorerPage::readoutLines() const
 {
     const auto& a = m_model->analysis();
     const auto n = m_model->rowCount();
-    const QString cell = QStringLiteral("<td style=\"padding-right: 18px\">%1</td>");
-    QString first = cell.arg(tr("Survivors: <b>%L1</b> of %L2").arg(a.survivors.size()).arg(n));
-    first += cell.arg(tr("Mass removed: <b>%1</b>").arg(QString::number(a.massRemoved, 'f', 4)));
-    first += cell.arg(tr("Cut: %1").arg(m_model->cutDescription().toHtmlEscaped()));
-    QString second = cell.arg(tr("Entropy at T: <b>%1</b> nats = %2 bits")
-                                  .arg(QString::number(a.entropyNats, 'f', 3), QString::number(a.entropyBits, 'f', 3)));
-    second += cell.arg(tr("Perplexity (effective vocabulary): <b>%1</b>").arg(QString::number(a.perplexity, 'f', 2)));
-    second += cell.arg(tr("P(drawn token is not the top 1): <b>%1</b>").arg(QString::number(a.outsideTop1, 'f', 4)));
-    const QString greedy = m_model->settings().temperature == 0.0
-                               ? tr("<tr><td colspan=\"3\"><b>greedy: argmax</b> (no die roll at T = 0)</td></tr>")
-                               : QString();
-    return QStringLiteral("<table>%1<tr>%2</tr><tr>%3</tr></table>").arg(greedy, first, second);
+    return {
+        tr("Survivors: %L1 of %L2").arg(a.survivors.size()).arg(n),
+        tr("Mass removed by the filters: %1").arg(QString::number(a.massRemoved, 'f', 4)),
+        tr("Cut: %1").arg(m_model->cutDescription()),
+        tr("Entropy at T: %1 nats = %2 bits")
+            .arg(QString::number(a.entropyNats, 'f', 3), QString::number(a.entropyBits, 'f', 3)),
+        tr("Perplexity (effective vocabulary): %1").arg(QString::number(a.perplexity, 'f', 2)),
+        tr("P(drawn token is not the top 1): %1").arg(QString::number(a.outsideTop1, 'f', 4)),
+    };
+}
+
+QString ExplorerPage::readoutText() const
+{
+    QStringList lines = readoutLines();
+    if (m_model->settings().temperature == 0.0)
+        lines.prepend(tr("greedy: argmax (no die roll at T = 0)"));
+    return lines.join(QLatin1Char('\n'));
+}
+
+void ExplorerPage::updateReadouts()
+{
+    // Plain-text labels: a rich-text label re-lays out a whole document on every slider step,
+    // a fifth of a frame.
+    const QStringList lines = readoutLines();
+    for (int i = 0; i < m_readoutLabels.size() && i < lines.size(); ++i)
+        m_readoutLabels[i]->setText(lines[i]);
+    m_greedyReadout->setVisible(m_model->settings().temperature == 0.0);
 }
 
 void ExplorerPage::startSweep()

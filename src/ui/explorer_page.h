@@ -81,7 +81,7 @@ public:
     bool sweepRunning() const;
     bool drawsRunning() const;
     const engine::DrawCounts& lastDraws() const { return m_lastDraws; }
-    QString readoutText() const;
+    QString readoutText() const;  // every readout, one per line
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -97,6 +97,8 @@ private:
     void replaceAll(engine::Distribution distribution, const engine::SamplerSettings& settings, const QString& what,
                     const QString& source);
     void resultsChanged();
+    QStringList readoutLines() const;
+    void updateReadouts();
     void startSweep();
     void sweepFinished();
     void drawsFinished();
@@ -113,7 +115,9 @@ private:
     SyntheticVocabularyForm* m_vocabulary;
     QTabWidget* m_tabs;
     QTableView* m_table;
-    QLabel* m_readouts;
+    QWidget* m_readouts;
+    QLabel* m_greedyReadout;
+    QList<QLabel*> m_readoutLabels;
     QLabel* m_lessonPoint;
     QLabel* m_error;
     QSpinBox* m_drawCount;
