@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QSlider>
+#include <QUndoStack>
 
 #include <benchmark/benchmark.h>
 
@@ -61,8 +62,9 @@ void BM_SliderStep(benchmark::State& state)
 }
 
 // What a real frame costs: the step, then the event loop paints the regions it dirtied
-// (chart, visible table rows, readouts, slider) into the offscreen backing store.
-void BM_SliderStepAndPaint(benchmark::State& state)
+// (chart, visible table rows, readouts, slider) into the offscreen backing store. With
+// `fullRepaint`, an upper bound: the whole 1280x800 window is repainted every step.
+void stepAndPaint(benchmark::State& state, bool fullRepaint)
 {
     Fixture f(static_cast<int>(state.range(0)));
     QSlider* slider = f.page->chainControls()->temperatureSlider();
@@ -70,20 +72,38 @@ void BM_SliderStepAndPaint(benchmark::State& state)
     for (auto _ : state) {
         slider->setValue(nextPosition(step));
         QApplication::processEvents();
+        if (fullRepaint)
+            f.window.repaint();
     }
     state.SetLabel("V = " + std::to_string(state.range(0)));
 }
 
-// An upper bound: the step plus a synchronous repaint of the whole 1280x800 window.
+void BM_SliderStepAndPaint(benchmark::State& state)
+{
+    stepAndPaint(state, false);
+}
+
 void BM_SliderStepAndFullRepaint(benchmark::State& state)
 {
-    Fixture f(static_cast<int>(state.range(0)));
-    QSlider* slider = f.page->chainControls()->temperatureSlider();
-    int step = 0;
+    stepAndPaint(state, true);
+}
+
+// A whole new vocabulary (Generate): engine generation, the sort by logit, a model reset and
+// the chart, all on the UI thread. Not a per-frame cost, but the UI is blocked while it runs.
+void BM_GenerateVocabulary(benchmark::State& state)
+{
+    Fixture f(5);
+    engine::SyntheticSpec spec;
+    spec.size = static_cast<int>(state.range(0));
     for (auto _ : state) {
-        slider->setValue(nextPosition(step));
+        ++spec.seed;
+        f.page->generateVocabulary(spec);
         QApplication::processEvents();
-        f.window.repaint();
+        state.PauseTiming();
+        f.page->cancel();  // the background sweep is not part of the blocking time
+        f.settle();
+        f.page->undoStack()->clear();
+        state.ResumeTiming();
     }
     state.SetLabel("V = " + std::to_string(state.range(0)));
 }
@@ -121,6 +141,7 @@ BENCHMARK(BM_AnalyseWithOrder)->Arg(5)->Arg(32'000)->Arg(262'144)->Unit(benchmar
 BENCHMARK(BM_Analyse)->Arg(5)->Arg(32'000)->Arg(262'144)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SliderStep)->Arg(5)->Arg(32'000)->Arg(262'144)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SliderStepAndPaint)->Arg(5)->Arg(32'000)->Arg(262'144)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GenerateVocabulary)->Arg(32'000)->Arg(262'144)->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(BM_SliderStepAndFullRepaint)->Arg(5)->Arg(262'144)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv)

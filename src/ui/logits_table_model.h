@@ -74,6 +74,7 @@ private:
     std::vector<int> m_survivorIndex;    // position in survivors(), or -1, by id
     std::vector<std::int32_t> m_order;   // ids by descending logit
     std::vector<int> m_rank;             // 1-based rank by logit, by id
+    bool m_logitsValid = false;          // validateLogits passed; set with the order
     QUndoStack* m_undoStack = nullptr;
 };
 
