@@ -12,8 +12,9 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 echo "== C++ (bench_junk_risk: median of 5 repetitions) =="
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (2 cores; other work on the machine slows every figure)"
 "$bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
-         --benchmark_out="$out/cpp.json" --benchmark_out_format=json >/dev/null
+         --benchmark_out="$out/cpp.json" --benchmark_out_format=json >/dev/null 2>&1
 echo "== numpy / PyTorch (bench/junk_risk_numpy_torch.py, 20,000 replies x 300 tokens, median of 5) =="
 /usr/bin/python3 "$here/junk_risk_numpy_torch.py" --replies 20000 --repetitions 5 > "$out/py.json"
 
@@ -23,9 +24,14 @@ cpp = json.load(open(sys.argv[1]))
 py = json.load(open(sys.argv[2]))
 rate = {}
 for b in cpp["benchmarks"]:
-    if b.get("aggregate_name") == "median":
+    if b.get("aggregate_name") != "median":
+        continue
+    if "draws/s" in b:
         rate[b["run_name"]] = b["draws/s"]
-        print(f"{b['run_name']:<55} {b['draws/s'] / 1e6:10.1f} M draws/s   {b['real_time']:10.3f} {b['time_unit']}")
+        per_cpu = f"   {b['draws/cpu-s'] / 1e6:7.1f} M per CPU-second" if "draws/cpu-s" in b else ""
+        print(f"{b['run_name']:<55} {b['draws/s'] / 1e6:10.1f} M draws/s   {b['real_time']:10.3f} {b['time_unit']}{per_cpu}")
+    else:
+        print(f"{b['run_name']:<55} {'':>21}   {b['real_time']:10.3f} {b['time_unit']}")
 workload = {k: v for k, v in rate.items() if k.startswith("BM_JunkRiskWorkload/1000000/2")}
 best_cpp = max(workload.values()) if workload else max(rate.values())
 print()

@@ -62,7 +62,7 @@ private slots:
         for (std::size_t i = 0; i < expected.size(); ++i) {
             QVERIFY2(std::abs(actual[i] - expected[i]) < 1e-9, qPrintable(QString::number(i)));
             if (expected[i] == 0.0)
-                QCOMPARE(actual[i], 0.0);  // a token of probability 0 can never be drawn
+                QCOMPARE(actual[i], 0.0); // a token of probability 0 can never be drawn
         }
     }
 
@@ -75,7 +75,9 @@ private slots:
         const auto counts = drawCounts(AliasTable(weights), 1'000'000, 20261130);
         const FitTest fit = chiSquareTest(counts, expected);
         QVERIFY2(fit.pValue > 1e-4, qPrintable(QStringLiteral("chi2 = %1, df = %2, p = %3")
-                                                   .arg(fit.statistic).arg(fit.degreesOfFreedom).arg(fit.pValue)));
+                                                   .arg(fit.statistic)
+                                                   .arg(fit.degreesOfFreedom)
+                                                   .arg(fit.pValue)));
     }
 
     // The same check must reject a table that is off by a little: the test has power.
@@ -83,7 +85,7 @@ private slots:
     {
         const std::vector<double> truth{0.577, 0.212, 0.129, 0.078, 0.004};
         std::vector<double> biased = truth;
-        biased[4] *= 1.2;  // junk 20% more likely than claimed
+        biased[4] *= 1.2; // junk 20% more likely than claimed
         const auto counts = drawCounts(AliasTable(biased), 1'000'000, 7);
         QVERIFY(chiSquareTest(counts, normalised(truth)).pValue < 1e-6);
     }

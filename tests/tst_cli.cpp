@@ -162,7 +162,7 @@ private slots:
         QTest::newRow("top-p 0") << QStringList{c, "--logits", "1", "--top-p", "0"} << "top-p: must be in (0, 1]";
         QTest::newRow("top-p 1.01") << QStringList{c, "--logits", "1", "--top-p", "1.01"} << "top-p: must be in (0, 1]";
         QTest::newRow("top-k 0") << QStringList{c, "--logits", "1", "--top-k", "0"} << "top-k: must be between 1";
-        QTest::newRow("top-k word") << QStringList{c, "--logits", "1", "--top-k", "many"} << "top-k: 'many' is not a whole number";
+        QTest::newRow("top-k word") << QStringList{c, "--logits", "1", "--top-k", "many"} << "top-k: 'many' is not a number";
         QTest::newRow("unknown rng") << QStringList{s, "--logits", "1", "--rng", "dice"} << "unknown generator 'dice'";
         QTest::newRow("draws < 0") << QStringList{s, "--logits", "1", "--draws", "-3"} << "draws: must be between 0";
         QTest::newRow("missing file") << QStringList{c, "--logits-file", "/nonexistent/l.txt"} << "no such file";

@@ -16,7 +16,6 @@ using namespace logitlab::app;
 
 namespace {
 
-
 QJsonObject lessonJson()
 {
     QFile file(logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json")));
@@ -25,7 +24,7 @@ QJsonObject lessonJson()
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
-}  // namespace
+} // namespace
 
 class TestExperimentFile : public QObject {
     Q_OBJECT
@@ -39,7 +38,8 @@ private slots:
     void roundTrip_data()
     {
         QTest::addColumn<QString>("file");
-        const QStringList examples = QDir(logitlab::test::examplePath(QString())).entryList({QStringLiteral("junk-risk-*.json")});
+        const QStringList examples =
+            QDir(logitlab::test::examplePath(QString())).entryList({QStringLiteral("junk-risk-*.json")});
         QVERIFY(examples.size() >= 4);
         for (const QString& name : examples)
             QTest::newRow(qPrintable(name)) << logitlab::test::examplePath(name);
@@ -74,14 +74,15 @@ private slots:
 
     void defaults()
     {
-        QJsonObject minimal{{QStringLiteral("logitlab"), 1},
-                            {QStringLiteral("experiment"), QStringLiteral("junk-risk")},
-                            {QStringLiteral("name"), QStringLiteral("m")},
-                            {QStringLiteral("distribution"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("zipf")}}},
-                            {QStringLiteral("junk"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("tail-mass")},
-                                                                 {QStringLiteral("mass"), 0.01}}},
-                            {QStringLiteral("settings"), QJsonArray{QJsonObject{}}},
-                            {QStringLiteral("lengths"), QJsonArray{300}}};
+        QJsonObject minimal{
+            {QStringLiteral("logitlab"), 1},
+            {QStringLiteral("experiment"), QStringLiteral("junk-risk")},
+            {QStringLiteral("name"), QStringLiteral("m")},
+            {QStringLiteral("distribution"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("zipf")}}},
+            {QStringLiteral("junk"),
+             QJsonObject{{QStringLiteral("kind"), QStringLiteral("tail-mass")}, {QStringLiteral("mass"), 0.01}}},
+            {QStringLiteral("settings"), QJsonArray{QJsonObject{}}},
+            {QStringLiteral("lengths"), QJsonArray{300}}};
         const auto spec = parseJunkRisk(minimal, QStringLiteral("m.json"));
         QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().c_str());
         QCOMPARE(spec->distribution.vocabulary, qint64{262144});
@@ -118,7 +119,7 @@ private slots:
         QVERIFY(root.ok());
         root = applyOverride(root.value(), QStringLiteral("settings.1.top_p=0.5"));
         QVERIFY(root.ok());
-        root = applyOverride(root.value(), QStringLiteral("rng=mulberry32"));  // not JSON: taken as a string
+        root = applyOverride(root.value(), QStringLiteral("rng=mulberry32")); // not JSON: taken as a string
         QVERIFY(root.ok());
         root = applyOverride(root.value(), QStringLiteral("lengths=[10,20]"));
         QVERIFY(root.ok());
@@ -137,40 +138,72 @@ private slots:
 
     void badFile_data()
     {
-        QTest::addColumn<QString>("assignment");  // applied to the lesson file; "RAW:" = file text
-        QTest::addColumn<QString>("expected");    // what the message must say after the file name
-        QTest::newRow("unknown key") << "colour=\"blue\"" << "colour: unknown key";
-        QTest::newRow("unknown nested key") << "junk.threshold=0.1" << "junk.threshold: unknown key";
-        QTest::newRow("unknown setting key") << "settings.0.min_p=0.1" << "settings.0.min_p: unknown key";
-        QTest::newRow("unknown chart key") << "chart.colour=1" << "chart.colour: unknown key";
-        QTest::newRow("wrong type replies") << "replies=\"many\"" << "replies: must be a whole number, not a string";
-        QTest::newRow("fractional replies") << "replies=1.5" << "replies: must be a whole number, got 1.5";
-        QTest::newRow("wrong type temperature") << "settings.0.temperature=\"hot\"" << "settings.0.temperature: must be a number";
-        QTest::newRow("wrong type settings") << "settings={}" << "settings: must be an array";
-        QTest::newRow("wrong type lengths") << "lengths=\"300\"" << "lengths: must be an array of lengths or a range object";
-        QTest::newRow("wrong type log_n") << "chart.log_n=1" << "chart.log_n: must be true or false";
-        QTest::newRow("wrong type probability") << "distribution.probabilities.2=\"x\"" << "distribution.probabilities.2: must be a number";
-        QTest::newRow("out of range replies") << "replies=-1" << "replies: must be in 0..1000000000, got -1";
-        QTest::newRow("out of range top_p") << "settings.1.top_p=0" << "settings.1.top_p: must be in (0, 1]";
-        QTest::newRow("out of range top_k") << "settings.1.top_k=0" << "settings.1.top_k: must be in 1..";
-        QTest::newRow("out of range temperature") << "settings.0.temperature=-1" << "settings.0.temperature: must be in [0, 1000]";
-        QTest::newRow("out of range length") << "lengths=[0,300]" << "lengths.0: must be in 1..1000000, got 0";
-        QTest::newRow("lengths not ascending") << "lengths=[300,10]" << "lengths.1: lengths must be ascending";
-        QTest::newRow("out of range range") << "lengths={\"from\":10,\"to\":5}" << "lengths.to: must be in 10..1000000, got 5";
-        QTest::newRow("out of range probability") << "distribution.probabilities.0=1.5" << "distribution.probabilities.0: must be in [0, 1]";
-        QTest::newRow("out of range seed") << "seed=-3" << "seed: must be in 0..";
-        QTest::newRow("out of range junk id") << "junk.ids=[-1]" << "junk.ids.0: must be in 0..";
-        QTest::newRow("empty settings") << "settings=[]" << "settings: must hold 1..16 settings";
-        QTest::newRow("unknown rng") << "rng=\"dice\"" << "rng: must be one of mulberry32, mt19937, mt19937_64";
-        QTest::newRow("unknown kind") << "distribution.kind=\"gauss\"" << "distribution.kind: must be one of";
-        QTest::newRow("tokens mismatch") << "distribution.tokens=[\"a\"]" << "distribution.tokens: has 1 names for 5 values";
-        QTest::newRow("bad name") << "name=\"../evil\"" << "name: must be 1-100 letters";
-        QTest::newRow("missing junk") << "junk=null" << "junk: must be an object, not null";
-        QTest::newRow("unknown version") << "logitlab=2" << "logitlab: unknown version 2 (this build reads version 1)";
-        QTest::newRow("version as text") << "logitlab=\"1\"" << "logitlab: unknown version \"1\"";
-        QTest::newRow("other experiment") << "experiment=\"other\"" << "experiment: must be one of junk-risk";
-        QTest::newRow("malformed JSON") << "RAW:{\"logitlab\": 1,," << "malformed JSON at offset";
-        QTest::newRow("not an object") << "RAW:[1, 2]" << "the file must hold one JSON object";
+        QTest::addColumn<QString>("assignment"); // applied to the lesson file; "RAW:" = file text
+        QTest::addColumn<QString>("expected");   // what the message must say after the file name
+        QTest::newRow("unknown key") << "colour=\"blue\""
+                                     << "colour: unknown key";
+        QTest::newRow("unknown nested key") << "junk.threshold=0.1"
+                                            << "junk.threshold: unknown key";
+        QTest::newRow("unknown setting key") << "settings.0.min_p=0.1"
+                                             << "settings.0.min_p: unknown key";
+        QTest::newRow("unknown chart key") << "chart.colour=1"
+                                           << "chart.colour: unknown key";
+        QTest::newRow("wrong type replies") << "replies=\"many\""
+                                            << "replies: must be a whole number, not a string";
+        QTest::newRow("fractional replies") << "replies=1.5"
+                                            << "replies: must be a whole number, got 1.5";
+        QTest::newRow("wrong type temperature") << "settings.0.temperature=\"hot\""
+                                                << "settings.0.temperature: must be a number";
+        QTest::newRow("wrong type settings") << "settings={}"
+                                             << "settings: must be an array";
+        QTest::newRow("wrong type lengths") << "lengths=\"300\""
+                                            << "lengths: must be an array of lengths or a range object";
+        QTest::newRow("wrong type log_n") << "chart.log_n=1"
+                                          << "chart.log_n: must be true or false";
+        QTest::newRow("wrong type probability") << "distribution.probabilities.2=\"x\""
+                                                << "distribution.probabilities.2: must be a number";
+        QTest::newRow("out of range replies") << "replies=-1"
+                                              << "replies: must be in 0..1000000000, got -1";
+        QTest::newRow("out of range top_p") << "settings.1.top_p=0"
+                                            << "settings.1.top_p: must be in (0, 1]";
+        QTest::newRow("out of range top_k") << "settings.1.top_k=0"
+                                            << "settings.1.top_k: must be in 1..";
+        QTest::newRow("out of range temperature") << "settings.0.temperature=-1"
+                                                  << "settings.0.temperature: must be in [0, 1000]";
+        QTest::newRow("out of range length") << "lengths=[0,300]"
+                                             << "lengths.0: must be in 1..1000000, got 0";
+        QTest::newRow("lengths not ascending") << "lengths=[300,10]"
+                                               << "lengths.1: lengths must be ascending";
+        QTest::newRow("out of range range") << "lengths={\"from\":10,\"to\":5}"
+                                            << "lengths.to: must be in 10..1000000, got 5";
+        QTest::newRow("out of range probability") << "distribution.probabilities.0=1.5"
+                                                  << "distribution.probabilities.0: must be in [0, 1]";
+        QTest::newRow("out of range seed") << "seed=-3"
+                                           << "seed: must be in 0..";
+        QTest::newRow("out of range junk id") << "junk.ids=[-1]"
+                                              << "junk.ids.0: must be in 0..";
+        QTest::newRow("empty settings") << "settings=[]"
+                                        << "settings: must hold 1..16 settings";
+        QTest::newRow("unknown rng") << "rng=\"dice\""
+                                     << "rng: must be one of mulberry32, mt19937, mt19937_64";
+        QTest::newRow("unknown kind") << "distribution.kind=\"gauss\""
+                                      << "distribution.kind: must be one of";
+        QTest::newRow("tokens mismatch") << "distribution.tokens=[\"a\"]"
+                                         << "distribution.tokens: has 1 names for 5 values";
+        QTest::newRow("bad name") << "name=\"../evil\""
+                                  << "name: must be 1-100 letters";
+        QTest::newRow("missing junk") << "junk=null"
+                                      << "junk: must be an object, not null";
+        QTest::newRow("unknown version") << "logitlab=2"
+                                         << "logitlab: unknown version 2 (this build reads version 1)";
+        QTest::newRow("version as text") << "logitlab=\"1\""
+                                         << "logitlab: unknown version \"1\"";
+        QTest::newRow("other experiment") << "experiment=\"other\""
+                                          << "experiment: must be one of junk-risk";
+        QTest::newRow("malformed JSON") << "RAW:{\"logitlab\": 1,,"
+                                        << "malformed JSON at offset";
+        QTest::newRow("not an object") << "RAW:[1, 2]"
+                                       << "the file must hold one JSON object";
     }
 
     void badFile()

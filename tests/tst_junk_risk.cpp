@@ -22,8 +22,14 @@ Q_DECLARE_METATYPE(JunkRiskParameters)
 namespace {
 
 // The lesson's T = 1 probabilities as printed (they sum to 1): banana holds exactly 0.4%.
-Eigen::ArrayXd lessonTailLogits() { return array({0.577, 0.212, 0.129, 0.078, 0.004}).log(); }
-Eigen::ArrayXd lessonLogits() { return array({3.0, 2.0, 1.5, 1.0, -2.0}); }
+Eigen::ArrayXd lessonTailLogits()
+{
+    return array({0.577, 0.212, 0.129, 0.078, 0.004}).log();
+}
+Eigen::ArrayXd lessonLogits()
+{
+    return array({3.0, 2.0, 1.5, 1.0, -2.0});
+}
 
 JunkRiskCounts runAll(const JunkRiskExperiment& experiment)
 {
@@ -38,7 +44,7 @@ SamplerSettings settings(double temperature, std::optional<int> topK = {}, std::
     return SamplerSettings{temperature, topK, topP};
 }
 
-}  // namespace
+} // namespace
 
 class TestJunkRisk : public QObject {
     Q_OBJECT
@@ -70,7 +76,7 @@ private slots:
 
     void junkDefinitions()
     {
-        const Eigen::ArrayXd p = softmax(lessonLogits(), 1.0);  // .577 .212 .129 .078 .0039
+        const Eigen::ArrayXd p = softmax(lessonLogits(), 1.0); // .577 .212 .129 .078 .0039
         using K = JunkDefinition::Kind;
         QCOMPARE(junkMask(p, {K::BelowProbability, 0.01, {}}).value(), (std::vector<std::uint8_t>{0, 0, 0, 0, 1}));
         QCOMPARE(junkMask(p, {K::BelowProbability, 0.1, {}}).value(), (std::vector<std::uint8_t>{0, 0, 0, 1, 1}));
@@ -138,12 +144,17 @@ private slots:
             return p;
         };
         using K = JunkDefinition::Kind;
-        QTest::newRow("lesson T=1 mulberry32") << make(lessonLogits(), {K::Ids, 0, {4}}, settings(1.0), 1, "mulberry32");
+        QTest::newRow("lesson T=1 mulberry32")
+            << make(lessonLogits(), {K::Ids, 0, {4}}, settings(1.0), 1, "mulberry32");
         QTest::newRow("lesson T=1.5 mt19937") << make(lessonLogits(), {K::Ids, 0, {3, 4}}, settings(1.5), 2, "mt19937");
-        QTest::newRow("lesson T=2 top-p .99") << make(lessonLogits(), {K::Ids, 0, {4}}, settings(2.0, {}, 0.99), 3, "mt19937_64");
-        QTest::newRow("zipf 5000 tail 1%") << make(zipfLogits(5000, 1.0), {K::TailMass, 0.01, {}}, settings(1.0), 4, "mt19937_64");
-        QTest::newRow("zipf 5000 T=1.2 top-k 4000") << make(zipfLogits(5000, 1.0), {K::TailMass, 0.05, {}}, settings(1.2, 4000), 5, "mt19937_64");
-        QTest::newRow("normal 20000 p<1e-5") << make(normalLogits(20000, 2.0, 9), {K::BelowProbability, 1e-5, {}}, settings(1.0), 6, "mt19937_64");
+        QTest::newRow("lesson T=2 top-p .99")
+            << make(lessonLogits(), {K::Ids, 0, {4}}, settings(2.0, {}, 0.99), 3, "mt19937_64");
+        QTest::newRow("zipf 5000 tail 1%")
+            << make(zipfLogits(5000, 1.0), {K::TailMass, 0.01, {}}, settings(1.0), 4, "mt19937_64");
+        QTest::newRow("zipf 5000 T=1.2 top-k 4000")
+            << make(zipfLogits(5000, 1.0), {K::TailMass, 0.05, {}}, settings(1.2, 4000), 5, "mt19937_64");
+        QTest::newRow("normal 20000 p<1e-5")
+            << make(normalLogits(20000, 2.0, 9), {K::BelowProbability, 1e-5, {}}, settings(1.0), 6, "mt19937_64");
     }
 
     // Each Monte Carlo point against the analytic curve, with a 99.9% Wilson interval: 30 checks
@@ -159,7 +170,10 @@ private slots:
             const Interval wide = wilsonInterval(row.repliesWithJunk, row.replies, 3.2905);
             QVERIFY2(wide.low <= row.analytic && row.analytic <= wide.high,
                      qPrintable(QStringLiteral("N=%1 analytic %2 outside [%3, %4]")
-                                    .arg(row.length).arg(row.analytic).arg(wide.low).arg(wide.high)));
+                                    .arg(row.length)
+                                    .arg(row.analytic)
+                                    .arg(wide.low)
+                                    .arg(wide.high)));
             QVERIFY(row.low <= row.monteCarlo && row.monteCarlo <= row.high);
         }
     }
@@ -204,7 +218,7 @@ private slots:
         const auto two = JunkRiskExperiment::prepare(p).value();
         const JunkRiskCounts both = runAll(two);
         QCOMPARE(both.firstJunk[0], forward.firstJunk[0]);
-        QCOMPARE(both.junkTokens[1], std::vector<std::uint64_t>(2, 0));  // top-50 keeps no tail token
+        QCOMPARE(both.junkTokens[1], std::vector<std::uint64_t>(2, 0)); // top-50 keeps no tail token
     }
 
     void rejectsBadParameters()

@@ -38,8 +38,7 @@ std::vector<engine::JunkRiskRow> smallRows(std::uint64_t replies)
     return experiment.rows(counts);
 }
 
-
-}  // namespace
+} // namespace
 
 class TestJunkRiskPage : public QObject {
     Q_OBJECT
@@ -61,13 +60,14 @@ private slots:
         model.setRows(smallRows(replies));
         QCOMPARE(model.rowCount(), 6);
         QCOMPARE(model.columnCount(), int(ui::JunkRiskTableModel::ColumnCount));
-        QCOMPARE(resets.size(), 1);  // whole results: one reset, no row inserts
+        QCOMPARE(resets.size(), 1); // whole results: one reset, no row inserts
         const QModelIndex n = model.index(2, ui::JunkRiskTableModel::LengthColumn);
         QCOMPARE(model.data(n).toString(), QStringLiteral("100"));
         QCOMPARE(model.data(n, ui::JunkRiskTableModel::SortRole).toDouble(), 100.0);
         const QModelIndex mc = model.index(0, ui::JunkRiskTableModel::MonteCarloColumn);
         QCOMPARE(model.data(mc).toString().isEmpty(), replies == 0);
-        QCOMPARE(model.data(model.index(5, ui::JunkRiskTableModel::AnalyticColumn)).toDouble(), 0.0);  // top-k 2 cuts banana
+        QCOMPARE(model.data(model.index(5, ui::JunkRiskTableModel::AnalyticColumn)).toDouble(),
+                 0.0); // top-k 2 cuts banana
         model.setRows({});
         QCOMPARE(model.rowCount(), 0);
     }
@@ -80,7 +80,7 @@ private slots:
         QVERIFY(chart.chart()->series().size() >= 4);
         const auto linearCount = chart.chart()->series().size();
         chart.setRows(smallRows(0), false);
-        QCOMPARE(chart.chart()->series().size(), 4);  // no error bars without replies
+        QCOMPARE(chart.chart()->series().size(), 4); // no error bars without replies
         QVERIFY(linearCount > 4);
         QCOMPARE(chart.chart()->axes().size(), 2);
     }
@@ -114,7 +114,7 @@ private slots:
         QCOMPARE(before.size(), std::size_t{24});
 
         QCOMPARE(page.openFile(test::examplePath(QStringLiteral("junk-risk-zipf-262k.json"))), QString());
-        page.repliesBox()->setValue(100'000'000);  // far too long to finish during the test
+        page.repliesBox()->setValue(100'000'000); // far too long to finish during the test
         QSignalSpy progress(&page, &ui::Page::progressChanged);
         page.run();
         QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(0).toInt() > 0, 30000);
@@ -134,8 +134,22 @@ private slots:
         page.run();
         QVERIFY(!page.isRunning());
         QVERIFY(page.errorLabel()->isVisible());
-        QVERIFY2(page.errorLabel()->text().startsWith(QStringLiteral("Settings, line 2:")), qPrintable(page.errorLabel()->text()));
+        QVERIFY2(page.errorLabel()->text().startsWith(QStringLiteral("Settings, line 2:")),
+                 qPrintable(page.errorLabel()->text()));
         QVERIFY(ended.isEmpty());
+    }
+
+    void useLogitsFromElsewhere()
+    {
+        ui::JunkRiskPage page;
+        engine::Distribution d;
+        d.logits = test::array({3.0, 2.0, 1.5, 1.0, -2.0, -3.0});
+        page.useLogits(d);
+        const auto spec = page.specFromControls();
+        QVERIFY(spec.ok());
+        QCOMPARE(spec->distribution.kind, app::DistributionSpec::Kind::Logits);
+        QCOMPARE(spec->distribution.values.size(), 6);
+        QCOMPARE(spec->settings.size(), 2); // the rest of the experiment is kept
     }
 
     void openAndSave()

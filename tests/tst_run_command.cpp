@@ -14,7 +14,6 @@
 
 namespace {
 
-
 struct Run {
     int exitCode = -1;
     QByteArray out;
@@ -25,11 +24,12 @@ Run runCli(const QStringList& arguments)
 {
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));  // must work without a display, as on a server
+    env.remove(QStringLiteral("DISPLAY")); // must work without a display, as on a server
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     env.remove(QStringLiteral("QT_QPA_PLATFORM"));
     process.setProcessEnvironment(env);
-    process.start(logitlab::test::binaryPath(QStringLiteral("logitlab-cli")), QStringList{QStringLiteral("run")} + arguments);
+    process.start(logitlab::test::binaryPath(QStringLiteral("logitlab-cli")),
+                  QStringList{QStringLiteral("run")} + arguments);
     if (!process.waitForFinished(120000))
         qFatal("logitlab-cli run did not finish");
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
@@ -42,7 +42,7 @@ QByteArray readAll(const QString& path)
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-}  // namespace
+} // namespace
 
 class TestRunCommand : public QObject {
     Q_OBJECT
@@ -52,14 +52,16 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("out"));
-        const Run run = runCli({logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json")), QStringLiteral("--out"), out,
-                                QStringLiteral("--set"), QStringLiteral("replies=2000"), QStringLiteral("--threads"),
-                                QStringLiteral("2"), QStringLiteral("--formats"), QStringLiteral("csv,png,svg,pdf")});
+        const Run run =
+            runCli({logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json")), QStringLiteral("--out"), out,
+                    QStringLiteral("--set"), QStringLiteral("replies=2000"), QStringLiteral("--threads"),
+                    QStringLiteral("2"), QStringLiteral("--formats"), QStringLiteral("csv,png,svg,pdf")});
         QVERIFY2(run.exitCode == 0, run.err.constData());
         const QString base = QDir(out).filePath(QStringLiteral("junk-risk-lesson"));
 
         // CSV: provenance lines, the header, one row per (setting, length) with numbers in range.
-        const QStringList lines = QString::fromUtf8(readAll(base + QStringLiteral(".csv"))).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QStringList lines =
+            QString::fromUtf8(readAll(base + QStringLiteral(".csv"))).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QVERIFY(lines.contains(QStringLiteral("# replies: 2000")));
         QVERIFY(lines.contains(QStringLiteral("# seed: 42")));
         const qsizetype header = lines.indexOf(QStringLiteral(
@@ -118,9 +120,11 @@ private slots:
         QTemporaryDir dir;
         QByteArray first;
         for (const char* threads : {"1", "4", "4"}) {
-            const QString out = dir.filePath(QString::fromLatin1(threads) + QStringLiteral("-") + QString::number(first.size()));
-            const Run run = runCli({logitlab::test::examplePath(QStringLiteral("junk-risk-zipf-262k.json")), QStringLiteral("--out"), out,
-                                    QStringLiteral("--set"), QStringLiteral("replies=1000"), QStringLiteral("--threads"),
+            const QString out =
+                dir.filePath(QString::fromLatin1(threads) + QStringLiteral("-") + QString::number(first.size()));
+            const Run run = runCli({logitlab::test::examplePath(QStringLiteral("junk-risk-zipf-262k.json")),
+                                    QStringLiteral("--out"), out, QStringLiteral("--set"),
+                                    QStringLiteral("replies=1000"), QStringLiteral("--threads"),
                                     QString::fromLatin1(threads), QStringLiteral("--formats"), QStringLiteral("csv")});
             QVERIFY2(run.exitCode == 0, run.err.constData());
             const QByteArray csv = readAll(QDir(out).filePath(QStringLiteral("junk-risk-zipf-262k.csv")));
@@ -134,17 +138,25 @@ private slots:
 
     void badInput_data()
     {
-        QTest::addColumn<QStringList>("arguments");  // FILE is replaced by the lesson example
-        QTest::addColumn<QString>("message");        // expected in the single stderr line
+        QTest::addColumn<QStringList>("arguments"); // FILE is replaced by the lesson example
+        QTest::addColumn<QString>("message");       // expected in the single stderr line
         const QString file = QStringLiteral("FILE");
-        QTest::newRow("unknown key") << QStringList{file, QStringLiteral("--set"), QStringLiteral("colour=1")} << "colour: unknown key";
-        QTest::newRow("wrong type") << QStringList{file, QStringLiteral("--set"), QStringLiteral("replies=\"x\"")} << "replies: must be a whole number";
-        QTest::newRow("out of range") << QStringList{file, QStringLiteral("--set"), QStringLiteral("junk.ids=[99]")} << "junk.ids.0: token id 99 is outside";
-        QTest::newRow("unknown version") << QStringList{file, QStringLiteral("--set"), QStringLiteral("logitlab=7")} << "logitlab: unknown version 7";
-        QTest::newRow("bad --set") << QStringList{file, QStringLiteral("--set"), QStringLiteral("nothing")} << "--set: expected key=value";
-        QTest::newRow("bad --threads") << QStringList{file, QStringLiteral("--threads"), QStringLiteral("0")} << "threads: must be between 1 and 1024";
-        QTest::newRow("bad --formats") << QStringList{file, QStringLiteral("--formats"), QStringLiteral("csv,gif")} << "--formats: unknown format 'gif'";
-        QTest::newRow("missing file") << QStringList{QStringLiteral("/nonexistent/x.json")} << "/nonexistent/x.json: cannot read";
+        QTest::newRow("unknown key") << QStringList{file, QStringLiteral("--set"), QStringLiteral("colour=1")}
+                                     << "colour: unknown key";
+        QTest::newRow("wrong type") << QStringList{file, QStringLiteral("--set"), QStringLiteral("replies=\"x\"")}
+                                    << "replies: must be a whole number";
+        QTest::newRow("out of range") << QStringList{file, QStringLiteral("--set"), QStringLiteral("junk.ids=[99]")}
+                                      << "junk.ids.0: token id 99 is outside";
+        QTest::newRow("unknown version") << QStringList{file, QStringLiteral("--set"), QStringLiteral("logitlab=7")}
+                                         << "logitlab: unknown version 7";
+        QTest::newRow("bad --set") << QStringList{file, QStringLiteral("--set"), QStringLiteral("nothing")}
+                                   << "--set: expected key=value";
+        QTest::newRow("bad --threads") << QStringList{file, QStringLiteral("--threads"), QStringLiteral("0")}
+                                       << "threads: must be between 1 and 1024";
+        QTest::newRow("bad --formats") << QStringList{file, QStringLiteral("--formats"), QStringLiteral("csv,gif")}
+                                       << "--formats: unknown format 'gif'";
+        QTest::newRow("missing file") << QStringList{QStringLiteral("/nonexistent/x.json")}
+                                      << "/nonexistent/x.json: cannot read";
         QTest::newRow("no file") << QStringList{} << "missing the experiment file";
         QTest::newRow("two files") << QStringList{file, file} << "unexpected argument";
         QTest::newRow("malformed") << QStringList{QStringLiteral("MALFORMED")} << "malformed JSON at offset";
@@ -168,15 +180,16 @@ private slots:
         }
         const QString out = dir.filePath(QStringLiteral("out"));
         const Run run = runCli(arguments + QStringList{QStringLiteral("--out"), out, QStringLiteral("--formats"),
-                                                       arguments.contains(QStringLiteral("--formats")) ? QStringLiteral("csv,gif")
-                                                                                                       : QStringLiteral("csv,png")});
+                                                       arguments.contains(QStringLiteral("--formats"))
+                                                           ? QStringLiteral("csv,gif")
+                                                           : QStringLiteral("csv,png")});
         QCOMPARE(run.exitCode, 2);
         const QStringList errLines = QString::fromUtf8(run.err).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QVERIFY2(errLines.size() == 1, run.err.constData());
         QVERIFY2(errLines[0].startsWith(QStringLiteral("logitlab-cli run: error: ")), run.err.constData());
         QVERIFY2(errLines[0].contains(message), run.err.constData());
         QVERIFY(run.out.isEmpty());
-        QVERIFY(!QFileInfo::exists(out));  // nothing written, not even the folder
+        QVERIFY(!QFileInfo::exists(out)); // nothing written, not even the folder
     }
 };
 

@@ -46,7 +46,8 @@ RunStatus runWorkItems(std::size_t count, int threads, const std::function<void(
                 } catch (const std::exception& e) {
                     const std::lock_guard lock(failureMutex);
                     if (failure.isEmpty())
-                        failure = QStringLiteral("work item %1 failed: %2").arg(item).arg(QString::fromLocal8Bit(e.what()));
+                        failure =
+                            QStringLiteral("work item %1 failed: %2").arg(item).arg(QString::fromLocal8Bit(e.what()));
                     stop = true;
                 } catch (...) {
                     const std::lock_guard lock(failureMutex);
@@ -75,4 +76,4 @@ RunStatus runWorkItems(std::size_t count, int threads, const std::function<void(
     return {};
 }
 
-}  // namespace logitlab::app
+} // namespace logitlab::app

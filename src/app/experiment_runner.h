@@ -15,7 +15,7 @@ namespace logitlab::app {
 struct RunStatus {
     enum class State { Finished, Cancelled, Failed };
     State state = State::Finished;
-    QString message;  // why it failed; empty otherwise
+    QString message; // why it failed; empty otherwise
 
     bool finished() const { return state == State::Finished; }
 };
@@ -34,4 +34,4 @@ int defaultThreadCount();
 RunStatus runWorkItems(std::size_t count, int threads, const std::function<void(int worker, std::size_t item)>& body,
                        const WorkControl& control);
 
-}  // namespace logitlab::app
+} // namespace logitlab::app

@@ -30,11 +30,17 @@ QString typeName(const QJsonValue& value)
     return QStringLiteral("nothing");
 }
 
-QString text(double value) { return QString::fromStdString(engine::formatDouble(value)); }
+QString text(double value)
+{
+    return QString::fromStdString(engine::formatDouble(value));
+}
 
-}  // namespace
+} // namespace
 
-JsonObjectReader::JsonObjectReader(QJsonObject object, QString path) : m_object(std::move(object)), m_path(std::move(path)) {}
+JsonObjectReader::JsonObjectReader(QJsonObject object, QString path)
+    : m_object(std::move(object)), m_path(std::move(path))
+{
+}
 
 QString JsonObjectReader::keyPath(const QString& key) const
 {
@@ -117,7 +123,8 @@ QString JsonObjectReader::string(const QString& key, std::optional<QString> fall
     }
     const QString s = require(key, &QJsonValue::isString, QStringLiteral("a string")).toString();
     if (!allowed.isEmpty() && !allowed.contains(s))
-        throw JsonFieldError{keyPath(key), QStringLiteral("must be one of %1, got \"%2\"").arg(allowed.join(QStringLiteral(", ")), s)};
+        throw JsonFieldError{
+            keyPath(key), QStringLiteral("must be one of %1, got \"%2\"").arg(allowed.join(QStringLiteral(", ")), s)};
     return s;
 }
 
@@ -141,10 +148,10 @@ QJsonValue JsonObjectReader::value(const QString& key)
 
 void JsonObjectReader::finish() const
 {
-    QStringList keys = m_object.keys();  // sorted
+    QStringList keys = m_object.keys(); // sorted
     for (const QString& key : keys)
         if (!m_read.contains(key))
             throw JsonFieldError{keyPath(key), QStringLiteral("unknown key")};
 }
 
-}  // namespace logitlab::app
+} // namespace logitlab::app

@@ -15,8 +15,8 @@ namespace logitlab::app {
 
 // Thrown by JsonObjectReader and caught where the file is parsed; never crosses that boundary.
 struct JsonFieldError {
-    QString key;      // full path of the key
-    QString message;  // what is wrong with it
+    QString key;     // full path of the key
+    QString message; // what is wrong with it
 };
 
 class JsonObjectReader {
@@ -24,6 +24,8 @@ public:
     JsonObjectReader(QJsonObject object, QString path);
 
     bool has(const QString& key) const { return m_object.contains(key); }
+    // The raw value, without counting it as read (for checks that come before the real read).
+    QJsonValue peek(const QString& key) const { return m_object.value(key); }
     QString keyPath(const QString& key) const;
 
     // Missing keys take the default, or are an error without one.
@@ -31,9 +33,9 @@ public:
     qint64 integer(const QString& key, std::optional<qint64> fallback, qint64 min, qint64 max);
     bool boolean(const QString& key, std::optional<bool> fallback);
     QString string(const QString& key, std::optional<QString> fallback, const QStringList& allowed = {});
-    QJsonArray array(const QString& key);    // required
-    QJsonObject object(const QString& key);  // required
-    QJsonValue value(const QString& key);    // required, any type
+    QJsonArray array(const QString& key);   // required
+    QJsonObject object(const QString& key); // required
+    QJsonValue value(const QString& key);   // required, any type
 
     // Throws for the first key (in sorted order) that no getter read.
     void finish() const;
@@ -52,4 +54,4 @@ private:
     QSet<QString> m_read;
 };
 
-}  // namespace logitlab::app
+} // namespace logitlab::app

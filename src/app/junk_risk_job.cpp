@@ -2,7 +2,6 @@
 
 #include "csv_writer.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -18,28 +17,6 @@
 namespace logitlab::app {
 
 namespace {
-
-QString describeDistribution(const DistributionSpec& d, const QString& baseDir)
-{
-    switch (d.kind) {
-    case DistributionSpec::Kind::Logits:
-        return QStringLiteral("logits (%1 tokens)").arg(d.values.size());
-    case DistributionSpec::Kind::Probabilities:
-        return QStringLiteral("probabilities (%1 tokens)").arg(d.values.size());
-    case DistributionSpec::Kind::Zipf:
-        return QStringLiteral("zipf vocabulary=%1 exponent=%2").arg(d.vocabulary).arg(CsvWriter::number(d.exponent));
-    case DistributionSpec::Kind::Normal:
-        return QStringLiteral("normal vocabulary=%1 sigma=%2 seed=%3").arg(d.vocabulary).arg(CsvWriter::number(d.sigma)).arg(d.seed);
-    case DistributionSpec::Kind::File:
-        break;
-    }
-    // The file's hash, so a CSV can be matched to the exact logits it came from.
-    QFile file(QFileInfo(d.path).isAbsolute() ? d.path : QDir(baseDir).filePath(d.path));
-    QString hash = QStringLiteral("unreadable");
-    if (file.open(QIODevice::ReadOnly))
-        hash = QString::fromLatin1(QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256).toHex());
-    return QStringLiteral("file %1 sha256=%2").arg(d.path, hash);
-}
 
 QString optionalNumber(double value)
 {

@@ -18,8 +18,8 @@ namespace logitlab::app {
 
 struct JunkRiskOutcome {
     RunStatus status;
-    std::vector<engine::JunkRiskRow> rows;  // empty unless status.finished()
-    std::uint64_t draws = 0;                // tokens actually sampled
+    std::vector<engine::JunkRiskRow> rows; // empty unless status.finished()
+    std::uint64_t draws = 0;               // tokens actually sampled
     double seconds = 0.0;
 };
 
@@ -41,4 +41,4 @@ Provenance junkRiskProvenance(const JunkRiskSpec& spec, const QString& baseDir);
 QStringList junkRiskColumns();
 QString junkRiskCsv(const Provenance& provenance, const std::vector<engine::JunkRiskRow>& rows);
 
-}  // namespace logitlab::app
+} // namespace logitlab::app

@@ -1,6 +1,10 @@
 #include "candidates_command.h"
 
-#include "candidates.h"
+#include "chain_evaluation.h"
+#include "chain_json.h"
+#include "chain_options.h"
+#include "chain_text.h"
+#include "compare_command.h"
 #include "number_format.h"
 #include "sampler_options.h"
 
@@ -19,41 +23,65 @@ QJsonObject settingsJson(const engine::SamplerSettings& settings)
     return json;
 }
 
+QJsonArray survivorsJson(const engine::CandidateList& survivors, const engine::Distribution& distribution)
+{
+    QJsonArray list;
+    for (const auto& c : survivors)
+        list.append(QJsonObject{{QStringLiteral("id"), c.id},
+                                {QStringLiteral("token"), QString::fromStdString(distribution.tokenName(c.id))},
+                                {QStringLiteral("p"), c.p},
+                                {QStringLiteral("p_raw"), c.pRaw}});
+    return list;
+}
+
 int runCandidates(CommandContext& context)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Print the tokens that survive softmax at T, top-k and top-p, with their probabilities\n"
-                       "before (p_raw) and after (p) renormalising. Temperature 0 is greedy."));
+        QStringLiteral("Print the tokens that survive the sampler chain, with their probabilities\n"
+                       "before (p_raw) and after (p) renormalising. Temperature 0 is greedy.\n"
+                       "--semantics picks whose rules apply; --compare shows all four side by side."));
     addSamplerOptions(parser);
+    addChainOptions(parser);
+    parser.addOption({QStringLiteral("compare"), QStringLiteral("Show the survivors under all four presets.")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON object.")});
     if (!parseOrThrow(parser, context.arguments, context.out))
         return 0;
 
-    const SamplerInput input = readSamplerOptions(parser);
-    const engine::CandidateList survivors = engine::candidates(input.distribution.logits, input.settings);
+    const ChainRequest request = readChainOptions(parser);
+    const bool json = parser.isSet(QStringLiteral("json"));
+    if (parser.isSet(QStringLiteral("compare")))
+        return runCompare(context, parser, request, json);
 
-    if (parser.isSet(QStringLiteral("json"))) {
-        QJsonArray list;
-        for (const auto& c : survivors)
-            list.append(QJsonObject{{QStringLiteral("id"), c.id},
-                                    {QStringLiteral("token"), QString::fromStdString(input.distribution.tokenName(c.id))},
-                                    {QStringLiteral("p"), c.p},
-                                    {QStringLiteral("p_raw"), c.pRaw}});
-        const QJsonObject root{{QStringLiteral("survivors"), list},
-                               {QStringLiteral("settings"), settingsJson(input.settings)}};
+    PreparedChain prepared = prepareChain(parser, request, request.semantics);
+    engine::SamplerContext samplerContext;
+    samplerContext.history = request.history;
+    const engine::CandidateList survivors =
+        engine::evaluateChain(prepared.chain, prepared.distribution.logits, samplerContext);
+    const auto& distribution = prepared.distribution;
+    const auto lesson = engine::lessonFastPath(prepared.chain);
+
+    if (json) {
+        const QJsonObject root{
+            {QStringLiteral("survivors"), survivorsJson(survivors, distribution)},
+            {QStringLiteral("settings"), lesson ? settingsJson(*lesson) : chainSettingsJson(request.settings)},
+            {QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(request.semantics))},
+            {QStringLiteral("chain"), chainToJson(prepared.chain, true)}};
         context.out << QJsonDocument(root).toJson(QJsonDocument::Compact) << '\n';
         return 0;
     }
 
-    context.out << "settings: " << QString::fromStdString(engine::describeSettings(input.settings)) << '\n'
-                << "survivors: " << survivors.size() << " of " << input.distribution.logits.size() << '\n';
+    if (lesson)
+        context.out << "settings: " << QString::fromStdString(engine::describeSettings(*lesson)) << '\n';
+    context.out << "semantics: " << QString::fromStdString(engine::semanticsName(request.semantics)) << '\n'
+                << "chain: " << QString::fromStdString(engine::formatChain(prepared.chain, true)) << '\n'
+                << "survivors: " << survivors.size() << " of " << distribution.logits.size() << '\n';
     context.out << QStringLiteral("%1  %2  %3  %4\n").arg(QStringLiteral("id"), 6).arg(QStringLiteral("token"), -16)
                        .arg(QStringLiteral("p"), -22).arg(QStringLiteral("p_raw"));
     for (const auto& c : survivors)
         context.out << QStringLiteral("%1  %2  %3  %4\n")
                            .arg(c.id, 6)
-                           .arg(QString::fromStdString(input.distribution.tokenName(c.id)), -16)
+                           .arg(QString::fromStdString(distribution.tokenName(c.id)), -16)
                            .arg(QString::fromStdString(engine::formatDouble(c.p)), -22)
                            .arg(QString::fromStdString(engine::formatDouble(c.pRaw)));
     return 0;

@@ -3,8 +3,11 @@
 
 #include "command_line.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 
+#include "candidate.h"
+#include "distribution.h"
 #include "sampler_settings.h"
 
 namespace logitlab::cli {
@@ -13,5 +16,8 @@ int runCandidates(CommandContext& context);
 
 // {"temperature":1,"topK":2,"topP":0.9}: the lesson's spelling of the settings.
 QJsonObject settingsJson(const engine::SamplerSettings& settings);
+
+// [{"id","token","p","p_raw"},...]
+QJsonArray survivorsJson(const engine::CandidateList& survivors, const engine::Distribution& distribution);
 
 }  // namespace logitlab::cli

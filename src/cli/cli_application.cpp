@@ -1,7 +1,6 @@
 #include "cli_application.h"
 
 #include <QApplication>
-#include <QByteArray>
 #include <QString>
 #include <QStringList>
 
@@ -25,13 +24,13 @@ std::unique_ptr<QCoreApplication> makeCliApplication(int& argc, char** argv)
     bool wantsChart = false;
     if (argc >= 2 && std::strcmp(argv[1], "run") == 0) {
         const QStringList formats = requestedFormats(argc, argv).toLower().split(QLatin1Char(','));
-        wantsChart = formats.contains(QStringLiteral("png")) || formats.contains(QStringLiteral("svg"))
-                     || formats.contains(QStringLiteral("pdf"));
+        wantsChart = formats.contains(QStringLiteral("png")) || formats.contains(QStringLiteral("svg")) ||
+                     formats.contains(QStringLiteral("pdf"));
     }
     if (!wantsChart)
         return std::make_unique<QCoreApplication>(argc, argv);
-    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
-        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     // Without a session (no XDG_RUNTIME_DIR, typical for headless runs) Qt warns while the
     // application starts. The warning changes nothing for us but would break the promise of
@@ -46,4 +45,4 @@ std::unique_ptr<QCoreApplication> makeCliApplication(int& argc, char** argv)
     return app;
 }
 
-}  // namespace logitlab::cli
+} // namespace logitlab::cli

@@ -3,9 +3,8 @@
 #include "chart_export.h"
 #include "cli_application.h"
 #include "experiment_runner.h"
-#include "junk_risk_chart.h"
-#include "junk_risk_job.h"
-#include "junk_risk_spec.h"
+#include "experiment_file.h"
+#include "experiment_outputs.h"
 #include "save_text.h"
 
 #include <QApplication>
@@ -36,8 +35,8 @@ QStringList parseFormats(const QString& text)
     return formats;
 }
 
-// The file, with the --set overrides applied in order, parsed strictly.
-app::JunkRiskSpec readSpec(const QString& path, const QStringList& assignments)
+// The file's JSON, with the --set overrides applied in order (each kind then parses it strictly).
+QJsonObject readRoot(const QString& path, const QStringList& assignments)
 {
     auto parsed = app::readExperimentJson(path);
     if (!parsed)
@@ -49,10 +48,7 @@ app::JunkRiskSpec readSpec(const QString& path, const QStringList& assignments)
             throw UsageError{QString::fromStdString(changed.error())};
         root = changed.value();
     }
-    auto spec = app::parseJunkRisk(root, path);
-    if (!spec)
-        throw UsageError{QString::fromStdString(spec.error())};
-    return spec.value();
+    return root;
 }
 
 // "\r" progress on a terminal, at most every 100 ms; nothing when stderr is a file or pipe.
@@ -133,25 +129,31 @@ int runRun(CommandContext& context)
         throw UsageError{QStringLiteral("--formats: charts need the widgets application")};  // a programming error in main
 
     const QString path = positional[0];
-    const app::JunkRiskSpec spec = readSpec(path, parser.values(QStringLiteral("set")));
-    const QString baseDir = QFileInfo(path).absolutePath();
+    ExperimentRequest request;
+    request.root = readRoot(path, parser.values(QStringLiteral("set")));
+    request.baseDir = QFileInfo(path).absolutePath();
+    request.source = path;
+    request.threads = threads;
+    request.charts = charts;
+    const auto kind = app::experimentKind(request.root, path);
+    if (!kind)
+        throw UsageError{QString::fromStdString(kind.error())};
 
-    ProgressLine progress(context.err, spec.name);
-    app::WorkControl control;
-    control.started = [&progress](std::size_t total) { progress.started(total); };
-    control.progress = [&progress](std::size_t done) { progress.update(done); };
-    const app::JunkRiskOutcome outcome = app::runJunkRisk(spec, baseDir, path, threads, control);
+    ProgressLine progress(context.err, QFileInfo(path).completeBaseName());
+    request.control.started = [&progress](std::size_t total) { progress.started(total); };
+    request.control.progress = [&progress](std::size_t done) { progress.update(done); };
+    ExperimentOutputs outputs = kind.value() == QLatin1String("seed-sweep") ? runSeedSweepRequest(request)
+                                                                             : runJunkRiskRequest(request);
     progress.finish();
-    if (outcome.status.state == app::RunStatus::State::Failed)
-        throw UsageError{outcome.status.message};  // bad input found while setting up: nothing written
-    if (!outcome.status.finished()) {
+    if (outputs.status.state == app::RunStatus::State::Failed)
+        throw UsageError{outputs.status.message};  // bad input found while setting up: nothing written
+    if (!outputs.status.finished()) {
         context.err << "logitlab-cli run: cancelled; nothing written\n";
         return 1;
     }
 
     if (!QDir().mkpath(outDir))
         throw UsageError{QStringLiteral("--out: cannot create %1").arg(outDir)};
-    const app::Provenance provenance = app::junkRiskProvenance(spec, baseDir);
     const QDir dir(outDir);
     QStringList written;
     const auto fail = [&written](const QString& message) {
@@ -161,21 +163,21 @@ int runRun(CommandContext& context)
         throw UsageError{message};
     };
     if (formats.contains(QStringLiteral("csv"))) {
-        const QString csvPath = dir.filePath(spec.name + QStringLiteral(".csv"));
-        const QString error = app::saveText(csvPath, app::junkRiskCsv(provenance, outcome.rows));
-        if (!error.isEmpty())
-            fail(error);
-        written << csvPath;
+        for (const auto& [suffix, text] : outputs.tables) {
+            const QString csvPath = dir.filePath(outputs.name + suffix + QStringLiteral(".csv"));
+            const QString error = app::saveText(csvPath, text);
+            if (!error.isEmpty())
+                fail(error);
+            written << csvPath;
+        }
     }
-    if (charts) {
-        ui::JunkRiskChart chart;
-        chart.setRows(outcome.rows, spec.logLengthAxis);
+    for (const auto& [suffix, chart] : outputs.charts) {
         for (const QString& name : formats) {
             const auto format = ui::chartFormatFromName(name);
             if (!format)
                 continue;  // csv
-            const QString chartPath = dir.filePath(spec.name + QLatin1Char('.') + name);
-            const QString error = ui::exportChart(chart.chart(), chartPath, *format, provenance);
+            const QString chartPath = dir.filePath(outputs.name + suffix + QLatin1Char('.') + name);
+            const QString error = ui::exportChart(chart, chartPath, *format, outputs.provenance);
             if (!error.isEmpty())
                 fail(error);
             written << chartPath;
@@ -183,11 +185,7 @@ int runRun(CommandContext& context)
     }
     for (const QString& f : written)
         context.out << f << '\n';
-    context.err << QStringLiteral("%1: %2 draws in %3 s on %4 threads\n")
-                       .arg(spec.name)
-                       .arg(outcome.draws)
-                       .arg(outcome.seconds, 0, 'f', 2)
-                       .arg(threads);
+    context.err << outputs.summary << '\n';
     return 0;
 }
 

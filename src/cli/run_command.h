@@ -8,4 +8,4 @@ namespace logitlab::cli {
 
 int runRun(CommandContext& context);
 
-}  // namespace logitlab::cli
+} // namespace logitlab::cli

@@ -2,6 +2,11 @@
 
 #include "candidates.h"
 #include "candidates_command.h"
+#include "chain_evaluation.h"
+#include "chain_json.h"
+#include "chain_options.h"
+#include "chain_text.h"
+#include "draw.h"
 #include "rng_factory.h"
 #include "sample.h"
 #include "sampler_options.h"
@@ -11,6 +16,8 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <functional>
+#include <memory>
 #include <limits>
 #include <map>
 
@@ -22,6 +29,32 @@ namespace {
 constexpr qint64 kMaxDraws = 10'000'000'000;
 constexpr qint64 kMaxSequence = 10'000'000;
 
+// Returns the function that makes one draw. The lesson's own chain keeps the lesson's path
+// (candidates() once, then its walk); a stateless chain runs once; a stateful one (penalties,
+// DRY, n-grams, XTC, mirostat) runs again before every draw, with the history growing as in a
+// real decode (the logits themselves stay fixed: there is no model behind them).
+std::function<std::int32_t()> drawer(PreparedChain& prepared, const ChainRequest& request, engine::Rng& rng)
+{
+    if (const auto lesson = engine::lessonFastPath(prepared.chain)) {
+        auto survivors = std::make_shared<engine::CandidateList>(engine::candidates(prepared.distribution.logits, *lesson));
+        return [survivors, &rng] { return engine::sample(*survivors, rng); };
+    }
+    auto context = std::make_shared<engine::SamplerContext>();
+    context->history = request.history;
+    engine::SamplerChain& chain = prepared.chain;
+    chain.setRng(rng);
+    const auto& logits = prepared.distribution.logits;
+    const auto n = static_cast<std::size_t>(logits.size());
+    if (!chain.stateful()) {
+        auto final = std::make_shared<engine::CandidateArray>(chain.run(logits.data(), n, *context));
+        return [final, &rng, &chain] { return (*final)[engine::drawIndex(*final, chain.semantics(), rng)].id; };
+    }
+    return [context, &rng, &chain, &logits, n] {
+        const engine::CandidateArray final = chain.run(logits.data(), n, *context);
+        return chain.drawAndAccept(final, rng, *context);
+    };
+}
+
 }  // namespace
 
 int runSample(CommandContext& context)
@@ -31,6 +64,7 @@ int runSample(CommandContext& context)
         QStringLiteral("Draw tokens through the sampler with a seeded generator and count them.\n"
                        "The same seed and RNG give the same draws on every machine."));
     addSamplerOptions(parser);
+    addChainOptions(parser);
     parser.addOptions({
         {QStringLiteral("seed"), QStringLiteral("Seed (a whole number >= 0). Default 42."), QStringLiteral("S"),
          QStringLiteral("42")},
@@ -44,7 +78,9 @@ int runSample(CommandContext& context)
     if (!parseOrThrow(parser, context.arguments, context.out))
         return 0;
 
-    const SamplerInput input = readSamplerOptions(parser);
+    const ChainRequest request = readChainOptions(parser);
+    PreparedChain prepared = prepareChain(parser, request, request.semantics);
+    const engine::Distribution& distribution = prepared.distribution;
     const qint64 seed = integerOption(parser, QStringLiteral("seed"), 0, std::numeric_limits<qint64>::max());
     const bool withSequence = parser.isSet(QStringLiteral("sequence"));
     const qint64 draws = integerOption(parser, QStringLiteral("draws"), 0, withSequence ? kMaxSequence : kMaxDraws);
@@ -53,16 +89,17 @@ int runSample(CommandContext& context)
     if (!rng)
         throw UsageError{QString::fromStdString(rng.error())};
 
-    const engine::CandidateList survivors = engine::candidates(input.distribution.logits, input.settings);
     std::map<std::int32_t, qint64> counts;
     QJsonArray sequence;
+    const std::function<std::int32_t()> next = drawer(prepared, request, *rng.value());
     for (qint64 i = 0; i < draws; ++i) {
-        const std::int32_t id = engine::sample(survivors, *rng.value());
+        const std::int32_t id = next();
         ++counts[id];
         if (withSequence)
             sequence.append(id);
     }
 
+    const auto lesson = engine::lessonFastPath(prepared.chain);
     // Most drawn first; ties by id, so the order is deterministic.
     std::vector<std::pair<std::int32_t, qint64>> ranked(counts.begin(), counts.end());
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
@@ -70,23 +107,28 @@ int runSample(CommandContext& context)
     if (parser.isSet(QStringLiteral("json"))) {
         QJsonObject countsJson;
         for (const auto& [id, count] : ranked)
-            countsJson.insert(QString::fromStdString(input.distribution.tokenName(id)), count);
+            countsJson.insert(QString::fromStdString(distribution.tokenName(id)), count);
         QJsonObject root{{QStringLiteral("counts"), countsJson},
                          {QStringLiteral("draws"), draws},
                          {QStringLiteral("seed"), seed},
                          {QStringLiteral("rng"), rngName},
-                         {QStringLiteral("settings"), settingsJson(input.settings)}};
+                         {QStringLiteral("settings"), lesson ? settingsJson(*lesson) : chainSettingsJson(request.settings)},
+                         {QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(request.semantics))},
+                         {QStringLiteral("chain"), chainToJson(prepared.chain, true)}};
         if (withSequence)
             root.insert(QStringLiteral("sequence"), sequence);
         context.out << QJsonDocument(root).toJson(QJsonDocument::Compact) << '\n';
         return 0;
     }
 
-    context.out << "settings: " << QString::fromStdString(engine::describeSettings(input.settings)) << '\n'
+    if (lesson)
+        context.out << "settings: " << QString::fromStdString(engine::describeSettings(*lesson)) << '\n';
+    context.out << "semantics: " << QString::fromStdString(engine::semanticsName(request.semantics)) << '\n'
+                << "chain: " << QString::fromStdString(engine::formatChain(prepared.chain, true)) << '\n'
                 << "rng: " << rngName << "  seed: " << seed << "  draws: " << draws << '\n';
     for (const auto& [id, count] : ranked)
         context.out << QStringLiteral("%1  %2  %3\n")
-                           .arg(QString::fromStdString(input.distribution.tokenName(id)), -16)
+                           .arg(QString::fromStdString(distribution.tokenName(id)), -16)
                            .arg(count, 10)
                            .arg(draws > 0 ? double(count) / double(draws) : 0.0, 0, 'f', 4);
     if (withSequence) {

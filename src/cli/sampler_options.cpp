@@ -1,5 +1,6 @@
 #include "sampler_options.h"
 
+#include "chain_options.h"
 #include "logits_file.h"
 #include "logits_parser.h"
 
@@ -18,12 +19,17 @@ engine::Distribution readDistribution(const QCommandLineParser& parser)
 {
     const bool inline_ = parser.isSet(QStringLiteral("logits"));
     const bool fromFile = parser.isSet(QStringLiteral("logits-file"));
-    if (inline_ == fromFile)
+    const bool fromProbs = parser.isSet(QStringLiteral("probs"));
+    if (fromProbs && (inline_ || fromFile))
+        throw UsageError{QStringLiteral("give either --probs or --logits/--logits-file, not both")};
+    if (inline_ == fromFile && !fromProbs)
         throw UsageError{inline_ ? QStringLiteral("give either --logits or --logits-file, not both")
                                  : QStringLiteral("no logits: give --logits 3,2,1.5 or --logits-file FILE")};
 
     engine::Distribution dist;
-    if (fromFile) {
+    if (fromProbs) {
+        dist.logits = logitsFromProbabilities(parser.value(QStringLiteral("probs")));
+    } else if (fromFile) {
         auto read = app::readLogitsFile(parser.value(QStringLiteral("logits-file")));
         if (!read)
             throw UsageError{fromStd(read.error())};
@@ -59,6 +65,9 @@ void addSamplerOptions(QCommandLineParser& parser)
          QStringLiteral("list")},
         {QStringLiteral("logits-file"),
          QStringLiteral("File with one logit per line, or token,logit CSV rows."), QStringLiteral("file")},
+        {QStringLiteral("probs"),
+         QStringLiteral("Comma-separated probabilities instead of logits (logit = ln p; 0 is -inf)."),
+         QStringLiteral("list")},
         {QStringLiteral("tokens"), QStringLiteral("Comma-separated token names, one per logit (default: ids)."),
          QStringLiteral("list")},
         {QStringLiteral("temperature"), QStringLiteral("Temperature: 0 is greedy (argmax), otherwise > 0. Default 1."),
@@ -69,6 +78,11 @@ void addSamplerOptions(QCommandLineParser& parser)
          QStringLiteral("Keep the smallest top set whose total exceeds P, in (0, 1]. Default: off."),
          QStringLiteral("P")},
     });
+}
+
+engine::Distribution readDistributionOptions(const QCommandLineParser& parser)
+{
+    return readDistribution(parser);
 }
 
 SamplerInput readSamplerOptions(const QCommandLineParser& parser)

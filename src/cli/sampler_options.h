@@ -17,6 +17,9 @@ struct SamplerInput {
 
 void addSamplerOptions(QCommandLineParser& parser);
 
+// The logits (--logits, --logits-file or --probs) and token names alone.
+engine::Distribution readDistributionOptions(const QCommandLineParser& parser);
+
 // Throws UsageError naming the option or the file and line when anything is wrong.
 SamplerInput readSamplerOptions(const QCommandLineParser& parser);
 

@@ -67,7 +67,7 @@ std::optional<std::string> validate(const JunkRiskParameters& p)
     return std::nullopt;
 }
 
-}  // namespace
+} // namespace
 
 void JunkRiskCounts::add(const JunkRiskCounts& other)
 {
@@ -149,8 +149,8 @@ void JunkRiskExperiment::runItem(std::size_t index, JunkRiskCounts& into) const
     const std::uint64_t seed = streamSeed(streamSeed(m_parameters.seed, setting), block);
     const Setting& s = m_settings[setting];
     withEngine(m_parameters.rng, seed, [&](auto& engine) {
-        simulateReplies(engine, s.table, s.junkCount, m_parameters.lengths, replies,
-                        into.firstJunk[setting], into.junkTokens[setting]);
+        simulateReplies(engine, s.table, s.junkCount, m_parameters.lengths, replies, into.firstJunk[setting],
+                        into.junkTokens[setting]);
     });
     into.draws += replies * static_cast<std::uint64_t>(m_parameters.lengths.back());
 }
@@ -187,4 +187,4 @@ std::vector<JunkRiskRow> JunkRiskExperiment::rows(const JunkRiskCounts& counts) 
     return rows;
 }
 
-}  // namespace logitlab::engine
+} // namespace logitlab::engine

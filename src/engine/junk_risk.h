@@ -22,35 +22,35 @@
 namespace logitlab::engine {
 
 struct JunkRiskParameters {
-    Eigen::ArrayXd logits;                  // the per-step distribution, the same at every step
+    Eigen::ArrayXd logits; // the per-step distribution, the same at every step
     JunkDefinition junk;
-    std::vector<Decoder> decoders;          // at least one
-    std::vector<std::int64_t> lengths;      // reply lengths N: ascending, distinct, 1..kMaxLength
-    std::uint64_t replies = 10000;          // Monte Carlo replies per setting (0: analytic only)
+    std::vector<Decoder> decoders;     // at least one
+    std::vector<std::int64_t> lengths; // reply lengths N: ascending, distinct, 1..kMaxLength
+    std::uint64_t replies = 10000;     // Monte Carlo replies per setting (0: analytic only)
     std::uint64_t seed = 42;
-    std::string rng = "mt19937_64";         // one of rngNames()
+    std::string rng = "mt19937_64"; // one of rngNames()
 };
 
 struct JunkRiskRow {
-    std::string setting;      // the decoder's label
-    std::string chain;        // the decoder's description
-    std::int64_t length = 0;  // N
-    double qBefore = 0.0;     // junk mass per step in the model's distribution (T = 1, no filter)
-    double qAfter = 0.0;      // junk mass per step after the decoding chain
-    double analytic = 0.0;    // 1 - (1 - qAfter)^N
-    double expectedCount = 0.0;  // N * qAfter
+    std::string setting;        // the decoder's label
+    std::string chain;          // the decoder's description
+    std::int64_t length = 0;    // N
+    double qBefore = 0.0;       // junk mass per step in the model's distribution (T = 1, no filter)
+    double qAfter = 0.0;        // junk mass per step after the decoding chain
+    double analytic = 0.0;      // 1 - (1 - qAfter)^N
+    double expectedCount = 0.0; // N * qAfter
     std::uint64_t replies = 0;
     std::uint64_t repliesWithJunk = 0;
-    double monteCarlo = 0.0;  // repliesWithJunk / replies (NaN without replies)
-    double low = 0.0;         // 95% Wilson interval of monteCarlo
+    double monteCarlo = 0.0; // repliesWithJunk / replies (NaN without replies)
+    double low = 0.0;        // 95% Wilson interval of monteCarlo
     double high = 1.0;
-    double meanCount = 0.0;   // junk tokens per reply in the samples (NaN without replies)
+    double meanCount = 0.0; // junk tokens per reply in the samples (NaN without replies)
 };
 
 // Integer tallies, indexed [setting][length]: exact, so any merge order gives the same sums.
 struct JunkRiskCounts {
-    std::vector<std::vector<std::uint64_t>> firstJunk;   // replies whose first junk falls in (N[j-1], N[j]]
-    std::vector<std::vector<std::uint64_t>> junkTokens;  // junk tokens at positions in (N[j-1], N[j]]
+    std::vector<std::vector<std::uint64_t>> firstJunk;  // replies whose first junk falls in (N[j-1], N[j]]
+    std::vector<std::vector<std::uint64_t>> junkTokens; // junk tokens at positions in (N[j-1], N[j]]
     std::uint64_t draws = 0;
 
     void add(const JunkRiskCounts& other);
@@ -60,10 +60,11 @@ class JunkRiskExperiment {
 public:
     static constexpr std::int64_t kMaxLength = 1'000'000;
     static constexpr std::uint64_t kMaxReplies = 1'000'000'000;
-    // Draws per work item: small enough that an item takes milliseconds (prompt cancellation),
+    // Draws per work item: small enough that an item takes well under a millisecond optimised and
+    // a few in a Debug + ASan build (cancellation is checked between items),
     // large enough that scheduling costs nothing. Part of the output's definition: changing it
     // changes which replies come from which stream.
-    static constexpr std::uint64_t kDrawsPerItem = std::uint64_t{1} << 19;
+    static constexpr std::uint64_t kDrawsPerItem = std::uint64_t{1} << 16;
 
     // Validates, picks the junk tokens and builds each setting's alias table. `cancelled` is
     // polled between settings (a large vocabulary costs tens of ms per setting); a cancelled
@@ -88,9 +89,9 @@ public:
 
 private:
     struct Setting {
-        AliasTable table;               // over the candidates, junk ones first
-        std::vector<std::int32_t> ids;  // token id of each table index
-        std::uint32_t junkCount = 0;    // table indices below this are junk tokens
+        AliasTable table;              // over the candidates, junk ones first
+        std::vector<std::int32_t> ids; // token id of each table index
+        std::uint32_t junkCount = 0;   // table indices below this are junk tokens
         double qAfter = 0.0;
     };
     JunkRiskExperiment(JunkRiskParameters parameters, std::vector<Setting> settings, double qBefore);
@@ -102,4 +103,4 @@ private:
     std::size_t m_itemsPerSetting = 0;
 };
 
-}  // namespace logitlab::engine
+} // namespace logitlab::engine

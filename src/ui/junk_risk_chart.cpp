@@ -21,7 +21,7 @@ const QList<QColor> kPalette{QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
                              QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
                              QColor(0x17, 0xbe, 0xcf)};
 
-}  // namespace
+} // namespace
 
 JunkRiskChart::JunkRiskChart(QObject* parent) : QObject(parent), m_chart(new QChart)
 {
@@ -29,7 +29,7 @@ JunkRiskChart::JunkRiskChart(QObject* parent) : QObject(parent), m_chart(new QCh
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->setMargins(QMargins(8, 8, 8, 8));
     m_chart->setTitle(tr("Risk of at least one junk token in an N-token reply<br>"
-                        "lines: analytic 1 - (1 - q)^N; points: Monte Carlo with 95% Wilson intervals"));
+                         "lines: analytic 1 - (1 - q)^N; points: Monte Carlo with 95% Wilson intervals"));
     setRows({}, true);
 }
 
@@ -58,8 +58,8 @@ void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool l
         auto* axis = new QLogValueAxis;
         axis->setBase(10.0);
         axis->setLabelFormat(QStringLiteral("%g"));
-        axis->setMinorTickCount(-1);  // 2..9 between decades
-        axis->setRange(1.0, longest * 1.1);  // a little room right of the last point
+        axis->setMinorTickCount(-1);        // 2..9 between decades
+        axis->setRange(1.0, longest * 1.1); // a little room right of the last point
         lengthAxis = axis;
     } else {
         auto* axis = new QValueAxis;
@@ -106,7 +106,7 @@ void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool l
             points->setBorderColor(colour.darker(140));
             points->setMarkerSize(7.0);
             attach(analytic, true);
-            attach(points, false);  // same colour as its line: the title explains points
+            attach(points, false); // same colour as its line: the title explains points
         }
         analytic->append(x, row.analytic);
         if (row.replies == 0)
@@ -123,4 +123,4 @@ void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool l
     }
 }
 
-}  // namespace logitlab::ui
+} // namespace logitlab::ui

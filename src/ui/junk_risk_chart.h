@@ -32,4 +32,4 @@ private:
     QChart* m_chart;
 };
 
-}  // namespace logitlab::ui
+} // namespace logitlab::ui

@@ -4,7 +4,6 @@
 #include "junk_risk_chart.h"
 #include "junk_risk_table_model.h"
 #include "logits_parser.h"
-#include "number_format.h"
 #include "rng_factory.h"
 
 #include <QChartView>
@@ -107,12 +106,14 @@ engine::Result<QList<app::SettingSpec>> parseSettingsText(const QString& text)
             const QString key = kv[0].trimmed();
             if (key == QLatin1String("temperature"))
                 s.sampler.temperature = *value;
-            else if (key == QLatin1String("top-k") && *value == std::floor(*value) && *value >= 1 && *value <= 2147483647.0)
+            else if (key == QLatin1String("top-k") && *value == std::floor(*value) && *value >= 1 &&
+                     *value <= 2147483647.0)
                 s.sampler.topK = static_cast<int>(*value);
             else if (key == QLatin1String("top-p"))
                 s.sampler.topP = *value;
             else
-                return fail(JunkRiskPage::tr("'%1': use temperature=, top-k= (a whole number) or top-p=").arg(part.trimmed()));
+                return fail(
+                    JunkRiskPage::tr("'%1': use temperature=, top-k= (a whole number) or top-p=").arg(part.trimmed()));
         }
         if (auto problem = engine::validateSettings(s.sampler))
             return fail(QString::fromStdString(*problem));
@@ -121,7 +122,8 @@ engine::Result<QList<app::SettingSpec>> parseSettingsText(const QString& text)
         out << s;
     }
     if (out.isEmpty() || out.size() > app::kMaxSettings)
-        return Error{JunkRiskPage::tr("Settings: give 1 to %1 settings, one per line").arg(app::kMaxSettings).toStdString()};
+        return Error{
+            JunkRiskPage::tr("Settings: give 1 to %1 settings, one per line").arg(app::kMaxSettings).toStdString()};
     return out;
 }
 
@@ -141,11 +143,10 @@ QString lengthsText(const app::LengthSpec& l)
 engine::Result<app::LengthSpec> parseLengthsText(const QString& text)
 {
     const qint64 max = engine::JunkRiskExperiment::kMaxLength;
-    const auto fail = [](const QString& why) {
-        return Error{JunkRiskPage::tr("Lengths: %1").arg(why).toStdString()};
-    };
+    const auto fail = [](const QString& why) { return Error{JunkRiskPage::tr("Lengths: %1").arg(why).toStdString()}; };
     app::LengthSpec l;
-    static const QRegularExpression range(QStringLiteral("^\\s*(\\d+)\\s*\\.\\.\\s*(\\d+)\\s*(?:(log|step)\\s+(\\d+))?\\s*$"));
+    static const QRegularExpression range(
+        QStringLiteral("^\\s*(\\d+)\\s*\\.\\.\\s*(\\d+)\\s*(?:(log|step)\\s+(\\d+))?\\s*$"));
     const auto m = range.match(text);
     if (m.hasMatch()) {
         l.isRange = true;
@@ -158,9 +159,10 @@ engine::Result<app::LengthSpec> parseLengthsText(const QString& text)
             l.step = m.captured(4).toLongLong();
         if (l.from < 1 || l.to > max || l.to < l.from)
             return fail(JunkRiskPage::tr("the range must lie in 1..%1, from <= to").arg(max));
-        if ((l.logSpacing && (l.points < 2 || l.points > app::kMaxLengths)) || l.step < 1
-            || (!l.logSpacing && (l.to - l.from) / l.step + 1 > app::kMaxLengths))
-            return fail(JunkRiskPage::tr("2..%1 points, a step of at least 1, at most %1 lengths").arg(app::kMaxLengths));
+        if ((l.logSpacing && (l.points < 2 || l.points > app::kMaxLengths)) || l.step < 1 ||
+            (!l.logSpacing && (l.to - l.from) / l.step + 1 > app::kMaxLengths))
+            return fail(
+                JunkRiskPage::tr("2..%1 points, a step of at least 1, at most %1 lengths").arg(app::kMaxLengths));
         return l;
     }
     for (const QString& item : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
@@ -177,29 +179,15 @@ engine::Result<app::LengthSpec> parseLengthsText(const QString& text)
     return l;
 }
 
-}  // namespace
+} // namespace
 
 JunkRiskPage::JunkRiskPage(QWidget* parent)
-    : Page(parent),
-      m_model(new JunkRiskTableModel(this)),
-      m_chart(new JunkRiskChart(this)),
-      m_distribution(new QComboBox),
-      m_vocabulary(new QSpinBox),
-      m_shape(new QDoubleSpinBox),
-      m_junkKind(new QComboBox),
-      m_junkValue(new QDoubleSpinBox),
-      m_junkIds(new QLineEdit),
-      m_settings(new QPlainTextEdit),
-      m_lengths(new QLineEdit),
-      m_replies(new QSpinBox),
-      m_seed(new QSpinBox),
-      m_rng(new QComboBox),
-      m_threads(new QSpinBox),
-      m_logN(new QCheckBox(tr("log scale for N"))),
-      m_run(new QPushButton(tr("Run"))),
-      m_cancel(new QPushButton(tr("Cancel"))),
-      m_error(new QLabel),
-      m_table(new QTableView)
+    : Page(parent), m_model(new JunkRiskTableModel(this)), m_chart(new JunkRiskChart(this)),
+      m_distribution(new QComboBox), m_vocabulary(new QSpinBox), m_shape(new QDoubleSpinBox), m_junkKind(new QComboBox),
+      m_junkValue(new QDoubleSpinBox), m_junkIds(new QLineEdit), m_settings(new QPlainTextEdit),
+      m_lengths(new QLineEdit), m_replies(new QSpinBox), m_seed(new QSpinBox), m_rng(new QComboBox),
+      m_threads(new QSpinBox), m_logN(new QCheckBox(tr("log scale for N"))), m_run(new QPushButton(tr("Run"))),
+      m_cancel(new QPushButton(tr("Cancel"))), m_error(new QLabel), m_table(new QTableView)
 {
     m_distribution->addItems({QString(), tr("Zipf over V tokens"), tr("normal logits over V tokens")});
     m_distribution->setToolTip(tr("The per-step distribution, the same at every step."));
@@ -234,12 +222,14 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     auto* open = new QPushButton(tr("Open…"));
     auto* save = new QPushButton(tr("Save…"));
     connect(open, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open experiment"), m_baseDir, tr("Experiment files (*.json)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open experiment"), m_baseDir, tr("Experiment files (*.json)"));
         if (!path.isEmpty())
             openFile(path);
     });
     connect(save, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save experiment"), m_baseDir, tr("Experiment files (*.json)"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save experiment"), m_baseDir, tr("Experiment files (*.json)"));
         if (!path.isEmpty())
             saveFile(path);
     });
@@ -284,11 +274,11 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     proxy->setSortRole(JunkRiskTableModel::SortRole);
     m_table->setModel(proxy);
     m_table->setSortingEnabled(true);
-    m_table->sortByColumn(-1, Qt::AscendingOrder);  // the experiment's order until a header is clicked
+    m_table->sortByColumn(-1, Qt::AscendingOrder); // the experiment's order until a header is clicked
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->verticalHeader()->hide();
 
-    auto* view = new QChartView(m_chart->chart());  // takes ownership of the QChart
+    auto* view = new QChartView(m_chart->chart()); // takes ownership of the QChart
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(280);
     auto* results = new QSplitter(Qt::Vertical);
@@ -304,9 +294,8 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
 
-    connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, this, [this](int value) {
-        emit progressChanged(value, m_watcher.progressMaximum());
-    });
+    connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, this,
+            [this](int value) { emit progressChanged(value, m_watcher.progressMaximum()); });
     connect(&m_watcher, &QFutureWatcherBase::finished, this, &JunkRiskPage::onFinished);
 
     setSpec(lessonSpec(), QString());
@@ -365,6 +354,19 @@ void JunkRiskPage::setSpec(const app::JunkRiskSpec& spec, const QString& baseDir
     m_rng->setCurrentText(spec.rng);
     m_logN->setChecked(spec.logLengthAxis);
     updateEnabled();
+}
+
+void JunkRiskPage::useLogits(const engine::Distribution& distribution)
+{
+    const auto current = specFromControls();
+    app::JunkRiskSpec spec = current.ok() ? current.value() : m_loaded;
+    spec.distribution = {};
+    spec.distribution.kind = app::DistributionSpec::Kind::Logits;
+    for (double logit : distribution.logits)
+        spec.distribution.values << logit;
+    for (const auto& token : distribution.tokens)
+        spec.distribution.tokens << QString::fromStdString(token);
+    setSpec(spec, m_baseDir);
 }
 
 engine::Result<app::JunkRiskSpec> JunkRiskPage::specFromControls() const
@@ -508,4 +510,4 @@ void JunkRiskPage::updateEnabled()
     m_cancel->setEnabled(running);
 }
 
-}  // namespace logitlab::ui
+} // namespace logitlab::ui

@@ -31,7 +31,7 @@ class JunkRiskPage : public Page {
     Q_OBJECT
 public:
     explicit JunkRiskPage(QWidget* parent = nullptr);
-    ~JunkRiskPage() override;  // cancels a running experiment and waits for it
+    ~JunkRiskPage() override; // cancels a running experiment and waits for it
 
     QString title() const override;
     QChart* chart() const override;
@@ -46,6 +46,8 @@ public:
     QString openExperiment(const QString& path) override { return openFile(path); }
     QString saveExperiment(const QString& path) override { return saveFile(path); }
     void setSpec(const app::JunkRiskSpec& spec, const QString& baseDir);
+    // Runs on logits from elsewhere (e.g. the explorer's table); the other parameters stay.
+    void useLogits(const engine::Distribution& distribution);
     // The controls as an experiment; an error names the control and is shown inline.
     engine::Result<app::JunkRiskSpec> specFromControls() const;
 
@@ -92,4 +94,4 @@ private:
     QTableView* m_table;
 };
 
-}  // namespace logitlab::ui
+} // namespace logitlab::ui

@@ -83,7 +83,7 @@ QVariant JunkRiskTableModel::data(const QModelIndex& index, int role) const
         return QString::number(value, 'g', 6);
     }
     if (role == Qt::ToolTipRole && !std::isnan(value))
-        return QString::fromStdString(engine::formatDouble(value));  // every digit, as in the CSV
+        return QString::fromStdString(engine::formatDouble(value)); // every digit, as in the CSV
     return {};
 }
 
@@ -119,4 +119,4 @@ QVariant JunkRiskTableModel::headerData(int section, Qt::Orientation orientation
     }
 }
 
-}  // namespace logitlab::ui
+} // namespace logitlab::ui

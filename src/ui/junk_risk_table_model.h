@@ -14,8 +14,20 @@ namespace logitlab::ui {
 class JunkRiskTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { SettingColumn, LengthColumn, QBeforeColumn, QAfterColumn, AnalyticColumn, ExpectedColumn,
-                  MonteCarloColumn, LowColumn, HighColumn, MeanCountColumn, RepliesColumn, ColumnCount };
+    enum Column {
+        SettingColumn,
+        LengthColumn,
+        QBeforeColumn,
+        QAfterColumn,
+        AnalyticColumn,
+        ExpectedColumn,
+        MonteCarloColumn,
+        LowColumn,
+        HighColumn,
+        MeanCountColumn,
+        RepliesColumn,
+        ColumnCount
+    };
     enum Role { SortRole = Qt::UserRole + 1 };
 
     explicit JunkRiskTableModel(QObject* parent = nullptr);
@@ -32,4 +44,4 @@ private:
     std::vector<engine::JunkRiskRow> m_rows;
 };
 
-}  // namespace logitlab::ui
+} // namespace logitlab::ui

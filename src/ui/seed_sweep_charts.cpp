@@ -7,11 +7,14 @@
 #include <QBoxSet>
 #include <QChart>
 #include <QGraphicsScene>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
-#include <QScatterSeries>
+#include <QPen>
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace logitlab::ui {
 
@@ -101,6 +104,7 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
     seedAxis->setRange(0, std::max(level * 1.6, double(tallest) * 1.1));
     seedAxis->setTitleText(tr("seeds"));
     seedAxis->setLabelFormat(QStringLiteral("%d"));
+    seedAxis->applyNiceNumbers();
     m_pValues->addAxis(binAxis, Qt::AlignBottom);
     m_pValues->addAxis(lineAxis, Qt::AlignTop);
     m_pValues->addAxis(seedAxis, Qt::AlignLeft);
@@ -121,44 +125,65 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
                              : QString();
     const QStringList shownNames = names.mid(0, shown);
 
-    // Per-token spread: boxes of per-seed counts, expected count as points.
+    // Per-token spread, as standardised deviations: (count - n p) / sqrt(n p (1 - p)), the
+    // binomial standard deviation, so a rare and a common token share one scale. A correct
+    // sampler keeps the boxes around 0 and nearly all whiskers inside +-3.
     clear(m_spread);
     auto* boxes = new QBoxPlotSeries;
-    boxes->setName(tr("per-seed counts (min, quartiles, max)"));
+    boxes->setName(tr("per-seed deviation (min, quartiles, max)"));
     boxes->setBrush(kObserved.lighter(150));
-    auto* expectedPoints = new QScatterSeries;
-    expectedPoints->setName(tr("expected count"));
-    expectedPoints->setColor(kExpected);
-    expectedPoints->setMarkerSize(9);
-    double top = 0;
+    double reach = 3.0;
     for (int t = 0; t < shown; ++t) {
         const auto& s = summary.tokens[static_cast<std::size_t>(t)];
-        auto* box = new QBoxSet(s.min, s.q1, s.median, s.q3, s.max, shownNames.value(t));
-        boxes->append(box);
-        const double e = s.expected * double(drawsPerSeed);
-        expectedPoints->append(t, e);
-        top = std::max({top, s.max, e});
+        const double n = double(drawsPerSeed);
+        const double mean = s.expected * n;
+        const double sd = std::sqrt(n * s.expected * (1.0 - s.expected));
+        const auto z = [&](double count) { return sd > 0.0 ? (count - mean) / sd : 0.0; };
+        boxes->append(new QBoxSet(z(s.min), z(s.q1), z(s.median), z(s.q3), z(s.max), shownNames.value(t)));
+        reach = std::max({reach, std::abs(z(s.min)), std::abs(z(s.max))});
+    }
+    auto* zero = new QLineSeries;
+    zero->setName(tr("expected (0) and +-2 sd"));
+    zero->setColor(kExpected);
+    auto* plus = new QLineSeries;
+    auto* minus = new QLineSeries;
+    for (QLineSeries* line : {plus, minus}) {
+        QPen pen(kExpected);
+        pen.setStyle(Qt::DashLine);
+        line->setPen(pen);
+    }
+    for (const auto& [line, level] : {std::pair{zero, 0.0}, std::pair{plus, 2.0}, std::pair{minus, -2.0}}) {
+        line->append(-0.5, level);
+        line->append(shown - 0.5, level);
     }
     m_spread->addSeries(boxes);
-    m_spread->addSeries(expectedPoints);
+    for (QLineSeries* line : {zero, plus, minus})
+        m_spread->addSeries(line);
     auto* tokenAxis = new QBarCategoryAxis;
     tokenAxis->setCategories(shownNames);
     tokenAxis->setTitleText(tr("token"));
-    auto* pointAxis = new QValueAxis;
-    pointAxis->setRange(-0.5, shown - 0.5);
-    pointAxis->setVisible(false);
-    auto* countAxis = new QValueAxis;
-    countAxis->setRange(0, top * 1.1 + 1);
-    countAxis->setTitleText(tr("draws per seed"));
-    countAxis->setLabelFormat(QStringLiteral("%d"));
+    auto* lineAxis2 = new QValueAxis;
+    lineAxis2->setRange(-0.5, shown - 0.5);
+    lineAxis2->setVisible(false);
+    auto* zAxis = new QValueAxis;
+    zAxis->setRange(-std::ceil(reach * 1.1), std::ceil(reach * 1.1));
+    zAxis->setTitleText(tr("(count - expected) / sd"));
+    zAxis->applyNiceNumbers();
     m_spread->addAxis(tokenAxis, Qt::AlignBottom);
-    m_spread->addAxis(pointAxis, Qt::AlignTop);
-    m_spread->addAxis(countAxis, Qt::AlignLeft);
+    m_spread->addAxis(lineAxis2, Qt::AlignTop);
+    m_spread->addAxis(zAxis, Qt::AlignLeft);
     boxes->attachAxis(tokenAxis);
-    boxes->attachAxis(countAxis);
-    expectedPoints->attachAxis(pointAxis);
-    expectedPoints->attachAxis(countAxis);
-    m_spread->setTitle(tr("How much the counts vary by seed%1").arg(more));
+    boxes->attachAxis(zAxis);
+    for (QLineSeries* line : {zero, plus, minus}) {
+        line->attachAxis(lineAxis2);
+        line->attachAxis(zAxis);
+    }
+    // One legend entry for the three reference lines.
+    m_spread->legend()->markers(plus).first()->setVisible(false);
+    m_spread->legend()->markers(minus).first()->setVisible(false);
+    m_spread->setTitle(tr("How much each token's count varies by seed, in binomial standard deviations%1").arg(more));
+    if (shown > 10)
+        tokenAxis->setLabelsAngle(-60);
 
     // Pooled counts against expected.
     clear(m_counts);
@@ -184,6 +209,9 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
     pooledAxis->setRange(0, highest * 1.1 + 1);
     pooledAxis->setTitleText(tr("draws"));
     pooledAxis->setLabelFormat(QStringLiteral("%.0f"));
+    pooledAxis->applyNiceNumbers();
+    if (shown > 10)
+        countTokens->setLabelsAngle(-60);
     m_counts->addAxis(countTokens, Qt::AlignBottom);
     m_counts->addAxis(pooledAxis, Qt::AlignLeft);
     pair->attachAxis(countTokens);

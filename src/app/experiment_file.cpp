@@ -1,0 +1,318 @@
+#include "experiment_file.h"
+
+#include "csv_writer.h"
+#include "json_object_reader.h"
+#include "logits_file.h"
+#include "rng_factory.h"
+#include "synthetic_logits.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QRegularExpression>
+
+#include <cmath>
+#include <functional>
+
+namespace logitlab::app {
+
+namespace {
+
+using engine::Error;
+using Kind = DistributionSpec::Kind;
+
+constexpr qint64 kMaxTopK = 2147483647;
+
+const QStringList kDistributionKinds{QStringLiteral("logits"), QStringLiteral("probabilities"), QStringLiteral("file"),
+                                     QStringLiteral("zipf"), QStringLiteral("normal")};
+
+QJsonArray numbers(const QList<double>& values)
+{
+    QJsonArray a;
+    for (double v : values)
+        a.append(v);
+    return a;
+}
+
+}  // namespace
+
+QStringList experimentKinds()
+{
+    return {QStringLiteral("junk-risk"), QStringLiteral("seed-sweep")};
+}
+
+QStringList rngNameList()
+{
+    QStringList names;
+    for (const auto& n : engine::rngNames())
+        names << QString::fromStdString(n);
+    return names;
+}
+
+ExperimentHeader readHeader(JsonObjectReader& r, const QString& experiment)
+{
+    // The version decides how everything else is read, so it is checked before anything else.
+    const QJsonValue version = r.peek(QStringLiteral("logitlab"));
+    if (version.isUndefined())
+        throw JsonFieldError{QStringLiteral("logitlab"), QStringLiteral("is missing: not a LogitLab experiment file")};
+    if (!version.isDouble() || version.toDouble() != kExperimentFileVersion)
+        throw JsonFieldError{QStringLiteral("logitlab"),
+                             QStringLiteral("unknown version %1 (this build reads version %2)")
+                                 .arg(QString::fromUtf8(QJsonDocument(QJsonArray{version}).toJson(QJsonDocument::Compact)).mid(1).chopped(1))
+                                 .arg(kExperimentFileVersion)};
+    r.value(QStringLiteral("logitlab"));
+    r.string(QStringLiteral("experiment"), {}, {experiment});
+
+    ExperimentHeader spec;
+    spec.name = r.string(QStringLiteral("name"), {});
+    static const QRegularExpression namePattern(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"));
+    if (!namePattern.match(spec.name).hasMatch())
+        throw JsonFieldError{QStringLiteral("name"), QStringLiteral("must be 1-100 letters, digits, '.', '_' or '-' "
+                                                                    "(it names the output files), got \"%1\"").arg(spec.name)};
+    spec.description = r.string(QStringLiteral("description"), QString());
+    return spec;
+}
+
+QJsonObject headerToJson(const ExperimentHeader& header, const QString& experiment)
+{
+    QJsonObject root{{QStringLiteral("logitlab"), kExperimentFileVersion},
+                     {QStringLiteral("experiment"), experiment},
+                     {QStringLiteral("name"), header.name}};
+    if (!header.description.isEmpty())
+        root.insert(QStringLiteral("description"), header.description);
+    return root;
+}
+
+DistributionSpec readDistribution(JsonObjectReader& r)
+{
+    DistributionSpec d;
+    d.kind = static_cast<Kind>(kDistributionKinds.indexOf(r.string(QStringLiteral("kind"), {}, kDistributionKinds)));
+    switch (d.kind) {
+    case Kind::Logits:
+    case Kind::Probabilities: {
+        const QString key = d.kind == Kind::Logits ? QStringLiteral("logits") : QStringLiteral("probabilities");
+        const QJsonArray values = r.array(key);
+        if (values.isEmpty() || values.size() > kMaxVocabulary)
+            throw JsonFieldError{r.keyPath(key), QStringLiteral("must hold 1..%1 numbers").arg(kMaxVocabulary)};
+        bool anyPositive = false;
+        for (qsizetype i = 0; i < values.size(); ++i) {
+            const QString path = r.keyPath(key) + QLatin1Char('.') + QString::number(i);
+            const double x = d.kind == Kind::Logits ? JsonObjectReader::numberAt(values[i], path, -1e300, 1e300)
+                                                    : JsonObjectReader::numberAt(values[i], path, 0.0, 1.0);
+            anyPositive = anyPositive || x > 0.0;
+            d.values << x;
+        }
+        if (d.kind == Kind::Probabilities && !anyPositive)
+            throw JsonFieldError{r.keyPath(key), QStringLiteral("at least one probability must be above 0")};
+        if (r.has(QStringLiteral("tokens"))) {
+            const QJsonArray tokens = r.array(QStringLiteral("tokens"));
+            if (tokens.size() != values.size())
+                throw JsonFieldError{r.keyPath(QStringLiteral("tokens")),
+                                     QStringLiteral("has %1 names for %2 values").arg(tokens.size()).arg(values.size())};
+            for (qsizetype i = 0; i < tokens.size(); ++i) {
+                if (!tokens[i].isString())
+                    throw JsonFieldError{r.keyPath(QStringLiteral("tokens")) + QLatin1Char('.') + QString::number(i),
+                                         QStringLiteral("must be a string")};
+                d.tokens << tokens[i].toString();
+            }
+        }
+        break;
+    }
+    case Kind::File:
+        d.path = r.string(QStringLiteral("path"), {});
+        if (d.path.isEmpty())
+            throw JsonFieldError{r.keyPath(QStringLiteral("path")), QStringLiteral("must not be empty")};
+        break;
+    case Kind::Zipf:
+        d.vocabulary = r.integer(QStringLiteral("vocabulary"), d.vocabulary, 2, kMaxVocabulary);
+        d.exponent = r.number(QStringLiteral("exponent"), d.exponent, 0.0, 10.0);
+        break;
+    case Kind::Normal:
+        d.vocabulary = r.integer(QStringLiteral("vocabulary"), d.vocabulary, 2, kMaxVocabulary);
+        d.sigma = r.number(QStringLiteral("sigma"), d.sigma, 0.0, 100.0);
+        d.seed = r.integer(QStringLiteral("seed"), d.seed, 0, kMaxSeed);
+        break;
+    }
+    r.finish();
+    return d;
+}
+
+SettingSpec readSetting(JsonObjectReader& r)
+{
+    SettingSpec s;
+    s.sampler.temperature = r.number(QStringLiteral("temperature"), 1.0, 0.0, 1000.0);
+    if (r.has(QStringLiteral("top_k")))
+        s.sampler.topK = static_cast<int>(r.integer(QStringLiteral("top_k"), {}, 1, kMaxTopK));
+    if (r.has(QStringLiteral("top_p"))) {
+        s.sampler.topP = r.number(QStringLiteral("top_p"), {}, 0.0, 1.0);
+        if (*s.sampler.topP == 0.0)
+            throw JsonFieldError{r.keyPath(QStringLiteral("top_p")), QStringLiteral("must be in (0, 1], got 0")};
+    }
+    s.label = r.string(QStringLiteral("label"), QString::fromStdString(engine::describeSettings(s.sampler)));
+    if (s.label.isEmpty())
+        throw JsonFieldError{r.keyPath(QStringLiteral("label")), QStringLiteral("must not be empty")};
+    r.finish();
+    return s;
+}
+
+QJsonObject distributionToJson(const DistributionSpec& d)
+{
+    QJsonObject distribution{{QStringLiteral("kind"), kDistributionKinds[static_cast<int>(d.kind)]}};
+    switch (d.kind) {
+    case Kind::Logits:
+    case Kind::Probabilities:
+        distribution.insert(d.kind == Kind::Logits ? QStringLiteral("logits") : QStringLiteral("probabilities"), numbers(d.values));
+        if (!d.tokens.isEmpty())
+            distribution.insert(QStringLiteral("tokens"), QJsonArray::fromStringList(d.tokens));
+        break;
+    case Kind::File:
+        distribution.insert(QStringLiteral("path"), d.path);
+        break;
+    case Kind::Zipf:
+        distribution.insert(QStringLiteral("vocabulary"), d.vocabulary);
+        distribution.insert(QStringLiteral("exponent"), d.exponent);
+        break;
+    case Kind::Normal:
+        distribution.insert(QStringLiteral("vocabulary"), d.vocabulary);
+        distribution.insert(QStringLiteral("sigma"), d.sigma);
+        distribution.insert(QStringLiteral("seed"), d.seed);
+        break;
+    }
+
+    return distribution;
+}
+
+QJsonObject settingToJson(const SettingSpec& s)
+{
+    QJsonObject o{{QStringLiteral("label"), s.label}, {QStringLiteral("temperature"), s.sampler.temperature}};
+    if (s.sampler.topK)
+        o.insert(QStringLiteral("top_k"), *s.sampler.topK);
+    if (s.sampler.topP)
+        o.insert(QStringLiteral("top_p"), *s.sampler.topP);
+    return o;
+}
+
+QString describeDistribution(const DistributionSpec& d, const QString& baseDir)
+{
+    switch (d.kind) {
+    case DistributionSpec::Kind::Logits:
+        return QStringLiteral("logits (%1 tokens)").arg(d.values.size());
+    case DistributionSpec::Kind::Probabilities:
+        return QStringLiteral("probabilities (%1 tokens)").arg(d.values.size());
+    case DistributionSpec::Kind::Zipf:
+        return QStringLiteral("zipf vocabulary=%1 exponent=%2").arg(d.vocabulary).arg(CsvWriter::number(d.exponent));
+    case DistributionSpec::Kind::Normal:
+        return QStringLiteral("normal vocabulary=%1 sigma=%2 seed=%3").arg(d.vocabulary).arg(CsvWriter::number(d.sigma)).arg(d.seed);
+    case DistributionSpec::Kind::File:
+        break;
+    }
+    // The file's hash, so a CSV can be matched to the exact logits it came from.
+    QFile file(QFileInfo(d.path).isAbsolute() ? d.path : QDir(baseDir).filePath(d.path));
+    QString hash = QStringLiteral("unreadable");
+    if (file.open(QIODevice::ReadOnly))
+        hash = QString::fromLatin1(QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256).toHex());
+    return QStringLiteral("file %1 sha256=%2").arg(d.path, hash);
+}
+
+engine::Result<QString> experimentKind(const QJsonObject& root, const QString& source)
+{
+    const QJsonValue kind = root.value(QStringLiteral("experiment"));
+    if (!kind.isString() || !experimentKinds().contains(kind.toString()))
+        return Error{QStringLiteral("%1: experiment: must be one of %2").arg(source, experimentKinds().join(QStringLiteral(", "))).toStdString()};
+    return kind.toString();
+}
+
+engine::Result<QJsonObject> parseExperimentJson(const QByteArray& json, const QString& source)
+{
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError)
+        return Error{QStringLiteral("%1: malformed JSON at offset %2: %3").arg(source).arg(error.offset).arg(error.errorString()).toStdString()};
+    if (!document.isObject())
+        return Error{QStringLiteral("%1: the file must hold one JSON object").arg(source).toStdString()};
+    return document.object();
+}
+
+engine::Result<QJsonObject> readExperimentJson(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error{QStringLiteral("%1: cannot read: %2").arg(path, file.errorString()).toStdString()};
+    return parseExperimentJson(file.readAll(), path);
+}
+
+engine::Result<QJsonObject> applyOverride(QJsonObject root, const QString& assignment)
+{
+    const qsizetype eq = assignment.indexOf(QLatin1Char('='));
+    const QStringList path = assignment.left(eq).split(QLatin1Char('.'));
+    if (eq <= 0 || path.contains(QString()))
+        return Error{QStringLiteral("--set: expected key=value (key like replies or junk.threshold), got \"%1\"").arg(assignment).toStdString()};
+    const QString text = assignment.mid(eq + 1);
+    // JSON when it parses as JSON (numbers, true, [1, 2], {...}), else the text as a string.
+    QJsonParseError error;
+    const QJsonDocument wrapped = QJsonDocument::fromJson(QStringLiteral("[%1]").arg(text).toUtf8(), &error);
+    const QJsonValue value = error.error == QJsonParseError::NoError && wrapped.array().size() == 1
+                                 ? wrapped.array().at(0)
+                                 : QJsonValue(text);
+
+    QString failure;
+    std::function<QJsonValue(const QJsonValue&, qsizetype)> set = [&](const QJsonValue& node, qsizetype depth) -> QJsonValue {
+        if (depth == path.size())
+            return value;
+        const QString& part = path[depth];
+        if (node.isArray()) {
+            QJsonArray array = node.toArray();
+            bool isIndex = false;
+            const qsizetype index = part.toLongLong(&isIndex);
+            if (!isIndex || index < 0 || index >= array.size()) {
+                failure = QStringLiteral("%1: no element %2").arg(path.mid(0, depth).join(QLatin1Char('.')), part);
+                return node;
+            }
+            array[index] = set(array[index], depth + 1);
+            return array;
+        }
+        QJsonObject object = node.isObject() ? node.toObject() : QJsonObject();
+        if (!node.isObject() && !node.isUndefined()) {
+            failure = QStringLiteral("%1: is not an object").arg(path.mid(0, depth).join(QLatin1Char('.')));
+            return node;
+        }
+        object.insert(part, set(object.value(part), depth + 1));
+        return object;
+    };
+    const QJsonValue result = set(root, 0);
+    if (!failure.isEmpty())
+        return Error{(QStringLiteral("--set ") + failure).toStdString()};
+    return result.toObject();
+}
+
+engine::Result<engine::Distribution> resolveDistribution(const DistributionSpec& spec, const QString& baseDir)
+{
+    engine::Distribution d;
+    switch (spec.kind) {
+    case Kind::File: {
+        const QString path = QFileInfo(spec.path).isAbsolute() ? spec.path : QDir(baseDir).filePath(spec.path);
+        return readLogitsFile(path);
+    }
+    case Kind::Zipf:
+        d.logits = engine::zipfLogits(spec.vocabulary, spec.exponent);
+        return d;
+    case Kind::Normal:
+        d.logits = engine::normalLogits(spec.vocabulary, spec.sigma, static_cast<std::uint64_t>(spec.seed));
+        return d;
+    case Kind::Logits:
+    case Kind::Probabilities:
+        break;
+    }
+    d.logits.resize(spec.values.size());
+    for (qsizetype i = 0; i < spec.values.size(); ++i)
+        d.logits[i] = spec.kind == Kind::Logits ? spec.values[i] : std::log(spec.values[i]);  // log 0 = -inf: never drawn
+    for (const QString& t : spec.tokens)
+        d.tokens.push_back(t.toStdString());
+    return d;
+}
+
+}  // namespace logitlab::app

@@ -1,0 +1,81 @@
+// What every experiment file shares (version 1 of the format, docs/experiments.md): the header
+// {"logitlab": 1, "experiment": ..., "name": ..., "description": ...}, the distribution and
+// decoding-setting objects, reading and --set overrides. Each experiment's own keys are read
+// by its own spec (junk_risk_spec.h, seed_sweep_spec.h).
+#pragma once
+
+#include "distribution.h"
+#include "result.h"
+#include "sampler_settings.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace logitlab::app {
+
+class JsonObjectReader;
+
+struct DistributionSpec {
+    enum class Kind { Logits, Probabilities, File, Zipf, Normal };
+    Kind kind = Kind::Logits;
+    QList<double> values;       // logits, or probabilities (Kind::Probabilities)
+    QStringList tokens;         // optional names, one per value
+    QString path;               // Kind::File: a logits file, relative to the experiment file
+    qint64 vocabulary = 262144; // Zipf, Normal
+    double exponent = 1.0;      // Zipf
+    double sigma = 2.0;         // Normal
+    qint64 seed = 1;            // Normal
+
+    friend bool operator==(const DistributionSpec&, const DistributionSpec&) = default;
+};
+
+struct SettingSpec {
+    QString label;
+    engine::SamplerSettings sampler;
+
+    friend bool operator==(const SettingSpec&, const SettingSpec&) = default;
+};
+
+inline constexpr int kExperimentFileVersion = 1;
+inline constexpr qint64 kMaxVocabulary = 1 << 20;
+inline constexpr qint64 kMaxSeed = qint64{1} << 53;  // every whole number up to here is exact in JSON
+
+// The experiments this build can run, by their "experiment" value.
+QStringList experimentKinds();
+QStringList rngNameList();
+
+struct ExperimentHeader {
+    QString name;         // names the output files
+    QString description;
+};
+
+// Reads and checks the header keys: the version first (it decides how the rest is read), then
+// that "experiment" is `experiment`, then name and description. Throws JsonFieldError.
+ExperimentHeader readHeader(JsonObjectReader& root, const QString& experiment);
+QJsonObject headerToJson(const ExperimentHeader& header, const QString& experiment);
+
+// The "distribution" and "settings[i]" objects. Throw JsonFieldError.
+DistributionSpec readDistribution(JsonObjectReader& r);
+SettingSpec readSetting(JsonObjectReader& r);
+QJsonObject distributionToJson(const DistributionSpec& d);
+QJsonObject settingToJson(const SettingSpec& s);
+
+// For provenance: the distribution in one line; a file is named with its SHA-256.
+QString describeDistribution(const DistributionSpec& d, const QString& baseDir);
+
+// The "experiment" value of a parsed file, to pick its reader. Errors name the file.
+engine::Result<QString> experimentKind(const QJsonObject& root, const QString& source);
+
+// The file's top-level JSON object, before any key is checked (for --set overrides).
+engine::Result<QJsonObject> parseExperimentJson(const QByteArray& json, const QString& source);
+engine::Result<QJsonObject> readExperimentJson(const QString& path);
+// `key=value` from the command line into the file's JSON before it is parsed: the key is a
+// dotted path ("junk.threshold", "settings.1.top_p"), the value JSON or else a plain string.
+engine::Result<QJsonObject> applyOverride(QJsonObject root, const QString& assignment);
+
+// The logits the distribution describes (reading the file relative to baseDir for Kind::File).
+engine::Result<engine::Distribution> resolveDistribution(const DistributionSpec& spec, const QString& baseDir);
+
+}  // namespace logitlab::app

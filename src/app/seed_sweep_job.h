@@ -1,0 +1,48 @@
+// Runs a seed-sweep experiment file on the runner (blocks of seeds as work items, each seed on
+// its own generator), summarises it, replays the first seed to check it reproduces bit for bit,
+// and writes the per-token and per-seed tables as CSV with provenance. Used by the CLI and the
+// GUI page alike.
+#pragma once
+
+#include "experiment_runner.h"
+#include "provenance.h"
+#include "seed_sweep.h"
+#include "seed_sweep_spec.h"
+
+#include <QFuture>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace logitlab::app {
+
+struct SeedSweepOutcome {
+    RunStatus status;
+    std::vector<engine::SeedResult> results;  // one per seed, in the spec's order
+    engine::SeedSweepSummary summary;
+    QStringList tokenNames;                   // per outcome, most probable first
+    QString chain;                            // the chain as evaluated, for titles
+    bool replayIdentical = false;             // the first seed, drawn again, gave the same hash
+    std::uint64_t draws = 0;
+    double seconds = 0.0;
+};
+
+SeedSweepOutcome runSeedSweep(const SeedSweepSpec& spec, const QString& baseDir, const QString& source, int threads,
+                              const WorkControl& control);
+QFuture<SeedSweepOutcome> startSeedSweep(const SeedSweepSpec& spec, const QString& baseDir, const QString& source,
+                                         int threads);
+
+// Every parameter and the file's canonical JSON; not the thread count (the CSV must not depend
+// on it).
+Provenance seedSweepProvenance(const SeedSweepSpec& spec, const QString& baseDir);
+// The provenance plus the sweep's overall results (KS, pooled fit, replay, first difference).
+Provenance seedSweepResultHeader(const Provenance& provenance, const SeedSweepOutcome& outcome);
+
+QString seedSweepTokensCsv(const Provenance& header, const SeedSweepOutcome& outcome);
+QString seedSweepSeedsCsv(const Provenance& header, const SeedSweepOutcome& outcome);
+
+// Tokens shown as their own count column in the per-seed table (the most probable ones).
+inline constexpr int kSeedTableTokenColumns = 20;
+
+}  // namespace logitlab::app

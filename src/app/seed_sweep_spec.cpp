@@ -1,0 +1,189 @@
+#include "seed_sweep_spec.h"
+
+#include "candidate.h"
+#include "chain_evaluation.h"
+#include "chain_text.h"
+#include "json_object_reader.h"
+#include "sampler_context.h"
+#include "semantics.h"
+
+#include <QJsonArray>
+#include <QSet>
+
+#include <algorithm>
+
+namespace logitlab::app {
+
+namespace {
+
+using engine::Error;
+
+QStringList semanticsNames()
+{
+    QStringList names;
+    for (auto s : engine::allSemantics())
+        names << QString::fromStdString(engine::semanticsName(s));
+    return names;
+}
+
+void readSeeds(JsonObjectReader& r, SeedSweepSpec& spec)
+{
+    const QString key = QStringLiteral("seeds");
+    const QJsonValue value = r.value(key);
+    const qint64 maxSeeds = static_cast<qint64>(engine::SeedSweepExperiment::kMaxSeeds);
+    if (value.isArray()) {
+        const QJsonArray items = value.toArray();
+        if (items.isEmpty() || items.size() > maxSeeds)
+            throw JsonFieldError{key, QStringLiteral("must list 1..%1 seeds").arg(maxSeeds)};
+        spec.seedRange = false;
+        QSet<qint64> seen;
+        for (qsizetype i = 0; i < items.size(); ++i) {
+            const QString path = key + QLatin1Char('.') + QString::number(i);
+            const qint64 seed = JsonObjectReader::integerAt(items[i], path, 0, kMaxSeed);
+            if (seen.contains(seed))
+                throw JsonFieldError{path, QStringLiteral("repeats seed %1").arg(seed)};
+            seen.insert(seed);
+            spec.seedList << seed;
+        }
+        return;
+    }
+    if (!value.isObject())
+        throw JsonFieldError{key, QStringLiteral("must be a list of seeds or {\"first\": ..., \"count\": ...}")};
+    JsonObjectReader range(value.toObject(), key);
+    spec.seedRange = true;
+    spec.firstSeed = range.integer(QStringLiteral("first"), 0, 0, kMaxSeed);
+    spec.seedCount = range.integer(QStringLiteral("count"), {}, 1, maxSeeds);
+    if (spec.firstSeed + spec.seedCount - 1 > kMaxSeed)
+        throw JsonFieldError{range.keyPath(QStringLiteral("count")), QStringLiteral("runs past the largest seed %1").arg(kMaxSeed)};
+    range.finish();
+}
+
+SeedSweepSpec readSpec(const QJsonObject& root)
+{
+    JsonObjectReader r(root, QString());
+    const ExperimentHeader header = readHeader(r, QStringLiteral("seed-sweep"));
+    SeedSweepSpec spec;
+    spec.name = header.name;
+    spec.description = header.description;
+    JsonObjectReader distribution(r.object(QStringLiteral("distribution")), QStringLiteral("distribution"));
+    spec.distribution = readDistribution(distribution);
+    spec.semantics = r.string(QStringLiteral("semantics"), spec.semantics, semanticsNames());
+    spec.chain = r.string(QStringLiteral("chain"), spec.chain);
+    spec.rng = r.string(QStringLiteral("rng"), spec.rng, rngNameList());
+    readSeeds(r, spec);
+    spec.draws = r.integer(QStringLiteral("draws"), spec.draws, 1,
+                           static_cast<qint64>(engine::SeedSweepExperiment::kMaxDrawsPerSeed));
+    if (r.has(QStringLiteral("compare"))) {
+        const QJsonArray pair = r.array(QStringLiteral("compare"));
+        if (pair.size() != 2)
+            throw JsonFieldError{QStringLiteral("compare"), QStringLiteral("must name exactly two seeds")};
+        spec.compare = std::make_pair(JsonObjectReader::integerAt(pair[0], QStringLiteral("compare.0"), 0, kMaxSeed),
+                                      JsonObjectReader::integerAt(pair[1], QStringLiteral("compare.1"), 0, kMaxSeed));
+        const auto seeds = spec.seeds();
+        for (int i = 0; i < 2; ++i) {
+            const qint64 s = i == 0 ? spec.compare->first : spec.compare->second;
+            if (std::find(seeds.begin(), seeds.end(), static_cast<std::uint64_t>(s)) == seeds.end())
+                throw JsonFieldError{QStringLiteral("compare.%1").arg(i), QStringLiteral("seed %1 is not one of the swept seeds").arg(s)};
+        }
+    }
+    r.finish();
+    return spec;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> SeedSweepSpec::seeds() const
+{
+    std::vector<std::uint64_t> out;
+    if (seedRange) {
+        out.reserve(static_cast<std::size_t>(seedCount));
+        for (qint64 i = 0; i < seedCount; ++i)
+            out.push_back(static_cast<std::uint64_t>(firstSeed + i));
+    } else {
+        out.assign(seedList.begin(), seedList.end());
+    }
+    return out;
+}
+
+engine::Result<SeedSweepSpec> parseSeedSweep(const QJsonObject& root, const QString& source)
+{
+    try {
+        return readSpec(root);
+    } catch (const JsonFieldError& e) {
+        return Error{QStringLiteral("%1: %2: %3").arg(source, e.key, e.message).toStdString()};
+    }
+}
+
+engine::Result<SeedSweepSpec> readSeedSweepFile(const QString& path)
+{
+    const auto root = readExperimentJson(path);
+    if (!root)
+        return Error{root.error()};
+    return parseSeedSweep(root.value(), path);
+}
+
+QJsonObject toJson(const SeedSweepSpec& spec)
+{
+    QJsonObject root = headerToJson({spec.name, spec.description}, QStringLiteral("seed-sweep"));
+    root.insert(QStringLiteral("distribution"), distributionToJson(spec.distribution));
+    root.insert(QStringLiteral("semantics"), spec.semantics);
+    root.insert(QStringLiteral("chain"), spec.chain);
+    root.insert(QStringLiteral("rng"), spec.rng);
+    if (spec.seedRange) {
+        root.insert(QStringLiteral("seeds"), QJsonObject{{QStringLiteral("first"), spec.firstSeed},
+                                                         {QStringLiteral("count"), spec.seedCount}});
+    } else {
+        QJsonArray list;
+        for (qint64 s : spec.seedList)
+            list.append(s);
+        root.insert(QStringLiteral("seeds"), list);
+    }
+    root.insert(QStringLiteral("draws"), spec.draws);
+    if (spec.compare)
+        root.insert(QStringLiteral("compare"), QJsonArray{spec.compare->first, spec.compare->second});
+    return root;
+}
+
+engine::Result<SeedSweepInput> toSeedSweepInput(const SeedSweepSpec& spec, const QString& baseDir,
+                                                const QString& source)
+{
+    const auto fail = [&source](const QString& key, const std::string& message) {
+        // Engine messages often name the key already ("chain: unknown stage ..."): say it once.
+        const QString text = QString::fromStdString(message);
+        const QString prefix = key + QStringLiteral(": ");
+        return Error{(source + QStringLiteral(": ") + (text.startsWith(prefix) ? text : prefix + text)).toStdString()};
+    };
+    auto distribution = resolveDistribution(spec.distribution, baseDir);
+    if (!distribution)
+        return fail(QStringLiteral("distribution"), distribution.error());
+
+    const auto semantics = engine::parseSemantics(spec.semantics.toStdString());
+    auto chain = engine::parseChain(spec.chain.toStdString(), *semantics);  // semantics was checked on reading
+    if (!chain)
+        return fail(QStringLiteral("chain"), chain.error());
+    if (chain->stateful())
+        return fail(QStringLiteral("chain"),
+                    "'" + spec.chain.toStdString() + "' has stages whose state changes after every draw (mirostat, "
+                    "XTC, penalties over the history); a sweep over one fixed distribution needs a stateless chain");
+    engine::SamplerContext context;
+    context.vocabSize = static_cast<std::size_t>(distribution->logits.size());
+    engine::CandidateList survivors = engine::evaluateChain(chain.value(), distribution->logits, context);
+    // Tokens the chain leaves at probability 0 can never be drawn: they are not outcomes.
+    std::erase_if(survivors, [](const engine::Candidate& c) { return c.p <= 0.0; });
+    if (survivors.empty())
+        return fail(QStringLiteral("chain"), "leaves no token to draw");
+
+    SeedSweepInput input;
+    input.parameters.source = std::make_shared<engine::CandidateSource>(
+        std::move(survivors), engine::semanticsName(*semantics) + ": " + engine::formatChain(chain.value(), true));
+    input.parameters.rng = spec.rng.toStdString();
+    input.parameters.seeds = spec.seeds();
+    input.parameters.drawsPerSeed = static_cast<std::uint64_t>(spec.draws);
+    if (spec.compare)
+        input.parameters.compared = std::array<std::uint64_t, 2>{static_cast<std::uint64_t>(spec.compare->first),
+                                                                 static_cast<std::uint64_t>(spec.compare->second)};
+    input.distribution = std::move(distribution).value();
+    return input;
+}
+
+}  // namespace logitlab::app

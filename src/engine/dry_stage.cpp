@@ -1,0 +1,103 @@
+#include "dry_stage.h"
+
+#include "logits_parser.h"
+#include "number_format.h"
+#include "stage_support.h"
+
+#include <cmath>
+#include <map>
+
+namespace logitlab::engine {
+
+DryStage::DryStage(Semantics semantics) : StageBase(semantics)
+{
+    declare({"multiplier", ParameterKind::Real, 0.0, "finite, 0 is off"});
+    declare({"base", ParameterKind::Real, 1.75, "finite, < 1 is off"});
+    declare({"allowed-length", ParameterKind::Integer, 2, ">= 0"});
+    declare({"last-n", ParameterKind::Integer, -1, "-1 = whole history, 0 = off"});
+    declare({"breakers", ParameterKind::TokenList, 0, "single-token sequence breakers, ids separated by '/'"});
+}
+
+void DryStage::parametersChanged()
+{
+    m_breakers.clear();
+    if (text("breakers").empty())
+        return;
+    for (std::string_view item : detail::splitOn(text("breakers"), '/'))  // checked by setParameter
+        m_breakers.insert(static_cast<std::int32_t>(*parseDouble(item)));
+}
+
+std::optional<std::string> DryStage::validate() const
+{
+    if (semantics() == Semantics::Hf || semantics() == Semantics::Vllm)
+        return name() + ": " + semanticsName(semantics()) + " has no DRY sampler (llama.cpp only)";
+    for (const char* p : {"multiplier", "base"})
+        if (!std::isfinite(number(p)))
+            return problem(p, "must be finite");
+    if (number("allowed-length") < 0)
+        return problem("allowed-length", "must be >= 0, got " + formatDouble(number("allowed-length")));
+    if (number("last-n") < -1)
+        return problem("last-n", "must be -1 (all), 0 (off) or more, got " + formatDouble(number("last-n")));
+    return std::nullopt;
+}
+
+bool DryStage::active() const
+{
+    return number("multiplier") != 0.0 && number("base") >= 1.0 && number("last-n") != 0;
+}
+
+void DryStage::apply(CandidateArray& candidates, SamplerContext& context)
+{
+    const auto& h = context.history;
+    const auto allowed = static_cast<std::size_t>(number("allowed-length"));
+    const double lastN = number("last-n");
+    const std::size_t n = lastN < 0 ? h.size() : std::min(h.size(), static_cast<std::size_t>(lastN));
+    if (n <= allowed)
+        return;
+    // back(i): the i-th token counted from the end of the history (0 = the last one).
+    const auto back = [&h](std::size_t i) { return h[h.size() - 1 - i]; };
+
+    // (1) The most recent breaker caps how far back a repeat may reach.
+    std::size_t limit = n;
+    for (std::size_t i = 0; i < n; ++i)
+        if (m_breakers.count(back(i))) {
+            limit = i;
+            break;
+        }
+    if (limit < allowed)
+        return;
+
+    // (2, 3) For each earlier end position k, how long the text ending there matches the text
+    // ending now (capped at the limit); the token that followed it records the longest match.
+    std::map<std::int32_t, std::size_t> longest;
+    for (std::size_t k = 1; k < n; ++k) {
+        std::size_t len = 0;
+        while (k + len < n && back(k + len) == back(len) && len < limit)
+            ++len;
+        if (len >= allowed) {
+            const std::int32_t next = back(k - 1);
+            auto& best = longest[next];
+            best = std::max(best, len);
+        }
+    }
+
+    // (4) Penalise, with the exponent clamped so base^exponent stays finite in float.
+    const double base = number("base");
+    const double multiplier = number("multiplier");
+    long maxExponent = 0;
+    if (base > 1.000001)
+        maxExponent = static_cast<long>(88.7228391 / std::log(base));
+    for (auto& t : candidates.data()) {
+        const auto found = longest.find(t.id);
+        if (found == longest.end() || m_breakers.count(t.id))
+            continue;
+        long exponent = static_cast<long>(found->second) - static_cast<long>(allowed);
+        if (maxExponent > 0 && exponent > maxExponent)
+            exponent = maxExponent;
+        t.logit -= multiplier * std::pow(base, static_cast<double>(exponent));
+        context.noteAdjusted(t.id, t.logit);
+    }
+    candidates.setSorted(false);
+}
+
+}  // namespace logitlab::engine

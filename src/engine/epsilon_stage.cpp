@@ -1,0 +1,62 @@
+#include "epsilon_stage.h"
+
+#include "number_format.h"
+#include "stage_support.h"
+
+#include <algorithm>
+
+namespace logitlab::engine {
+
+EpsilonStage::EpsilonStage(Semantics semantics) : StageBase(semantics)
+{
+    declare({"epsilon", ParameterKind::Real, 0.0, "lesson, hf: (0, 1), 0 is off; not in llama.cpp or vllm"});
+    declare({"min-keep", ParameterKind::Integer, 1, "hf: >= 1"});
+}
+
+std::optional<std::string> validateCutoffStage(const SamplerStage& stage, const std::string& hfName)
+{
+    const Semantics s = stage.semantics();
+    if (s == Semantics::LlamaCpp || s == Semantics::Vllm)
+        return stage.name() + ": " + semanticsName(s) + " has no " + stage.name() + " sampler (hf only)";
+    const double e = stage.number("epsilon");
+    if (!(e >= 0.0 && e < 1.0))
+        return stage.name() + ": epsilon: hf requires " + hfName + " in (0, 1), got " + formatDouble(e);
+    if (stage.number("min-keep") < 1)
+        return stage.name() + ": min-keep: hf requires min_tokens_to_keep >= 1, got "
+            + formatDouble(stage.number("min-keep"));
+    return std::nullopt;
+}
+
+void removeBelow(CandidateArray& candidates, double cutoff, std::size_t minKeep)
+{
+    auto& data = candidates.data();
+    std::vector<bool> remove(data.size());
+    for (std::size_t i = 0; i < data.size(); ++i)
+        remove[i] = data[i].p < cutoff;
+    if (minKeep > 0 && !data.empty()) {
+        // HF keeps every token scoring at least the min_keep-th largest score (ties included).
+        std::vector<double> logits(data.size());
+        for (std::size_t i = 0; i < data.size(); ++i)
+            logits[i] = data[i].logit;
+        const std::size_t k = std::min(minKeep, logits.size());
+        std::nth_element(logits.begin(), logits.begin() + static_cast<std::ptrdiff_t>(k - 1), logits.end(),
+                         std::greater<>());
+        for (std::size_t i = 0; i < data.size(); ++i)
+            if (data[i].logit >= logits[k - 1])
+                remove[i] = false;
+    }
+    detail::removeExceptTop(candidates, std::move(remove), 0);
+}
+
+std::optional<std::string> EpsilonStage::validate() const
+{
+    return validateCutoffStage(*this, "epsilon_cutoff");
+}
+
+void EpsilonStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
+{
+    candidates.softmax();
+    removeBelow(candidates, number("epsilon"), static_cast<std::size_t>(number("min-keep")));
+}
+
+}  // namespace logitlab::engine

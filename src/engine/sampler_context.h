@@ -1,0 +1,30 @@
+// What a stage may read besides the candidates: the token history (oldest first), the size of
+// the whole vocabulary, and bookkeeping that lets the chain report each survivor's probability
+// before truncation (p_raw) without keeping every removed token in the working array.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace logitlab::engine {
+
+struct SamplerContext {
+    std::vector<std::int32_t> history;  // tokens already generated, oldest first
+    std::size_t vocabSize = 0;          // V of the whole vocabulary (mirostat v1 needs it)
+
+    // Product of the temperatures applied so far; logits in the array are base / scale. 0 after a
+    // greedy temperature (T <= 0): p_raw is then the T -> 0 limit, 1 for the kept argmax.
+    double temperatureScale = 1.0;
+    // Logits changed per token (bias, penalties, DRY, n-gram bans), on the temperature-1 scale.
+    std::map<std::int32_t, double> adjustedLogits;
+
+    // Records that token `id` now has `currentLogit` (on the current temperature scale).
+    void noteAdjusted(std::int32_t id, double currentLogit)
+    {
+        adjustedLogits[id] = temperatureScale > 0.0 ? currentLogit * temperatureScale : currentLogit;
+    }
+};
+
+}  // namespace logitlab::engine

@@ -1,0 +1,149 @@
+#include "top_k_stage.h"
+
+#include "number_format.h"
+#include "stage_support.h"
+
+#include <algorithm>
+
+namespace logitlab::engine {
+
+namespace {
+
+// Descending logit, lower id first: the deterministic order for exact-k cuts.
+bool better(const TokenData& a, const TokenData& b)
+{
+    return a.logit > b.logit || (a.logit == b.logit && a.id < b.id);
+}
+
+template <class Scalar>
+CandidateArray heapSelect(const Scalar* logits, std::size_t n, std::size_t k)
+{
+    CandidateArray out;
+    auto& heap = out.data();  // a min-heap under better(): the worst kept token on top
+    heap.reserve(k + 1);
+    const std::size_t first = std::min(k, n);
+    for (std::size_t i = 0; i < first; ++i)
+        heap.push_back({static_cast<std::int32_t>(i), static_cast<double>(logits[i]), 0.0});
+    std::make_heap(heap.begin(), heap.end(), better);
+    // The scan compares in the logits' own type against the worst kept value (exact: a float
+    // widens to double without rounding); ids grow, so an equal logit never displaces.
+    Scalar worst = first > 0 ? static_cast<Scalar>(heap.front().logit) : Scalar{};
+    for (std::size_t i = first; i < n; ++i) {
+        if (!(logits[i] > worst))
+            continue;
+        std::pop_heap(heap.begin(), heap.end(), better);
+        heap.back() = {static_cast<std::int32_t>(i), static_cast<double>(logits[i]), 0.0};
+        std::push_heap(heap.begin(), heap.end(), better);
+        worst = static_cast<Scalar>(heap.front().logit);
+    }
+    std::sort(heap.begin(), heap.end(), better);
+    out.setSorted(true);
+    return out;
+}
+
+}  // namespace
+
+TopKStage::TopKStage(Semantics semantics) : StageBase(semantics)
+{
+    declare({"k", ParameterKind::Integer, 0,
+             "lesson: >= 1; llama.cpp: <= 0 is off; hf: 0 is off, negative is an error; vllm: 0 and -1 are off"});
+    declareMinKeep(false, true);  // hf: effective k = max(k, min-keep)
+}
+
+std::optional<std::string> TopKStage::validate() const
+{
+    const double k = number("k");
+    switch (semantics()) {
+    case Semantics::Lesson:
+        if (k < 1)
+            return problem("k", "must be at least 1, got " + formatDouble(k));
+        break;
+    case Semantics::Hf:
+        if (k < 0)
+            return problem("k", "hf requires a strictly positive top_k (0 disables it), got " + formatDouble(k));
+        break;
+    case Semantics::Vllm:
+        if (k < -1)
+            return problem("k", "vllm requires top_k >= 1, or 0 / -1 for off, got " + formatDouble(k));
+        break;
+    case Semantics::LlamaCpp:
+        break;
+    }
+    return checkMinKeep();
+}
+
+bool TopKStage::active() const
+{
+    return number("k") > 0;
+}
+
+bool TopKStage::canSelectFromLogits(std::size_t n) const
+{
+    return (semantics() == Semantics::LlamaCpp) && active() && static_cast<std::size_t>(number("k")) < n;
+}
+
+CandidateArray TopKStage::selectFromLogits(const float* logits, std::size_t n) const
+{
+    return heapSelect(logits, n, static_cast<std::size_t>(number("k")));
+}
+
+CandidateArray TopKStage::selectFromLogits(const double* logits, std::size_t n) const
+{
+    return heapSelect(logits, n, static_cast<std::size_t>(number("k")));
+}
+
+void TopKStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
+{
+    if (candidates.empty())
+        return;
+    const auto k = static_cast<std::size_t>(number("k"));
+    auto& data = candidates.data();
+    switch (semantics()) {
+    case Semantics::Lesson: {
+        // The lesson ranks by the softmax over everything present, then keeps k; top-p after it
+        // reads those same (not renormalised) probabilities.
+        candidates.softmax();
+        std::stable_sort(data.begin(), data.end(), [](const TokenData& a, const TokenData& b) { return a.p > b.p; });
+        candidates.truncate(k);
+        candidates.setSorted(true);
+        return;
+    }
+    case Semantics::LlamaCpp: {
+        const std::size_t keep = std::min(k, data.size());
+        if (!candidates.sorted()) {
+            // Stable tie rule: the lower array position (id) wins, so results are reproducible.
+            std::vector<std::size_t> pos(data.size());
+            for (std::size_t i = 0; i < data.size(); ++i)
+                pos[i] = i;
+            auto byRank = [&data](std::size_t a, std::size_t b) {
+                return data[a].logit > data[b].logit || (data[a].logit == data[b].logit && a < b);
+            };
+            std::partial_sort(pos.begin(), pos.begin() + static_cast<std::ptrdiff_t>(keep), pos.end(), byRank);
+            std::vector<TokenData> top(keep);
+            for (std::size_t i = 0; i < keep; ++i)
+                top[i] = data[pos[i]];
+            data = std::move(top);
+        }
+        candidates.truncate(keep);
+        candidates.setSorted(true);
+        return;
+    }
+    case Semantics::Hf:
+    case Semantics::Vllm: {
+        const std::size_t effective = std::min(std::max(k, minKeep()), data.size());
+        std::vector<double> logits(data.size());
+        for (std::size_t i = 0; i < data.size(); ++i)
+            logits[i] = data[i].logit;
+        std::nth_element(logits.begin(), logits.begin() + static_cast<std::ptrdiff_t>(effective - 1), logits.end(),
+                         std::greater<>());
+        const double kth = logits[effective - 1];
+        std::vector<bool> remove(data.size());
+        for (std::size_t i = 0; i < data.size(); ++i)
+            remove[i] = data[i].logit < kth;  // strictly below: ties with the k-th value stay
+        detail::removeExceptTop(candidates, std::move(remove), 0);
+        return;
+    }
+    }
+}
+
+}  // namespace logitlab::engine

@@ -1,0 +1,245 @@
+// logitlab-cli's chain options end to end: the built binary run through QProcess, its JSON
+// read back, and every bad input ending with exit code 2 and one stderr line that names it.
+#include "test_support.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+#include <cmath>
+
+using namespace logitlab;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run cli(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(test::binaryPath(QStringLiteral("logitlab-cli")), arguments);
+    if (!process.waitForFinished(60000))
+        qFatal("logitlab-cli did not finish");
+    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+QJsonObject json(const QStringList& arguments)
+{
+    const Run run = cli(arguments + QStringList{QStringLiteral("--json")});
+    if (run.exitCode != 0)
+        qFatal("exit %d: %s", run.exitCode, qPrintable(run.err));
+    return QJsonDocument::fromJson(run.out.toUtf8()).object();
+}
+
+QList<int> survivorIds(const QJsonObject& result)
+{
+    QList<int> ids;
+    for (const auto& s : result.value(QStringLiteral("survivors")).toArray())
+        ids << s.toObject().value(QStringLiteral("id")).toInt();
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+const QString kExercise = QStringLiteral("2.5,2.2,1,0.3,-0.5");
+
+}  // namespace
+
+class TestCliChain : public QObject {
+    Q_OBJECT
+
+private slots:
+    // The lesson's behaviour is unchanged: same counts, same settings, and now a "chain".
+    void lessonSampleUnchanged()
+    {
+        const QJsonObject result = json({QStringLiteral("sample"), QStringLiteral("--logits"), kExercise,
+                                         QStringLiteral("--tokens"), QStringLiteral("=>,{,(,async,//"),
+                                         QStringLiteral("--seed"), QStringLiteral("42"), QStringLiteral("--top-p"),
+                                         QStringLiteral("0.9")});
+        const QJsonObject counts = result.value(QStringLiteral("counts")).toObject();
+        QCOMPARE(counts.value(QStringLiteral("=>")).toInt(), 493);
+        QCOMPARE(counts.value(QStringLiteral("{")).toInt(), 393);
+        QCOMPARE(counts.value(QStringLiteral("(")).toInt(), 114);
+        QCOMPARE(result.value(QStringLiteral("settings")).toObject(),
+                 (QJsonObject{{QStringLiteral("temperature"), 1}, {QStringLiteral("topP"), 0.9}}));
+        QCOMPARE(result.value(QStringLiteral("semantics")).toString(), QStringLiteral("lesson"));
+        QCOMPARE(result.value(QStringLiteral("chain")).toArray().size(), 1);
+    }
+
+    // D1 through the CLI, with p_raw and the chain as applied.
+    void semanticsChangeTheSurvivors()
+    {
+        const QStringList base{QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,2,1"),
+                               QStringLiteral("--top-p"), QStringLiteral("0.8"), QStringLiteral("--temperature"),
+                               QStringLiteral("0.5")};
+        const QJsonObject llama = json(base + QStringList{QStringLiteral("--semantics"), QStringLiteral("llama.cpp")});
+        QCOMPARE(survivorIds(llama), (QList<int>{0, 1}));
+        const QJsonArray survivors = llama.value(QStringLiteral("survivors")).toArray();
+        QVERIFY(std::fabs(survivors[0].toObject().value(QStringLiteral("p")).toDouble() - 0.8808) < 1e-4);
+        // p_raw: softmax of [3, 2, 1] / 0.5 over the whole vocabulary, e^6 / (e^6 + e^4 + e^2).
+        const double raw = std::exp(6.0) / (std::exp(6.0) + std::exp(4.0) + std::exp(2.0));
+        QVERIFY(std::fabs(survivors[0].toObject().value(QStringLiteral("p_raw")).toDouble() - raw) < 1e-12);
+        const QJsonArray chain = llama.value(QStringLiteral("chain")).toArray();
+        QCOMPARE(chain.size(), 2);
+        QCOMPARE(chain[0].toObject().value(QStringLiteral("stage")).toString(), QStringLiteral("top-p"));
+        QCOMPARE(chain[1].toObject().value(QStringLiteral("stage")).toString(), QStringLiteral("temperature"));
+        QCOMPARE(chain[1].toObject().value(QStringLiteral("t")).toDouble(), 0.5);
+
+        const QJsonObject hf = json(base + QStringList{QStringLiteral("--semantics"), QStringLiteral("hf")});
+        QCOMPARE(survivorIds(hf), (QList<int>{0}));
+        QCOMPARE(hf.value(QStringLiteral("chain")).toArray()[0].toObject().value(QStringLiteral("stage")).toString(),
+                 QStringLiteral("temperature"));
+    }
+
+    void compareShowsAllFourAndTheRule()
+    {
+        const QJsonObject result = json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,2,1"),
+                                         QStringLiteral("--top-p"), QStringLiteral("0.8"), QStringLiteral("--temperature"),
+                                         QStringLiteral("0.5"), QStringLiteral("--compare")});
+        const QJsonObject presets = result.value(QStringLiteral("presets")).toObject();
+        QCOMPARE(presets.keys(), (QStringList{QStringLiteral("hf"), QStringLiteral("lesson"), QStringLiteral("llama.cpp"),
+                                              QStringLiteral("vllm")}));
+        QCOMPARE(survivorIds(presets.value(QStringLiteral("llama.cpp")).toObject()), (QList<int>{0, 1}));
+        QCOMPARE(survivorIds(presets.value(QStringLiteral("vllm")).toObject()), (QList<int>{0}));
+        bool sawD1 = false;
+        for (const auto& d : result.value(QStringLiteral("differences")).toArray()) {
+            const auto pair = d.toObject().value(QStringLiteral("presets")).toArray();
+            const QString rules = d.toObject().value(QStringLiteral("rules")).toArray().at(0).toString();
+            if (pair.contains(QStringLiteral("llama.cpp")) && pair.contains(QStringLiteral("hf")))
+                sawD1 = rules.startsWith(QStringLiteral("D1"));
+            QVERIFY(!pair.contains(QStringLiteral("hf")) || !pair.contains(QStringLiteral("vllm")));  // they agree
+        }
+        QVERIFY(sawD1);
+
+        // A preset that rejects the settings reports its error instead of survivors.
+        const QJsonObject zero = json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,2,1"),
+                                       QStringLiteral("--temperature"), QStringLiteral("0"), QStringLiteral("--compare")});
+        QVERIFY(zero.value(QStringLiteral("presets")).toObject().value(QStringLiteral("hf")).toObject()
+                    .value(QStringLiteral("error")).toString().startsWith(QStringLiteral("temperature: t:")));
+
+        const Run text = cli({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,1,2,2"),
+                              QStringLiteral("--top-k"), QStringLiteral("2"), QStringLiteral("--compare")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains(QStringLiteral("llama.cpp vs hf differ: D3 top-k ties")));
+    }
+
+    void chainStringAndInputs()
+    {
+        // --chain under llama.cpp: order as written.
+        QJsonObject result = json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,2,1,0"),
+                                   QStringLiteral("--semantics"), QStringLiteral("llama.cpp"), QStringLiteral("--chain"),
+                                   QStringLiteral("temperature=0.5,top-p=0.8")});
+        QCOMPARE(survivorIds(result), (QList<int>{0}));
+        // --probs: ln p; the llama.cpp test's top-p 0.7 case keeps .4 and .3.
+        result = json({QStringLiteral("candidates"), QStringLiteral("--probs"), QStringLiteral("0.1,0.2,0.3,0.4"),
+                       QStringLiteral("--semantics"), QStringLiteral("llama.cpp"), QStringLiteral("--top-p"),
+                       QStringLiteral("0.7")});
+        QCOMPARE(survivorIds(result), (QList<int>{2, 3}));
+        // --logit-bias and --history with penalties.
+        result = json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("1,1,1"),
+                       QStringLiteral("--semantics"), QStringLiteral("llama.cpp"), QStringLiteral("--logit-bias"),
+                       QStringLiteral("2:-inf"), QStringLiteral("--history"), QStringLiteral("0,0"),
+                       QStringLiteral("--repeat-penalty"), QStringLiteral("2")});
+        const QJsonArray survivors = result.value(QStringLiteral("survivors")).toArray();
+        QCOMPARE(survivors.size(), 2);
+        QCOMPARE(survivors[0].toObject().value(QStringLiteral("id")).toInt(), 1);  // 0 was penalised: 1 / 2
+        // --defaults fills llama.cpp's values.
+        result = json({QStringLiteral("candidates"), QStringLiteral("--logits"), kExercise, QStringLiteral("--semantics"),
+                       QStringLiteral("llama.cpp"), QStringLiteral("--defaults")});
+        QCOMPARE(result.value(QStringLiteral("chain")).toArray().size(), 4);
+    }
+
+    void statefulSampling()
+    {
+        const QStringList args{QStringLiteral("sample"), QStringLiteral("--logits"), kExercise,
+                               QStringLiteral("--semantics"), QStringLiteral("llama.cpp"), QStringLiteral("--mirostat"),
+                               QStringLiteral("2"), QStringLiteral("--mirostat-tau"), QStringLiteral("1.5"),
+                               QStringLiteral("--draws"), QStringLiteral("200"), QStringLiteral("--sequence")};
+        const QJsonObject first = json(args);
+        QCOMPARE(json(args), first);  // seeded: reproducible
+        QCOMPARE(first.value(QStringLiteral("sequence")).toArray().size(), 200);
+        // A presence penalty over the growing history spreads the draws over more tokens.
+        const QJsonObject plain = json({QStringLiteral("sample"), QStringLiteral("--logits"), QStringLiteral("5,0,0,0"),
+                                        QStringLiteral("--semantics"), QStringLiteral("llama.cpp"), QStringLiteral("--draws"),
+                                        QStringLiteral("50")});
+        const QJsonObject penalised = json({QStringLiteral("sample"), QStringLiteral("--logits"), QStringLiteral("5,0,0,0"),
+                                            QStringLiteral("--semantics"), QStringLiteral("llama.cpp"),
+                                            QStringLiteral("--presence-penalty"), QStringLiteral("3"),
+                                            QStringLiteral("--penalty-last-n"), QStringLiteral("-1"),
+                                            QStringLiteral("--draws"), QStringLiteral("50")});
+        QVERIFY(penalised.value(QStringLiteral("counts")).toObject().size()
+                > plain.value(QStringLiteral("counts")).toObject().size());
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("names");
+        const QStringList base{QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,2,1")};
+        QTest::newRow("unknown preset") << base + QStringList{QStringLiteral("--semantics"), QStringLiteral("torch")}
+                                        << "semantics: unknown preset 'torch'";
+        QTest::newRow("unknown stage") << base + QStringList{QStringLiteral("--chain"), QStringLiteral("top-k=2,nucleus=0.9")}
+                                       << "unknown stage 'nucleus'";
+        QTest::newRow("unknown parameter") << base + QStringList{QStringLiteral("--chain"), QStringLiteral("top-p=0.9:keep=1")}
+                                           << "top-p: unknown parameter 'keep'";
+        QTest::newRow("hf temperature 0") << base + QStringList{QStringLiteral("--semantics"), QStringLiteral("hf"),
+                                                                QStringLiteral("--temperature"), QStringLiteral("0")}
+                                          << "temperature: t:";
+        QTest::newRow("hf min-p 2") << base + QStringList{QStringLiteral("--semantics"), QStringLiteral("hf"),
+                                                          QStringLiteral("--min-p"), QStringLiteral("2")}
+                                    << "min-p: p:";
+        QTest::newRow("vllm typical") << base + QStringList{QStringLiteral("--semantics"), QStringLiteral("vllm"),
+                                                            QStringLiteral("--typical"), QStringLiteral("0.5")}
+                                      << "typical: vllm has no";
+        QTest::newRow("lesson min-keep") << base + QStringList{QStringLiteral("--min-keep"), QStringLiteral("2")}
+                                         << "min-keep: lesson has no min_keep";
+        QTest::newRow("bad number") << base + QStringList{QStringLiteral("--min-p"), QStringLiteral("lots")}
+                                    << "min-p: 'lots' is not a number";
+        QTest::newRow("bias syntax") << base + QStringList{QStringLiteral("--logit-bias"), QStringLiteral("1=2")}
+                                     << "logit-bias: item 1";
+        QTest::newRow("bias outside vocabulary") << base + QStringList{QStringLiteral("--logit-bias"), QStringLiteral("9:1")}
+                                                 << "logit-bias: bias: token id 9 is outside";
+        QTest::newRow("history outside vocabulary") << base + QStringList{QStringLiteral("--history"), QStringLiteral("0,7"),
+                                                                          QStringLiteral("--repeat-penalty"),
+                                                                          QStringLiteral("1.2")}
+                                                    << "history: token 7 is outside";
+        QTest::newRow("probs range") << QStringList{QStringLiteral("candidates"), QStringLiteral("--probs"),
+                                                    QStringLiteral("0.5,1.5")}
+                                     << "probs: item 2";
+        QTest::newRow("probs and logits") << base + QStringList{QStringLiteral("--probs"), QStringLiteral("1")}
+                                          << "give either --probs or --logits";
+        QTest::newRow("chain and options") << base + QStringList{QStringLiteral("--chain"), QStringLiteral("top-k=1"),
+                                                                 QStringLiteral("--top-p"), QStringLiteral("0.5")}
+                                           << "chain: give either --chain or per-stage options";
+        QTest::newRow("mirostat version") << base + QStringList{QStringLiteral("--semantics"), QStringLiteral("llama.cpp"),
+                                                                QStringLiteral("--mirostat"), QStringLiteral("3")}
+                                          << "mirostat: must be 0 (off), 1 or 2";
+        QTest::newRow("lesson top-k 0 keeps its message") << base + QStringList{QStringLiteral("--top-k"), QStringLiteral("0")}
+                                                          << "top-k:";
+        QTest::newRow("sample: hf xtc") << QStringList{QStringLiteral("sample"), QStringLiteral("--logits"),
+                                                       QStringLiteral("3,2,1"), QStringLiteral("--semantics"),
+                                                       QStringLiteral("hf"), QStringLiteral("--xtc-probability"),
+                                                       QStringLiteral("0.5")}
+                                        << "xtc: hf has no XTC";
+    }
+
+    void badInput()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, names);
+        const Run run = cli(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.out.isEmpty());
+        QCOMPARE(run.err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(run.err.contains(names), qPrintable(run.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliChain)
+#include "tst_cli_chain.moc"
