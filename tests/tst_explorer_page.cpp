@@ -1,9 +1,19 @@
-// The first window, offscreen: the lesson's example on the Explorer page, top-p changes the
-// survivors shown, bad edits are refused in place, exports write real files, and the table
-// model passes QAbstractItemModelTester.
+// The Explorer offscreen: the lesson's example, top-p and temperature change the survivors shown
+// as the lesson says, edits and undo, bad edits and bad pasted rows refused in place, presets,
+// large vocabularies (top 20 + rest), the sweep and draws, save/open, exports that parse, and
+// QAbstractItemModelTester on the models.
+#include "candidates.h"
+#include "chain_controls.h"
+#include "draw_chart.h"
 #include "explorer_page.h"
+#include "lesson_examples.h"
+#include "logits_parser.h"
 #include "logits_table_model.h"
 #include "main_window.h"
+#include "probability_chart.h"
+#include "softmax.h"
+#include "sweep_chart.h"
+#include "synthetic_vocabulary.h"
 #include "test_support.h"
 
 #include <QAbstractItemModelTester>
@@ -13,9 +23,17 @@
 #include <QImage>
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
+#include <QSlider>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QChart>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
+#include <QXmlStreamReader>
 
 using namespace logitlab;
 using namespace logitlab::ui;
@@ -35,6 +53,11 @@ int survivorsShown(const LogitsTableModel& model)
 class TestExplorerPage : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);  // QSettings away from the user's
+    }
+
     void topPChangesTheSurvivors_data()
     {
         QTest::addColumn<double>("temperature");
@@ -61,7 +84,7 @@ private slots:
         page->topPBox()->setValue(topP);
         QCOMPARE(survivorsShown(*page->model()), survivors);
         QCOMPARE(static_cast<int>(page->model()->survivors().size()), survivors);
-        QVERIFY(page->readoutText().contains(QStringLiteral("Survivors: <b>%1</b>").arg(survivors)));
+        QVERIFY(page->readoutText().contains(QStringLiteral("Survivors: %1 of 5").arg(survivors)));
         if (temperature == 0.0)
             QVERIFY(page->readoutText().contains(QLatin1String("greedy: argmax")));
     }
@@ -147,6 +170,344 @@ private slots:
         const QString bad = dir.filePath(QStringLiteral("missing/c.png"));
         QVERIFY(window.exportChartTo(bad).contains(bad));
         QVERIFY(!QFile::exists(bad));
+    }
+
+    // The lesson's sequence through the controls, then back through Edit > Undo.
+    void topPSequenceAndUndo()
+    {
+        MainWindow window;
+        auto* page = new ExplorerPage;
+        window.addPage(page);
+        window.show();
+        QCOMPARE(survivorsShown(*page->model()), 3);
+        page->topPBox()->setValue(0.75);
+        QCOMPARE(survivorsShown(*page->model()), 2);
+        page->topPBox()->setValue(0.9);
+        QCOMPARE(survivorsShown(*page->model()), 3);
+        QUndoStack* undo = page->undoStack();
+        undo->undo();
+        QCOMPARE(page->topPBox()->value(), 0.75);
+        QCOMPARE(survivorsShown(*page->model()), 2);
+        undo->undo();
+        QCOMPARE(page->topPBox()->value(), 0.9);
+        QCOMPARE(survivorsShown(*page->model()), 3);
+        undo->redo();
+        QCOMPARE(survivorsShown(*page->model()), 2);
+    }
+
+    void sliderDragIsOneUndoStep()
+    {
+        ExplorerPage page;
+        const int before = page.undoStack()->count();
+        QSlider* slider = page.chainControls()->temperatureSlider();
+        for (int v : {95, 80, 60, 50}) {
+            slider->setValue(v);
+            QCOMPARE(page.model()->settings().temperature, v / 100.0);
+        }
+        QCOMPARE(page.undoStack()->count(), before + 1);
+        QCOMPARE(survivorsShown(*page.model()), 2);  // T = 0.5
+        page.undoStack()->undo();
+        QCOMPARE(page.temperatureBox()->value(), 1.0);
+        QCOMPARE(slider->value(), 100);
+        QCOMPARE(survivorsShown(*page.model()), 3);
+        // A separate drag after the slider was released is its own step.
+        emit slider->sliderReleased();
+        slider->setValue(150);
+        slider->setValue(160);
+        emit slider->sliderReleased();
+        slider->setValue(40);
+        page.undoStack()->undo();
+        QCOMPARE(page.temperatureBox()->value(), 1.6);
+    }
+
+    void temperatureZeroSaysGreedy()
+    {
+        ExplorerPage page;
+        page.show();
+        QVERIFY(!page.chainControls()->greedyLabel()->isVisible());
+        page.temperatureBox()->setValue(0.0);
+        QVERIFY(page.chainControls()->greedyLabel()->isVisible());
+        QCOMPARE(page.chainControls()->greedyLabel()->text(), QStringLiteral("<b>greedy: argmax</b>"));
+        QVERIFY(page.probabilityChart()->cutLabel().contains(QLatin1String("greedy: argmax 'users'")));
+    }
+
+    void editALogitThenUndo()
+    {
+        ExplorerPage page;
+        LogitsTableModel* model = page.model();
+        const QModelIndex result = model->index(3, LogitsTableModel::LogitColumn);
+        // result from 1 to 5: the favourite at 0.822, and with users (0.111) top-p 0.9 is passed.
+        QVERIFY(model->setData(result, QStringLiteral("5")));
+        QCOMPARE(model->survivors().size(), std::size_t{2});
+        QCOMPARE(model->survivors()[0].id, 3);
+        QCOMPARE(model->data(model->index(3, LogitsTableModel::RankColumn), Qt::EditRole).toInt(), 1);
+        page.undoStack()->undo();
+        QCOMPARE(model->data(result, Qt::EditRole).toDouble(), 1.0);
+        QCOMPARE(model->survivors().size(), std::size_t{3});
+        QCOMPARE(model->data(model->index(3, LogitsTableModel::RankColumn), Qt::EditRole).toInt(), 4);
+        page.undoStack()->redo();
+        QCOMPARE(model->survivors()[0].id, 3);
+    }
+
+    void theCutIsLabelledWithItsRule()
+    {
+        ExplorerPage page;
+        QCOMPARE(page.probabilityChart()->cutLabel(), QStringLiteral("cumulative 0.918 > 0.9 after 'items'"));
+        page.topPBox()->setValue(0.0);
+        page.topKBox()->setValue(2);
+        QVERIFY(page.probabilityChart()->cutLabel().startsWith(QLatin1String("top-k = 2")));
+        page.topKBox()->setValue(0);
+        QCOMPARE(page.probabilityChart()->cutLabel(), QString());
+    }
+
+    void presetsGiveTheLessonsNumbers()
+    {
+        ExplorerPage page;
+        page.show();
+        page.findChild<QPushButton*>(QStringLiteral("preset1"))->click();  // the exercise
+        QCOMPARE(page.model()->tokenName(0), QStringLiteral("=>"));
+        QCOMPARE(survivorsShown(*page.model()), 3);
+        QCOMPARE(page.probabilityChart()->cutLabel(), QStringLiteral("cumulative 0.924 > 0.9 after '('"));
+        page.temperatureBox()->setValue(0.7);
+        QCOMPARE(survivorsShown(*page.model()), 2);
+        QVERIFY(std::abs(page.model()->survivors()[0].p - 0.606) < 5e-4);
+
+        page.findChild<QPushButton*>(QStringLiteral("preset2"))->click();  // code completion
+        QCOMPARE(page.temperatureBox()->value(), 0.0);
+        QCOMPARE(survivorsShown(*page.model()), 1);
+        QVERIFY(page.readoutText().contains(QLatin1String("greedy: argmax")));
+
+        page.findChild<QPushButton*>(QStringLiteral("preset3"))->click();  // taglines
+        QCOMPARE(page.temperatureBox()->value(), 0.9);
+        QCOMPARE(page.topPBox()->value(), 0.95);
+        const auto expected = engine::candidates(engine::lessonExample().logits,
+                                                 engine::SamplerSettings{0.9, std::nullopt, 0.95});
+        QCOMPARE(page.model()->survivors(), expected);
+        QCOMPARE(survivorsShown(*page.model()), 4);
+
+        page.findChild<QPushButton*>(QStringLiteral("preset4"))->click();  // autofix
+        QCOMPARE(survivorsShown(*page.model()), 1);
+        page.findChild<QPushButton*>(QStringLiteral("preset0"))->click();
+        QCOMPARE(page.temperatureBox()->value(), 1.0);
+        QCOMPARE(survivorsShown(*page.model()), 3);
+        // Every preset is an undo step.
+        page.undoStack()->undo();
+        QCOMPARE(page.temperatureBox()->value(), 0.0);
+    }
+
+    void pasteReportsBadRowsAndKeepsTheGoodOnes()
+    {
+        ExplorerPage page;
+        page.show();
+        page.pasteText(QStringLiteral("token\tlogit\nalpha\t2\nbeta\tlots\ngamma\t1\ndelta\tnan\n"));
+        QCOMPARE(page.model()->rowCount(), 2);
+        QCOMPARE(page.model()->tokenName(1), QStringLiteral("gamma"));
+        QVERIFY(page.errorLabel()->isVisible());
+        const QString message = page.errorLabel()->text();
+        QVERIFY2(message.contains(QLatin1String("row 3: 'lots' is not a number")), qPrintable(message));
+        QVERIFY2(message.contains(QLatin1String("row 5: the logit is NaN")), qPrintable(message));
+        page.undoStack()->undo();
+        QCOMPARE(page.model()->rowCount(), 5);
+
+        // Nothing usable: nothing changes, the message says why.
+        page.pasteText(QStringLiteral("what\never\n"));
+        QCOMPARE(page.model()->rowCount(), 5);
+        QVERIFY(page.errorLabel()->text().contains(QLatin1String("row 1")));
+    }
+
+    void openingABadFileLosesNothing()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bad.csv"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("token,logit\na,1\nb,oops\n");
+        f.close();
+        ExplorerPage page;
+        page.show();
+        const QString error = page.openLogitsFile(path);
+        QVERIFY2(error.contains(QLatin1String("bad.csv:3")), qPrintable(error));
+        QCOMPARE(page.errorLabel()->text(), error);
+        QCOMPARE(page.model()->rowCount(), 5);
+    }
+
+    void addAndRemoveRows()
+    {
+        ExplorerPage page;
+        page.addToken();
+        QCOMPARE(page.model()->rowCount(), 6);
+        QCOMPARE(page.model()->distribution().logits[5], -3.0);  // below the least likely
+        page.tableView()->selectRow(0);
+        page.removeSelectedTokens();
+        QCOMPARE(page.model()->rowCount(), 5);
+        QCOMPARE(page.model()->tokenName(0), QStringLiteral("data"));
+        page.undoStack()->undo();
+        page.undoStack()->undo();
+        QCOMPARE(page.model()->rowCount(), 5);
+        QCOMPARE(page.model()->tokenName(0), QStringLiteral("users"));
+    }
+
+    // V = 262,144: the table holds every token, the chart the top 20 and the rest's mass.
+    void largeVocabularyShowsTopNPlusRest()
+    {
+        ExplorerPage page;
+        engine::SyntheticSpec spec;
+        spec.size = engine::kMaxVocabularySize;
+        page.generateVocabulary(spec);
+        QCOMPARE(page.model()->rowCount(), engine::kMaxVocabularySize);
+        const QStringList bars = page.probabilityChart()->categories();
+        QCOMPARE(bars.size(), ProbabilityChart::kTopBars + 1);
+        QCOMPARE(bars.last(), QStringLiteral("rest (262,124)"));
+        double shown = 0.0;
+        const auto& order = page.model()->idsByLogit();
+        for (int i = 0; i < ProbabilityChart::kTopBars; ++i)
+            shown += page.model()->probabilities()[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
+        QVERIFY(page.probabilityChart()->restMass() > 0.5);  // Zipf 1.1: most mass is in the tail
+        QVERIFY(std::abs(shown + page.probabilityChart()->restMass() - 1.0) < 1e-12);
+        QVERIFY(page.probabilityChart()->cutLabel().contains(QLatin1String("inside the rest")));
+        // Same survivors as the engine's own candidates().
+        const auto expected = engine::candidates(page.model()->distribution().logits, page.model()->settings());
+        QCOMPARE(page.model()->survivors(), expected);
+        page.undoStack()->undo();
+        QCOMPARE(page.model()->rowCount(), 5);
+        QTRY_VERIFY(!page.sweepRunning());
+    }
+
+    void sweepShowsTwoThreeFour()
+    {
+        ExplorerPage page;
+        QTRY_VERIFY(!page.sweepRunning());
+        QCOMPARE(page.sweepChart()->survivorsAt(0.5), 2);
+        QCOMPARE(page.sweepChart()->survivorsAt(1.0), 3);
+        QCOMPARE(page.sweepChart()->survivorsAt(1.5), 4);
+        page.topPBox()->setValue(0.75);
+        QTRY_VERIFY(!page.sweepRunning());
+        QCOMPARE(page.sweepChart()->survivorsAt(1.0), 2);
+    }
+
+    void drawsMatchTheLesson()
+    {
+        ExplorerPage page;
+        page.applyPreset(1);  // the exercise: seed 42, 1000 draws, mulberry32 are the defaults
+        page.showChart(ExplorerPage::DrawsTab);
+        QTRY_VERIFY(!page.drawsRunning());
+        QTRY_COMPARE(page.lastDraws().draws, std::uint64_t{1000});
+        QCOMPARE(page.lastDraws().counts, (std::vector<std::uint64_t>{493, 393, 114}));
+        QVERIFY(page.chart()->title().contains(QLatin1String("1,000 draws, mulberry32 seed 42")));
+    }
+
+    void saveAndOpenRoundTrip()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("state.json"));
+        ExplorerPage page;
+        page.applyPreset(1);
+        page.temperatureBox()->setValue(0.7);
+        QCOMPARE(page.saveExperiment(path), QString());
+        page.applyPreset(0);
+        QCOMPARE(page.openExperiment(path), QString());
+        QCOMPARE(page.model()->tokenName(0), QStringLiteral("=>"));
+        QCOMPARE(page.temperatureBox()->value(), 0.7);
+        QCOMPARE(page.model()->settings().topP, std::optional<double>(0.9));
+        QCOMPARE(survivorsShown(*page.model()), 2);
+
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "logitlab-explorer", "version": 1, "tokens": ["a"], "logits": ["x"]})");
+        f.close();
+        const QString error = page.openExperiment(bad);
+        QCOMPARE(error, QStringLiteral("bad.json: logits[0]: not a number"));
+        QCOMPARE(page.model()->tokenName(0), QStringLiteral("=>"));  // nothing lost
+    }
+
+    // SVG parses as XML with the size, text and provenance; PDF is a complete PDF with embedded
+    // fonts; the CSV's numbers are the engine's, digit for digit.
+    void exportsParseAndMatchTheEngine()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        auto* page = new ExplorerPage;
+        window.addPage(page);
+        window.show();
+
+        const QString svg = dir.filePath(QStringLiteral("c.svg"));
+        QCOMPARE(window.exportChartTo(svg), QString());
+        QFile s(svg);
+        QVERIFY(s.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(&s);
+        QStringList texts;
+        QString desc;
+        QString viewBox;
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (xml.isStartElement() && xml.name() == QLatin1String("svg"))
+                viewBox = xml.attributes().value(QLatin1String("viewBox")).toString();
+            else if (xml.isStartElement() && xml.name() == QLatin1String("text"))
+                texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+            else if (xml.isStartElement() && xml.name() == QLatin1String("desc"))
+                desc = xml.readElementText();
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QCOMPARE(viewBox, QStringLiteral("0 0 960 600"));
+        QVERIFY(texts.contains(QStringLiteral("users")));
+        QVERIFY(texts.contains(QStringLiteral("cumulative 0.918 > 0.9 after 'items'")));
+        QVERIFY(desc.contains(QLatin1String("settings: temperature=1,top-p=0.9")));
+        QVERIFY(desc.contains(QLatin1String("chain: temperature 1")));
+
+        const QString pdf = dir.filePath(QStringLiteral("c.pdf"));
+        QCOMPARE(window.exportChartTo(pdf), QString());
+        QFile p(pdf);
+        QVERIFY(p.open(QIODevice::ReadOnly));
+        const QByteArray bytes = p.readAll();
+        QVERIFY(bytes.startsWith("%PDF-"));
+        QVERIFY(bytes.trimmed().endsWith("%%EOF"));
+        QVERIFY(bytes.contains("/FontFile"));  // fonts embedded
+        QVERIFY(bytes.contains("settings: temperature=1,top-p=0.9"));  // provenance in the XMP
+
+        const QString csv = dir.filePath(QStringLiteral("t.csv"));
+        QCOMPARE(window.exportTableTo(csv), QString());
+        QFile c(csv);
+        QVERIFY(c.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(c.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QStringList rows;
+        for (const QString& line : lines)
+            if (!line.startsWith(QLatin1Char('#')))
+                rows << line;
+        QCOMPARE(rows.first(), QStringLiteral("token,logit,p at T,survivor,renormalised p,rank"));
+        const auto d = engine::lessonExample();
+        const Eigen::ArrayXd probs = engine::softmax(d.logits, 1.0);
+        const auto survivors = engine::candidates(d.logits, engine::SamplerSettings{1.0, std::nullopt, 0.9});
+        QCOMPARE(rows.size(), 6);
+        for (int i = 0; i < 5; ++i) {
+            const QStringList f = rows[i + 1].split(QLatin1Char(','));
+            QCOMPARE(f[0], QString::fromStdString(d.tokens[static_cast<std::size_t>(i)]));
+            QCOMPARE(*engine::parseDouble(f[2].toStdString()), probs[i]);
+            const double renormalised = i < 3 ? survivors[static_cast<std::size_t>(i)].p : 0.0;
+            QCOMPARE(*engine::parseDouble(f[4].toStdString()), renormalised);
+            QCOMPARE(f[3], i < 3 ? QStringLiteral("yes") : QStringLiteral("no"));
+        }
+    }
+
+    void modelsPassTheTesterThroughEverything()
+    {
+        ExplorerPage page;
+        QAbstractItemModelTester tester(page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(page.proxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.tableView()->sortByColumn(LogitsTableModel::ProbabilityColumn, Qt::AscendingOrder);
+        QCOMPARE(page.proxyModel()->data(page.proxyModel()->index(0, 0)).toString(), QStringLiteral("banana"));
+        page.temperatureBox()->setValue(0.3);
+        page.model()->setData(page.model()->index(4, LogitsTableModel::LogitColumn), QStringLiteral("9"));
+        QCOMPARE(page.proxyModel()->data(page.proxyModel()->index(4, 0)).toString(), QStringLiteral("banana"));
+        page.pasteText(QStringLiteral("a\t1\nb\t2\n"));
+        page.addToken();
+        engine::SyntheticSpec spec;
+        spec.size = 3000;
+        page.generateVocabulary(spec);
+        page.temperatureBox()->setValue(2.0);
+        page.undoStack()->undo();
+        page.undoStack()->undo();
+        page.applyPreset(2);
     }
 };
 

@@ -38,4 +38,20 @@ QString modelToCsv(const QAbstractItemModel& model, const Provenance& provenance
     return csv.text();
 }
 
+QString modelToTsv(const QAbstractItemModel& model)
+{
+    QStringList lines;
+    QStringList header;
+    for (int c = 0; c < model.columnCount(); ++c)
+        header << model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+    lines << header.join(QLatin1Char('\t'));
+    for (int r = 0; r < model.rowCount(); ++r) {
+        QStringList fields;
+        for (int c = 0; c < model.columnCount(); ++c)
+            fields << model.data(model.index(r, c), Qt::DisplayRole).toString().replace(QLatin1Char('\t'), QLatin1Char(' '));
+        lines << fields.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
 }  // namespace logitlab::app

@@ -15,4 +15,8 @@ namespace logitlab::app {
 
 QString modelToCsv(const QAbstractItemModel& model, const Provenance& provenance);
 
+// The model as tab-separated text for the clipboard (Edit > Copy table): a spreadsheet pastes
+// it into cells. Display text, header row first, no provenance.
+QString modelToTsv(const QAbstractItemModel& model);
+
 }  // namespace logitlab::app

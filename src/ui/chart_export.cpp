@@ -14,6 +14,8 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 
+#include <algorithm>
+
 namespace logitlab::ui {
 
 namespace {
@@ -56,7 +58,7 @@ private:
     std::unique_ptr<QGraphicsScene> m_ownScene;
 };
 
-QByteArray renderPng(ChartStage& stage, QSize size, int dpi, const app::Provenance& provenance)
+QImage renderImage(ChartStage& stage, QSize size, int dpi)
 {
     const double scale = dpi / kLogicalDpi;
     QImage image(size * scale, QImage::Format_ARGB32_Premultiplied);
@@ -70,6 +72,12 @@ QByteArray renderPng(ChartStage& stage, QSize size, int dpi, const app::Provenan
         painter.setRenderHint(QPainter::TextAntialiasing);
         stage.render(painter, QRectF(QPointF(0, 0), QSizeF(size)));
     }
+    return image;
+}
+
+QByteArray renderPng(ChartStage& stage, QSize size, int dpi, const app::Provenance& provenance)
+{
+    QImage image = renderImage(stage, size, dpi);
     image.setText(QStringLiteral("Title"), provenance.experiment());
     image.setText(QStringLiteral("Software"), softwareName());
     image.setText(QStringLiteral("Description"), provenance.asText());
@@ -154,6 +162,14 @@ QString chartFormatName(ChartFormat format)
     case ChartFormat::Pdf: return QStringLiteral("pdf");
     }
     return {};
+}
+
+QImage chartImage(QChart* chart, int dpi, QSize size)
+{
+    if (!chart)
+        return {};
+    ChartStage stage(chart, size);
+    return renderImage(stage, size, std::clamp(dpi, 96, 600));
 }
 
 QString exportChart(QChart* chart, const QString& path, ChartFormat format, const app::Provenance& provenance,

@@ -5,6 +5,7 @@
 
 #include "provenance.h"
 
+#include <QImage>
 #include <QSize>
 #include <QString>
 
@@ -25,6 +26,9 @@ QString chartFormatName(ChartFormat format);
 // Renders `chart` at `size` logical pixels (96 per inch) and saves it atomically to `path`.
 // `dpi` (96..600) applies to PNG. Returns an empty string on success, else a message; on
 // failure an existing file at `path` is left untouched. The chart's on-screen size is restored.
+// The chart as an image at `dpi` (for Edit > Copy chart image), white background.
+QImage chartImage(QChart* chart, int dpi = 192, QSize size = QSize(960, 600));
+
 QString exportChart(QChart* chart, const QString& path, ChartFormat format, const app::Provenance& provenance,
                     int dpi = 300, QSize size = QSize(960, 600));
 

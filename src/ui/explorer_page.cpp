@@ -1,127 +1,316 @@
 #include "explorer_page.h"
 
-#include "logits_table_model.h"
+#include "chain_controls.h"
+#include "chart_style.h"
+#include "draw_chart.h"
+#include "explorer_state.h"
+#include "function_command.h"
 #include "lesson_examples.h"
+#include "lesson_presets.h"
+#include "logits_file.h"
+#include "logits_parser.h"
+#include "logits_table_model.h"
 #include "number_format.h"
+#include "pasted_table.h"
 #include "probability_chart.h"
+#include "rng_factory.h"
+#include "save_text.h"
+#include "statistics.h"
+#include "sweep_chart.h"
+#include "synthetic_vocabulary_form.h"
+#include "text_edit_delegate.h"
 
+#include <QApplication>
 #include <QChartView>
+#include <QClipboard>
+#include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QKeySequence>
 #include <QLabel>
-#include <QSlider>
+#include <QMimeData>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
+#include <QUndoStack>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
-#include <cmath>
+#include <algorithm>
 
 namespace logitlab::ui {
 
 namespace {
 
-constexpr int kSliderSteps = 100;  // slider units per 1.0 of temperature
+constexpr int kTrackedTokens = 5;          // curves in the temperature sweep
+constexpr int kDynamicSortLimit = 20'000;  // above this the proxy re-sorts only when logits change
+
+QString number(double v)
+{
+    return QString::fromStdString(engine::formatDouble(v));
+}
+
+QChartView* chartView(QChart* chart)
+{
+    auto* view = new QChartView(chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(420, 300);
+    return view;
+}
 
 }  // namespace
 
 ExplorerPage::ExplorerPage(QWidget* parent)
     : Page(parent),
       m_model(new LogitsTableModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)),
+      m_undo(new QUndoStack(this)),
+      m_controls(new ChainControls),
       m_chart(nullptr),
+      m_sweep(new SweepChart(this)),
+      m_draws(new DrawChart(this)),
+      m_vocabulary(new SyntheticVocabularyForm),
+      m_tabs(new QTabWidget),
       m_table(new QTableView),
-      m_temperature(new QDoubleSpinBox),
-      m_temperatureSlider(new QSlider(Qt::Horizontal)),
-      m_topK(new QSpinBox),
-      m_topP(new QDoubleSpinBox),
-      m_readouts(new QLabel),
-      m_error(new QLabel)
+      m_readouts(new QWidget),
+      m_greedyReadout(new QLabel),
+      m_lessonPoint(new QLabel),
+      m_error(new QLabel),
+      m_drawCount(new QSpinBox),
+      m_drawSeed(new QSpinBox),
+      m_drawRng(new QComboBox),
+      m_drawButton(new QPushButton(tr("&Draw"))),
+      m_sweepStop(std::make_shared<std::atomic<bool>>(false)),
+      m_drawStop(std::make_shared<std::atomic<bool>>(false))
 {
-    m_model->setDistribution(engine::lessonExample());
+    const auto& first = engine::lessonPresets().front();
+    m_source = tr("lesson preset: %1").arg(QString::fromStdString(first.name));
+    m_model->setSettings(first.settings);
+    m_model->setDistribution(first.distribution);
+    m_model->setUndoStack(m_undo);
+    m_controls->setSettings(first.settings);
     m_chart = new ProbabilityChart(m_model, this);
+    m_lessonPoint->setText(QString::fromStdString(first.point));
 
-    m_temperature->setRange(0.0, 5.0);
-    m_temperature->setDecimals(2);
-    m_temperature->setSingleStep(0.05);
-    m_temperature->setValue(1.0);
-    m_temperature->setToolTip(tr("Divides every logit before softmax: below 1 sharpens, above 1 flattens, 0 is greedy."));
-    m_temperatureSlider->setRange(0, 3 * kSliderSteps);
-    m_temperatureSlider->setValue(kSliderSteps);
-    m_temperatureSlider->setToolTip(m_temperature->toolTip());
-    m_topK->setRange(0, 1'000'000);
-    m_topK->setSpecialValueText(tr("off"));
-    m_topK->setToolTip(tr("Keep only the K most likely tokens; off keeps them all."));
-    m_topP->setRange(0.0, 1.0);
-    m_topP->setDecimals(3);
-    m_topP->setSingleStep(0.05);
-    m_topP->setSpecialValueText(tr("off"));
-    m_topP->setValue(0.9);
-    m_topP->setToolTip(tr("Keep the smallest set of top tokens whose total probability exceeds P."));
-    m_error->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(Qt::EditRole);
+
+    m_tabs->addTab(chartView(m_chart->chart()), tr("&Probabilities"));
+    m_tabs->addTab(chartView(m_sweep->chart()), tr("Temperature &sweep"));
+    m_tabs->addTab(chartView(m_draws->chart()), tr("Dra&ws"));
+    m_tabs->setTabToolTip(ProbabilitiesTab, tr("What the sampler keeps: probability at T and after the cut."));
+    m_tabs->setTabToolTip(SweepTab, tr("How each token's probability and the number of survivors change with T."));
+    m_tabs->setTabToolTip(DrawsTab, tr("Seeded draws from the survivors, against the expected counts."));
+
+    m_error->setObjectName(QStringLiteral("errorLabel"));
+    m_error->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold"));
     m_error->setWordWrap(true);
     m_error->hide();
-    m_readouts->setWordWrap(true);
-    m_readouts->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    auto* tempRow = new QHBoxLayout;
-    tempRow->addWidget(m_temperatureSlider, 1);
-    tempRow->addWidget(m_temperature);
-    auto* form = new QFormLayout;
-    auto* tempLabel = new QLabel(tr("&Temperature"));
-    tempLabel->setBuddy(m_temperature);
-    form->addRow(tempLabel, tempRow);
-    form->addRow(tr("Top-&k"), m_topK);
-    form->addRow(tr("Top-&p"), m_topP);
-    auto* controls = new QGroupBox(tr("Sampler"));
-    auto* controlsLayout = new QVBoxLayout(controls);
-    controlsLayout->addLayout(form);
-    controlsLayout->addWidget(m_readouts);
-    controlsLayout->addStretch();
-
-    m_table->setModel(m_model);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setToolTip(tr("Double-click a token or logit to edit it."));
-
-    auto* left = new QWidget;
-    auto* leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(controls);
-    leftLayout->addWidget(m_table, 1);
-    leftLayout->addWidget(m_error);
-
-    auto* view = new QChartView(m_chart->chart());
-    view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(420, 320);
+    auto* right = new QSplitter(Qt::Vertical);
+    right->setObjectName(QStringLiteral("explorerChartTableSplitter"));
+    auto* chartPanel = new QWidget;
+    auto* chartLayout = new QVBoxLayout(chartPanel);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addWidget(m_tabs, 1);
+    chartLayout->addWidget(m_readouts);
+    right->addWidget(chartPanel);
+    right->addWidget(buildTablePanel());
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    right->setSizes({470, 300});
 
     auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(left);
-    splitter->addWidget(view);
+    splitter->setObjectName(QStringLiteral("explorerParametersSplitter"));
+    splitter->addWidget(buildParameters());
+    splitter->addWidget(right);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({500, 700});
+    splitter->setSizes({340, 900});
     auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(splitter);
+    setAcceptDrops(true);
 
-    connect(m_temperatureSlider, &QSlider::valueChanged, this,
-            [this](int v) { m_temperature->setValue(double(v) / kSliderSteps); });
-    connect(m_temperature, &QDoubleSpinBox::valueChanged, this, [this](double t) {
-        const QSignalBlocker block(m_temperatureSlider);
-        m_temperatureSlider->setValue(static_cast<int>(std::lround(t * kSliderSteps)));
-        applyControls();
+    connect(m_controls, &ChainControls::settingsEdited, this, &ExplorerPage::settingsEdited);
+    connect(m_controls->temperatureSlider(), &QSlider::sliderReleased, this, [this] { ++m_mergeSerial; });
+    connect(m_model, &LogitsTableModel::resultsChanged, this, &ExplorerPage::resultsChanged);
+    connect(m_model, &LogitsTableModel::logitsChanged, this, [this] {
+        m_sweepDirty = true;
+        m_table->resizeColumnToContents(LogitsTableModel::LogitColumn);  // measures the visible rows only
+        m_proxy->setDynamicSortFilter(m_model->rowCount() <= kDynamicSortLimit);
+        if (m_proxy->sortColumn() >= 0)
+            m_proxy->sort(m_proxy->sortColumn(), m_proxy->sortOrder());
     });
-    connect(m_topK, &QSpinBox::valueChanged, this, &ExplorerPage::applyControls);
-    connect(m_topP, &QDoubleSpinBox::valueChanged, this, &ExplorerPage::applyControls);
-    connect(m_model, &LogitsTableModel::resultsChanged, this, &ExplorerPage::updateReadouts);
-    connect(m_model, &LogitsTableModel::editRejected, this, [this](const QString& message) {
-        m_error->setText(message);
-        m_error->show();
-        emit statusMessage(message);
+    connect(m_model, &LogitsTableModel::editRejected, this, &ExplorerPage::showError);
+    connect(m_model, &LogitsTableModel::dataChanged, this, &ExplorerPage::clearError);
+    connect(m_vocabulary, &SyntheticVocabularyForm::generateRequested, this, &ExplorerPage::generateVocabulary);
+    connect(&m_sweepWatcher, &QFutureWatcherBase::finished, this, &ExplorerPage::sweepFinished);
+    connect(&m_drawWatcher, &QFutureWatcherBase::finished, this, &ExplorerPage::drawsFinished);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
+        if (tab == DrawsTab && m_lastDraws.draws == 0 && !drawsRunning())
+            startDraws();
     });
-    connect(m_model, &LogitsTableModel::dataChanged, m_error, &QWidget::hide);
-    applyControls();
+    connect(m_controls->temperatureBox(), &QDoubleSpinBox::editingFinished, this, [this] { ++m_mergeSerial; });
+    resultsChanged();
+}
+
+ExplorerPage::~ExplorerPage()
+{
+    cancel();
+    m_sweepWatcher.waitForFinished();
+    m_drawWatcher.waitForFinished();
+}
+
+QWidget* ExplorerPage::buildParameters()
+{
+    auto* presets = new QGroupBox(tr("Lesson presets"));
+    auto* presetLayout = new QVBoxLayout(presets);
+    const auto& all = engine::lessonPresets();
+    for (int i = 0; i < static_cast<int>(all.size()); ++i) {
+        auto* button = new QPushButton(QString::fromStdString(all[static_cast<std::size_t>(i)].name));
+        button->setToolTip(QString::fromStdString(all[static_cast<std::size_t>(i)].point));
+        button->setObjectName(QStringLiteral("preset%1").arg(i));
+        connect(button, &QPushButton::clicked, this, [this, i] { applyPreset(i); });
+        presetLayout->addWidget(button);
+    }
+    m_lessonPoint->setWordWrap(true);
+    m_lessonPoint->setStyleSheet(QStringLiteral("font-style: italic"));
+    presetLayout->addWidget(m_lessonPoint);
+
+    auto* sampler = new QGroupBox(tr("Sampler chain (lesson semantics)"));
+    auto* samplerLayout = new QVBoxLayout(sampler);
+    samplerLayout->addWidget(m_controls);
+
+    auto* vocabulary = new QGroupBox(tr("Synthetic vocabulary"));
+    auto* vocabularyLayout = new QVBoxLayout(vocabulary);
+    vocabularyLayout->addWidget(m_vocabulary);
+
+    auto* draw = new QGroupBox(tr("Draw"));
+    auto* drawLayout = new QFormLayout(draw);
+    m_drawCount->setRange(1, 10'000'000);
+    m_drawCount->setValue(1000);
+    m_drawCount->setGroupSeparatorShown(true);
+    m_drawCount->setToolTip(tr("How many tokens to draw from the survivors."));
+    m_drawSeed->setRange(0, 2'147'483'647);
+    m_drawSeed->setValue(42);
+    m_drawSeed->setToolTip(tr("The same seed and generator give the same draws, here and in the lesson's code."));
+    for (const auto& name : engine::rngNames())
+        m_drawRng->addItem(QString::fromStdString(name));
+    m_drawRng->setToolTip(tr("The random generator: mulberry32 is the lesson's, so its draws match the lesson."));
+    m_drawButton->setToolTip(tr("Draw N tokens with this seed and compare the counts with N × p."));
+    drawLayout->addRow(tr("Draws N"), m_drawCount);
+    drawLayout->addRow(tr("Seed"), m_drawSeed);
+    drawLayout->addRow(tr("Generator"), m_drawRng);
+    drawLayout->addRow(QString(), m_drawButton);
+    connect(m_drawButton, &QPushButton::clicked, this, [this] {
+        showChart(DrawsTab);
+        startDraws();
+    });
+
+    auto* panel = new QWidget;
+    auto* layout = new QVBoxLayout(panel);
+    layout->addWidget(presets);
+    layout->addWidget(sampler);
+    layout->addWidget(draw);
+    layout->addWidget(vocabulary);
+    layout->addStretch();
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(panel);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(260);
+    return scroll;
+}
+
+QWidget* ExplorerPage::buildTablePanel()
+{
+    m_table->setModel(m_proxy);
+    m_table->setItemDelegate(new TextEditDelegate(m_table));
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder);  // id order until a header is clicked
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    // Fixed sizes: with 262,144 rows, measuring contents on every update would cost a frame.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->resizeColumnsToContents();
+    m_table->setColumnWidth(LogitsTableModel::TokenColumn, 110);
+    m_table->setColumnWidth(LogitsTableModel::RenormalisedColumn, 110);
+    m_table->setToolTip(tr("Double-click a token or logit to edit it; Ctrl+V pastes token/logit rows from a "
+                           "spreadsheet; drop a CSV or text file here to open it."));
+
+    auto* paste = new QShortcut(QKeySequence::Paste, m_table, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    connect(paste, &QShortcut::activated, this, [this] { pasteText(QApplication::clipboard()->text()); });
+    auto* del = new QShortcut(QKeySequence::Delete, m_table, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    connect(del, &QShortcut::activated, this, &ExplorerPage::removeSelectedTokens);
+
+    auto* add = new QPushButton(tr("&Add token"));
+    add->setToolTip(tr("Adds a token below the least likely one."));
+    connect(add, &QPushButton::clicked, this, &ExplorerPage::addToken);
+    auto* remove = new QPushButton(tr("&Remove"));
+    remove->setToolTip(tr("Removes the selected tokens (Delete)."));
+    connect(remove, &QPushButton::clicked, this, &ExplorerPage::removeSelectedTokens);
+    auto* pasteButton = new QPushButton(tr("Pa&ste rows"));
+    pasteButton->setToolTip(tr("Replaces the table with token/logit rows from the clipboard (two columns from a "
+                               "spreadsheet, or one column of logits)."));
+    connect(pasteButton, &QPushButton::clicked, this, [this] { pasteText(QApplication::clipboard()->text()); });
+    auto* open = new QPushButton(tr("&Open logits..."));
+    open->setToolTip(tr("Reads a CSV (token,logit) or text file (one logit per line)."));
+    connect(open, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open logits"), QString(),
+                                                          tr("Logits (*.csv *.txt *.tsv);;All files (*)"));
+        if (!path.isEmpty())
+            openLogitsFile(path);
+    });
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(add);
+    buttons->addWidget(remove);
+    buttons->addWidget(pasteButton);
+    buttons->addWidget(open);
+    buttons->addStretch();
+
+    auto* grid = new QGridLayout(m_readouts);
+    grid->setContentsMargins(2, 2, 2, 2);
+    grid->setHorizontalSpacing(24);
+    grid->setVerticalSpacing(2);
+    m_greedyReadout->setText(tr("greedy: argmax (no die roll at T = 0)"));
+    QFont bold = m_greedyReadout->font();
+    bold.setBold(true);
+    m_greedyReadout->setFont(bold);
+    m_greedyReadout->hide();
+    grid->addWidget(m_greedyReadout, 0, 0, 1, 3);
+    for (int i = 0; i < 6; ++i) {
+        auto* label = new QLabel;
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        grid->addWidget(label, 1 + i % 2, i / 2);
+        m_readoutLabels << label;
+    }
+    grid->setColumnStretch(2, 1);
+    m_readouts->setToolTip(tr("Measures of the distribution at this temperature, and what the filters did."));
+
+    auto* tableColumn = new QVBoxLayout;
+    tableColumn->addWidget(m_table, 1);
+    tableColumn->addLayout(buttons);
+    tableColumn->addWidget(m_error);
+    auto* panel = new QWidget;
+    panel->setLayout(tableColumn);
+    tableColumn->setContentsMargins(0, 0, 0, 0);
+    return panel;
 }
 
 QString ExplorerPage::title() const
@@ -131,12 +320,31 @@ QString ExplorerPage::title() const
 
 QChart* ExplorerPage::chart() const
 {
-    return m_chart->chart();
+    switch (m_tabs->currentIndex()) {
+    case SweepTab: return m_sweep->chart();
+    case DrawsTab: return m_draws->chart();
+    default: return m_chart->chart();
+    }
 }
 
 QAbstractItemModel* ExplorerPage::resultsModel() const
 {
     return m_model;
+}
+
+QDoubleSpinBox* ExplorerPage::temperatureBox() const
+{
+    return m_controls->temperatureBox();
+}
+
+QSpinBox* ExplorerPage::topKBox() const
+{
+    return m_controls->topKBox();
+}
+
+QDoubleSpinBox* ExplorerPage::topPBox() const
+{
+    return m_controls->topPBox();
 }
 
 app::Provenance ExplorerPage::provenance() const
@@ -145,52 +353,433 @@ app::Provenance ExplorerPage::provenance() const
     app::Provenance p(QStringLiteral("explorer"));
     p.add(QStringLiteral("semantics"), QStringLiteral("lesson"));
     p.add(QStringLiteral("settings"), QString::fromStdString(engine::describeSettings(s)));
-    QStringList logits;
-    for (Eigen::Index i = 0; i < m_model->distribution().logits.size(); ++i)
-        logits << QString::fromStdString(engine::formatDouble(m_model->distribution().logits[i]));
+    p.add(QStringLiteral("chain"), m_controls->chainText());
+    p.add(QStringLiteral("source"), m_source);
     p.add(QStringLiteral("vocabulary size"), QString::number(m_model->rowCount()));
-    if (logits.size() <= 64)
-        p.add(QStringLiteral("logits"), logits.join(QLatin1Char(',')));
+    const auto& logits = m_model->distribution().logits;
+    if (logits.size() <= 64) {
+        QStringList values;
+        for (Eigen::Index i = 0; i < logits.size(); ++i)
+            values << number(logits[i]);
+        p.add(QStringLiteral("logits"), values.join(QLatin1Char(',')));
+    }
+    p.add(QStringLiteral("rng"), m_drawRng->currentText());
+    p.add(QStringLiteral("seed"), QString::number(m_drawSeed->value()));
+    p.add(QStringLiteral("draws"), QString::number(m_drawCount->value()));
     return p;
 }
 
-void ExplorerPage::applyControls()
+void ExplorerPage::cancel()
 {
-    engine::SamplerSettings s;
-    s.temperature = m_temperature->value();
-    if (m_topK->value() > 0)
-        s.topK = m_topK->value();
-    if (m_topP->value() > 0.0)
-        s.topP = m_topP->value();
-    m_model->setSettings(s);
+    m_sweepStop->store(true);
+    m_drawStop->store(true);
+}
+
+QString ExplorerPage::lessonHtml() const
+{
+    return tr("<h3>Decoding: from logits to one token</h3>"
+              "<p>The model's last layer gives one <b>logit</b> per token. <b>Temperature</b> divides every logit "
+              "before softmax: below 1 the top token pulls ahead, above 1 the distribution flattens, and T = 0 "
+              "means greedy: take the argmax.</p>"
+              "<p><b>Top-k</b> keeps the k most likely tokens; <b>top-p</b> keeps the smallest set of top tokens "
+              "whose total probability exceeds p. The survivors are rescaled to sum to 1 and the die is rolled "
+              "on them.</p>"
+              "<p>Temperature and top-p interact. For the logits [3, 2, 1.5, 1, -2] and top-p 0.9: at T = 1 the "
+              "running total 0.577, 0.789, 0.918 keeps <b>3</b> tokens; at T = 0.5 (0.831, 0.943) only <b>2</b>; "
+              "at T = 1.5 (0.459, 0.694, 0.863, 0.984) <b>4</b>. The Temperature sweep tab shows this for any "
+              "logits.</p>"
+              "<p>Pick greedy (T = 0) when the task has one right answer (code completion, an autofix patch) and "
+              "T around 0.7 to 1 with top-p when it has many good ones (taglines: T = 0.9, top-p = 0.95).</p>");
+}
+
+void ExplorerPage::reset()
+{
+    applyPreset(0);
+}
+
+void ExplorerPage::settingsEdited(const engine::SamplerSettings& settings, bool temperatureOnly)
+{
+    const engine::SamplerSettings before = m_model->settings();
+    if (before == settings)
+        return;
+    const QString what = temperatureOnly ? tr("Temperature %1").arg(number(settings.temperature))
+                                         : tr("Sampler settings");
+    // A slider drag is one undo step: steps of one drag share a merge id.
+    m_undo->push(new FunctionCommand(
+        what, [this, settings] { applySettings(settings); }, [this, before] { applySettings(before); },
+        temperatureOnly ? 1 + m_mergeSerial % 1'000'000 : -1));
+}
+
+void ExplorerPage::applySettings(const engine::SamplerSettings& settings)
+{
+    m_controls->setSettings(settings);
+    m_model->setSettings(settings);
+}
+
+void ExplorerPage::replaceAll(engine::Distribution distribution, const engine::SamplerSettings& settings,
+                              const QString& what, const QString& source)
+{
+    auto before = std::make_shared<engine::Distribution>(m_model->distribution());
+    auto after = std::make_shared<engine::Distribution>(std::move(distribution));
+    const engine::SamplerSettings settingsBefore = m_model->settings();
+    const QString sourceBefore = m_source;
+    clearError();
+    m_undo->push(new FunctionCommand(
+        what,
+        [this, after, settings, source] {
+            m_source = source;
+            m_controls->setSettings(settings);
+            m_model->setSettings(settings);
+            m_model->setDistribution(*after);
+        },
+        [this, before, settingsBefore, sourceBefore] {
+            m_source = sourceBefore;
+            m_controls->setSettings(settingsBefore);
+            m_model->setSettings(settingsBefore);
+            m_model->setDistribution(*before);
+        }));
+}
+
+void ExplorerPage::applyPreset(int index)
+{
+    const auto& all = engine::lessonPresets();
+    if (index < 0 || index >= static_cast<int>(all.size()))
+        return;
+    const auto& preset = all[static_cast<std::size_t>(index)];
+    const QString name = QString::fromStdString(preset.name);
+    replaceAll(preset.distribution, preset.settings, tr("Preset: %1").arg(name), tr("lesson preset: %1").arg(name));
+    m_lessonPoint->setText(QString::fromStdString(preset.point));
+    emit statusMessage(QString::fromStdString(preset.point));
+}
+
+void ExplorerPage::generateVocabulary(const engine::SyntheticSpec& spec)
+{
+    if (auto problem = engine::validateSynthetic(spec)) {
+        showError(QString::fromStdString(*problem));
+        return;
+    }
+    const bool zipf = spec.shape == engine::SyntheticSpec::Shape::Zipf;
+    const QString shape = zipf ? tr("Zipf s = %1").arg(number(spec.exponent))
+                               : tr("normal μ = %1, σ = %2").arg(number(spec.mean), number(spec.deviation));
+    const QString source = tr("synthetic %1, V = %2, seed %3").arg(shape).arg(spec.size).arg(spec.seed);
+    replaceAll(engine::syntheticVocabulary(spec), m_model->settings(), tr("Generate %1 tokens").arg(spec.size), source);
+    m_lessonPoint->setText(tr("%L1 tokens: the chart shows the top %2 and one bar for the rest of the vocabulary.")
+                               .arg(spec.size)
+                               .arg(ProbabilityChart::kTopBars));
+    emit statusMessage(tr("Generated %1").arg(source));
+}
+
+QString ExplorerPage::openLogitsFile(const QString& path)
+{
+    auto result = app::readLogitsFile(path);
+    if (!result) {
+        const QString message = QString::fromStdString(result.error());
+        showError(message);
+        return message;
+    }
+    replaceAll(std::move(result).value(), m_model->settings(), tr("Open %1").arg(QFileInfo(path).fileName()),
+               tr("file: %1").arg(QFileInfo(path).fileName()));
+    emit statusMessage(tr("Read %1 tokens from %2").arg(m_model->rowCount()).arg(path));
+    return {};
+}
+
+void ExplorerPage::pasteText(const QString& text)
+{
+    const auto table = engine::parsePastedTable(text.toStdString());
+    const auto good = table.distribution.logits.size();
+    QStringList problems;
+    for (const auto& p : table.problems)
+        problems << tr("row %1: %2").arg(p.row).arg(QString::fromStdString(p.message));
+    if (good == 0) {
+        showError(problems.isEmpty() ? tr("Paste: the clipboard holds no token/logit rows.")
+                                     : tr("Paste: no usable rows; %1.").arg(problems.join(QStringLiteral("; "))));
+        return;
+    }
+    if (auto problem = engine::validateLogits(table.distribution.logits)) {
+        showError(tr("Paste: %1.").arg(QString::fromStdString(*problem)));
+        return;
+    }
+    replaceAll(table.distribution, m_model->settings(), tr("Paste %1 rows").arg(good), tr("pasted rows"));
+    if (!problems.isEmpty())
+        showError(tr("Pasted %1 rows; skipped %2 bad rows: %3.")
+                      .arg(good)
+                      .arg(problems.size())
+                      .arg(problems.join(QStringLiteral("; "))));
+}
+
+void ExplorerPage::addToken()
+{
+    engine::Distribution d = m_model->distribution();
+    const auto n = d.logits.size();
+    const double lowest = n > 0 ? d.logits.minCoeff() : 0.0;
+    d.logits.conservativeResize(n + 1);
+    d.logits[n] = std::isfinite(lowest) ? lowest - 1.0 : 0.0;
+    d.tokens.push_back(tr("token %1").arg(n).toStdString());
+    replaceAll(std::move(d), m_model->settings(), tr("Add token"), m_source);
+    m_table->scrollToBottom();
+}
+
+void ExplorerPage::removeSelectedTokens()
+{
+    QList<int> rows;
+    for (const QModelIndex& index : m_table->selectionModel()->selectedRows())
+        rows << m_proxy->mapToSource(index).row();
+    if (rows.isEmpty()) {
+        showError(tr("Select the rows to remove first."));
+        return;
+    }
+    const engine::Distribution& d = m_model->distribution();
+    if (rows.size() >= d.logits.size()) {
+        showError(tr("At least one token must stay."));
+        return;
+    }
+    std::vector<bool> gone(static_cast<std::size_t>(d.logits.size()), false);
+    for (int r : rows)
+        gone[static_cast<std::size_t>(r)] = true;
+    engine::Distribution kept;
+    std::vector<double> logits;
+    for (std::size_t i = 0; i < gone.size(); ++i)
+        if (!gone[i]) {
+            kept.tokens.push_back(d.tokens[i]);
+            logits.push_back(d.logits[static_cast<Eigen::Index>(i)]);
+        }
+    kept.logits = Eigen::Map<const Eigen::ArrayXd>(logits.data(), static_cast<Eigen::Index>(logits.size()));
+    if (auto problem = engine::validateLogits(kept.logits)) {
+        showError(tr("Cannot remove those rows: %1.").arg(QString::fromStdString(*problem)));
+        return;
+    }
+    replaceAll(std::move(kept), m_model->settings(), tr("Remove %n token(s)", nullptr, static_cast<int>(rows.size())),
+               m_source);
+}
+
+void ExplorerPage::showChart(ChartTab tab)
+{
+    m_tabs->setCurrentIndex(tab);
+}
+
+void ExplorerPage::resultsChanged()
+{
     updateReadouts();
+    m_sweep->setCurrentTemperature(m_model->settings().temperature);
+    const auto& s = m_model->settings();
+    if (m_sweepDirty || s.topK != m_sweptSettings.topK || s.topP != m_sweptSettings.topP)
+        startSweep();
+    // Draws belong to the settings they were made with: redo them if they are on screen.
+    m_lastDraws = {};
+    if (m_tabs->currentIndex() == DrawsTab)
+        startDraws();
+    else
+        m_draws->clear(tr("Settings changed: press Draw to sample again."));
+}
+
+QStringList ExplorerPage::readoutLines() const
+{
+    const auto& a = m_model->analysis();
+    const auto n = m_model->rowCount();
+    return {
+        tr("Survivors: %L1 of %L2").arg(a.survivors.size()).arg(n),
+        tr("Mass removed by the filters: %1").arg(QString::number(a.massRemoved, 'f', 4)),
+        tr("Cut: %1").arg(m_model->cutDescription()),
+        tr("Entropy at T: %1 nats = %2 bits")
+            .arg(QString::number(a.entropyNats, 'f', 3), QString::number(a.entropyBits, 'f', 3)),
+        tr("Perplexity (effective vocabulary): %1").arg(QString::number(a.perplexity, 'f', 2)),
+        tr("P(drawn token is not the top 1): %1").arg(QString::number(a.outsideTop1, 'f', 4)),
+    };
 }
 
 QString ExplorerPage::readoutText() const
 {
-    const auto& survivors = m_model->survivors();
-    double kept = 0.0;
-    for (const auto& c : survivors)
-        kept += c.pRaw;
-    double entropy = 0.0;
-    for (double p : m_model->probabilities())
-        if (p > 0.0)
-            entropy -= p * std::log(p);
-    QString text = m_model->settings().temperature == 0.0 ? tr("<b>greedy: argmax</b><br>") : QString();
-    text += tr("Survivors: <b>%1</b> of %2<br>Mass removed by the filters: %3<br>Entropy: %4 nats (%5 bits), "
-               "perplexity %6")
-                .arg(survivors.size())
-                .arg(m_model->rowCount())
-                .arg(QString::number(std::max(0.0, 1.0 - kept), 'f', 4))
-                .arg(QString::number(entropy, 'f', 3))
-                .arg(QString::number(entropy / std::log(2.0), 'f', 3))
-                .arg(QString::number(std::exp(entropy), 'f', 2));
-    return text;
+    QStringList lines = readoutLines();
+    if (m_model->settings().temperature == 0.0)
+        lines.prepend(tr("greedy: argmax (no die roll at T = 0)"));
+    return lines.join(QLatin1Char('\n'));
 }
 
 void ExplorerPage::updateReadouts()
 {
-    m_readouts->setText(readoutText());
+    // Plain-text labels: a rich-text label re-lays out a whole document on every slider step,
+    // a fifth of a frame.
+    const QStringList lines = readoutLines();
+    for (int i = 0; i < m_readoutLabels.size() && i < lines.size(); ++i)
+        m_readoutLabels[i]->setText(lines[i]);
+    m_greedyReadout->setVisible(m_model->settings().temperature == 0.0);
+}
+
+void ExplorerPage::startSweep()
+{
+    if (m_sweepWatcher.isRunning()) {
+        m_sweepStop->store(true);
+        m_sweepPending = true;
+        return;
+    }
+    m_sweepDirty = false;
+    m_sweptSettings = m_model->settings();
+    const auto& d = m_model->distribution();
+    if (d.logits.size() == 0 || engine::validateLogits(d.logits))
+        return;
+    std::vector<std::int32_t> tracked;
+    m_sweepNames.clear();
+    const auto& order = m_model->idsByLogit();
+    for (std::size_t i = 0; i < order.size() && i < static_cast<std::size_t>(kTrackedTokens); ++i) {
+        tracked.push_back(order[i]);
+        m_sweepNames << m_model->tokenName(order[i]);
+    }
+    m_sweepStop = std::make_shared<std::atomic<bool>>(false);
+    engine::SamplerSettings base = m_sweptSettings;
+    base.temperature = 1.0;
+    auto stop = m_sweepStop;
+    m_sweepInFlight = true;
+    m_sweepWatcher.setFuture(QtConcurrent::run([logits = d.logits, base, tracked, stop] {
+        return engine::temperatureSweep(logits, base, engine::sweepTemperatures(), tracked,
+                                        [stop] { return stop->load(); });
+    }));
+}
+
+void ExplorerPage::sweepFinished()
+{
+    m_sweepInFlight = false;
+    if (m_sweepPending) {
+        m_sweepPending = false;
+        startSweep();
+        return;
+    }
+    if (m_sweepStop->load())
+        return;
+    QStringList filters;
+    if (m_sweptSettings.topK)
+        filters << tr("top-k %1").arg(*m_sweptSettings.topK);
+    if (m_sweptSettings.topP)
+        filters << tr("top-p %1").arg(number(*m_sweptSettings.topP));
+    m_sweep->setSweep(m_sweepWatcher.result(), m_sweepNames, filters.isEmpty() ? tr("no filter") : filters.join(tr(", ")));
+    m_sweep->setCurrentTemperature(m_model->settings().temperature);
+}
+
+bool ExplorerPage::sweepRunning() const
+{
+    return m_sweepInFlight || m_sweepPending;
+}
+
+void ExplorerPage::startDraws()
+{
+    if (m_drawWatcher.isRunning()) {
+        m_drawStop->store(true);
+        m_drawWatcher.waitForFinished();  // stops within 65,536 draws
+    }
+    const auto& survivors = m_model->survivors();
+    if (survivors.empty())
+        return;
+    m_drawnList = survivors;
+    m_drawnNames.clear();
+    for (const auto& c : m_drawnList) {
+        m_drawnNames << m_model->tokenName(c.id);
+        if (m_drawnNames.size() > DrawChart::kTopBars)
+            break;
+    }
+    const auto n = static_cast<std::uint64_t>(m_drawCount->value());
+    const std::string rng = m_drawRng->currentText().toStdString();
+    const auto seed = static_cast<std::uint64_t>(m_drawSeed->value());
+    m_drawCaption = tr("%L1 draws, %2 seed %3").arg(n).arg(m_drawRng->currentText()).arg(seed);
+    m_drawStop = std::make_shared<std::atomic<bool>>(false);
+    auto stop = m_drawStop;
+    m_drawButton->setEnabled(false);
+    m_drawInFlight = true;
+    emit busyChanged(true);
+    m_drawWatcher.setFuture(QtConcurrent::run([list = m_drawnList, n, rng, seed, stop] {
+        auto generator = engine::makeRng(rng, seed);
+        return engine::drawCounts(list, n, *generator.value(), [stop] { return stop->load(); });
+    }));
+}
+
+void ExplorerPage::drawsFinished()
+{
+    m_drawInFlight = false;
+    m_drawButton->setEnabled(true);
+    emit busyChanged(false);
+    const engine::DrawCounts counts = m_drawWatcher.result();
+    if (m_drawStop->load()) {
+        emit statusMessage(tr("Draws cancelled after %L1").arg(counts.draws));
+        return;
+    }
+    m_lastDraws = counts;
+    std::vector<double> expected;
+    for (const auto& c : m_drawnList)
+        expected.push_back(c.p);
+    const auto fit = engine::chiSquareTest(counts.counts, expected);
+    m_draws->setResult(m_drawnList, counts, m_drawnNames, m_drawCaption, fit.pValue);
+    emit statusMessage(tr("%1: chi-square p = %2").arg(m_drawCaption, QString::number(fit.pValue, 'g', 3)));
+}
+
+bool ExplorerPage::drawsRunning() const
+{
+    return m_drawInFlight;
+}
+
+QString ExplorerPage::saveExperiment(const QString& path)
+{
+    app::ExplorerState state;
+    state.distribution = m_model->distribution();
+    state.settings = m_model->settings();
+    state.rng = m_drawRng->currentText();
+    state.seed = static_cast<quint64>(m_drawSeed->value());
+    state.draws = m_drawCount->value();
+    return app::saveBytes(path, app::explorerStateToJson(state));
+}
+
+QString ExplorerPage::openExperiment(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QLatin1String("json"))
+        return openLogitsFile(path);  // a plain logits file
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return tr("%1: cannot read: %2").arg(path, file.errorString());
+    auto state = app::explorerStateFromJson(file.readAll(), QFileInfo(path).fileName());
+    if (!state) {
+        const QString message = QString::fromStdString(state.error());
+        showError(message);
+        return message;
+    }
+    m_drawRng->setCurrentText(state->rng);
+    m_drawSeed->setValue(static_cast<int>(std::min<quint64>(state->seed, 2'147'483'647)));
+    m_drawCount->setValue(static_cast<int>(std::min<qint64>(state->draws, 10'000'000)));
+    replaceAll(state->distribution, state->settings, tr("Open %1").arg(QFileInfo(path).fileName()),
+               tr("experiment: %1").arg(QFileInfo(path).fileName()));
+    return {};
+}
+
+void ExplorerPage::showError(const QString& message)
+{
+    m_error->setText(message);
+    m_error->show();
+    emit statusMessage(message);
+}
+
+void ExplorerPage::clearError()
+{
+    m_error->hide();
+}
+
+void ExplorerPage::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void ExplorerPage::dropEvent(QDropEvent* event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.front().isLocalFile()) {
+        openExperiment(urls.front().toLocalFile());
+        event->acceptProposedAction();
+    }
+}
+
+void ExplorerPage::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange)  // the desktop switched light/dark
+        for (QChart* c : {m_chart->chart(), m_sweep->chart(), m_draws->chart()})
+            styleChart(c, palette());
+    Page::changeEvent(event);
 }
 
 }  // namespace logitlab::ui

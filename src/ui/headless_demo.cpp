@@ -20,7 +20,7 @@ DemoResult runHeadlessDemo(const QString& outDir)
     ExplorerPage page;
     const QDir dir(outDir);
     const QString base = dir.filePath(QStringLiteral("lesson-probabilities"));
-    for (ChartFormat format : {ChartFormat::Png, ChartFormat::Svg}) {
+    for (ChartFormat format : {ChartFormat::Png, ChartFormat::Svg, ChartFormat::Pdf}) {
         const QString path = base + QLatin1Char('.') + chartFormatName(format);
         result.error = exportChart(page.chart(), path, format, page.provenance());
         if (!result.error.isEmpty())

@@ -42,6 +42,9 @@ public:
     // Shows the file's parameters in the controls; an error is shown inline and returned.
     QString openFile(const QString& path);
     QString saveFile(const QString& path);
+    // File > Open/Save experiment in the main window.
+    QString openExperiment(const QString& path) override { return openFile(path); }
+    QString saveExperiment(const QString& path) override { return saveFile(path); }
     void setSpec(const app::JunkRiskSpec& spec, const QString& baseDir);
     // Runs on logits from elsewhere (e.g. the explorer's table); the other parameters stay.
     void useLogits(const engine::Distribution& distribution);

@@ -1,13 +1,27 @@
 #include "logits_table_model.h"
 
-#include "candidates.h"
+#include "candidates_from_order.h"
+#include "function_command.h"
 #include "logits_parser.h"
-#include "softmax.h"
+#include "number_format.h"
+
+#include <QUndoStack>
 
 #include <algorithm>
 #include <numeric>
 
 namespace logitlab::ui {
+
+namespace {
+
+QString probabilityText(double p)
+{
+    if (p == 0.0 || p >= 1e-4)
+        return QString::number(p, 'f', 4);
+    return QString::number(p, 'e', 2);
+}
+
+}  // namespace
 
 LogitsTableModel::LogitsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -15,11 +29,15 @@ void LogitsTableModel::setDistribution(engine::Distribution distribution)
 {
     beginResetModel();
     m_distribution = std::move(distribution);
-    if (m_distribution.tokens.empty())
+    if (m_distribution.tokens.size() != static_cast<std::size_t>(m_distribution.logits.size())) {
+        m_distribution.tokens.clear();
         for (Eigen::Index i = 0; i < m_distribution.logits.size(); ++i)
             m_distribution.tokens.push_back(std::to_string(i));
+    }
+    recomputeOrder();
     recompute();
     endResetModel();
+    emit logitsChanged();
     emit resultsChanged();
 }
 
@@ -29,38 +47,74 @@ void LogitsTableModel::setSettings(const engine::SamplerSettings& settings)
         return;
     m_settings = settings;
     recompute();
-    if (rowCount() > 0)
-        emit dataChanged(index(0, ProbabilityColumn), index(rowCount() - 1, RankColumn));
+    emitComputedColumnsChanged();
     emit resultsChanged();
 }
 
 void LogitsTableModel::recompute()
 {
     const auto n = static_cast<std::size_t>(m_distribution.logits.size());
-    m_survivors.clear();
-    m_probabilities.assign(n, 0.0);
-    m_survivorIndex.assign(n, -1);
-    m_rank.assign(n, 0);
-    if (n == 0 || engine::validateLogits(m_distribution.logits) || engine::validateSettings(m_settings))
+    // Clear only the old survivors' marks: at V = 262,144 a full reset is a megabyte per step.
+    if (m_survivorIndex.size() != n)
+        m_survivorIndex.assign(n, -1);
+    else
+        for (const auto& c : m_analysis.survivors)
+            m_survivorIndex[static_cast<std::size_t>(c.id)] = -1;
+    if (n == 0 || !m_logitsValid || engine::validateSettings(m_settings)) {
+        m_analysis = engine::SamplerAnalysis{};
+        m_analysis.probabilities.assign(n, 0.0);
         return;
-
-    if (m_settings.temperature == 0.0) {
-        m_probabilities[static_cast<std::size_t>(engine::argmax(m_distribution.logits))] = 1.0;
-    } else {
-        const Eigen::ArrayXd p = engine::softmax(m_distribution.logits, m_settings.temperature);
-        std::copy(p.data(), p.data() + p.size(), m_probabilities.begin());
     }
-    m_survivors = engine::candidates(m_distribution.logits, m_settings);
-    for (std::size_t i = 0; i < m_survivors.size(); ++i)
-        m_survivorIndex[static_cast<std::size_t>(m_survivors[i].id)] = static_cast<int>(i);
+    m_analysis = engine::analyse(m_distribution.logits, m_settings, m_order);
+    const auto& survivors = m_analysis.survivors;
+    for (std::size_t i = 0; i < survivors.size(); ++i)
+        m_survivorIndex[static_cast<std::size_t>(survivors[i].id)] = static_cast<int>(i);
+}
 
-    // Rank by logit (the order softmax preserves at any T > 0), lower id first on ties.
-    std::vector<int> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    const auto& l = m_distribution.logits;
-    std::stable_sort(order.begin(), order.end(), [&l](int a, int b) { return l[a] > l[b]; });
+void LogitsTableModel::recomputeOrder()
+{
+    const auto n = static_cast<std::size_t>(m_distribution.logits.size());
+    m_order = engine::idsByDescendingLogit(m_distribution.logits);
+    m_logitsValid = !engine::validateLogits(m_distribution.logits);  // only changes with the logits
+    m_rank.assign(n, 0);
     for (std::size_t r = 0; r < n; ++r)
-        m_rank[static_cast<std::size_t>(order[r])] = static_cast<int>(r) + 1;
+        m_rank[static_cast<std::size_t>(m_order[r])] = static_cast<int>(r) + 1;
+}
+
+void LogitsTableModel::emitComputedColumnsChanged()
+{
+    if (rowCount() > 0)
+        emit dataChanged(index(0, ProbabilityColumn), index(rowCount() - 1, RankColumn));
+}
+
+QString LogitsTableModel::tokenName(std::int32_t id) const
+{
+    return QString::fromStdString(m_distribution.tokens[static_cast<std::size_t>(id)]);
+}
+
+QString LogitsTableModel::cutDescription() const
+{
+    const auto& a = m_analysis;
+    if (a.survivors.empty())
+        return {};
+    const QString last = tokenName(a.survivors.back().id);
+    switch (a.rule) {
+    case engine::CutRule::Greedy:
+        return tr("greedy: argmax '%1'").arg(last);
+    case engine::CutRule::TopP: {
+        // Enough digits that the shown total is visibly above p ("0.900 > 0.9" would read as a tie).
+        QString total = QString::number(a.massKept, 'f', 3);
+        for (int digits = 4; digits <= 12 && total.toDouble() <= a.cutThreshold; ++digits)
+            total = QString::number(a.massKept, 'f', digits);
+        return tr("cumulative %1 > %2 after '%3'")
+            .arg(total, QString::fromStdString(engine::formatDouble(a.cutThreshold)), last);
+    }
+    case engine::CutRule::TopK:
+        return tr("top-k = %1 keeps the %1 most likely, up to '%2'").arg(a.survivors.size()).arg(last);
+    case engine::CutRule::None:
+        break;
+    }
+    return tr("no cut: all %1 tokens survive").arg(a.survivors.size());
 }
 
 int LogitsTableModel::rowCount(const QModelIndex& parent) const
@@ -78,27 +132,32 @@ QVariant LogitsTableModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const auto row = static_cast<std::size_t>(index.row());
-    const int survivor = m_survivorIndex.empty() ? -1 : m_survivorIndex[row];
+    const int survivor = m_survivorIndex[row];
     const bool display = role == Qt::DisplayRole;
     const bool edit = role == Qt::EditRole;
 
     if (role == Qt::TextAlignmentRole && index.column() != TokenColumn)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && index.column() == SurvivorColumn && survivor < 0)
+        return tr("Removed by the filters: %1").arg(cutDescription());
     if (!(display || edit))
         return {};
 
+    const double p = m_analysis.probabilities[row];
     switch (index.column()) {
     case TokenColumn:
         return QString::fromStdString(m_distribution.tokens[row]);
-    case LogitColumn:
-        return m_distribution.logits[static_cast<Eigen::Index>(row)];
+    case LogitColumn: {
+        const double logit = m_distribution.logits[static_cast<Eigen::Index>(row)];
+        return display ? QVariant(QString::fromStdString(engine::formatDouble(logit))) : QVariant(logit);
+    }
     case ProbabilityColumn:
-        return display ? QVariant(QString::number(m_probabilities[row], 'f', 4)) : QVariant(m_probabilities[row]);
+        return display ? QVariant(probabilityText(p)) : QVariant(p);
     case SurvivorColumn:
         return display ? QVariant(survivor >= 0 ? tr("yes") : tr("cut")) : QVariant(survivor >= 0);
     case RenormalisedColumn: {
-        const double p = survivor >= 0 ? m_survivors[static_cast<std::size_t>(survivor)].p : 0.0;
-        return display ? QVariant(QString::number(p, 'f', 4)) : QVariant(p);
+        const double q = survivor >= 0 ? m_analysis.survivors[static_cast<std::size_t>(survivor)].p : 0.0;
+        return display ? QVariant(probabilityText(q)) : QVariant(q);
     }
     case RankColumn:
         return m_rank[row];
@@ -108,6 +167,16 @@ QVariant LogitsTableModel::data(const QModelIndex& index, int role) const
 
 QVariant LogitsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+        case TokenColumn: return tr("The token's text; double-click to rename it.");
+        case LogitColumn: return tr("The model's raw score; double-click to edit it.");
+        case ProbabilityColumn: return tr("Softmax of the logits divided by the temperature.");
+        case SurvivorColumn: return tr("Whether the token survives top-k and top-p.");
+        case RenormalisedColumn: return tr("The survivor's share after the survivors are rescaled to sum to 1.");
+        case RankColumn: return tr("Position by probability, 1 = most likely.");
+        }
+    }
     if (role != Qt::DisplayRole)
         return {};
     if (orientation == Qt::Vertical)
@@ -135,39 +204,67 @@ bool LogitsTableModel::setData(const QModelIndex& index, const QVariant& value, 
 {
     if (role != Qt::EditRole || !checkIndex(index, CheckIndexOption::IndexIsValid))
         return false;
-    const auto row = static_cast<std::size_t>(index.row());
+    const int row = index.row();
+    QVariant accepted;
+    QVariant previous;
     if (index.column() == TokenColumn) {
         const QString token = value.toString().trimmed();
         if (token.isEmpty()) {
             emit editRejected(tr("Row %1: a token needs a name.").arg(row));
             return false;
         }
-        m_distribution.tokens[row] = token.toStdString();
-        emit dataChanged(index, index);
-        emit resultsChanged();
+        accepted = token;
+        previous = tokenName(row);
+    } else if (index.column() == LogitColumn) {
+        const QString text = value.toString().trimmed();
+        const auto parsed = engine::parseDouble(text.toStdString());
+        if (!parsed) {
+            emit editRejected(tr("Row %1: '%2' is not a number.").arg(row).arg(text));
+            return false;
+        }
+        Eigen::ArrayXd trial = m_distribution.logits;
+        trial[row] = *parsed;
+        if (auto problem = engine::validateLogits(trial)) {
+            emit editRejected(tr("Row %1: %2.").arg(row).arg(QString::fromStdString(*problem)));
+            return false;
+        }
+        accepted = *parsed;
+        previous = m_distribution.logits[row];
+    } else {
+        return false;
+    }
+    if (accepted == previous)
+        return true;
+    if (!m_undoStack) {
+        applyCell(row, index.column(), accepted);
         return true;
     }
-    if (index.column() != LogitColumn)
-        return false;
-
-    const QString text = value.toString();
-    const auto parsed = engine::parseDouble(text.toStdString());
-    if (!parsed) {
-        emit editRejected(tr("Row %1: '%2' is not a number.").arg(row).arg(text));
-        return false;
-    }
-    Eigen::ArrayXd trial = m_distribution.logits;
-    trial[static_cast<Eigen::Index>(row)] = *parsed;
-    if (auto problem = engine::validateLogits(trial)) {
-        emit editRejected(tr("Row %1: %2.").arg(row).arg(QString::fromStdString(*problem)));
-        return false;
-    }
-    m_distribution.logits = std::move(trial);
-    recompute();
-    emit dataChanged(this->index(index.row(), LogitColumn), this->index(index.row(), LogitColumn));
-    emit dataChanged(this->index(0, ProbabilityColumn), this->index(rowCount() - 1, RankColumn));
-    emit resultsChanged();
+    const int column = index.column();
+    const QString what = column == TokenColumn ? tr("Rename token %1").arg(row) : tr("Edit logit of '%1'").arg(tokenName(row));
+    m_undoStack->push(new FunctionCommand(
+        what, [this, row, column, accepted] { applyCell(row, column, accepted); },
+        [this, row, column, previous] { applyCell(row, column, previous); }));
     return true;
+}
+
+void LogitsTableModel::applyCell(int row, int column, const QVariant& value)
+{
+    if (row < 0 || row >= rowCount())
+        return;
+    if (column == TokenColumn) {
+        m_distribution.tokens[static_cast<std::size_t>(row)] = value.toString().toStdString();
+        emit dataChanged(index(row, TokenColumn), index(row, TokenColumn));
+        emit logitsChanged();
+        emit resultsChanged();
+        return;
+    }
+    m_distribution.logits[row] = value.toDouble();
+    recomputeOrder();
+    recompute();
+    emit dataChanged(index(row, LogitColumn), index(row, LogitColumn));
+    emitComputedColumnsChanged();
+    emit logitsChanged();
+    emit resultsChanged();
 }
 
 }  // namespace logitlab::ui

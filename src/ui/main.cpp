@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QListWidget>
+#include <QElapsedTimer>
 #include <QTextStream>
 #include <QTimer>
 
@@ -56,6 +57,10 @@ int main(int argc, char* argv[])
         {QStringLiteral("out"), QStringLiteral("Folder for --demo output (default ./out)."), QStringLiteral("dir"),
          QStringLiteral("out")},
         {QStringLiteral("page"), QStringLiteral("Open on this page (e.g. \"Seed sweep\")."), QStringLiteral("title")},
+        {QStringLiteral("tab"), QStringLiteral("Explorer chart to show: probabilities, sweep or draws."),
+         QStringLiteral("name")},
+        {QStringLiteral("vocabulary"), QStringLiteral("Start the Explorer on a Zipf(1.1) vocabulary of N tokens."),
+         QStringLiteral("n")},
     });
     parser.process(app);
     QTextStream err(stderr);
@@ -88,10 +93,29 @@ int main(int argc, char* argv[])
         }
         window.pageList()->setCurrentItem(found.first());
     }
+    auto* explorer = new ExplorerPage;
+    window.addPage(explorer);
+    window.addPage(new JunkRiskPage);
     window.resize(1280, 800);
+    if (parser.isSet(QStringLiteral("vocabulary"))) {
+        logitlab::engine::SyntheticSpec spec;
+        spec.size = parser.value(QStringLiteral("vocabulary")).toInt();
+        explorer->generateVocabulary(spec);
+    }
+    const QString tab = parser.value(QStringLiteral("tab"));
+    if (tab == QLatin1String("sweep"))
+        explorer->showChart(ExplorerPage::SweepTab);
+    else if (tab == QLatin1String("draws"))
+        explorer->showChart(ExplorerPage::DrawsTab);
 
     if (parser.isSet(QStringLiteral("screenshot"))) {
         window.show();
+        QApplication::processEvents();
+        // Let the background sweep and draws land so the picture shows them.
+        QElapsedTimer waited;
+        waited.start();
+        while ((explorer->sweepRunning() || explorer->drawsRunning()) && waited.elapsed() < 10'000)
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
         QApplication::processEvents();
         const QString path = parser.value(QStringLiteral("screenshot"));
         if (!window.grab().save(path)) {

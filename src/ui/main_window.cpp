@@ -8,38 +8,61 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QUndoGroup>
+#include <QUndoStack>
 
 namespace logitlab::ui {
+
+namespace {
+
+const QString kRecentKey = QStringLiteral("recentFiles");
+const QString kGeometryKey = QStringLiteral("window/geometry");
+const QString kStateKey = QStringLiteral("window/state");
+
+QString splitterKey(const QSplitter* splitter)
+{
+    return QStringLiteral("splitters/") + splitter->objectName();
+}
+
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       m_pageList(new QListWidget),
       m_pages(new QStackedWidget),
+      m_splitter(new QSplitter(Qt::Horizontal)),
+      m_undoGroup(new QUndoGroup(this)),
       m_status(new QLabel),
       m_progress(new QProgressBar),
       m_cancel(new QPushButton(tr("Cancel")))
 {
     setWindowTitle(tr("LogitLab"));
-    m_pageList->setMaximumWidth(200);
-    m_pageList->setMinimumWidth(120);
-    auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(m_pageList);
-    splitter->addWidget(m_pages);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({150, 1130});
-    setCentralWidget(splitter);
+    m_pageList->setMaximumWidth(220);
+    m_pageList->setMinimumWidth(100);
+    m_pageList->setToolTip(tr("Experiment pages (Ctrl+1, Ctrl+2, ...)"));
+    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_splitter->addWidget(m_pageList);
+    m_splitter->addWidget(m_pages);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({110, 1170});
+    setCentralWidget(m_splitter);
 
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_progress);
@@ -47,28 +70,41 @@ MainWindow::MainWindow(QWidget* parent)
     m_progress->setMaximumWidth(200);
     m_progress->hide();
     m_cancel->hide();
-    m_cancel->setToolTip(tr("Stop the running experiment (Esc)"));
+    m_cancel->setToolTip(tr("Stop the running work (Esc)"));
     m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         if (Page* page = currentPage())
             page->cancel();
     });
-    connect(m_pageList, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
+    connect(m_pageList, &QListWidget::currentRowChanged, this, &MainWindow::pageChanged);
 
     createMenus();
     m_status->setText(tr("Ready"));
+
+    const QSettings settings;
+    restoreGeometry(settings.value(kGeometryKey).toByteArray());
+    restoreState(settings.value(kStateKey).toByteArray());
+    restoreSplitters(this);
 }
 
 void MainWindow::addPage(Page* page)
 {
     m_pages->addWidget(page);
     m_pageList->addItem(page->title());
+    if (QUndoStack* stack = page->undoStack())
+        m_undoGroup->addStack(stack);
     connect(page, &Page::statusMessage, this, &MainWindow::showPageStatus);
     connect(page, &Page::busyChanged, this, &MainWindow::setBusy);
     connect(page, &Page::progressChanged, this, [this](int done, int total) {
         m_progress->setRange(0, total);
         m_progress->setValue(done);
     });
+    const int index = m_pages->count() - 1;
+    if (index < 9) {
+        QAction* go = m_viewMenu->addAction(page->title(), this, [this, index] { m_pageList->setCurrentRow(index); });
+        go->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + index)));
+    }
+    restoreSplitters(page);
     if (m_pageList->currentRow() < 0)
         m_pageList->setCurrentRow(0);
 }
@@ -78,19 +114,102 @@ Page* MainWindow::currentPage() const
     return qobject_cast<Page*>(m_pages->currentWidget());
 }
 
+void MainWindow::pageChanged(int index)
+{
+    m_pages->setCurrentIndex(index);
+    Page* page = currentPage();
+    m_undoGroup->setActiveStack(page ? page->undoStack() : nullptr);
+}
+
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* exportChart = file->addAction(tr("Export &chart..."), this, &MainWindow::exportChartInteractive);
-    exportChart->setShortcut(QKeySequence(tr("Ctrl+E")));
-    QAction* exportTable = file->addAction(tr("Export &table as CSV..."), this, &MainWindow::exportTableInteractive);
-    exportTable->setShortcut(QKeySequence(tr("Ctrl+Shift+E")));
+    QAction* fresh = file->addAction(tr("&New"), this, [this] {
+        if (Page* page = currentPage())
+            page->reset();
+    });
+    fresh->setShortcut(QKeySequence::New);
+    fresh->setToolTip(tr("Back to the page's starting point (undoable)"));
+    file->addAction(tr("&Open experiment..."), this, &MainWindow::openInteractive)->setShortcut(QKeySequence::Open);
+    file->addAction(tr("&Save experiment..."), this, &MainWindow::saveInteractive)->setShortcut(QKeySequence::Save);
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    rebuildRecentMenu();
     file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    file->addAction(tr("Export &chart..."), this, &MainWindow::exportChartInteractive)
+        ->setShortcut(QKeySequence(tr("Ctrl+E")));
+    file->addAction(tr("Export &table as CSV..."), this, &MainWindow::exportTableInteractive)
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+E")));
+    file->addSeparator();
+    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_undoGroup->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_undoGroup->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(tr("Copy chart &image"), this, &MainWindow::copyChartImage)
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
+    edit->addAction(tr("&Copy table"), this, &MainWindow::copyTable)->setShortcut(QKeySequence::Copy);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    QAction* list = m_viewMenu->addAction(tr("&Page list"));
+    list->setCheckable(true);
+    list->setChecked(true);
+    list->setShortcut(QKeySequence(tr("Ctrl+L")));
+    connect(list, &QAction::toggled, m_pageList, &QWidget::setVisible);
+    QAction* full = m_viewMenu->addAction(tr("&Full screen"));
+    full->setCheckable(true);
+    full->setShortcut(QKeySequence::FullScreen);
+    connect(full, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
+    m_viewMenu->addSeparator();
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("The &lesson behind this page"), this, &MainWindow::showLesson)
+        ->setShortcut(QKeySequence::HelpContents);
+    help->addSeparator();
     help->addAction(tr("&About LogitLab"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void MainWindow::rememberRecent(const QString& path)
+{
+    QStringList files = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    QSettings().setValue(kRecentKey, files);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = recentFiles();
+    for (const QString& path : files)
+        m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] {
+            const QString error = openExperimentFrom(path);
+            if (!error.isEmpty())
+                QMessageBox::warning(this, tr("Open experiment"), error);
+        });
+    if (files.isEmpty())
+        m_recentMenu->addAction(tr("(none yet)"))->setEnabled(false);
+    else {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear the list"), this, [this] {
+            QSettings().remove(kRecentKey);
+            rebuildRecentMenu();
+        });
+    }
 }
 
 QString MainWindow::exportChartTo(const QString& path, int dpi)
@@ -110,6 +229,54 @@ QString MainWindow::exportTableTo(const QString& path)
     if (!page || !page->resultsModel())
         return tr("This page has no table to export.");
     return app::saveText(path, app::modelToCsv(*page->resultsModel(), page->provenance()));
+}
+
+QString MainWindow::saveExperimentTo(const QString& path)
+{
+    Page* page = currentPage();
+    if (!page)
+        return tr("There is no page to save.");
+    const QString error = page->saveExperiment(path);
+    if (error.isEmpty()) {
+        rememberRecent(path);
+        m_status->setText(tr("Saved %1").arg(path));
+    }
+    return error;
+}
+
+QString MainWindow::openExperimentFrom(const QString& path)
+{
+    Page* page = currentPage();
+    if (!page)
+        return tr("There is no page to open it in.");
+    const QString error = page->openExperiment(path);
+    if (error.isEmpty()) {
+        rememberRecent(path);
+        m_status->setText(tr("Opened %1").arg(path));
+    }
+    return error;
+}
+
+void MainWindow::copyChartImage()
+{
+    Page* page = currentPage();
+    if (!page || !page->chart()) {
+        m_status->setText(tr("This page has no chart to copy."));
+        return;
+    }
+    QApplication::clipboard()->setImage(chartImage(page->chart()));
+    m_status->setText(tr("Chart copied as an image"));
+}
+
+void MainWindow::copyTable()
+{
+    Page* page = currentPage();
+    if (!page || !page->resultsModel()) {
+        m_status->setText(tr("This page has no table to copy."));
+        return;
+    }
+    QApplication::clipboard()->setText(app::modelToTsv(*page->resultsModel()));
+    m_status->setText(tr("Table copied (tab-separated)"));
 }
 
 void MainWindow::exportChartInteractive()
@@ -137,6 +304,42 @@ void MainWindow::exportTableInteractive()
         m_status->setText(tr("Table written to %1").arg(path));
 }
 
+void MainWindow::saveInteractive()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save experiment"), QString(),
+                                                tr("LogitLab experiment (*.json)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".json");
+    const QString error = saveExperimentTo(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Save experiment"), error);
+}
+
+void MainWindow::openInteractive()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open experiment"), QString(),
+        tr("LogitLab experiment (*.json);;Logits (*.csv *.txt *.tsv);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    const QString error = openExperimentFrom(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Open experiment"), error);
+}
+
+void MainWindow::showLesson()
+{
+    Page* page = currentPage();
+    const QString html = page ? page->lessonHtml() : QString();
+    QMessageBox box(this);
+    box.setWindowTitle(tr("The lesson behind %1").arg(page ? page->title() : tr("this page")));
+    box.setTextFormat(Qt::RichText);
+    box.setText(html.isEmpty() ? tr("This page has no lesson text yet.") : html);
+    box.exec();
+}
+
 void MainWindow::showAbout()
 {
     QMessageBox::about(this, tr("About LogitLab"),
@@ -154,6 +357,32 @@ void MainWindow::setBusy(bool busy)
 {
     m_progress->setVisible(busy);
     m_cancel->setVisible(busy);
+    if (busy)
+        m_progress->setRange(0, 0);  // until the page reports progress: a busy indicator
+}
+
+void MainWindow::restoreSplitters(QWidget* root) const
+{
+    const QSettings settings;
+    for (QSplitter* splitter : root->findChildren<QSplitter*>())
+        if (!splitter->objectName().isEmpty() && settings.contains(splitterKey(splitter)))
+            splitter->restoreState(settings.value(splitterKey(splitter)).toByteArray());
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState());
+    for (QSplitter* splitter : findChildren<QSplitter*>())
+        if (!splitter->objectName().isEmpty())
+            settings.setValue(splitterKey(splitter), splitter->saveState());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveSettings();
+    QMainWindow::closeEvent(event);
 }
 
 }  // namespace logitlab::ui

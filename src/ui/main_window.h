@@ -1,6 +1,7 @@
-// The main window: the list of experiment pages on the left, the page in the centre, menus,
-// and a status bar with progress and Cancel for long work. It only wires pages together; pages
-// do their own work.
+// The main window: the list of experiment pages on the left, the page in the centre, the
+// menus (File, Edit, View, Help) with standard shortcuts, and a status bar with progress and
+// Cancel for long work. It only wires pages together; pages do their own work. Window
+// geometry, every named splitter's sizes and the recent files persist in QSettings.
 #pragma once
 
 #include <QMainWindow>
@@ -8,9 +9,12 @@
 QT_BEGIN_NAMESPACE
 class QLabel;
 class QListWidget;
+class QMenu;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
 class QStackedWidget;
+class QUndoGroup;
 QT_END_NAMESPACE
 
 namespace logitlab::ui {
@@ -20,26 +24,52 @@ class Page;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
+    static constexpr int kMaxRecentFiles = 8;
+
     explicit MainWindow(QWidget* parent = nullptr);
 
+    // Adds a page to the list (the first one added is shown) and restores its splitters.
     void addPage(Page* page);
     Page* currentPage() const;
     QListWidget* pageList() const { return m_pageList; }
+    QUndoGroup* undoGroup() const { return m_undoGroup; }
+    QStringList recentFiles() const;
 
-    // File menu actions, also used by tests.
+    // Menu actions without their dialogs, also used by tests. Each returns an empty string on
+    // success, else the message it showed.
     QString exportChartTo(const QString& path, int dpi = 300);
     QString exportTableTo(const QString& path);
+    QString saveExperimentTo(const QString& path);
+    QString openExperimentFrom(const QString& path);
+    void copyChartImage();
+    void copyTable();
+
+    void saveSettings() const;
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void createMenus();
+    void restoreSplitters(QWidget* root) const;
+    void rememberRecent(const QString& path);
+    void rebuildRecentMenu();
     void exportChartInteractive();
     void exportTableInteractive();
+    void saveInteractive();
+    void openInteractive();
+    void showLesson();
     void showAbout();
     void showPageStatus(const QString& message);
     void setBusy(bool busy);
+    void pageChanged(int index);
 
     QListWidget* m_pageList;
     QStackedWidget* m_pages;
+    QSplitter* m_splitter;
+    QUndoGroup* m_undoGroup;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
     QLabel* m_status;
     QProgressBar* m_progress;
     QPushButton* m_cancel;

@@ -1,6 +1,7 @@
 // The contract between the main window and an experiment page: a title for the page list, the
-// chart and results table the File menu exports, the provenance those exports carry, and
-// signals for the status bar (messages, progress of long work, busy state).
+// chart and results table the File menu exports, the provenance those exports carry, the undo
+// stack the Edit menu drives, saving and opening the page's experiment, the lesson behind it
+// for the Help menu, and signals for the status bar (messages, progress, busy state).
 #pragma once
 
 #include "provenance.h"
@@ -10,6 +11,7 @@
 QT_BEGIN_NAMESPACE
 class QAbstractItemModel;
 class QChart;
+class QUndoStack;
 QT_END_NAMESPACE
 
 namespace logitlab::ui {
@@ -25,6 +27,21 @@ public:
     virtual app::Provenance provenance() const = 0;
     // Stops long work the page runs (the status bar's Cancel). Pages without any ignore it.
     virtual void cancel() {}
+    // Parameter and table edits, for Edit > Undo/Redo; nullptr when the page has none.
+    virtual QUndoStack* undoStack() const { return nullptr; }
+    // The lesson behind the page, as short HTML for Help.
+    virtual QString lessonHtml() const { return {}; }
+    // File > New: back to the page's starting point (undoable where the page has undo).
+    virtual void reset() {}
+    // File > Save/Open experiment. Return an empty string on success, else a message.
+    virtual QString saveExperiment(const QString& path)
+    {
+        return tr("%1: the %2 page has nothing to save").arg(path, title());
+    }
+    virtual QString openExperiment(const QString& path)
+    {
+        return tr("%1: the %2 page cannot open files").arg(path, title());
+    }
 
 signals:
     void statusMessage(const QString& message);

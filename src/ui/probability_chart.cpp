@@ -1,22 +1,47 @@
 #include "probability_chart.h"
 
+#include "chart_style.h"
 #include "logits_table_model.h"
-#include "sampler_settings.h"
+#include "number_format.h"
 
+#include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QFont>
 #include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPen>
+#include <QSet>
 #include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
 
 namespace logitlab::ui {
 
 namespace {
 
-const QColor kSurvivor(0x1f, 0x77, 0xb4);     // blue: kept by the sampler
-const QColor kCut(0xc7, 0xc7, 0xc7);          // grey: removed by top-k / top-p
-const QColor kRenormalised(0xff, 0x7f, 0x0e);  // orange: what the die is rolled on
+// A y axis that ends on a round number just above the tallest bar, with ticks on round steps,
+// so small probabilities in a large vocabulary are readable and every label reads exactly.
+struct Axis {
+    double top;
+    double step;
+};
+
+Axis niceAxis(double tallest)
+{
+    for (double step : {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2}) {
+        const double top = std::min(1.0, std::ceil(tallest * 1.05 / step - 1e-9) * step);
+        if (std::lround(top / step) <= 7)
+            return {std::max(top, step), step};
+    }
+    return {1.0, 0.2};
+}
 
 }  // namespace
 
@@ -26,10 +51,13 @@ ProbabilityChart::ProbabilityChart(const LogitsTableModel* model, QObject* paren
       m_chart(new QChart),
       m_series(new QBarSeries),
       m_raw(new QBarSet(tr("p at T (blue: survivor, grey: cut)"))),
-      m_renormalised(new QBarSet(tr("renormalised p (survivors)"))),
+      m_renormalised(new QBarSet(tr("renormalised p (what the die is rolled on)"))),
+      m_cutLine(new QLineSeries),
       m_tokens(new QBarCategoryAxis),
-      m_probability(new QValueAxis)
+      m_probability(new QValueAxis),
+      m_cutText(new QGraphicsSimpleTextItem(m_chart))
 {
+    using namespace chart_colors;
     m_raw->setColor(kCut);
     m_raw->setBorderColor(kCut.darker(130));
     m_raw->setSelectedColor(kSurvivor);
@@ -38,21 +66,29 @@ ProbabilityChart::ProbabilityChart(const LogitsTableModel* model, QObject* paren
     m_series->append(m_raw);
     m_series->append(m_renormalised);
     m_series->setBarWidth(0.8);
+    m_cutLine->setName(tr("filter cut"));
+    QPen cutPen(kCutLine, 2.0, Qt::DashLine);
+    m_cutLine->setPen(cutPen);
 
     m_chart->addSeries(m_series);
+    m_chart->addSeries(m_cutLine);
     m_chart->addAxis(m_tokens, Qt::AlignBottom);
     m_chart->addAxis(m_probability, Qt::AlignLeft);
     m_series->attachAxis(m_tokens);
     m_series->attachAxis(m_probability);
-    m_probability->setRange(0.0, 1.0);
+    m_cutLine->attachAxis(m_tokens);
+    m_cutLine->attachAxis(m_probability);
     m_probability->setTitleText(tr("probability"));
-    m_probability->setLabelFormat(QStringLiteral("%.1f"));
-    m_probability->setTickCount(6);  // 0, 0.2, ..., 1: labels that read exactly
-    m_tokens->setTitleText(tr("token"));
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->setMargins(QMargins(8, 8, 8, 8));
+    m_probability->setTickCount(6);
+    m_tokens->setTitleText(tr("token (most likely first)"));
+    styleChart(m_chart, QApplication::palette());
+    QFont labelFont = m_cutText->font();
+    labelFont.setBold(true);
+    m_cutText->setFont(labelFont);
+    m_cutText->setBrush(kCutLine);
+    m_cutText->setZValue(10);
 
+    connect(m_chart, &QChart::plotAreaChanged, this, &ProbabilityChart::placeCutLabel);
     connect(model, &LogitsTableModel::resultsChanged, this, &ProbabilityChart::rebuild);
     rebuild();
 }
@@ -63,24 +99,59 @@ ProbabilityChart::~ProbabilityChart()
         delete m_chart;
 }
 
+QStringList ProbabilityChart::categories() const
+{
+    return m_tokens->categories();
+}
+
+QString ProbabilityChart::cutLabel() const
+{
+    return m_cutText->isVisible() ? m_cutText->text() : QString();
+}
+
 void ProbabilityChart::rebuild()
 {
-    const auto& dist = m_model->distribution();
+    const auto& order = m_model->idsByLogit();
     const auto& probs = m_model->probabilities();
-    const auto n = static_cast<int>(probs.size());
+    const auto& survivors = m_model->survivors();
+    const auto n = static_cast<int>(order.size());
+    const bool hasRest = n > kTopBars + 1;
+    const int shown = hasRest ? kTopBars : n;
 
-    QList<qreal> raw(n, 0.0);
-    QList<qreal> renorm(n, 0.0);
-    QList<int> survivorIds;
-    for (int i = 0; i < n; ++i)
-        raw[i] = probs[static_cast<std::size_t>(i)];
-    for (const auto& c : m_model->survivors()) {
-        renorm[c.id] = c.p;
-        survivorIds << c.id;
-    }
+    QList<qreal> raw;
+    QList<qreal> renorm;
+    QList<int> kept;
     QStringList names;
-    for (const auto& t : dist.tokens)
-        names << QString::fromStdString(t);
+    QSet<QString> seen;
+    double rawShown = 0.0;
+    double renormShown = 0.0;
+    for (int i = 0; i < shown; ++i) {
+        const std::int32_t id = order[static_cast<std::size_t>(i)];
+        const double p = probs[static_cast<std::size_t>(id)];
+        const int position = m_model->survivorPosition(id);
+        const double q = position >= 0 ? survivors[static_cast<std::size_t>(position)].p : 0.0;
+        raw << p;
+        renorm << q;
+        rawShown += p;
+        renormShown += q;
+        if (position >= 0)
+            kept << i;
+        // A category axis needs unique names; repeated tokens get their id.
+        QString name = m_model->tokenName(id);
+        if (seen.contains(name))
+            name += QStringLiteral(" #%1").arg(id);
+        seen.insert(name);
+        names << name;
+    }
+    m_restMass = 0.0;
+    if (hasRest) {
+        m_restMass = std::max(0.0, 1.0 - rawShown);
+        raw << m_restMass;
+        renorm << std::max(0.0, static_cast<int>(survivors.size()) > shown ? 1.0 - renormShown : 0.0);
+        if (static_cast<int>(survivors.size()) > shown)
+            kept << shown;
+        names << tr("rest (%L1)").arg(n - shown);
+    }
 
     // Replace whole lists at once: point-by-point updates redraw once per point.
     m_raw->remove(0, m_raw->count());
@@ -88,18 +159,70 @@ void ProbabilityChart::rebuild()
     m_renormalised->remove(0, m_renormalised->count());
     m_renormalised->append(renorm);
     m_raw->deselectAllBars();
-    m_raw->selectBars(survivorIds);
-    m_tokens->setCategories(names);
+    m_raw->selectBars(kept);
+    // The order by probability does not change with T: while a slider is dragged the axis keeps
+    // its labels and skips a relayout of (slanted) text, a third of a frame at V = 262,144.
+    if (m_tokens->categories() != names) {
+        m_tokens->setCategories(names);
+        m_tokens->setLabelsAngle(names.size() > 8 ? -60 : 0);  // slanted when upright names would collide
+        m_tokens->setTitleText(hasRest ? tr("token (top %1 by probability, then the rest of the vocabulary)").arg(shown)
+                                       : tr("token (most likely first)"));
+    }
+
+    double tallest = 0.0;
+    for (int i = 0; i < raw.size(); ++i)
+        tallest = std::max({tallest, raw[i], renorm[i]});
+    const Axis axis = niceAxis(tallest);
+    const double top = axis.top;
+    m_probability->setRange(0.0, top);
+    m_probability->setTickCount(static_cast<int>(std::lround(top / axis.step)) + 1);
+    m_probability->setLabelFormat(axis.step >= 0.1 ? QStringLiteral("%.1f")
+                                  : axis.step >= 0.01 ? QStringLiteral("%.2f") : QStringLiteral("%.3f"));
+
+    // The cut sits between the last survivor and the first cut token, or inside the rest bar.
+    const auto& analysis = m_model->analysis();
+    const int survivorCount = static_cast<int>(survivors.size());
+    m_cutX = -1.0;
+    QString label;
+    if (n > 0 && analysis.rule != engine::CutRule::None && !survivors.empty()) {
+        m_cutX = survivorCount < shown ? survivorCount - 0.5 : shown;
+        label = m_model->cutDescription();
+        if (survivorCount >= shown)
+            label += tr(" (inside the rest: %L1 survivors)").arg(survivorCount);
+    }
+    if (m_cutX >= 0.0)
+        m_cutLine->replace(QList<QPointF>{{m_cutX, 0.0}, {m_cutX, top}});
+    else
+        m_cutLine->clear();
+    m_cutLine->setVisible(m_cutX >= 0.0);
+    for (QLegendMarker* marker : m_chart->legend()->markers(m_cutLine))
+        marker->setVisible(m_cutX >= 0.0);
+    m_cutText->setText(label);
+    m_cutText->setVisible(!label.isEmpty());
 
     const auto& s = m_model->settings();
-    QString title = s.temperature == 0.0 ? tr("T = 0: greedy (argmax)") : tr("T = %1").arg(s.temperature);
+    const auto num = [](double v) { return QString::fromStdString(engine::formatDouble(v)); };
+    QString title = s.temperature == 0.0 ? tr("T = 0: greedy (argmax)") : tr("T = %1").arg(num(s.temperature));
     if (s.temperature != 0.0 && s.topK)
         title += tr(", top-k = %1").arg(*s.topK);
     if (s.temperature != 0.0 && s.topP)
-        title += tr(", top-p = %1").arg(*s.topP);
-    const auto kept = m_model->survivors().size();
-    title += kept == 1 ? tr(": 1 survivor of %1").arg(n) : tr(": %1 survivors of %2").arg(kept).arg(n);
+        title += tr(", top-p = %1").arg(num(*s.topP));
+    title += survivorCount == 1 ? tr(": 1 survivor of %L1").arg(n) : tr(": %L1 survivors of %L2").arg(survivorCount).arg(n);
     m_chart->setTitle(title);
+    placeCutLabel();
+}
+
+void ProbabilityChart::placeCutLabel()
+{
+    if (m_cutX < 0.0 || m_chart->plotArea().isEmpty())
+        return;
+    const QRectF plot = m_chart->plotArea();
+    const QPointF at = m_chart->mapToPosition(QPointF(m_cutX, m_probability->max()), m_cutLine);
+    const QRectF box = m_cutText->boundingRect();
+    double x = at.x() + 6.0;
+    if (x + box.width() > plot.right())
+        x = at.x() - 6.0 - box.width();  // no room on the right: put it on the left of the line
+    m_cutText->setPos(std::max(plot.left() + 2.0, x), plot.top() + 4.0);
 }
 
 }  // namespace logitlab::ui

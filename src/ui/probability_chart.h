@@ -1,5 +1,9 @@
-// The explorer's bar chart: per token, the probability at T (survivors highlighted, cut tokens
-// grey) beside the renormalised probability the die is rolled on.
+// The explorer's main chart: per token, the probability at T (survivors blue, cut tokens grey)
+// beside the renormalised probability the die is rolled on, a red line where the filter cut
+// with the rule that made it ("cumulative 0.918 > 0.9 after 'items'"), and for large
+// vocabularies the top N tokens plus one "rest of vocabulary" bar carrying the remaining mass,
+// so the tail is never silently dropped. Rebuilt as a whole on every change (one replace per
+// series), never point by point.
 #pragma once
 
 #include <QObject>
@@ -10,6 +14,8 @@ class QBarCategoryAxis;
 class QBarSeries;
 class QBarSet;
 class QChart;
+class QGraphicsSimpleTextItem;
+class QLineSeries;
 class QValueAxis;
 QT_END_NAMESPACE
 
@@ -20,23 +26,34 @@ class LogitsTableModel;
 class ProbabilityChart : public QObject {
     Q_OBJECT
 public:
+    static constexpr int kTopBars = 20;
+
     // Owns the QChart unless it is handed to a view (QChartView takes ownership).
     explicit ProbabilityChart(const LogitsTableModel* model, QObject* parent = nullptr);
     ~ProbabilityChart() override;
 
     QChart* chart() const { return m_chart; }
+    QStringList categories() const;        // what the x axis shows, for tests
+    QString cutLabel() const;              // the text drawn at the cut, empty when nothing is cut
+    double restMass() const { return m_restMass; }  // p at T of the tokens in the rest bar
 
 public slots:
     void rebuild();
 
 private:
+    void placeCutLabel();
+
     const LogitsTableModel* m_model;
     QChart* m_chart;
     QBarSeries* m_series;
     QBarSet* m_raw;
     QBarSet* m_renormalised;
+    QLineSeries* m_cutLine;
     QBarCategoryAxis* m_tokens;
     QValueAxis* m_probability;
+    QGraphicsSimpleTextItem* m_cutText;
+    double m_cutX = -1.0;
+    double m_restMass = 0.0;
 };
 
 }  // namespace logitlab::ui

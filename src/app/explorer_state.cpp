@@ -1,0 +1,116 @@
+#include "explorer_state.h"
+
+#include "logits_parser.h"
+#include "rng_factory.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+
+#include <cmath>
+#include <limits>
+
+namespace logitlab::app {
+
+namespace {
+
+const QString kFormat = QStringLiteral("logitlab-explorer");
+
+engine::Error fail(const QString& source, const QString& message)
+{
+    return engine::Error{(source + QStringLiteral(": ") + message).toStdString()};
+}
+
+}  // namespace
+
+QByteArray explorerStateToJson(const ExplorerState& state)
+{
+    QJsonArray tokens;
+    QJsonArray logits;
+    for (Eigen::Index i = 0; i < state.distribution.logits.size(); ++i) {
+        tokens.append(QString::fromStdString(state.distribution.tokenName(i)));
+        const double l = state.distribution.logits[i];
+        logits.append(std::isinf(l) ? QJsonValue(QStringLiteral("-inf")) : QJsonValue(l));
+    }
+    QJsonObject sampler{{QStringLiteral("temperature"), state.settings.temperature}};
+    if (state.settings.topK)
+        sampler[QStringLiteral("topK")] = *state.settings.topK;
+    if (state.settings.topP)
+        sampler[QStringLiteral("topP")] = *state.settings.topP;
+    const QJsonObject root{
+        {QStringLiteral("format"), kFormat},
+        {QStringLiteral("version"), ExplorerState::kVersion},
+        {QStringLiteral("tokens"), tokens},
+        {QStringLiteral("logits"), logits},
+        {QStringLiteral("sampler"), sampler},
+        {QStringLiteral("draw"), QJsonObject{{QStringLiteral("rng"), state.rng},
+                                            {QStringLiteral("seed"), QString::number(state.seed)},
+                                            {QStringLiteral("count"), state.draws}}},
+    };
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+engine::Result<ExplorerState> explorerStateFromJson(const QByteArray& json, const QString& source)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    if (doc.isNull())
+        return fail(source, QStringLiteral("not JSON: %1 at offset %2").arg(error.errorString()).arg(error.offset));
+    const QJsonObject root = doc.object();
+    if (root.value(QStringLiteral("format")).toString() != kFormat)
+        return fail(source, QStringLiteral("format: expected \"%1\"").arg(kFormat));
+    const int version = root.value(QStringLiteral("version")).toInt(-1);
+    if (version < 1 || version > ExplorerState::kVersion)
+        return fail(source, QStringLiteral("version: %1 is not one this LogitLab reads (1..%2)")
+                                .arg(version)
+                                .arg(ExplorerState::kVersion));
+
+    ExplorerState state;
+    const QJsonArray tokens = root.value(QStringLiteral("tokens")).toArray();
+    const QJsonArray logits = root.value(QStringLiteral("logits")).toArray();
+    if (logits.isEmpty())
+        return fail(source, QStringLiteral("logits: missing or empty"));
+    if (tokens.size() != logits.size())
+        return fail(source, QStringLiteral("tokens: %1 names for %2 logits").arg(tokens.size()).arg(logits.size()));
+    state.distribution.logits.resize(logits.size());
+    for (qsizetype i = 0; i < logits.size(); ++i) {
+        const QJsonValue v = logits[i];
+        if (v.isDouble())
+            state.distribution.logits[i] = v.toDouble();
+        else if (v.toString() == QLatin1String("-inf"))
+            state.distribution.logits[i] = -std::numeric_limits<double>::infinity();
+        else
+            return fail(source, QStringLiteral("logits[%1]: not a number").arg(i));
+        const QString name = tokens[i].toString();
+        if (name.isEmpty())
+            return fail(source, QStringLiteral("tokens[%1]: a token needs a name").arg(i));
+        state.distribution.tokens.push_back(name.toStdString());
+    }
+    if (auto problem = engine::validateLogits(state.distribution.logits))
+        return fail(source, QString::fromStdString(*problem));
+
+    const QJsonObject sampler = root.value(QStringLiteral("sampler")).toObject();
+    state.settings.temperature = sampler.value(QStringLiteral("temperature")).toDouble(1.0);
+    if (sampler.contains(QStringLiteral("topK")))
+        state.settings.topK = sampler.value(QStringLiteral("topK")).toInt();
+    if (sampler.contains(QStringLiteral("topP")))
+        state.settings.topP = sampler.value(QStringLiteral("topP")).toDouble();
+    if (auto problem = engine::validateSettings(state.settings))
+        return fail(source, QStringLiteral("sampler: ") + QString::fromStdString(*problem));
+
+    const QJsonObject draw = root.value(QStringLiteral("draw")).toObject();
+    state.rng = draw.value(QStringLiteral("rng")).toString(state.rng);
+    if (!engine::makeRng(state.rng.toStdString(), 0))
+        return fail(source, QStringLiteral("draw.rng: unknown generator '%1'").arg(state.rng));
+    bool ok = true;
+    state.seed = draw.value(QStringLiteral("seed")).toString(QStringLiteral("42")).toULongLong(&ok);
+    if (!ok)
+        return fail(source, QStringLiteral("draw.seed: not a whole number"));
+    state.draws = static_cast<qint64>(draw.value(QStringLiteral("count")).toDouble(1000));
+    if (state.draws < 1)
+        return fail(source, QStringLiteral("draw.count: must be at least 1"));
+    return state;
+}
+
+}  // namespace logitlab::app

@@ -1,0 +1,85 @@
+#include "sampler_analysis.h"
+
+#include "candidates.h"
+#include "candidates_from_order.h"
+#include "softmax.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace logitlab::engine {
+
+namespace {
+
+// Probabilities at T (one-hot at T = 0) and the entropy. The entropy uses
+// ln p_i = (l_i - l_max) / T - ln S with ln S = -ln p_max, so it costs one multiply-add per
+// token instead of a logarithm: a third of the update at V = 262,144.
+void fillProbabilities(const Eigen::Ref<const Eigen::ArrayXd>& logits, const SamplerSettings& settings,
+                       SamplerAnalysis& a)
+{
+    const auto n = static_cast<std::size_t>(logits.size());
+    a.probabilities.assign(n, 0.0);
+    const std::int32_t top = argmax(logits);
+    if (settings.temperature == 0.0) {
+        a.probabilities[static_cast<std::size_t>(top)] = 1.0;
+        return;
+    }
+    const Eigen::ArrayXd p = softmax(logits, settings.temperature);
+    std::copy(p.data(), p.data() + p.size(), a.probabilities.begin());
+    const double maxLogit = logits[top];
+    double weighted = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+        if (p[static_cast<Eigen::Index>(i)] > 0.0)
+            weighted += p[static_cast<Eigen::Index>(i)] * (logits[static_cast<Eigen::Index>(i)] - maxLogit);
+    a.entropyNats = std::max(0.0, -std::log(p[top]) - weighted / settings.temperature);
+}
+
+void summarise(const SamplerSettings& settings, std::size_t n, SamplerAnalysis& a)
+{
+    a.entropyBits = a.entropyNats / std::numbers::ln2;
+    a.perplexity = std::exp(a.entropyNats);
+    double kept = 0.0;
+    for (const Candidate& c : a.survivors)
+        kept += c.pRaw;
+    a.massKept = settings.temperature == 0.0 ? 1.0 : kept;
+    a.massRemoved = std::max(0.0, 1.0 - a.massKept);
+    a.outsideTop1 = std::max(0.0, 1.0 - a.survivors.front().p);
+
+    if (settings.temperature == 0.0) {
+        a.rule = CutRule::Greedy;
+    } else if (a.survivors.size() == n) {
+        a.rule = CutRule::None;
+    } else if (settings.topP && kept > *settings.topP) {
+        a.rule = CutRule::TopP;
+        a.cutThreshold = *settings.topP;
+    } else if (settings.topK) {
+        a.rule = CutRule::TopK;
+        a.cutThreshold = *settings.topK;
+    }
+}
+
+}  // namespace
+
+SamplerAnalysis analyse(const Eigen::Ref<const Eigen::ArrayXd>& logits, const SamplerSettings& settings)
+{
+    SamplerAnalysis a;
+    fillProbabilities(logits, settings, a);
+    a.survivors = candidates(logits, settings);
+    summarise(settings, static_cast<std::size_t>(logits.size()), a);
+    return a;
+}
+
+SamplerAnalysis analyse(const Eigen::Ref<const Eigen::ArrayXd>& logits, const SamplerSettings& settings,
+                        const std::vector<std::int32_t>& order)
+{
+    SamplerAnalysis a;
+    fillProbabilities(logits, settings, a);
+    if (settings.temperature == 0.0)
+        a.survivors = {Candidate{order.front(), 1.0, 1.0}};
+    else
+        a.survivors = candidatesFromOrder(a.probabilities, order, settings);
+    summarise(settings, static_cast<std::size_t>(logits.size()), a);
+    return a;
+}
+
+}  // namespace logitlab::engine

@@ -1,0 +1,24 @@
+// One look for every chart: colours from the application palette (so light and dark desktops
+// both read well, and a projected lecture slide matches the window), the series colours the
+// pages share, and no animation (a chart rebuilt on every slider step must not lag behind).
+#pragma once
+
+#include <QColor>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QPalette;
+QT_END_NAMESPACE
+
+namespace logitlab::ui {
+
+namespace chart_colors {
+inline const QColor kSurvivor{0x1f, 0x77, 0xb4};      // blue: kept by the sampler
+inline const QColor kCut{0xb0, 0xb0, 0xb0};           // grey: removed by the filters
+inline const QColor kRenormalised{0xff, 0x7f, 0x0e};  // orange: what the die is rolled on
+inline const QColor kCutLine{0xd6, 0x27, 0x28};       // red: where the filter cut
+}  // namespace chart_colors
+
+void styleChart(QChart* chart, const QPalette& palette);
+
+}  // namespace logitlab::ui

@@ -1,0 +1,97 @@
+#include "draw_chart.h"
+
+#include "chart_style.h"
+
+#include <QApplication>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace logitlab::ui {
+
+DrawChart::DrawChart(QObject* parent)
+    : QObject(parent),
+      m_chart(new QChart),
+      m_series(new QBarSeries),
+      m_observed(new QBarSet(tr("drawn"))),
+      m_expected(new QBarSet(tr("expected: N × renormalised p"))),
+      m_tokens(new QBarCategoryAxis),
+      m_count(new QValueAxis)
+{
+    m_observed->setColor(chart_colors::kSurvivor);
+    m_observed->setBorderColor(chart_colors::kSurvivor.darker(130));
+    m_expected->setColor(chart_colors::kRenormalised);
+    m_expected->setBorderColor(chart_colors::kRenormalised.darker(130));
+    m_series->append(m_observed);
+    m_series->append(m_expected);
+    m_series->setBarWidth(0.8);
+    m_chart->addSeries(m_series);
+    m_chart->addAxis(m_tokens, Qt::AlignBottom);
+    m_chart->addAxis(m_count, Qt::AlignLeft);
+    m_series->attachAxis(m_tokens);
+    m_series->attachAxis(m_count);
+    m_count->setTitleText(tr("count"));
+    m_count->setLabelFormat(QStringLiteral("%d"));
+    m_tokens->setTitleText(tr("survivor"));
+    styleChart(m_chart, QApplication::palette());
+    clear(tr("Press Draw to sample from the survivors."));
+}
+
+DrawChart::~DrawChart()
+{
+    if (!m_chart->scene())
+        delete m_chart;
+}
+
+void DrawChart::setResult(const engine::CandidateList& list, const engine::DrawCounts& counts,
+                          const QStringList& names, const QString& caption, double pValue)
+{
+    const int n = static_cast<int>(list.size());
+    const int shown = n > kTopBars + 1 ? kTopBars : n;
+    QList<qreal> observed;
+    QList<qreal> expected;
+    QStringList categories;
+    const double draws = static_cast<double>(counts.draws);
+    double restObserved = draws;
+    double restExpected = draws;
+    for (int i = 0; i < shown; ++i) {
+        const double o = static_cast<double>(counts.counts[static_cast<std::size_t>(i)]);
+        const double e = draws * list[static_cast<std::size_t>(i)].p;
+        observed << o;
+        expected << e;
+        restObserved -= o;
+        restExpected -= e;
+        categories << names[i];
+    }
+    if (shown < n) {
+        observed << restObserved;
+        expected << std::max(0.0, restExpected);
+        categories << tr("other survivors (%L1)").arg(n - shown);
+    }
+    m_observed->remove(0, m_observed->count());
+    m_observed->append(observed);
+    m_expected->remove(0, m_expected->count());
+    m_expected->append(expected);
+    m_tokens->setCategories(categories);
+    double top = 1.0;
+    for (int i = 0; i < observed.size(); ++i)
+        top = std::max({top, observed[i], expected[i]});
+    m_count->setRange(0.0, top * 1.1);
+    m_count->applyNiceNumbers();  // whole-number ticks: the labels are counts
+    m_chart->setTitle(tr("%1: drawn vs expected (chi-square p = %2)").arg(caption, QString::number(pValue, 'g', 3)));
+}
+
+void DrawChart::clear(const QString& message)
+{
+    m_observed->remove(0, m_observed->count());
+    m_expected->remove(0, m_expected->count());
+    m_tokens->clear();
+    m_count->setRange(0.0, 1.0);
+    m_chart->setTitle(message);
+}
+
+}  // namespace logitlab::ui

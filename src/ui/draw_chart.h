@@ -1,0 +1,47 @@
+// Draw results: for each survivor, how often N seeded draws picked it against the N * p the
+// sampler promises, with the chi-square p-value in the title, so a class can see sampling
+// converge (or a bug show up).
+#pragma once
+
+#include "candidate.h"
+#include "draw_counts.h"
+
+#include <QObject>
+#include <QStringList>
+
+QT_BEGIN_NAMESPACE
+class QBarCategoryAxis;
+class QBarSeries;
+class QBarSet;
+class QChart;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace logitlab::ui {
+
+class DrawChart : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kTopBars = 20;
+
+    explicit DrawChart(QObject* parent = nullptr);
+    ~DrawChart() override;
+
+    QChart* chart() const { return m_chart; }
+
+    // `names` has one entry per candidate. `caption` says what was drawn ("1,000 draws,
+    // mulberry32 seed 42").
+    void setResult(const engine::CandidateList& list, const engine::DrawCounts& counts, const QStringList& names,
+                   const QString& caption, double pValue);
+    void clear(const QString& message);
+
+private:
+    QChart* m_chart;
+    QBarSeries* m_series;
+    QBarSet* m_observed;
+    QBarSet* m_expected;
+    QBarCategoryAxis* m_tokens;
+    QValueAxis* m_count;
+};
+
+}  // namespace logitlab::ui

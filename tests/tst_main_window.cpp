@@ -1,0 +1,193 @@
+// The main window's wiring: menus with the standard shortcuts, Edit > Undo following the
+// current page's undo stack, recent files, geometry and splitter sizes that survive a restart,
+// Copy table / Copy chart image, and pages plugging in through addPage.
+#include "explorer_page.h"
+#include "logits_table_model.h"
+#include "main_window.h"
+#include "page.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QDoubleSpinBox>
+#include <QImage>
+#include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoGroup>
+#include <QUndoStack>
+
+using namespace logitlab;
+using namespace logitlab::ui;
+
+namespace {
+
+// A page with nothing but an undo stack, to see the Edit menu follow the current page.
+class StackPage : public Page {
+public:
+    StackPage() : m_stack(new QUndoStack(this)) {}
+    QString title() const override { return QStringLiteral("Other"); }
+    app::Provenance provenance() const override { return app::Provenance(QStringLiteral("other")); }
+    QUndoStack* undoStack() const override { return m_stack; }
+
+private:
+    QUndoStack* m_stack;
+};
+
+QAction* findAction(const QMainWindow& window, const QString& menu, const QString& text)
+{
+    for (QAction* top : window.menuBar()->actions()) {
+        if (top->text().remove(QLatin1Char('&')) != menu)
+            continue;
+        for (QAction* a : top->menu()->actions())
+            if (a->text().remove(QLatin1Char('&')).startsWith(text))
+                return a;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("LogitLabTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_main_window"));
+    }
+    void init() { QSettings().clear(); }
+
+    void menusHaveTheStandardShortcuts_data()
+    {
+        QTest::addColumn<QString>("menu");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QKeySequence>("shortcut");
+        QTest::newRow("New") << "File" << "New" << QKeySequence(QKeySequence::New);
+        QTest::newRow("Open") << "File" << "Open experiment..." << QKeySequence(QKeySequence::Open);
+        QTest::newRow("Save") << "File" << "Save experiment..." << QKeySequence(QKeySequence::Save);
+        QTest::newRow("Export chart") << "File" << "Export chart..." << QKeySequence(QStringLiteral("Ctrl+E"));
+        QTest::newRow("Export table") << "File" << "Export table as CSV..." << QKeySequence(QStringLiteral("Ctrl+Shift+E"));
+        QTest::newRow("Quit") << "File" << "Quit" << QKeySequence(QKeySequence::Quit);
+        QTest::newRow("Undo") << "Edit" << "Undo" << QKeySequence(QKeySequence::Undo);
+        QTest::newRow("Redo") << "Edit" << "Redo" << QKeySequence(QKeySequence::Redo);
+        QTest::newRow("Copy table") << "Edit" << "Copy table" << QKeySequence(QKeySequence::Copy);
+        QTest::newRow("Copy chart") << "Edit" << "Copy chart image" << QKeySequence(QStringLiteral("Ctrl+Shift+C"));
+        QTest::newRow("Full screen") << "View" << "Full screen" << QKeySequence(QKeySequence::FullScreen);
+        QTest::newRow("Lesson") << "Help" << "The lesson" << QKeySequence(QKeySequence::HelpContents);
+    }
+    void menusHaveTheStandardShortcuts()
+    {
+        QFETCH(QString, menu);
+        QFETCH(QString, text);
+        QFETCH(QKeySequence, shortcut);
+        MainWindow window;
+        window.addPage(new ExplorerPage);
+        QAction* action = findAction(window, menu, text);
+        QVERIFY2(action, qPrintable(menu + QStringLiteral(" > ") + text));
+        QCOMPARE(action->shortcut(), shortcut);
+        QVERIFY(findAction(window, QStringLiteral("Help"), QStringLiteral("About LogitLab")));
+        QVERIFY(findAction(window, QStringLiteral("File"), QStringLiteral("Open recent")));
+    }
+
+    void undoFollowsTheCurrentPage()
+    {
+        MainWindow window;
+        auto* explorer = new ExplorerPage;
+        auto* other = new StackPage;
+        window.addPage(explorer);
+        window.addPage(other);
+        QCOMPARE(window.pageList()->count(), 2);
+        QCOMPARE(window.undoGroup()->activeStack(), explorer->undoStack());
+        QAction* undo = findAction(window, QStringLiteral("Edit"), QStringLiteral("Undo"));
+        QVERIFY(!undo->isEnabled());
+        explorer->topPBox()->setValue(0.75);
+        QVERIFY(undo->isEnabled());
+        window.pageList()->setCurrentRow(1);
+        QCOMPARE(window.currentPage(), other);
+        QCOMPARE(window.undoGroup()->activeStack(), other->undoStack());
+        QVERIFY(!undo->isEnabled());
+        window.pageList()->setCurrentRow(0);
+        undo->trigger();
+        QCOMPARE(explorer->topPBox()->value(), 0.9);
+        QCOMPARE(explorer->model()->survivors().size(), std::size_t{3});
+    }
+
+    void newGoesBackToTheLessonExample()
+    {
+        MainWindow window;
+        auto* explorer = new ExplorerPage;
+        window.addPage(explorer);
+        explorer->applyPreset(1);
+        findAction(window, QStringLiteral("File"), QStringLiteral("New"))->trigger();
+        QCOMPARE(explorer->model()->tokenName(0), QStringLiteral("users"));
+    }
+
+    void recentFilesRememberSavesAndOpens()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.addPage(new ExplorerPage);
+        const QString a = dir.filePath(QStringLiteral("a.json"));
+        const QString b = dir.filePath(QStringLiteral("b.json"));
+        QCOMPARE(window.saveExperimentTo(a), QString());
+        QCOMPARE(window.saveExperimentTo(b), QString());
+        QCOMPARE(window.recentFiles(), (QStringList{b, a}));
+        QCOMPARE(window.openExperimentFrom(a), QString());
+        QCOMPARE(window.recentFiles(), (QStringList{a, b}));
+        // A failed open is not remembered.
+        QVERIFY(!window.openExperimentFrom(dir.filePath(QStringLiteral("missing.csv"))).isEmpty());
+        QCOMPARE(window.recentFiles().size(), 2);
+        // A second window (the next start) sees the same list.
+        MainWindow next;
+        QCOMPARE(next.recentFiles(), (QStringList{a, b}));
+    }
+
+    void geometryAndSplittersPersist()
+    {
+        QList<int> saved;
+        QSize size;
+        {
+            MainWindow window;
+            window.addPage(new ExplorerPage);
+            window.resize(1300, 760);  // above the minimum size, and not what a new window picks
+            window.show();
+            auto* splitter = window.findChild<QSplitter*>(QStringLiteral("explorerParametersSplitter"));
+            QVERIFY(splitter);
+            splitter->setSizes({420, 560});
+            saved = splitter->sizes();
+            size = window.size();
+            window.close();  // saves
+        }
+        MainWindow again;
+        again.addPage(new ExplorerPage);
+        again.show();
+        QCOMPARE(again.size(), size);
+        QCOMPARE(size, QSize(1300, 760));
+        QCOMPARE(again.findChild<QSplitter*>(QStringLiteral("explorerParametersSplitter"))->sizes(), saved);
+    }
+
+    void copyTableAndChart()
+    {
+        MainWindow window;
+        window.addPage(new ExplorerPage);
+        window.show();
+        window.copyTable();
+        const QString text = QApplication::clipboard()->text();
+        QVERIFY2(text.startsWith(QLatin1String("token\tlogit\tp at T\tsurvivor\trenormalised p\trank\n")),
+                 qPrintable(text));
+        QVERIFY(text.contains(QLatin1String("users\t3\t0.5770\tyes\t0.6285\t1\n")));
+        window.copyChartImage();
+        const QImage image = QApplication::clipboard()->image();
+        QCOMPARE(image.size(), QSize(1920, 1200));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"
