@@ -82,7 +82,8 @@ int main(int argc, char* argv[])
     }
 
     MainWindow window;
-    window.addPage(new ExplorerPage);
+    auto* explorer = new ExplorerPage;
+    window.addPage(explorer);
     window.addPage(new JunkRiskPage);
     window.addPage(new SeedSweepPage);
     if (parser.isSet(QStringLiteral("page"))) {
@@ -93,9 +94,6 @@ int main(int argc, char* argv[])
         }
         window.pageList()->setCurrentItem(found.first());
     }
-    auto* explorer = new ExplorerPage;
-    window.addPage(explorer);
-    window.addPage(new JunkRiskPage);
     window.resize(1280, 800);
     if (parser.isSet(QStringLiteral("vocabulary"))) {
         logitlab::engine::SyntheticSpec spec;
