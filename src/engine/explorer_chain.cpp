@@ -1,0 +1,107 @@
+#include "explorer_chain.h"
+
+#include "chain_evaluation.h"
+#include "chain_text.h"
+#include "sampler_context.h"
+
+namespace logitlab::engine {
+
+ChainSettings toChainSettings(const ExplorerChain& chain)
+{
+    ChainSettings s;
+    s.temperature = chain.lesson.temperature;
+    if (chain.lesson.topK)
+        s.topK = *chain.lesson.topK;
+    s.topP = chain.lesson.topP;
+    s.minP = chain.minP;
+    s.typical = chain.typical;
+    return s;
+}
+
+std::optional<std::string> validateExplorerChain(const ExplorerChain& chain)
+{
+    if (chain.lessonOnly())
+        return validateSettings(chain.lesson);
+    auto built = buildChain(toChainSettings(chain), chain.semantics);
+    if (!built)
+        return built.error();
+    return std::nullopt;
+}
+
+std::string describeExplorerChain(const ExplorerChain& chain)
+{
+    auto built = buildChain(toChainSettings(chain), chain.semantics);
+    if (!built)
+        return built.error();
+    std::string text;
+    for (const SamplerStage* stage : built.value().activeStages())
+        text += (text.empty() ? "" : " → ") + formatStage(*stage);
+    return text;
+}
+
+SamplerAnalysis analyseExplorerChain(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain,
+                                     const std::vector<std::int32_t>& order)
+{
+    SamplerAnalysis a = analyse(logits, chain.lesson, order);  // probabilities at T, entropy
+    if (chain.lessonOnly())
+        return a;
+    auto built = buildChain(toChainSettings(chain), chain.semantics);
+    SamplerContext context;
+    context.vocabSize = static_cast<std::size_t>(logits.size());
+    a.survivors = evaluateChain(built.value(), logits, context);
+    double kept = 0.0;
+    for (const Candidate& c : a.survivors)
+        kept += c.pRaw;
+    a.massKept = std::min(1.0, kept);
+    a.massRemoved = std::max(0.0, 1.0 - a.massKept);
+    a.outsideTop1 = a.survivors.empty() ? 0.0 : std::max(0.0, 1.0 - a.survivors.front().p);
+    a.rule = a.survivors.size() < static_cast<std::size_t>(logits.size()) ? CutRule::Chain : CutRule::None;
+    a.cutThreshold = 0.0;
+    return a;
+}
+
+std::vector<SweepPoint> explorerChainSweep(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain,
+                                           const std::vector<double>& temperatures,
+                                           const std::vector<std::int32_t>& tracked,
+                                           const std::function<bool()>& stop)
+{
+    if (chain.lessonOnly())
+        return temperatureSweep(logits, chain.lesson, temperatures, tracked, stop);
+    // Probabilities of the tracked tokens from the lesson's sweep (softmax at T), survivors from
+    // the chain at each T.
+    std::vector<SweepPoint> points = temperatureSweep(logits, SamplerSettings{}, temperatures, tracked, stop);
+    for (SweepPoint& point : points) {
+        if (stop && stop())
+            break;
+        ExplorerChain at = chain;
+        at.lesson.temperature = point.temperature;
+        auto built = buildChain(toChainSettings(at), at.semantics);
+        if (!built)
+            continue;
+        SamplerContext context;
+        context.vocabSize = static_cast<std::size_t>(logits.size());
+        point.survivors = evaluateChain(built.value(), logits, context).size();
+    }
+    return points;
+}
+
+std::vector<Result<CandidateList>> compareSemantics(const Eigen::Ref<const Eigen::ArrayXd>& logits,
+                                                    const ExplorerChain& chain)
+{
+    std::vector<Result<CandidateList>> out;
+    for (Semantics s : allSemantics()) {
+        ExplorerChain under = chain;
+        under.semantics = s;
+        auto built = buildChain(toChainSettings(under), s);
+        if (!built) {
+            out.emplace_back(Error{built.error()});
+            continue;
+        }
+        SamplerContext context;
+        context.vocabSize = static_cast<std::size_t>(logits.size());
+        out.emplace_back(evaluateChain(built.value(), logits, context));
+    }
+    return out;
+}
+
+}  // namespace logitlab::engine
