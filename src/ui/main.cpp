@@ -54,7 +54,7 @@ int main(int argc, char* argv[])
                                                 "(the default when there is no display).")},
         {QStringLiteral("out"), QStringLiteral("Folder for --demo output (default ./out)."), QStringLiteral("dir"),
          QStringLiteral("out")},
-        {QStringLiteral("tab"), QStringLiteral("Explorer chart to show: probabilities, sweep or draws."),
+        {QStringLiteral("tab"), QStringLiteral("Explorer chart to show: probabilities, sweep, draws or compare."),
          QStringLiteral("name")},
         {QStringLiteral("vocabulary"), QStringLiteral("Start the Explorer on a Zipf(1.1) vocabulary of N tokens."),
          QStringLiteral("n")},
@@ -93,6 +93,8 @@ int main(int argc, char* argv[])
         explorer->showChart(ExplorerPage::SweepTab);
     else if (tab == QLatin1String("draws"))
         explorer->showChart(ExplorerPage::DrawsTab);
+    else if (tab == QLatin1String("compare"))
+        explorer->showChart(ExplorerPage::CompareTab);
 
     if (parser.isSet(QStringLiteral("screenshot"))) {
         window.show();
