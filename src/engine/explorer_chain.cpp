@@ -6,6 +6,21 @@
 
 namespace logitlab::engine {
 
+namespace {
+
+// The zoo's chain for these values under their preset, run once on the logits.
+Result<CandidateList> runChain(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain)
+{
+    auto built = buildChain(toChainSettings(chain), chain.semantics);
+    if (!built)
+        return Error{built.error()};
+    SamplerContext context;
+    context.vocabSize = static_cast<std::size_t>(logits.size());
+    return evaluateChain(built.value(), logits, context);
+}
+
+}  // namespace
+
 ChainSettings toChainSettings(const ExplorerChain& chain)
 {
     ChainSettings s;
@@ -45,10 +60,7 @@ SamplerAnalysis analyseExplorerChain(const Eigen::Ref<const Eigen::ArrayXd>& log
     SamplerAnalysis a = analyse(logits, chain.lesson, order);  // probabilities at T, entropy
     if (chain.lessonOnly())
         return a;
-    auto built = buildChain(toChainSettings(chain), chain.semantics);
-    SamplerContext context;
-    context.vocabSize = static_cast<std::size_t>(logits.size());
-    a.survivors = evaluateChain(built.value(), logits, context);
+    a.survivors = runChain(logits, chain).value();
     double kept = 0.0;
     for (const Candidate& c : a.survivors)
         kept += c.pRaw;
@@ -75,12 +87,8 @@ std::vector<SweepPoint> explorerChainSweep(const Eigen::Ref<const Eigen::ArrayXd
             break;
         ExplorerChain at = chain;
         at.lesson.temperature = point.temperature;
-        auto built = buildChain(toChainSettings(at), at.semantics);
-        if (!built)
-            continue;
-        SamplerContext context;
-        context.vocabSize = static_cast<std::size_t>(logits.size());
-        point.survivors = evaluateChain(built.value(), logits, context).size();
+        if (auto survivors = runChain(logits, at))
+            point.survivors = survivors->size();
     }
     return points;
 }
@@ -92,14 +100,7 @@ std::vector<Result<CandidateList>> compareSemantics(const Eigen::Ref<const Eigen
     for (Semantics s : allSemantics()) {
         ExplorerChain under = chain;
         under.semantics = s;
-        auto built = buildChain(toChainSettings(under), s);
-        if (!built) {
-            out.emplace_back(Error{built.error()});
-            continue;
-        }
-        SamplerContext context;
-        context.vocabSize = static_cast<std::size_t>(logits.size());
-        out.emplace_back(evaluateChain(built.value(), logits, context));
+        out.push_back(runChain(logits, under));
     }
     return out;
 }

@@ -88,34 +88,25 @@ ChainControls::ChainControls(QWidget* parent)
     tempRow->addWidget(m_temperature);
     auto* form = new QFormLayout(this);
     form->setContentsMargins(0, 0, 0, 0);
-    auto* semanticsLabel = new QLabel(tr("&Semantics"));
-    semanticsLabel->setBuddy(m_semantics);
-    semanticsLabel->setToolTip(m_semantics->toolTip());
-    form->addRow(semanticsLabel, m_semantics);
-    auto* tempLabel = new QLabel(tr("&Temperature"));
-    tempLabel->setBuddy(m_temperature);
-    tempLabel->setToolTip(m_temperature->toolTip());
-    form->addRow(tempLabel, tempRow);
+    // Every row's label carries its control's tooltip and focuses it (Alt+letter).
+    const auto addRow = [form](const QString& text, QWidget* buddy, QWidget* field) {
+        auto* label = new QLabel(text);
+        label->setBuddy(buddy);
+        label->setToolTip(buddy->toolTip());
+        form->addRow(label, field);
+    };
+    const auto addControl = [&addRow](const QString& text, QWidget* control) { addRow(text, control, control); };
+    addControl(tr("&Semantics"), m_semantics);
+    auto* tempField = new QWidget;
+    tempField->setLayout(tempRow);
+    tempRow->setContentsMargins(0, 0, 0, 0);
+    addRow(tr("&Temperature"), m_temperature, tempField);
     form->addRow(QString(), m_greedy);
-    auto* kLabel = new QLabel(tr("Top-&k"));
-    kLabel->setBuddy(m_topK);
-    kLabel->setToolTip(m_topK->toolTip());
-    form->addRow(kLabel, m_topK);
-    auto* pLabel = new QLabel(tr("Top-&p"));
-    pLabel->setBuddy(m_topP);
-    pLabel->setToolTip(m_topP->toolTip());
-    form->addRow(pLabel, m_topP);
-    auto* minPLabel = new QLabel(tr("&Min-p"));
-    minPLabel->setBuddy(m_minP);
-    minPLabel->setToolTip(m_minP->toolTip());
-    form->addRow(minPLabel, m_minP);
-    auto* typicalLabel = new QLabel(tr("T&ypical"));
-    typicalLabel->setBuddy(m_typical);
-    typicalLabel->setToolTip(m_typical->toolTip());
-    form->addRow(typicalLabel, m_typical);
-    auto* orderLabel = new QLabel(tr("Chain"));
-    orderLabel->setToolTip(m_order->toolTip());
-    form->addRow(orderLabel, m_order);
+    addControl(tr("Top-&k"), m_topK);
+    addControl(tr("Top-&p"), m_topP);
+    addControl(tr("&Min-p"), m_minP);
+    addControl(tr("T&ypical"), m_typical);
+    addRow(tr("Chain"), m_order, m_order);
     form->addRow(m_problem);
 
     connect(m_temperatureSlider, &QSlider::valueChanged, this, [this](int v) {
