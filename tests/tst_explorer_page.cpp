@@ -25,6 +25,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QListWidget>
+#include <QSignalSpy>
 #include <QPushButton>
 #include <QSlider>
 #include <QSortFilterProxyModel>
@@ -579,6 +580,18 @@ private slots:
         QCOMPARE(page.model()->chain().semantics, engine::Semantics::Hf);
         QCOMPARE(page.model()->chain().minP, std::optional<double>(0.3));
         QCOMPARE(page.chainControls()->semanticsBox()->currentText(), QStringLiteral("hf"));
+    }
+
+    void junkRiskButtonOffersTheTable()
+    {
+        ExplorerPage page;
+        page.applyPreset(1);
+        QSignalSpy offered(&page, &ExplorerPage::junkRiskRequested);
+        page.findChild<QPushButton*>(QStringLiteral("junkRiskButton"))->click();
+        QCOMPARE(offered.count(), 1);
+        const auto d = offered.first().first().value<engine::Distribution>();
+        QCOMPARE(d.tokens.front(), std::string("=>"));
+        QVERIFY((d.logits == engine::lessonExercise().logits).all());
     }
 };
 

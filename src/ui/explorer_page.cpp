@@ -283,12 +283,18 @@ QWidget* ExplorerPage::buildTablePanel()
         if (!path.isEmpty())
             openLogitsFile(path);
     });
+    auto* junk = new QPushButton(tr("&Junk risk of these logits"));
+    junk->setObjectName(QStringLiteral("junkRiskButton"));
+    junk->setToolTip(tr("Opens the junk-token risk page on this table's logits: how often a reply of N tokens "
+                        "picks at least one junk token."));
+    connect(junk, &QPushButton::clicked, this, [this] { emit junkRiskRequested(m_model->distribution()); });
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(add);
     buttons->addWidget(remove);
     buttons->addWidget(pasteButton);
     buttons->addWidget(open);
     buttons->addStretch();
+    buttons->addWidget(junk);
 
     auto* grid = new QGridLayout(m_readouts);
     grid->setContentsMargins(2, 2, 2, 2);

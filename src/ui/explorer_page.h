@@ -86,6 +86,10 @@ public:
     const engine::DrawCounts& lastDraws() const { return m_lastDraws; }
     QString readoutText() const;  // every readout, one per line
 
+signals:
+    // "Junk risk of these logits": the window hands them to the junk-risk page.
+    void junkRiskRequested(const engine::Distribution& distribution);
+
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;

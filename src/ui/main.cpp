@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QListWidget>
 #include <QTextStream>
 #include <QTimer>
 
@@ -81,7 +82,13 @@ int main(int argc, char* argv[])
     MainWindow window;
     auto* explorer = new ExplorerPage;
     window.addPage(explorer);
-    window.addPage(new JunkRiskPage);
+    auto* junkRisk = new JunkRiskPage;
+    window.addPage(junkRisk);
+    QObject::connect(explorer, &ExplorerPage::junkRiskRequested, &window,
+                     [&window, junkRisk](const logitlab::engine::Distribution& distribution) {
+                         junkRisk->useLogits(distribution);
+                         window.pageList()->setCurrentRow(1);
+                     });
     window.resize(1280, 800);
     if (parser.isSet(QStringLiteral("vocabulary"))) {
         logitlab::engine::SyntheticSpec spec;
