@@ -280,6 +280,23 @@ private slots:
         QVERIFY2(problem->find("typical") != std::string::npos, problem->c_str());
         QVERIFY(!compareSemantics(d.logits, typicalInVllm).back().ok());
 
+        // T = 0 is greedy under every preset that accepts it: the argmax alone. (hf refuses a
+        // temperature of 0: do_sample=False is its greedy.)
+        int accepted = 0;
+        for (Semantics s : allSemantics()) {
+            ExplorerChain greedy{s, SamplerSettings{0.0, std::nullopt, 0.9}, 0.05, {}};
+            if (const auto problem = validateExplorerChain(greedy)) {
+                QVERIFY2(problem->find("temperature") != std::string::npos, problem->c_str());
+                continue;
+            }
+            ++accepted;
+            const SamplerAnalysis a = analyseExplorerChain(d.logits, greedy, order);
+            QCOMPARE(a.survivors.size(), std::size_t{1});
+            QCOMPARE(a.survivors[0].id, 0);
+            QCOMPARE(a.rule, CutRule::Greedy);
+        }
+        QVERIFY(accepted >= 2);
+
         const auto sweep = explorerChainSweep(d.logits, withMinP, sweepTemperatures(), {0});
         QCOMPARE(sweep.size(), std::size_t{60});
         QVERIFY(sweep[19].survivors == 2);

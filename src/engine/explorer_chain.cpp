@@ -67,7 +67,10 @@ SamplerAnalysis analyseExplorerChain(const Eigen::Ref<const Eigen::ArrayXd>& log
     a.massKept = std::min(1.0, kept);
     a.massRemoved = std::max(0.0, 1.0 - a.massKept);
     a.outsideTop1 = a.survivors.empty() ? 0.0 : std::max(0.0, 1.0 - a.survivors.front().p);
-    a.rule = a.survivors.size() < static_cast<std::size_t>(logits.size()) ? CutRule::Chain : CutRule::None;
+    if (chain.lesson.temperature == 0.0)
+        a.rule = CutRule::Greedy;  // every preset takes the argmax at T = 0
+    else
+        a.rule = a.survivors.size() < static_cast<std::size_t>(logits.size()) ? CutRule::Chain : CutRule::None;
     a.cutThreshold = 0.0;
     return a;
 }
