@@ -1,5 +1,6 @@
 #include "junk_risk_job.h"
 
+#include "background_run.h"
 #include "csv_writer.h"
 
 #include <QDir>
@@ -7,8 +8,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QPromise>
-#include <QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -70,17 +69,8 @@ JunkRiskOutcome runJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, co
 QFuture<JunkRiskOutcome> startJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, const QString& source,
                                        int threads)
 {
-    return QtConcurrent::run([spec, baseDir, source, threads](QPromise<JunkRiskOutcome>& promise) {
-        // QFuture progress is an int: runs of more than 2^31 items report in coarser steps.
-        std::size_t scale = 1;
-        WorkControl control;
-        control.isCancelled = [&promise] { return promise.isCanceled(); };
-        control.started = [&promise, &scale](std::size_t total) {
-            scale = total / 1'000'000'000 + 1;
-            promise.setProgressRange(0, static_cast<int>(total / scale));
-        };
-        control.progress = [&promise, &scale](std::size_t done) { promise.setProgressValue(static_cast<int>(done / scale)); };
-        promise.addResult(runJunkRisk(spec, baseDir, source, threads, control));
+    return runInBackground<JunkRiskOutcome>([spec, baseDir, source, threads](const WorkControl& control) {
+        return runJunkRisk(spec, baseDir, source, threads, control);
     });
 }
 

@@ -1,11 +1,10 @@
 #include "seed_sweep_job.h"
 
+#include "background_run.h"
 #include "csv_writer.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
-#include <QPromise>
-#include <QtConcurrentRun>
 
 namespace logitlab::app {
 
@@ -56,12 +55,8 @@ SeedSweepOutcome runSeedSweep(const SeedSweepSpec& spec, const QString& baseDir,
 QFuture<SeedSweepOutcome> startSeedSweep(const SeedSweepSpec& spec, const QString& baseDir, const QString& source,
                                          int threads)
 {
-    return QtConcurrent::run([spec, baseDir, source, threads](QPromise<SeedSweepOutcome>& promise) {
-        WorkControl control;
-        control.isCancelled = [&promise] { return promise.isCanceled(); };
-        control.started = [&promise](std::size_t total) { promise.setProgressRange(0, static_cast<int>(total)); };
-        control.progress = [&promise](std::size_t done) { promise.setProgressValue(static_cast<int>(done)); };
-        promise.addResult(runSeedSweep(spec, baseDir, source, threads, control));
+    return runInBackground<SeedSweepOutcome>([spec, baseDir, source, threads](const WorkControl& control) {
+        return runSeedSweep(spec, baseDir, source, threads, control);
     });
 }
 

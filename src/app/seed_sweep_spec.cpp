@@ -144,6 +144,21 @@ QJsonObject toJson(const SeedSweepSpec& spec)
     return root;
 }
 
+engine::Result<engine::SamplerChain> sweepChain(const SeedSweepSpec& spec)
+{
+    const auto semantics = engine::parseSemantics(spec.semantics.toStdString());
+    if (!semantics)
+        return Error{"semantics: unknown preset '" + spec.semantics.toStdString() + "'"};
+    auto chain = engine::parseChain(spec.chain.toStdString(), *semantics);
+    if (!chain)
+        return Error{chain.error()};
+    if (chain->stateful())
+        return Error{"chain: '" + spec.chain.toStdString()
+                     + "' has stages whose state changes after every draw (mirostat, XTC, penalties over the "
+                       "history); a sweep over one fixed distribution needs a stateless chain"};
+    return chain;
+}
+
 engine::Result<SeedSweepInput> toSeedSweepInput(const SeedSweepSpec& spec, const QString& baseDir,
                                                 const QString& source)
 {
@@ -157,14 +172,9 @@ engine::Result<SeedSweepInput> toSeedSweepInput(const SeedSweepSpec& spec, const
     if (!distribution)
         return fail(QStringLiteral("distribution"), distribution.error());
 
-    const auto semantics = engine::parseSemantics(spec.semantics.toStdString());
-    auto chain = engine::parseChain(spec.chain.toStdString(), *semantics);  // semantics was checked on reading
+    auto chain = sweepChain(spec);
     if (!chain)
         return fail(QStringLiteral("chain"), chain.error());
-    if (chain->stateful())
-        return fail(QStringLiteral("chain"),
-                    "'" + spec.chain.toStdString() + "' has stages whose state changes after every draw (mirostat, "
-                    "XTC, penalties over the history); a sweep over one fixed distribution needs a stateless chain");
     engine::SamplerContext context;
     context.vocabSize = static_cast<std::size_t>(distribution->logits.size());
     engine::CandidateList survivors = engine::evaluateChain(chain.value(), distribution->logits, context);
@@ -175,7 +185,7 @@ engine::Result<SeedSweepInput> toSeedSweepInput(const SeedSweepSpec& spec, const
 
     SeedSweepInput input;
     input.parameters.source = std::make_shared<engine::CandidateSource>(
-        std::move(survivors), engine::semanticsName(*semantics) + ": " + engine::formatChain(chain.value(), true));
+        std::move(survivors), spec.semantics.toStdString() + ": " + engine::formatChain(chain.value(), true));
     input.parameters.rng = spec.rng.toStdString();
     input.parameters.seeds = spec.seeds();
     input.parameters.drawsPerSeed = static_cast<std::uint64_t>(spec.draws);

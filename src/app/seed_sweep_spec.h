@@ -7,6 +7,7 @@
 
 #include "experiment_file.h"
 #include "result.h"
+#include "sampler_chain.h"
 #include "seed_sweep.h"
 
 #include <QJsonObject>
@@ -43,6 +44,11 @@ struct SeedSweepInput {
     engine::SeedSweepParameters parameters;
     engine::Distribution distribution;  // for token names
 };
+
+// The spec's chain, parsed under its semantics; an error (naming the key) when it does not parse
+// or when it is stateful (a sweep over one fixed distribution needs a stateless chain). Cheap:
+// the page checks it before starting a run.
+engine::Result<engine::SamplerChain> sweepChain(const SeedSweepSpec& spec);
 
 // Resolves the distribution, builds and evaluates the chain, and checks what the engine would
 // refuse (memory, seeds, draws), all before any work. Errors name the file and the key.

@@ -1,6 +1,7 @@
 #include "logits_parser.h"
 
 #include "number_format.h"
+#include "stage_support.h"
 
 #include <algorithm>
 #include <cctype>
@@ -19,19 +20,6 @@ std::string_view trim(std::string_view s)
     while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
         s.remove_suffix(1);
     return s;
-}
-
-std::vector<std::string_view> splitOn(std::string_view text, char separator)
-{
-    std::vector<std::string_view> parts;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t end = text.find(separator, start);
-        parts.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-        if (end == std::string_view::npos)
-            return parts;
-        start = end + 1;
-    }
 }
 
 // A parsed logit that no distribution can hold, described for an error message.
@@ -84,7 +72,7 @@ Result<std::vector<double>> parseNumberList(std::string_view text, std::string_v
     if (trim(text).empty())
         return Error{std::string(field) + ": the list is empty"};
     std::vector<double> values;
-    const auto parts = splitOn(text, ',');
+    const auto parts = detail::splitOn(text, ',');
     for (std::size_t i = 0; i < parts.size(); ++i) {
         const auto value = parseDouble(parts[i]);
         if (!value)
@@ -100,7 +88,7 @@ Result<std::vector<std::string>> parseTokenList(std::string_view text)
     if (trim(text).empty())
         return Error{"tokens: the list is empty"};
     std::vector<std::string> tokens;
-    const auto parts = splitOn(text, ',');
+    const auto parts = detail::splitOn(text, ',');
     for (std::size_t i = 0; i < parts.size(); ++i) {
         const auto token = trim(parts[i]);
         if (token.empty())
@@ -172,7 +160,7 @@ Result<Distribution> parseLogitsText(std::string_view text, std::string_view sou
     std::vector<double> logits;
     enum class Format { Unknown, Numbers, Csv } format = Format::Unknown;
 
-    const auto lines = splitOn(text, '\n');
+    const auto lines = detail::splitOn(text, '\n');
     for (std::size_t lineNo = 1; lineNo <= lines.size(); ++lineNo) {
         std::string_view line = lines[lineNo - 1];
         if (!line.empty() && line.back() == '\r')

@@ -61,7 +61,7 @@ struct SeedSweepSummary {
 class SeedSweepExperiment {
 public:
     static constexpr std::size_t kSeedsPerItem = 16;
-    static constexpr std::size_t kHistogramBins = 20;
+    static constexpr std::size_t kHistogramBins = 10;  // labels of 20 bins do not fit a narrow chart
     static constexpr double kMinExpectedPerBin = 5.0;
     static constexpr std::uint64_t kMaxSeeds = 10'000'000;
     static constexpr std::uint64_t kMaxDrawsPerSeed = 1'000'000'000;

@@ -3,6 +3,7 @@
 #include "headless_demo.h"
 #include "junk_risk_page.h"
 #include "main_window.h"
+#include "seed_sweep_page.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -55,6 +56,7 @@ int main(int argc, char* argv[])
                                                 "(the default when there is no display).")},
         {QStringLiteral("out"), QStringLiteral("Folder for --demo output (default ./out)."), QStringLiteral("dir"),
          QStringLiteral("out")},
+        {QStringLiteral("page"), QStringLiteral("Open on this page (e.g. \"Seed sweep\")."), QStringLiteral("title")},
         {QStringLiteral("tab"), QStringLiteral("Explorer chart to show: probabilities, sweep, draws or compare."),
          QStringLiteral("name")},
         {QStringLiteral("vocabulary"), QStringLiteral("Start the Explorer on a Zipf(1.1) vocabulary of N tokens."),
@@ -84,11 +86,20 @@ int main(int argc, char* argv[])
     window.addPage(explorer);
     auto* junkRisk = new JunkRiskPage;
     window.addPage(junkRisk);
+    window.addPage(new SeedSweepPage);
     QObject::connect(explorer, &ExplorerPage::junkRiskRequested, &window,
                      [&window, junkRisk](const logitlab::engine::Distribution& distribution) {
                          junkRisk->useLogits(distribution);
                          window.pageList()->setCurrentRow(1);
                      });
+    if (parser.isSet(QStringLiteral("page"))) {
+        const auto found = window.pageList()->findItems(parser.value(QStringLiteral("page")), Qt::MatchFixedString);
+        if (found.isEmpty()) {
+            err << "logitlab: error: --page: no page called '" << parser.value(QStringLiteral("page")) << "'\n";
+            return 2;
+        }
+        window.pageList()->setCurrentItem(found.first());
+    }
     window.resize(1280, 800);
     if (parser.isSet(QStringLiteral("vocabulary"))) {
         logitlab::engine::SyntheticSpec spec;

@@ -81,7 +81,9 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
     for (int b = 0; b < binCount; ++b) {
         *bars << static_cast<double>(summary.pValueHistogram[static_cast<std::size_t>(b)]);
         tallest = std::max(tallest, summary.pValueHistogram[static_cast<std::size_t>(b)]);
-        bins << QString::number(double(b) / binCount, 'f', 2);
+        // Short labels (".05", not "0.05") so twenty of them fit a narrow chart.
+        QString label = QString::number(double(b) / binCount, 'g', 2);
+        bins << (label.startsWith(QLatin1String("0.")) ? label.mid(1) : label);
     }
     auto* histogram = new QBarSeries;
     histogram->append(bars);

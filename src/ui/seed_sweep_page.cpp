@@ -1,0 +1,476 @@
+#include "seed_sweep_page.h"
+
+#include "lesson_examples.h"
+#include "rng_factory.h"
+#include "save_text.h"
+#include "seed_results_model.h"
+#include "seed_sweep_charts.h"
+#include "semantics.h"
+#include "token_spread_model.h"
+
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QThread>
+#include <QVBoxLayout>
+
+namespace logitlab::ui {
+
+namespace {
+
+enum Tab { PValuesTab, SpreadTab, CountsTab, SeedsTab, TokensTab };
+
+app::DistributionSpec logitsSpec(const engine::Distribution& d)
+{
+    app::DistributionSpec spec;
+    spec.kind = app::DistributionSpec::Kind::Logits;
+    for (Eigen::Index i = 0; i < d.logits.size(); ++i) {
+        spec.values << d.logits[i];
+        if (!d.tokens.empty())
+            spec.tokens << QString::fromStdString(d.tokens[static_cast<std::size_t>(i)]);
+    }
+    return spec;
+}
+
+QTableView* sortedTable(QAbstractItemModel* model, int sortRole, QWidget* parent)
+{
+    auto* proxy = new QSortFilterProxyModel(parent);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(sortRole);
+    auto* view = new QTableView(parent);
+    view->setModel(proxy);
+    view->setSortingEnabled(true);
+    view->sortByColumn(-1, Qt::AscendingOrder);  // the engine's order until a header is clicked
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->verticalHeader()->hide();
+    return view;
+}
+
+QChartView* chartView(QChart* chart)
+{
+    auto* view = new QChartView(chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(480, 320);
+    return view;
+}
+
+}  // namespace
+
+SeedSweepPage::SeedSweepPage(QWidget* parent)
+    : Page(parent),
+      m_charts(new SeedSweepCharts(this)),
+      m_seedModel(new SeedResultsModel(this)),
+      m_tokenModel(new TokenSpreadModel(this)),
+      m_source(new QComboBox),
+      m_semantics(new QComboBox),
+      m_chain(new QLineEdit(QStringLiteral("temperature=1,top-p=0.9"))),
+      m_rng(new QComboBox),
+      m_firstSeed(new QSpinBox),
+      m_seedCount(new QSpinBox),
+      m_draws(new QSpinBox),
+      m_compare(new QCheckBox(tr("Compare two seeds"))),
+      m_compareA(new QSpinBox),
+      m_compareB(new QSpinBox),
+      m_threads(new QSpinBox),
+      m_run(new QPushButton(tr("&Run"))),
+      m_cancel(new QPushButton(tr("Cancel"))),
+      m_replaySeed(new QSpinBox),
+      m_replay(new QPushButton(tr("Re&play"))),
+      m_replayResult(new QLabel),
+      m_verdict(new QLabel),
+      m_error(new QLabel),
+      m_tabs(new QTabWidget)
+{
+    m_source->addItems({tr("Lesson exercise: => { ( async //"), tr("Lesson example: users data items result banana"),
+                        tr("Explorer's logits"), tr("Logits file..."), tr("As in the experiment file")});
+    m_source->setToolTip(tr("The next-token distribution every seed draws from."));
+    for (auto s : engine::allSemantics())
+        m_semantics->addItem(QString::fromStdString(engine::semanticsName(s)));
+    m_semantics->setToolTip(tr("Whose rules the chain follows: the lesson's, llama.cpp's, Hugging Face's or vLLM's."));
+    m_chain->setToolTip(tr("The sampler chain as text, e.g. temperature=1,top-p=0.9 or top-k=40,min-p=0.05."));
+    for (const auto& n : engine::rngNames())
+        m_rng->addItem(QString::fromStdString(n));
+    m_rng->setToolTip(tr("The random generator each seed starts (mulberry32 is the lesson's)."));
+    m_firstSeed->setRange(0, std::numeric_limits<int>::max());
+    m_firstSeed->setValue(1);
+    m_firstSeed->setToolTip(tr("Seeds run from this one upwards."));
+    m_seedCount->setRange(1, static_cast<int>(engine::SeedSweepExperiment::kMaxSeeds));
+    m_seedCount->setValue(200);
+    m_seedCount->setToolTip(tr("How many seeds to sweep."));
+    m_draws->setRange(1, static_cast<int>(engine::SeedSweepExperiment::kMaxDrawsPerSeed));
+    m_draws->setValue(10000);
+    m_draws->setToolTip(tr("Tokens drawn with each seed."));
+    for (QSpinBox* box : {m_compareA, m_compareB, m_replaySeed})
+        box->setRange(0, std::numeric_limits<int>::max());
+    m_compareA->setValue(1);
+    m_compareB->setValue(2);
+    m_compare->setToolTip(tr("Find the first draw where the two seeds' sequences differ."));
+    m_threads->setRange(1, 256);
+    m_threads->setValue(QThread::idealThreadCount());
+    m_threads->setToolTip(tr("Worker threads. The results are the same for any number."));
+    m_replaySeed->setToolTip(tr("A swept seed to draw again and compare bit for bit."));
+    m_error->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_error->setWordWrap(true);
+    m_error->hide();
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_replayResult->setWordWrap(true);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("&Distribution"), m_source);
+    form->addRow(tr("&Semantics"), m_semantics);
+    form->addRow(tr("C&hain"), m_chain);
+    form->addRow(tr("R&NG"), m_rng);
+    form->addRow(tr("&First seed"), m_firstSeed);
+    form->addRow(tr("S&eeds"), m_seedCount);
+    form->addRow(tr("D&raws per seed"), m_draws);
+    auto* compareRow = new QHBoxLayout;
+    compareRow->addWidget(m_compareA);
+    compareRow->addWidget(m_compareB);
+    form->addRow(m_compare, compareRow);
+    form->addRow(tr("&Threads"), m_threads);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    auto* replayRow = new QHBoxLayout;
+    replayRow->addWidget(m_replaySeed, 1);
+    replayRow->addWidget(m_replay);
+    auto* open = new QPushButton(tr("Open..."));
+    auto* save = new QPushButton(tr("Save..."));
+    auto* files = new QHBoxLayout;
+    files->addWidget(open);
+    files->addWidget(save);
+
+    auto* controls = new QGroupBox(tr("Seed sweep"));
+    auto* controlsLayout = new QVBoxLayout(controls);
+    controlsLayout->addLayout(files);
+    controlsLayout->addLayout(form);
+    controlsLayout->addLayout(buttons);
+    controlsLayout->addWidget(m_error);
+    controlsLayout->addWidget(m_verdict);
+    auto* replayBox = new QGroupBox(tr("Replay a seed"));
+    auto* replayLayout = new QVBoxLayout(replayBox);
+    replayLayout->addLayout(replayRow);
+    replayLayout->addWidget(m_replayResult);
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(controls);
+    leftLayout->addWidget(replayBox);
+    leftLayout->addStretch();
+
+    m_tabs->addTab(chartView(m_charts->pValues()), tr("p-values"));
+    m_tabs->addTab(chartView(m_charts->spread()), tr("Spread by seed"));
+    m_tabs->addTab(chartView(m_charts->counts()), tr("Counts"));
+    m_tabs->addTab(sortedTable(m_seedModel, SeedResultsModel::SortRole, this), tr("Per seed"));
+    m_tabs->addTab(sortedTable(m_tokenModel, TokenSpreadModel::SortRole, this), tr("Per token"));
+
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(left);
+    splitter->addWidget(m_tabs);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({360, 840});
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(splitter);
+
+    connect(m_run, &QPushButton::clicked, this, &SeedSweepPage::run);
+    connect(m_cancel, &QPushButton::clicked, this, &SeedSweepPage::cancel);
+    connect(m_replay, &QPushButton::clicked, this, [this] { replay(m_replaySeed->value()); });
+    connect(m_compare, &QCheckBox::toggled, this, &SeedSweepPage::updateEnabled);
+    connect(m_source, &QComboBox::activated, this, [this](int index) {
+        if (index == LogitsFile) {
+            const QString path = QFileDialog::getOpenFileName(this, tr("Open logits"), QString(),
+                                                              tr("Logits (*.csv *.txt);;All files (*)"));
+            if (!path.isEmpty())
+                m_filePath = path;
+        }
+        updateEnabled();
+    });
+    connect(open, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open experiment"), QString(), tr("Experiment (*.json)"));
+        if (!path.isEmpty())
+            openFile(path);
+    });
+    connect(save, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save experiment"), QString(), tr("Experiment (*.json)"));
+        if (!path.isEmpty())
+            saveFile(path);
+    });
+    connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, this,
+            [this](int value) { emit progressChanged(value, m_watcher.progressMaximum()); });
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, &SeedSweepPage::onFinished);
+    updateEnabled();
+}
+
+SeedSweepPage::~SeedSweepPage()
+{
+    m_watcher.cancel();
+    m_watcher.waitForFinished();
+}
+
+QString SeedSweepPage::title() const
+{
+    return tr("Seed sweep");
+}
+
+QChart* SeedSweepPage::chart() const
+{
+    switch (m_tabs->currentIndex()) {
+    case SpreadTab: return m_charts->spread();
+    case CountsTab: return m_charts->counts();
+    default: return m_charts->pValues();
+    }
+}
+
+QAbstractItemModel* SeedSweepPage::resultsModel() const
+{
+    if (m_tabs->currentIndex() == SeedsTab)
+        return m_seedModel;
+    return m_tokenModel;
+}
+
+app::Provenance SeedSweepPage::provenance() const
+{
+    if (!m_hasResults)
+        return app::Provenance(QStringLiteral("seed-sweep (not run yet)"));
+    return app::seedSweepResultHeader(app::seedSweepProvenance(m_resultSpec, m_baseDir), m_outcome);
+}
+
+void SeedSweepPage::cancel()
+{
+    if (m_watcher.isRunning())
+        m_watcher.cancel();
+}
+
+void SeedSweepPage::showError(const QString& message)
+{
+    m_error->setText(message);
+    m_error->setVisible(!message.isEmpty());
+    if (!message.isEmpty())
+        emit statusMessage(message);
+}
+
+engine::Result<app::SeedSweepSpec> SeedSweepPage::specFromControls() const
+{
+    app::SeedSweepSpec spec;
+    switch (m_source->currentIndex()) {
+    case LessonExercise:
+        spec.distribution = logitsSpec(engine::lessonExercise());
+        break;
+    case LessonExample:
+        spec.distribution = logitsSpec(engine::lessonExample());
+        break;
+    case ExplorerLogits:
+        if (m_explorerLogits.logits.size() == 0)
+            return engine::Error{tr("Distribution: no logits from the Explorer yet").toStdString()};
+        spec.distribution = logitsSpec(m_explorerLogits);
+        break;
+    case LogitsFile:
+        if (m_filePath.isEmpty())
+            return engine::Error{tr("Distribution: choose a logits file").toStdString()};
+        spec.distribution.kind = app::DistributionSpec::Kind::File;
+        spec.distribution.path = m_filePath;
+        break;
+    case AsInExperimentFile:
+        spec.distribution = m_loaded;
+        break;
+    }
+    spec.semantics = m_semantics->currentText();
+    spec.chain = m_chain->text().trimmed();
+    spec.rng = m_rng->currentText();
+    spec.seedRange = true;
+    spec.firstSeed = m_firstSeed->value();
+    spec.seedCount = m_seedCount->value();
+    spec.draws = m_draws->value();
+    if (m_compare->isChecked())
+        spec.compare = std::make_pair<qint64, qint64>(m_compareA->value(), m_compareB->value());
+    // The file reader is the one place that validates: run the controls through it. The chain
+    // is checked too, so its mistakes show at once instead of after a run starts.
+    auto checked = app::parseSeedSweep(app::toJson(spec), tr("controls"));
+    if (checked) {
+        if (auto chain = app::sweepChain(checked.value()); !chain)
+            return engine::Error{tr("controls: ").toStdString() + chain.error()};
+    }
+    return checked;
+}
+
+void SeedSweepPage::setSpec(const app::SeedSweepSpec& spec, const QString& baseDir)
+{
+    m_baseDir = baseDir;
+    m_loaded = spec.distribution;
+    m_source->setCurrentIndex(AsInExperimentFile);
+    m_semantics->setCurrentText(spec.semantics);
+    m_chain->setText(spec.chain);
+    m_rng->setCurrentText(spec.rng);
+    const auto seeds = spec.seeds();
+    m_firstSeed->setValue(static_cast<int>(std::min<std::uint64_t>(seeds.front(), std::numeric_limits<int>::max())));
+    m_seedCount->setValue(static_cast<int>(seeds.size()));
+    m_draws->setValue(static_cast<int>(spec.draws));
+    m_compare->setChecked(spec.compare.has_value());
+    if (spec.compare) {
+        m_compareA->setValue(static_cast<int>(spec.compare->first));
+        m_compareB->setValue(static_cast<int>(spec.compare->second));
+    }
+    updateEnabled();
+}
+
+QString SeedSweepPage::openFile(const QString& path)
+{
+    const auto spec = app::readSeedSweepFile(path);
+    if (!spec) {
+        showError(QString::fromStdString(spec.error()));
+        return m_error->text();
+    }
+    if (!spec->seedRange)
+        emit statusMessage(tr("The file lists its seeds; the page sweeps %1 seeds from %2").arg(spec->seedList.size()).arg(spec->seeds().front()));
+    showError(QString());
+    setSpec(spec.value(), QFileInfo(path).absolutePath());
+    emit statusMessage(tr("Opened %1").arg(path));
+    return {};
+}
+
+QString SeedSweepPage::saveFile(const QString& path)
+{
+    const auto spec = specFromControls();
+    if (!spec) {
+        showError(QString::fromStdString(spec.error()));
+        return m_error->text();
+    }
+    app::SeedSweepSpec named = spec.value();
+    named.name = QFileInfo(path).completeBaseName().isEmpty() ? named.name : QFileInfo(path).completeBaseName();
+    if (!app::parseSeedSweep(app::toJson(named), path))
+        named.name = spec->name;  // a file name that is not a valid experiment name keeps the default
+    const QString error = app::saveBytes(path, QJsonDocument(app::toJson(named)).toJson(QJsonDocument::Indented));
+    showError(error);
+    if (error.isEmpty())
+        emit statusMessage(tr("Saved %1").arg(path));
+    return error;
+}
+
+void SeedSweepPage::useLogits(const engine::Distribution& distribution)
+{
+    m_explorerLogits = distribution;
+    m_source->setCurrentIndex(ExplorerLogits);
+    updateEnabled();
+}
+
+void SeedSweepPage::run()
+{
+    const auto spec = specFromControls();
+    if (!spec) {
+        showError(QString::fromStdString(spec.error()));
+        return;
+    }
+    showError(QString());
+    // A new future detaches the watcher from the old one, so a superseded run never overwrites
+    // the newer one's results.
+    QFuture<app::SeedSweepOutcome> previous = m_watcher.future();
+    previous.cancel();
+    m_pendingSpec = spec.value();
+    m_watcher.setFuture(app::startSeedSweep(spec.value(), m_baseDir, tr("controls"), m_threads->value()));
+    emit busyChanged(true);
+    emit statusMessage(tr("Sweeping %1 seeds x %2 draws...").arg(spec->seeds().size()).arg(spec->draws));
+    updateEnabled();
+}
+
+bool SeedSweepPage::isRunning() const
+{
+    return m_watcher.isRunning();
+}
+
+void SeedSweepPage::onFinished()
+{
+    emit busyChanged(false);
+    bool completed = false;
+    if (m_watcher.isCanceled() || m_watcher.future().resultCount() == 0) {
+        emit statusMessage(tr("Cancelled; the results shown are from the previous run"));
+    } else {
+        app::SeedSweepOutcome outcome = m_watcher.result();
+        if (!outcome.status.finished()) {
+            showError(outcome.status.message);
+        } else {
+            m_resultSpec = m_pendingSpec;
+            m_outcome = std::move(outcome);
+            m_hasResults = true;
+            m_seedModel->setResults(m_outcome.results, m_outcome.tokenNames);
+            m_tokenModel->setTokens(m_outcome.summary.tokens, m_outcome.tokenNames);
+            m_charts->setSummary(m_outcome.summary, m_outcome.tokenNames, m_outcome.results.size(),
+                                 static_cast<std::uint64_t>(m_resultSpec.draws));
+            const auto& ks = m_outcome.summary.chiSquareUniformity;
+            QString verdict = tr("<b>%1</b><br>KS of the per-seed p-values: D = %2, p = %3<br>Pooled chi-square p = %4<br>"
+                                 "First seed: %5")
+                                  .arg(ks.pValue < 0.01 ? tr("The draws do not match the claimed probabilities.")
+                                                        : tr("Consistent with a correct sampler."))
+                                  .arg(ks.statistic, 0, 'f', 4)
+                                  .arg(ks.pValue, 0, 'g', 3)
+                                  .arg(m_outcome.summary.pooledChiSquare.pValue, 0, 'g', 3)
+                                  .arg(m_outcome.replayIdentical ? tr("replayed bit for bit") : tr("did NOT replay"));
+            if (m_outcome.summary.comparedIdentical)
+                verdict += tr("<br>The compared seeds drew identical sequences.");
+            else if (m_outcome.summary.firstDifference)
+                verdict += tr("<br>The compared seeds first differ at draw %1.").arg(*m_outcome.summary.firstDifference);
+            m_verdict->setText(verdict);
+            m_replaySeed->setValue(static_cast<int>(std::min<std::uint64_t>(m_outcome.results.front().seed, std::numeric_limits<int>::max())));
+            m_replayResult->clear();
+            emit statusMessage(tr("%1 draws in %2 s").arg(m_outcome.draws).arg(m_outcome.seconds, 0, 'f', 2));
+            completed = true;
+        }
+    }
+    updateEnabled();
+    emit runEnded(completed);
+}
+
+QString SeedSweepPage::replay(qint64 seed)
+{
+    QString message;
+    const auto& results = m_outcome.results;
+    const auto it = std::find_if(results.begin(), results.end(),
+                                 [seed](const engine::SeedResult& r) { return r.seed == static_cast<std::uint64_t>(seed); });
+    if (!m_hasResults || it == results.end()) {
+        message = tr("Seed %1 is not one of the last run's seeds.").arg(seed);
+    } else {
+        auto input = app::toSeedSweepInput(m_resultSpec, m_baseDir, tr("controls"));
+        auto experiment = input ? engine::SeedSweepExperiment::prepare(input->parameters)
+                                : engine::Result<engine::SeedSweepExperiment>(engine::Error{input.error()});
+        if (!experiment) {
+            message = QString::fromStdString(experiment.error());
+        } else {
+            const std::uint64_t hash = experiment->replayHash(it->seed);
+            message = hash == it->hash ? tr("Seed %1 replayed bit for bit (hash %2).").arg(seed).arg(hash, 16, 16, QLatin1Char('0'))
+                                       : tr("Seed %1 did NOT replay: hash %2, first run %3.")
+                                             .arg(seed)
+                                             .arg(hash, 16, 16, QLatin1Char('0'))
+                                             .arg(it->hash, 16, 16, QLatin1Char('0'));
+        }
+    }
+    m_replayResult->setText(message);
+    emit statusMessage(message);
+    return message;
+}
+
+void SeedSweepPage::updateEnabled()
+{
+    const bool running = m_watcher.isRunning();
+    m_run->setEnabled(!running);
+    m_cancel->setEnabled(running);
+    m_replay->setEnabled(!running && m_hasResults);
+    m_compareA->setEnabled(m_compare->isChecked());
+    m_compareB->setEnabled(m_compare->isChecked());
+}
+
+}  // namespace logitlab::ui
