@@ -4,6 +4,7 @@
 // QAbstractItemModelTester on the models.
 #include "candidates.h"
 #include "chain_controls.h"
+#include "compare_chart.h"
 #include "draw_chart.h"
 #include "explorer_page.h"
 #include "lesson_examples.h"
@@ -18,11 +19,13 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
 #include <QListWidget>
+#include <QSignalSpy>
 #include <QPushButton>
 #include <QSlider>
 #include <QSortFilterProxyModel>
@@ -508,6 +511,87 @@ private slots:
         page.undoStack()->undo();
         page.undoStack()->undo();
         page.applyPreset(2);
+    }
+
+    // The zoo's stages through the chain controls: min-p 0.3 keeps tokens with p >= 0.3 x 0.577,
+    // i.e. users and data, under every preset; a stage a preset lacks is refused in place.
+    void minPAndSemanticsThroughTheControls()
+    {
+        ExplorerPage page;
+        page.show();
+        ChainControls* controls = page.chainControls();
+        controls->minPBox()->setValue(0.3);
+        QCOMPARE(survivorsShown(*page.model()), 2);
+        QCOMPARE(page.model()->survivors()[1].id, 1);
+        QVERIFY2(page.probabilityChart()->cutLabel().startsWith(QLatin1String("lesson rules keep 2 of 5")),
+                 qPrintable(page.probabilityChart()->cutLabel()));
+        QVERIFY(controls->chainText().contains(QLatin1String("min-p")));
+        controls->semanticsBox()->setCurrentText(QStringLiteral("llama.cpp"));
+        QCOMPARE(page.model()->chain().semantics, engine::Semantics::LlamaCpp);
+        QCOMPARE(survivorsShown(*page.model()), 2);
+        QVERIFY(controls->chainText().startsWith(QLatin1String("llama.cpp: ")));
+
+        // vllm has no typical stage: said next to the controls, the model keeps the last good chain.
+        controls->semanticsBox()->setCurrentText(QStringLiteral("vllm"));
+        controls->typicalBox()->setValue(0.5);
+        QVERIFY(controls->problemLabel()->isVisible());
+        QVERIFY2(controls->problemLabel()->text().contains(QLatin1String("typical")),
+                 qPrintable(controls->problemLabel()->text()));
+        QCOMPARE(page.model()->chain().semantics, engine::Semantics::Vllm);
+        QVERIFY(!page.model()->chain().typical);
+        QCOMPARE(survivorsShown(*page.model()), 2);
+        controls->typicalBox()->setValue(0.0);
+        QVERIFY(!controls->problemLabel()->isVisible());
+
+        // Undo walks back through vllm, llama.cpp and min-p to the lesson's 3 survivors.
+        page.undoStack()->undo();
+        page.undoStack()->undo();
+        QCOMPARE(controls->semanticsBox()->currentText(), QStringLiteral("lesson"));
+        page.undoStack()->undo();
+        QCOMPARE(controls->minPBox()->value(), 0.0);
+        QCOMPARE(survivorsShown(*page.model()), 3);
+    }
+
+    void compareShowsTheFourPresets()
+    {
+        ExplorerPage page;
+        page.show();
+        page.showChart(ExplorerPage::CompareTab);
+        CompareChart* compare = page.compareChart();
+        QCOMPARE(compare->survivorCounts(), (QList<int>{3, 3, 3, 3}));  // top-p 0.9 at T = 1: all agree
+        QVERIFY(compare->disagreements().isEmpty());
+        QCOMPARE(page.chart(), compare->chart());
+        page.chainControls()->typicalBox()->setValue(0.5);  // fine for the lesson, missing in vllm
+        QCOMPARE(compare->survivorCounts().last(), -1);
+        QVERIFY(compare->chart()->title().startsWith(QLatin1String("Same logits under four presets")));
+    }
+
+    void stateFileKeepsTheChain()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("chain.json"));
+        ExplorerPage page;
+        page.chainControls()->semanticsBox()->setCurrentText(QStringLiteral("hf"));
+        page.chainControls()->minPBox()->setValue(0.3);
+        QCOMPARE(page.saveExperiment(path), QString());
+        page.applyPreset(0);
+        QCOMPARE(page.model()->chain().semantics, engine::Semantics::Lesson);
+        QCOMPARE(page.openExperiment(path), QString());
+        QCOMPARE(page.model()->chain().semantics, engine::Semantics::Hf);
+        QCOMPARE(page.model()->chain().minP, std::optional<double>(0.3));
+        QCOMPARE(page.chainControls()->semanticsBox()->currentText(), QStringLiteral("hf"));
+    }
+
+    void junkRiskButtonOffersTheTable()
+    {
+        ExplorerPage page;
+        page.applyPreset(1);
+        QSignalSpy offered(&page, &ExplorerPage::junkRiskRequested);
+        page.findChild<QPushButton*>(QStringLiteral("junkRiskButton"))->click();
+        QCOMPARE(offered.count(), 1);
+        const auto d = offered.first().first().value<engine::Distribution>();
+        QCOMPARE(d.tokens.front(), std::string("=>"));
+        QVERIFY((d.logits == engine::lessonExercise().logits).all());
     }
 };
 

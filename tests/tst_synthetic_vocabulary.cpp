@@ -5,6 +5,7 @@
 #include "candidates.h"
 #include "candidates_from_order.h"
 #include "draw_counts.h"
+#include "explorer_chain.h"
 #include "lesson_examples.h"
 #include "lesson_presets.h"
 #include "pasted_table.h"
@@ -245,6 +246,60 @@ private slots:
         const PastedTable single = parsePastedTable("3\n2,5\n\"x, y\",1\n");
         QCOMPARE(single.distribution.tokens, (std::vector<std::string>{"0", "2", "x, y"}));
         QVERIFY(single.problems.empty());
+    }
+
+    void explorerChainIsTheLessonOnItsFastPathAndTheZooOtherwise()
+    {
+        const auto d = lessonExample();
+        const auto order = idsByDescendingLogit(d.logits);
+        ExplorerChain lesson{Semantics::Lesson, SamplerSettings{1.0, std::nullopt, 0.9}, {}, {}};
+        QVERIFY(lesson.lessonOnly());
+        QVERIFY(analyseExplorerChain(d.logits, lesson, order).survivors == candidates(d.logits, lesson.lesson));
+        QCOMPARE(QString::fromStdString(describeExplorerChain(lesson)), QStringLiteral("top-p=0.9"));  // T = 1 is an inactive stage
+
+        // min-p 0.3: p >= 0.3 x 0.577 keeps users (0.577) and data (0.212), not items (0.129).
+        ExplorerChain withMinP = lesson;
+        withMinP.minP = 0.3;
+        for (Semantics s : allSemantics()) {
+            withMinP.semantics = s;
+            const SamplerAnalysis a = analyseExplorerChain(d.logits, withMinP, order);
+            QCOMPARE(a.survivors.size(), std::size_t{2});
+            QCOMPARE(a.rule, CutRule::Chain);
+            QVERIFY(std::abs(a.survivors[0].p - 0.5770064660454952 / (0.5770064660454952 + 0.2122688162811256)) < 1e-12);
+        }
+        const auto compared = compareSemantics(d.logits, lesson);
+        QCOMPARE(compared.size(), std::size_t{4});
+        for (const auto& r : compared)
+            QCOMPARE(r.value().size(), std::size_t{3});
+
+        ExplorerChain typicalInVllm = lesson;
+        typicalInVllm.semantics = Semantics::Vllm;
+        typicalInVllm.typical = 0.5;
+        const auto problem = validateExplorerChain(typicalInVllm);
+        QVERIFY(problem);
+        QVERIFY2(problem->find("typical") != std::string::npos, problem->c_str());
+        QVERIFY(!compareSemantics(d.logits, typicalInVllm).back().ok());
+
+        // T = 0 is greedy under every preset that accepts it: the argmax alone. (hf refuses a
+        // temperature of 0: do_sample=False is its greedy.)
+        int accepted = 0;
+        for (Semantics s : allSemantics()) {
+            ExplorerChain greedy{s, SamplerSettings{0.0, std::nullopt, 0.9}, 0.05, {}};
+            if (const auto problem = validateExplorerChain(greedy)) {
+                QVERIFY2(problem->find("temperature") != std::string::npos, problem->c_str());
+                continue;
+            }
+            ++accepted;
+            const SamplerAnalysis a = analyseExplorerChain(d.logits, greedy, order);
+            QCOMPARE(a.survivors.size(), std::size_t{1});
+            QCOMPARE(a.survivors[0].id, 0);
+            QCOMPARE(a.rule, CutRule::Greedy);
+        }
+        QVERIFY(accepted >= 2);
+
+        const auto sweep = explorerChainSweep(d.logits, withMinP, sweepTemperatures(), {0});
+        QCOMPARE(sweep.size(), std::size_t{60});
+        QVERIFY(sweep[19].survivors == 2);
     }
 };
 

@@ -33,11 +33,17 @@ QByteArray explorerStateToJson(const ExplorerState& state)
         const double l = state.distribution.logits[i];
         logits.append(std::isinf(l) ? QJsonValue(QStringLiteral("-inf")) : QJsonValue(l));
     }
-    QJsonObject sampler{{QStringLiteral("temperature"), state.settings.temperature}};
-    if (state.settings.topK)
-        sampler[QStringLiteral("topK")] = *state.settings.topK;
-    if (state.settings.topP)
-        sampler[QStringLiteral("topP")] = *state.settings.topP;
+    const auto& lesson = state.chain.lesson;
+    QJsonObject sampler{{QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(state.chain.semantics))},
+                        {QStringLiteral("temperature"), lesson.temperature}};
+    if (lesson.topK)
+        sampler[QStringLiteral("topK")] = *lesson.topK;
+    if (lesson.topP)
+        sampler[QStringLiteral("topP")] = *lesson.topP;
+    if (state.chain.minP)
+        sampler[QStringLiteral("minP")] = *state.chain.minP;
+    if (state.chain.typical)
+        sampler[QStringLiteral("typical")] = *state.chain.typical;
     const QJsonObject root{
         {QStringLiteral("format"), kFormat},
         {QStringLiteral("version"), ExplorerState::kVersion},
@@ -91,12 +97,22 @@ engine::Result<ExplorerState> explorerStateFromJson(const QByteArray& json, cons
         return fail(source, QString::fromStdString(*problem));
 
     const QJsonObject sampler = root.value(QStringLiteral("sampler")).toObject();
-    state.settings.temperature = sampler.value(QStringLiteral("temperature")).toDouble(1.0);
+    auto& lesson = state.chain.lesson;
+    const QString semantics = sampler.value(QStringLiteral("semantics")).toString(QStringLiteral("lesson"));
+    const auto parsed = engine::parseSemantics(semantics.toStdString());
+    if (!parsed)
+        return fail(source, QStringLiteral("sampler.semantics: unknown preset '%1'").arg(semantics));
+    state.chain.semantics = *parsed;
+    lesson.temperature = sampler.value(QStringLiteral("temperature")).toDouble(1.0);
     if (sampler.contains(QStringLiteral("topK")))
-        state.settings.topK = sampler.value(QStringLiteral("topK")).toInt();
+        lesson.topK = sampler.value(QStringLiteral("topK")).toInt();
     if (sampler.contains(QStringLiteral("topP")))
-        state.settings.topP = sampler.value(QStringLiteral("topP")).toDouble();
-    if (auto problem = engine::validateSettings(state.settings))
+        lesson.topP = sampler.value(QStringLiteral("topP")).toDouble();
+    if (sampler.contains(QStringLiteral("minP")))
+        state.chain.minP = sampler.value(QStringLiteral("minP")).toDouble();
+    if (sampler.contains(QStringLiteral("typical")))
+        state.chain.typical = sampler.value(QStringLiteral("typical")).toDouble();
+    if (auto problem = engine::validateExplorerChain(state.chain))
         return fail(source, QStringLiteral("sampler: ") + QString::fromStdString(*problem));
 
     const QJsonObject draw = root.value(QStringLiteral("draw")).toObject();

@@ -1,5 +1,5 @@
 // The Explorer's state as a small versioned JSON file ("Save experiment..."): the tokens and
-// logits, the sampler settings and the draw settings. Until the runner's experiment-file
+// logits, the sampler chain (semantics preset and values) and the draw settings. Until the runner's experiment-file
 // format lands this is what File > Save/Open use for the Explorer; docs/explorer.md has the
 // format. -inf logits (tokens of probability 0) are written as the string "-inf", as JSON
 // has no infinity.
@@ -7,7 +7,7 @@
 
 #include "distribution.h"
 #include "result.h"
-#include "sampler_settings.h"
+#include "explorer_chain.h"
 
 #include <QByteArray>
 #include <QString>
@@ -18,7 +18,7 @@ struct ExplorerState {
     static constexpr int kVersion = 1;
 
     engine::Distribution distribution;
-    engine::SamplerSettings settings;
+    engine::ExplorerChain chain;  // semantics preset, temperature, top-k, top-p, min-p, typical
     QString rng = QStringLiteral("mulberry32");
     quint64 seed = 42;
     qint64 draws = 1000;

@@ -17,6 +17,7 @@ enum class CutRule {
     Greedy,  // T = 0: the argmax alone
     TopK,    // the k most likely were kept
     TopP,    // the running total passed p
+    Chain,   // a semantics preset's chain (see explorer_chain.h) cut the vocabulary
 };
 
 struct SamplerAnalysis {

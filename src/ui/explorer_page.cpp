@@ -2,6 +2,7 @@
 
 #include "chain_controls.h"
 #include "chart_style.h"
+#include "compare_chart.h"
 #include "draw_chart.h"
 #include "explorer_state.h"
 #include "function_command.h"
@@ -84,6 +85,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
       m_chart(nullptr),
       m_sweep(new SweepChart(this)),
       m_draws(new DrawChart(this)),
+      m_compare(new CompareChart(this)),
       m_vocabulary(new SyntheticVocabularyForm),
       m_tabs(new QTabWidget),
       m_table(new QTableView),
@@ -103,7 +105,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     m_model->setSettings(first.settings);
     m_model->setDistribution(first.distribution);
     m_model->setUndoStack(m_undo);
-    m_controls->setSettings(first.settings);
+    m_controls->setChain(m_model->chain());
     m_chart = new ProbabilityChart(m_model, this);
     m_lessonPoint->setText(QString::fromStdString(first.point));
 
@@ -113,6 +115,8 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     m_tabs->addTab(chartView(m_chart->chart()), tr("&Probabilities"));
     m_tabs->addTab(chartView(m_sweep->chart()), tr("Temperature &sweep"));
     m_tabs->addTab(chartView(m_draws->chart()), tr("Dra&ws"));
+    m_tabs->addTab(chartView(m_compare->chart()), tr("&Compare"));
+    m_tabs->setTabToolTip(CompareTab, tr("The same logits and values under the lesson, llama.cpp, hf and vllm presets."));
     m_tabs->setTabToolTip(ProbabilitiesTab, tr("What the sampler keeps: probability at T and after the cut."));
     m_tabs->setTabToolTip(SweepTab, tr("How each token's probability and the number of survivors change with T."));
     m_tabs->setTabToolTip(DrawsTab, tr("Seeded draws from the survivors, against the expected counts."));
@@ -146,7 +150,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     layout->addWidget(splitter);
     setAcceptDrops(true);
 
-    connect(m_controls, &ChainControls::settingsEdited, this, &ExplorerPage::settingsEdited);
+    connect(m_controls, &ChainControls::chainEdited, this, &ExplorerPage::chainEdited);
     connect(m_controls->temperatureSlider(), &QSlider::sliderReleased, this, [this] { ++m_mergeSerial; });
     connect(m_model, &LogitsTableModel::resultsChanged, this, &ExplorerPage::resultsChanged);
     connect(m_model, &LogitsTableModel::logitsChanged, this, [this] {
@@ -164,6 +168,8 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
         if (tab == DrawsTab && m_lastDraws.draws == 0 && !drawsRunning())
             startDraws();
+        if (tab == CompareTab && m_compareDirty)
+            updateCompare();
     });
     connect(m_controls->temperatureBox(), &QDoubleSpinBox::editingFinished, this, [this] { ++m_mergeSerial; });
     resultsChanged();
@@ -192,7 +198,7 @@ QWidget* ExplorerPage::buildParameters()
     m_lessonPoint->setStyleSheet(QStringLiteral("font-style: italic"));
     presetLayout->addWidget(m_lessonPoint);
 
-    auto* sampler = new QGroupBox(tr("Sampler chain (lesson semantics)"));
+    auto* sampler = new QGroupBox(tr("Sampler chain"));
     auto* samplerLayout = new QVBoxLayout(sampler);
     samplerLayout->addWidget(m_controls);
 
@@ -277,12 +283,18 @@ QWidget* ExplorerPage::buildTablePanel()
         if (!path.isEmpty())
             openLogitsFile(path);
     });
+    auto* junk = new QPushButton(tr("&Junk risk of these logits"));
+    junk->setObjectName(QStringLiteral("junkRiskButton"));
+    junk->setToolTip(tr("Opens the junk-token risk page on this table's logits: how often a reply of N tokens "
+                        "picks at least one junk token."));
+    connect(junk, &QPushButton::clicked, this, [this] { emit junkRiskRequested(m_model->distribution()); });
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(add);
     buttons->addWidget(remove);
     buttons->addWidget(pasteButton);
     buttons->addWidget(open);
     buttons->addStretch();
+    buttons->addWidget(junk);
 
     auto* grid = new QGridLayout(m_readouts);
     grid->setContentsMargins(2, 2, 2, 2);
@@ -323,6 +335,7 @@ QChart* ExplorerPage::chart() const
     switch (m_tabs->currentIndex()) {
     case SweepTab: return m_sweep->chart();
     case DrawsTab: return m_draws->chart();
+    case CompareTab: return m_compare->chart();
     default: return m_chart->chart();
     }
 }
@@ -351,8 +364,13 @@ app::Provenance ExplorerPage::provenance() const
 {
     const auto& s = m_model->settings();
     app::Provenance p(QStringLiteral("explorer"));
-    p.add(QStringLiteral("semantics"), QStringLiteral("lesson"));
+    const auto& chain = m_model->chain();
+    p.add(QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(chain.semantics)));
     p.add(QStringLiteral("settings"), QString::fromStdString(engine::describeSettings(s)));
+    if (chain.minP)
+        p.add(QStringLiteral("min-p"), *chain.minP);
+    if (chain.typical)
+        p.add(QStringLiteral("typical"), *chain.typical);
     p.add(QStringLiteral("chain"), m_controls->chainText());
     p.add(QStringLiteral("source"), m_source);
     p.add(QStringLiteral("vocabulary size"), QString::number(m_model->rowCount()));
@@ -397,45 +415,47 @@ void ExplorerPage::reset()
     applyPreset(0);
 }
 
-void ExplorerPage::settingsEdited(const engine::SamplerSettings& settings, bool temperatureOnly)
+void ExplorerPage::chainEdited(const engine::ExplorerChain& chain, bool temperatureOnly)
 {
-    const engine::SamplerSettings before = m_model->settings();
-    if (before == settings)
+    const engine::ExplorerChain before = m_model->chain();
+    // A chain the preset cannot run is shown by the controls and not applied: the page keeps
+    // computing with the last good one.
+    if (before == chain || engine::validateExplorerChain(chain))
         return;
-    const QString what = temperatureOnly ? tr("Temperature %1").arg(number(settings.temperature))
+    const QString what = temperatureOnly ? tr("Temperature %1").arg(number(chain.lesson.temperature))
                                          : tr("Sampler settings");
     // A slider drag is one undo step: steps of one drag share a merge id.
     m_undo->push(new FunctionCommand(
-        what, [this, settings] { applySettings(settings); }, [this, before] { applySettings(before); },
+        what, [this, chain] { applyChain(chain); }, [this, before] { applyChain(before); },
         temperatureOnly ? 1 + m_mergeSerial % 1'000'000 : -1));
 }
 
-void ExplorerPage::applySettings(const engine::SamplerSettings& settings)
+void ExplorerPage::applyChain(const engine::ExplorerChain& chain)
 {
-    m_controls->setSettings(settings);
-    m_model->setSettings(settings);
+    m_controls->setChain(chain);
+    m_model->setChain(chain);
 }
 
-void ExplorerPage::replaceAll(engine::Distribution distribution, const engine::SamplerSettings& settings,
+void ExplorerPage::replaceAll(engine::Distribution distribution, const engine::ExplorerChain& chain,
                               const QString& what, const QString& source)
 {
     auto before = std::make_shared<engine::Distribution>(m_model->distribution());
     auto after = std::make_shared<engine::Distribution>(std::move(distribution));
-    const engine::SamplerSettings settingsBefore = m_model->settings();
+    const engine::ExplorerChain chainBefore = m_model->chain();
     const QString sourceBefore = m_source;
     clearError();
     m_undo->push(new FunctionCommand(
         what,
-        [this, after, settings, source] {
+        [this, after, chain, source] {
             m_source = source;
-            m_controls->setSettings(settings);
-            m_model->setSettings(settings);
+            m_controls->setChain(chain);
+            m_model->setChain(chain);
             m_model->setDistribution(*after);
         },
-        [this, before, settingsBefore, sourceBefore] {
+        [this, before, chainBefore, sourceBefore] {
             m_source = sourceBefore;
-            m_controls->setSettings(settingsBefore);
-            m_model->setSettings(settingsBefore);
+            m_controls->setChain(chainBefore);
+            m_model->setChain(chainBefore);
             m_model->setDistribution(*before);
         }));
 }
@@ -447,7 +467,9 @@ void ExplorerPage::applyPreset(int index)
         return;
     const auto& preset = all[static_cast<std::size_t>(index)];
     const QString name = QString::fromStdString(preset.name);
-    replaceAll(preset.distribution, preset.settings, tr("Preset: %1").arg(name), tr("lesson preset: %1").arg(name));
+    // The lesson's situations run under the lesson's rules, with no further stage.
+    replaceAll(preset.distribution, engine::ExplorerChain{engine::Semantics::Lesson, preset.settings, {}, {}},
+               tr("Preset: %1").arg(name), tr("lesson preset: %1").arg(name));
     m_lessonPoint->setText(QString::fromStdString(preset.point));
     emit statusMessage(QString::fromStdString(preset.point));
 }
@@ -462,7 +484,7 @@ void ExplorerPage::generateVocabulary(const engine::SyntheticSpec& spec)
     const QString shape = zipf ? tr("Zipf s = %1").arg(number(spec.exponent))
                                : tr("normal μ = %1, σ = %2").arg(number(spec.mean), number(spec.deviation));
     const QString source = tr("synthetic %1, V = %2, seed %3").arg(shape).arg(spec.size).arg(spec.seed);
-    replaceAll(engine::syntheticVocabulary(spec), m_model->settings(), tr("Generate %1 tokens").arg(spec.size), source);
+    replaceAll(engine::syntheticVocabulary(spec), m_model->chain(), tr("Generate %1 tokens").arg(spec.size), source);
     m_lessonPoint->setText(tr("%L1 tokens: the chart shows the top %2 and one bar for the rest of the vocabulary.")
                                .arg(spec.size)
                                .arg(ProbabilityChart::kTopBars));
@@ -477,7 +499,7 @@ QString ExplorerPage::openLogitsFile(const QString& path)
         showError(message);
         return message;
     }
-    replaceAll(std::move(result).value(), m_model->settings(), tr("Open %1").arg(QFileInfo(path).fileName()),
+    replaceAll(std::move(result).value(), m_model->chain(), tr("Open %1").arg(QFileInfo(path).fileName()),
                tr("file: %1").arg(QFileInfo(path).fileName()));
     emit statusMessage(tr("Read %1 tokens from %2").arg(m_model->rowCount()).arg(path));
     return {};
@@ -499,7 +521,7 @@ void ExplorerPage::pasteText(const QString& text)
         showError(tr("Paste: %1.").arg(QString::fromStdString(*problem)));
         return;
     }
-    replaceAll(table.distribution, m_model->settings(), tr("Paste %1 rows").arg(good), tr("pasted rows"));
+    replaceAll(table.distribution, m_model->chain(), tr("Paste %1 rows").arg(good), tr("pasted rows"));
     if (!problems.isEmpty())
         showError(tr("Pasted %1 rows; skipped %2 bad rows: %3.")
                       .arg(good)
@@ -515,7 +537,7 @@ void ExplorerPage::addToken()
     d.logits.conservativeResize(n + 1);
     d.logits[n] = std::isfinite(lowest) ? lowest - 1.0 : 0.0;
     d.tokens.push_back(tr("token %1").arg(n).toStdString());
-    replaceAll(std::move(d), m_model->settings(), tr("Add token"), m_source);
+    replaceAll(std::move(d), m_model->chain(), tr("Add token"), m_source);
     m_table->scrollToBottom();
 }
 
@@ -548,7 +570,7 @@ void ExplorerPage::removeSelectedTokens()
         showError(tr("Cannot remove those rows: %1.").arg(QString::fromStdString(*problem)));
         return;
     }
-    replaceAll(std::move(kept), m_model->settings(), tr("Remove %n token(s)", nullptr, static_cast<int>(rows.size())),
+    replaceAll(std::move(kept), m_model->chain(), tr("Remove %n token(s)", nullptr, static_cast<int>(rows.size())),
                m_source);
 }
 
@@ -561,9 +583,15 @@ void ExplorerPage::resultsChanged()
 {
     updateReadouts();
     m_sweep->setCurrentTemperature(m_model->settings().temperature);
-    const auto& s = m_model->settings();
-    if (m_sweepDirty || s.topK != m_sweptSettings.topK || s.topP != m_sweptSettings.topP)
+    // The sweep varies T itself: only the other parts of the chain make it stale.
+    engine::ExplorerChain atOne = m_model->chain();
+    atOne.lesson.temperature = 1.0;
+    if (m_sweepDirty || atOne != m_sweptChain)
         startSweep();
+    // Compare runs four chains: only when it is on screen.
+    m_compareDirty = true;
+    if (m_tabs->currentIndex() == CompareTab)
+        updateCompare();
     // Draws belong to the settings they were made with: redo them if they are on screen.
     m_lastDraws = {};
     if (m_tabs->currentIndex() == DrawsTab)
@@ -605,6 +633,22 @@ void ExplorerPage::updateReadouts()
     m_greedyReadout->setVisible(m_model->settings().temperature == 0.0);
 }
 
+void ExplorerPage::updateCompare()
+{
+    m_compareDirty = false;
+    const auto& d = m_model->distribution();
+    if (d.logits.size() == 0 || engine::validateLogits(d.logits))
+        return;
+    std::vector<std::int32_t> ids;
+    QStringList names;
+    const auto& order = m_model->idsByLogit();
+    for (std::size_t i = 0; i < order.size() && i < static_cast<std::size_t>(CompareChart::kTopBars); ++i) {
+        ids.push_back(order[i]);
+        names << m_model->tokenName(order[i]);
+    }
+    m_compare->setResults(engine::compareSemantics(d.logits, m_model->chain()), ids, names);
+}
+
 void ExplorerPage::startSweep()
 {
     if (m_sweepWatcher.isRunning()) {
@@ -613,7 +657,8 @@ void ExplorerPage::startSweep()
         return;
     }
     m_sweepDirty = false;
-    m_sweptSettings = m_model->settings();
+    m_sweptChain = m_model->chain();
+    m_sweptChain.lesson.temperature = 1.0;
     const auto& d = m_model->distribution();
     if (d.logits.size() == 0 || engine::validateLogits(d.logits))
         return;
@@ -625,13 +670,12 @@ void ExplorerPage::startSweep()
         m_sweepNames << m_model->tokenName(order[i]);
     }
     m_sweepStop = std::make_shared<std::atomic<bool>>(false);
-    engine::SamplerSettings base = m_sweptSettings;
-    base.temperature = 1.0;
+    const engine::ExplorerChain base = m_sweptChain;
     auto stop = m_sweepStop;
     m_sweepInFlight = true;
     m_sweepWatcher.setFuture(QtConcurrent::run([logits = d.logits, base, tracked, stop] {
-        return engine::temperatureSweep(logits, base, engine::sweepTemperatures(), tracked,
-                                        [stop] { return stop->load(); });
+        return engine::explorerChainSweep(logits, base, engine::sweepTemperatures(), tracked,
+                                          [stop] { return stop->load(); });
     }));
 }
 
@@ -646,10 +690,17 @@ void ExplorerPage::sweepFinished()
     if (m_sweepStop->load())
         return;
     QStringList filters;
-    if (m_sweptSettings.topK)
-        filters << tr("top-k %1").arg(*m_sweptSettings.topK);
-    if (m_sweptSettings.topP)
-        filters << tr("top-p %1").arg(number(*m_sweptSettings.topP));
+    const auto& swept = m_sweptChain.lesson;
+    if (!m_sweptChain.lessonOnly())
+        filters << QString::fromStdString(engine::semanticsName(m_sweptChain.semantics));
+    if (swept.topK)
+        filters << tr("top-k %1").arg(*swept.topK);
+    if (swept.topP)
+        filters << tr("top-p %1").arg(number(*swept.topP));
+    if (m_sweptChain.minP)
+        filters << tr("min-p %1").arg(number(*m_sweptChain.minP));
+    if (m_sweptChain.typical)
+        filters << tr("typical %1").arg(number(*m_sweptChain.typical));
     m_sweep->setSweep(m_sweepWatcher.result(), m_sweepNames, filters.isEmpty() ? tr("no filter") : filters.join(tr(", ")));
     m_sweep->setCurrentTemperature(m_model->settings().temperature);
 }
@@ -718,7 +769,7 @@ QString ExplorerPage::saveExperiment(const QString& path)
 {
     app::ExplorerState state;
     state.distribution = m_model->distribution();
-    state.settings = m_model->settings();
+    state.chain = m_model->chain();
     state.rng = m_drawRng->currentText();
     state.seed = static_cast<quint64>(m_drawSeed->value());
     state.draws = m_drawCount->value();
@@ -742,7 +793,7 @@ QString ExplorerPage::openExperiment(const QString& path)
     m_drawRng->setCurrentText(state->rng);
     m_drawSeed->setValue(static_cast<int>(std::min<quint64>(state->seed, 2'147'483'647)));
     m_drawCount->setValue(static_cast<int>(std::min<qint64>(state->draws, 10'000'000)));
-    replaceAll(state->distribution, state->settings, tr("Open %1").arg(QFileInfo(path).fileName()),
+    replaceAll(state->distribution, state->chain, tr("Open %1").arg(QFileInfo(path).fileName()),
                tr("experiment: %1").arg(QFileInfo(path).fileName()));
     return {};
 }
@@ -777,7 +828,7 @@ void ExplorerPage::dropEvent(QDropEvent* event)
 void ExplorerPage::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::PaletteChange)  // the desktop switched light/dark
-        for (QChart* c : {m_chart->chart(), m_sweep->chart(), m_draws->chart()})
+        for (QChart* c : {m_chart->chart(), m_sweep->chart(), m_draws->chart(), m_compare->chart()})
             styleChart(c, palette());
     Page::changeEvent(event);
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "distribution.h"
+#include "explorer_chain.h"
 #include "draw_counts.h"
 #include "page.h"
 #include "sampler_settings.h"
@@ -32,6 +33,7 @@ QT_END_NAMESPACE
 namespace logitlab::ui {
 
 class ChainControls;
+class CompareChart;
 class DrawChart;
 class LogitsTableModel;
 class ProbabilityChart;
@@ -41,7 +43,7 @@ class SyntheticVocabularyForm;
 class ExplorerPage : public Page {
     Q_OBJECT
 public:
-    enum ChartTab { ProbabilitiesTab, SweepTab, DrawsTab };
+    enum ChartTab { ProbabilitiesTab, SweepTab, DrawsTab, CompareTab };
 
     explicit ExplorerPage(QWidget* parent = nullptr);
     ~ExplorerPage() override;
@@ -78,10 +80,15 @@ public:
     ProbabilityChart* probabilityChart() const { return m_chart; }
     SweepChart* sweepChart() const { return m_sweep; }
     DrawChart* drawChart() const { return m_draws; }
+    CompareChart* compareChart() const { return m_compare; }
     bool sweepRunning() const;
     bool drawsRunning() const;
     const engine::DrawCounts& lastDraws() const { return m_lastDraws; }
     QString readoutText() const;  // every readout, one per line
+
+signals:
+    // "Junk risk of these logits": the window hands them to the junk-risk page.
+    void junkRiskRequested(const engine::Distribution& distribution);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -91,15 +98,16 @@ protected:
 private:
     QWidget* buildParameters();
     QWidget* buildTablePanel();
-    void settingsEdited(const engine::SamplerSettings& settings, bool temperatureOnly);
-    void applySettings(const engine::SamplerSettings& settings);
+    void chainEdited(const engine::ExplorerChain& chain, bool temperatureOnly);
+    void applyChain(const engine::ExplorerChain& chain);
     // One undo step replacing the table (and the settings); `source` is recorded in provenance.
-    void replaceAll(engine::Distribution distribution, const engine::SamplerSettings& settings, const QString& what,
+    void replaceAll(engine::Distribution distribution, const engine::ExplorerChain& chain, const QString& what,
                     const QString& source);
     void resultsChanged();
     QStringList readoutLines() const;
     void updateReadouts();
     void startSweep();
+    void updateCompare();
     void sweepFinished();
     void drawsFinished();
     void showError(const QString& message);
@@ -112,6 +120,8 @@ private:
     ProbabilityChart* m_chart;
     SweepChart* m_sweep;
     DrawChart* m_draws;
+    CompareChart* m_compare;
+    bool m_compareDirty = true;
     SyntheticVocabularyForm* m_vocabulary;
     QTabWidget* m_tabs;
     QTableView* m_table;
@@ -136,7 +146,7 @@ private:
     bool m_sweepPending = false;
     bool m_sweepInFlight = false;  // started and its result not yet taken (finished is queued)
     bool m_drawInFlight = false;
-    engine::SamplerSettings m_sweptSettings;
+    engine::ExplorerChain m_sweptChain;
     QStringList m_sweepNames;
     engine::CandidateList m_drawnList;
     QStringList m_drawnNames;

@@ -43,9 +43,16 @@ void LogitsTableModel::setDistribution(engine::Distribution distribution)
 
 void LogitsTableModel::setSettings(const engine::SamplerSettings& settings)
 {
-    if (settings == m_settings)
+    engine::ExplorerChain chain = m_chain;
+    chain.lesson = settings;
+    setChain(chain);
+}
+
+void LogitsTableModel::setChain(const engine::ExplorerChain& chain)
+{
+    if (chain == m_chain)
         return;
-    m_settings = settings;
+    m_chain = chain;
     recompute();
     emitComputedColumnsChanged();
     emit resultsChanged();
@@ -60,12 +67,12 @@ void LogitsTableModel::recompute()
     else
         for (const auto& c : m_analysis.survivors)
             m_survivorIndex[static_cast<std::size_t>(c.id)] = -1;
-    if (n == 0 || !m_logitsValid || engine::validateSettings(m_settings)) {
+    if (n == 0 || !m_logitsValid || engine::validateExplorerChain(m_chain)) {
         m_analysis = engine::SamplerAnalysis{};
         m_analysis.probabilities.assign(n, 0.0);
         return;
     }
-    m_analysis = engine::analyse(m_distribution.logits, m_settings, m_order);
+    m_analysis = engine::analyseExplorerChain(m_distribution.logits, m_chain, m_order);
     const auto& survivors = m_analysis.survivors;
     for (std::size_t i = 0; i < survivors.size(); ++i)
         m_survivorIndex[static_cast<std::size_t>(survivors[i].id)] = static_cast<int>(i);
@@ -111,6 +118,12 @@ QString LogitsTableModel::cutDescription() const
     }
     case engine::CutRule::TopK:
         return tr("top-k = %1 keeps the %1 most likely, up to '%2'").arg(a.survivors.size()).arg(last);
+    case engine::CutRule::Chain:
+        return tr("%1 rules keep %L2 of %L3, down to '%4'")
+            .arg(QString::fromStdString(engine::semanticsName(m_chain.semantics)))
+            .arg(a.survivors.size())
+            .arg(rowCount())
+            .arg(last);
     case engine::CutRule::None:
         break;
     }

@@ -8,6 +8,7 @@
 
 #include "distribution.h"
 #include "sampler_analysis.h"
+#include "explorer_chain.h"
 #include "sampler_settings.h"
 
 #include <QAbstractTableModel>
@@ -28,12 +29,17 @@ public:
 
     // A whole new table (a model reset). Token names default to the ids.
     void setDistribution(engine::Distribution distribution);
+    // The whole chain (semantics preset, lesson settings, further stages). A chain the preset
+    // cannot run leaves the computed columns empty (the controls say why).
+    void setChain(const engine::ExplorerChain& chain);
+    // The lesson's part only; the preset and further stages stay as they are.
     void setSettings(const engine::SamplerSettings& settings);
     // Accepted cell edits become undo steps on `stack` (nullptr: applied directly).
     void setUndoStack(QUndoStack* stack) { m_undoStack = stack; }
 
     const engine::Distribution& distribution() const { return m_distribution; }
-    const engine::SamplerSettings& settings() const { return m_settings; }
+    const engine::SamplerSettings& settings() const { return m_chain.lesson; }
+    const engine::ExplorerChain& chain() const { return m_chain; }
     const engine::SamplerAnalysis& analysis() const { return m_analysis; }
     const engine::CandidateList& survivors() const { return m_analysis.survivors; }
     const std::vector<double>& probabilities() const { return m_analysis.probabilities; }  // at T, by id
@@ -69,7 +75,7 @@ private:
     void emitComputedColumnsChanged();
 
     engine::Distribution m_distribution;
-    engine::SamplerSettings m_settings;
+    engine::ExplorerChain m_chain;
     engine::SamplerAnalysis m_analysis;
     std::vector<int> m_survivorIndex;    // position in survivors(), or -1, by id
     std::vector<std::int32_t> m_order;   // ids by descending logit

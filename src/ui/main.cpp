@@ -7,8 +7,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QListWidget>
 #include <QElapsedTimer>
+#include <QListWidget>
 #include <QTextStream>
 #include <QTimer>
 
@@ -57,7 +57,7 @@ int main(int argc, char* argv[])
         {QStringLiteral("out"), QStringLiteral("Folder for --demo output (default ./out)."), QStringLiteral("dir"),
          QStringLiteral("out")},
         {QStringLiteral("page"), QStringLiteral("Open on this page (e.g. \"Seed sweep\")."), QStringLiteral("title")},
-        {QStringLiteral("tab"), QStringLiteral("Explorer chart to show: probabilities, sweep or draws."),
+        {QStringLiteral("tab"), QStringLiteral("Explorer chart to show: probabilities, sweep, draws or compare."),
          QStringLiteral("name")},
         {QStringLiteral("vocabulary"), QStringLiteral("Start the Explorer on a Zipf(1.1) vocabulary of N tokens."),
          QStringLiteral("n")},
@@ -84,8 +84,14 @@ int main(int argc, char* argv[])
     MainWindow window;
     auto* explorer = new ExplorerPage;
     window.addPage(explorer);
-    window.addPage(new JunkRiskPage);
+    auto* junkRisk = new JunkRiskPage;
+    window.addPage(junkRisk);
     window.addPage(new SeedSweepPage);
+    QObject::connect(explorer, &ExplorerPage::junkRiskRequested, &window,
+                     [&window, junkRisk](const logitlab::engine::Distribution& distribution) {
+                         junkRisk->useLogits(distribution);
+                         window.pageList()->setCurrentRow(1);
+                     });
     if (parser.isSet(QStringLiteral("page"))) {
         const auto found = window.pageList()->findItems(parser.value(QStringLiteral("page")), Qt::MatchFixedString);
         if (found.isEmpty()) {
@@ -105,6 +111,8 @@ int main(int argc, char* argv[])
         explorer->showChart(ExplorerPage::SweepTab);
     else if (tab == QLatin1String("draws"))
         explorer->showChart(ExplorerPage::DrawsTab);
+    else if (tab == QLatin1String("compare"))
+        explorer->showChart(ExplorerPage::CompareTab);
 
     if (parser.isSet(QStringLiteral("screenshot"))) {
         window.show();

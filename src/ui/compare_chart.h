@@ -1,0 +1,52 @@
+// Compare: the same logits and values under the four semantics presets (lesson, llama.cpp, hf,
+// vllm), side by side per token: the renormalised probability each preset's chain gives it.
+// Tokens on which the presets disagree (kept by some, cut by others) are marked "≠" and named
+// in the title; a preset that cannot run the values says why in its legend entry.
+#pragma once
+
+#include "candidate.h"
+#include "result.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QBarCategoryAxis;
+class QBarSeries;
+class QBarSet;
+class QChart;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace logitlab::ui {
+
+class CompareChart : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kTopBars = 12;
+
+    explicit CompareChart(QObject* parent = nullptr);
+    ~CompareChart() override;
+
+    QChart* chart() const { return m_chart; }
+
+    // `results` in engine::allSemantics() order; `ids` the tokens to show (most likely first)
+    // and `names` their names.
+    void setResults(const std::vector<engine::Result<engine::CandidateList>>& results,
+                    const std::vector<std::int32_t>& ids, const QStringList& names);
+    QStringList disagreements() const { return m_disagreements; }  // for tests
+    QList<int> survivorCounts() const { return m_counts; }          // -1 where a preset failed
+
+private:
+    QChart* m_chart;
+    QBarSeries* m_series;
+    QList<QBarSet*> m_sets;
+    QBarCategoryAxis* m_tokens;
+    QValueAxis* m_probability;
+    QStringList m_disagreements;
+    QList<int> m_counts;
+};
+
+}  // namespace logitlab::ui
