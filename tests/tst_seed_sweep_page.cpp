@@ -3,6 +3,7 @@
 // "bit for bit", files open and save, and both models pass QAbstractItemModelTester.
 // With LOGITLAB_SCREENSHOT_DIR set, it saves a screenshot of the page after a run.
 #include "example_files.h"
+#include "lesson_examples.h"
 #include "main_window.h"
 #include "seed_results_model.h"
 #include "seed_sweep_page.h"
@@ -154,6 +155,18 @@ private slots:
         QCOMPARE(other.seedCountBox()->value(), 17);
         QVERIFY(!other.openFile(dir.filePath(QStringLiteral("missing.json"))).isEmpty());
         QVERIFY(!other.errorLabel()->isHidden());
+    }
+
+    void explorerLogitsAreSwept()
+    {
+        SeedSweepPage page;
+        page.useLogits(engine::lessonExample());
+        page.seedCountBox()->setValue(3);
+        page.drawsBox()->setValue(500);
+        QVERIFY(runAndWait(page));
+        QCOMPARE(page.tokenModel()->rowCount(), 3);  // users, data, items survive top-p 0.9
+        QCOMPARE(page.tokenModel()->data(page.tokenModel()->index(0, TokenSpreadModel::TokenColumn)).toString(),
+                 QStringLiteral("users"));
     }
 
     void modelsPassTheTester()

@@ -288,6 +288,11 @@ QWidget* ExplorerPage::buildTablePanel()
     junk->setToolTip(tr("Opens the junk-token risk page on this table's logits: how often a reply of N tokens "
                         "picks at least one junk token."));
     connect(junk, &QPushButton::clicked, this, [this] { emit junkRiskRequested(m_model->distribution()); });
+    auto* sweep = new QPushButton(tr("Seed s&weep of these logits"));
+    sweep->setObjectName(QStringLiteral("seedSweepButton"));
+    sweep->setToolTip(tr("Opens the seed-sweep page on this table's logits: do many seeds draw what the sampler "
+                         "claims, and does each seed replay?"));
+    connect(sweep, &QPushButton::clicked, this, [this] { emit seedSweepRequested(m_model->distribution()); });
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(add);
     buttons->addWidget(remove);
@@ -295,6 +300,7 @@ QWidget* ExplorerPage::buildTablePanel()
     buttons->addWidget(open);
     buttons->addStretch();
     buttons->addWidget(junk);
+    buttons->addWidget(sweep);
 
     auto* grid = new QGridLayout(m_readouts);
     grid->setContentsMargins(2, 2, 2, 2);

@@ -89,6 +89,8 @@ public:
 signals:
     // "Junk risk of these logits": the window hands them to the junk-risk page.
     void junkRiskRequested(const engine::Distribution& distribution);
+    // "Seed sweep of these logits": the window hands them to the seed-sweep page.
+    void seedSweepRequested(const engine::Distribution& distribution);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;

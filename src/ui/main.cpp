@@ -86,11 +86,17 @@ int main(int argc, char* argv[])
     window.addPage(explorer);
     auto* junkRisk = new JunkRiskPage;
     window.addPage(junkRisk);
-    window.addPage(new SeedSweepPage);
+    auto* seedSweep = new SeedSweepPage;
+    window.addPage(seedSweep);
     QObject::connect(explorer, &ExplorerPage::junkRiskRequested, &window,
                      [&window, junkRisk](const logitlab::engine::Distribution& distribution) {
                          junkRisk->useLogits(distribution);
                          window.pageList()->setCurrentRow(1);
+                     });
+    QObject::connect(explorer, &ExplorerPage::seedSweepRequested, &window,
+                     [&window, seedSweep](const logitlab::engine::Distribution& distribution) {
+                         seedSweep->useLogits(distribution);
+                         window.pageList()->setCurrentRow(2);
                      });
     if (parser.isSet(QStringLiteral("page"))) {
         const auto found = window.pageList()->findItems(parser.value(QStringLiteral("page")), Qt::MatchFixedString);
