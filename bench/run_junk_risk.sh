@@ -5,7 +5,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-"$here/../build"}
-bench="$build/bench/bench_junk_risk"
+bench="$build/bin/bench_junk_risk"
 [ -x "$bench" ] || { echo "run_junk_risk.sh: $bench not built (ninja -C $build bench_junk_risk)" >&2; exit 2; }
 
 out=$(mktemp -d)
