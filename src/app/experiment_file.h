@@ -5,6 +5,7 @@
 #pragma once
 
 #include "distribution.h"
+#include "json_object_reader.h"
 #include "result.h"
 #include "sampler_settings.h"
 
@@ -14,8 +15,6 @@
 #include <QStringList>
 
 namespace logitlab::app {
-
-class JsonObjectReader;
 
 struct DistributionSpec {
     enum class Kind { Logits, Probabilities, File, Zipf, Normal };
@@ -77,5 +76,28 @@ engine::Result<QJsonObject> applyOverride(QJsonObject root, const QString& assig
 
 // The logits the distribution describes (reading the file relative to baseDir for Kind::File).
 engine::Result<engine::Distribution> resolveDistribution(const DistributionSpec& spec, const QString& baseDir);
+
+// Runs an experiment's strict reader on a parsed file, turning the first JsonFieldError into
+// "<source>: <key>: <problem>". Every experiment's parse function is this plus its reader.
+template <class Spec, class Reader>
+engine::Result<Spec> readStrictly(Reader read, const QJsonObject& root, const QString& source)
+{
+    try {
+        return read(root);
+    } catch (const JsonFieldError& e) {
+        return engine::Error{QStringLiteral("%1: %2: %3").arg(source, e.key, e.message).toStdString()};
+    }
+}
+
+// Reads the file at `path` and hands its JSON to `parse` (an experiment's parse function).
+template <class Spec>
+engine::Result<Spec> readExperimentFile(const QString& path,
+                                        engine::Result<Spec> (*parse)(const QJsonObject&, const QString&))
+{
+    const auto root = readExperimentJson(path);
+    if (!root)
+        return engine::Error{root.error()};
+    return parse(root.value(), path);
+}
 
 }  // namespace logitlab::app

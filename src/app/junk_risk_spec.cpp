@@ -157,11 +157,7 @@ std::vector<std::int64_t> LengthSpec::expand() const
 
 engine::Result<JunkRiskSpec> parseJunkRisk(const QJsonObject& root, const QString& source)
 {
-    try {
-        return readSpec(root);
-    } catch (const JsonFieldError& e) {
-        return Error{QStringLiteral("%1: %2: %3").arg(source, e.key, e.message).toStdString()};
-    }
+    return readStrictly<JunkRiskSpec>(readSpec, root, source);
 }
 
 engine::Result<JunkRiskSpec> parseJunkRiskText(const QByteArray& json, const QString& source)
@@ -174,10 +170,7 @@ engine::Result<JunkRiskSpec> parseJunkRiskText(const QByteArray& json, const QSt
 
 engine::Result<JunkRiskSpec> readJunkRiskFile(const QString& path)
 {
-    const auto root = readExperimentJson(path);
-    if (!root)
-        return Error{root.error()};
-    return parseJunkRisk(root.value(), path);
+    return readExperimentFile<JunkRiskSpec>(path, parseJunkRisk);
 }
 
 QJsonObject toJson(const JunkRiskSpec& spec)

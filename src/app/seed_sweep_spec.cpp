@@ -107,19 +107,12 @@ std::vector<std::uint64_t> SeedSweepSpec::seeds() const
 
 engine::Result<SeedSweepSpec> parseSeedSweep(const QJsonObject& root, const QString& source)
 {
-    try {
-        return readSpec(root);
-    } catch (const JsonFieldError& e) {
-        return Error{QStringLiteral("%1: %2: %3").arg(source, e.key, e.message).toStdString()};
-    }
+    return readStrictly<SeedSweepSpec>(readSpec, root, source);
 }
 
 engine::Result<SeedSweepSpec> readSeedSweepFile(const QString& path)
 {
-    const auto root = readExperimentJson(path);
-    if (!root)
-        return Error{root.error()};
-    return parseSeedSweep(root.value(), path);
+    return readExperimentFile<SeedSweepSpec>(path, parseSeedSweep);
 }
 
 QJsonObject toJson(const SeedSweepSpec& spec)
