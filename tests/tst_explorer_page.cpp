@@ -538,7 +538,7 @@ private slots:
         QVERIFY2(controls->problemLabel()->text().contains(QLatin1String("typical")),
                  qPrintable(controls->problemLabel()->text()));
         QCOMPARE(page.model()->chain().semantics, engine::Semantics::Vllm);
-        QVERIFY(!page.model()->chain().typical);
+        QVERIFY(!page.model()->chain().stages.typical);
         QCOMPARE(survivorsShown(*page.model()), 2);
         controls->typicalBox()->setValue(0.0);
         QVERIFY(!controls->problemLabel()->isVisible());
@@ -578,7 +578,7 @@ private slots:
         QCOMPARE(page.model()->chain().semantics, engine::Semantics::Lesson);
         QCOMPARE(page.openExperiment(path), QString());
         QCOMPARE(page.model()->chain().semantics, engine::Semantics::Hf);
-        QCOMPARE(page.model()->chain().minP, std::optional<double>(0.3));
+        QCOMPARE(page.model()->chain().stages.minP, std::optional<double>(0.3));
         QCOMPARE(page.chainControls()->semanticsBox()->currentText(), QStringLiteral("hf"));
     }
 

@@ -259,7 +259,7 @@ private slots:
 
         // min-p 0.3: p >= 0.3 x 0.577 keeps users (0.577) and data (0.212), not items (0.129).
         ExplorerChain withMinP = lesson;
-        withMinP.minP = 0.3;
+        withMinP.stages.minP = 0.3;
         for (Semantics s : allSemantics()) {
             withMinP.semantics = s;
             const SamplerAnalysis a = analyseExplorerChain(d.logits, withMinP, order);
@@ -274,7 +274,7 @@ private slots:
 
         ExplorerChain typicalInVllm = lesson;
         typicalInVllm.semantics = Semantics::Vllm;
-        typicalInVllm.typical = 0.5;
+        typicalInVllm.stages.typical = 0.5;
         const auto problem = validateExplorerChain(typicalInVllm);
         QVERIFY(problem);
         QVERIFY2(problem->find("typical") != std::string::npos, problem->c_str());
@@ -284,7 +284,8 @@ private slots:
         // temperature of 0: do_sample=False is its greedy.)
         int accepted = 0;
         for (Semantics s : allSemantics()) {
-            ExplorerChain greedy{s, SamplerSettings{0.0, std::nullopt, 0.9}, 0.05, {}};
+            ExplorerChain greedy{s, SamplerSettings{0.0, std::nullopt, 0.9}, {}, {}};
+            greedy.stages.minP = 0.05;
             if (const auto problem = validateExplorerChain(greedy)) {
                 QVERIFY2(problem->find("temperature") != std::string::npos, problem->c_str());
                 continue;

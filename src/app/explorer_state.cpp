@@ -22,6 +22,92 @@ engine::Error fail(const QString& source, const QString& message)
     return engine::Error{(source + QStringLiteral(": ") + message).toStdString()};
 }
 
+// Version 1 spelt min-p "minP" (and knew only it and typical beyond the lesson's three).
+QString fieldKey(const engine::ChainSettingField& field, int version)
+{
+    if (version == 1 && field.field == &engine::ChainSettings::minP)
+        return QStringLiteral("minP");
+    return QString::fromLatin1(field.name);
+}
+
+QJsonObject samplerJson(const engine::ExplorerChain& chain)
+{
+    const auto& lesson = chain.lesson;
+    QJsonObject sampler{{QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(chain.semantics))},
+                        {QStringLiteral("temperature"), lesson.temperature}};
+    if (lesson.topK)
+        sampler[QStringLiteral("topK")] = *lesson.topK;
+    if (lesson.topP)
+        sampler[QStringLiteral("topP")] = *lesson.topP;
+    for (const auto& field : engine::chainSettingFields())
+        if (const auto& value = chain.stages.*field.field)
+            sampler[fieldKey(field, ExplorerState::kVersion)] = *value;
+    if (!chain.stages.logitBias.empty())
+        sampler[QStringLiteral("logit-bias")] = QString::fromStdString(chain.stages.logitBias);
+    if (!chain.stages.dryBreakers.empty())
+        sampler[QStringLiteral("dry-breakers")] = QString::fromStdString(chain.stages.dryBreakers);
+    if (!chain.stages.order.empty()) {
+        QJsonArray order;
+        for (const auto& stage : chain.stages.order)
+            order.append(QString::fromStdString(stage));
+        sampler[QStringLiteral("order")] = order;
+    }
+    if (!chain.context.empty()) {
+        QJsonArray context;
+        for (std::int32_t id : chain.context)
+            context.append(id);
+        sampler[QStringLiteral("context")] = context;
+    }
+    return sampler;
+}
+
+engine::Result<engine::ExplorerChain> samplerFromJson(const QJsonObject& sampler, int version)
+{
+    const auto bad = [](const QString& key, const QString& message) {
+        return engine::Error{QStringLiteral("sampler.%1: %2").arg(key, message).toStdString()};
+    };
+    engine::ExplorerChain chain;
+    QStringList known{QStringLiteral("semantics"), QStringLiteral("temperature"), QStringLiteral("topK"),
+                      QStringLiteral("topP")};
+    const QString semantics = sampler.value(QStringLiteral("semantics")).toString(QStringLiteral("lesson"));
+    const auto parsed = engine::parseSemantics(semantics.toStdString());
+    if (!parsed)
+        return bad(QStringLiteral("semantics"), QStringLiteral("unknown preset '%1'").arg(semantics));
+    chain.semantics = *parsed;
+    chain.lesson.temperature = sampler.value(QStringLiteral("temperature")).toDouble(1.0);
+    if (sampler.contains(QStringLiteral("topK")))
+        chain.lesson.topK = sampler.value(QStringLiteral("topK")).toInt();
+    if (sampler.contains(QStringLiteral("topP")))
+        chain.lesson.topP = sampler.value(QStringLiteral("topP")).toDouble();
+    for (const auto& field : engine::chainSettingFields()) {
+        const QString key = fieldKey(field, version);
+        known << key;
+        if (!sampler.contains(key))
+            continue;
+        if (!sampler.value(key).isDouble())
+            return bad(key, QStringLiteral("not a number"));
+        chain.stages.*field.field = sampler.value(key).toDouble();
+    }
+    if (version >= 2) {
+        known << QStringLiteral("logit-bias") << QStringLiteral("dry-breakers") << QStringLiteral("order")
+              << QStringLiteral("context");
+        chain.stages.logitBias = sampler.value(QStringLiteral("logit-bias")).toString().toStdString();
+        chain.stages.dryBreakers = sampler.value(QStringLiteral("dry-breakers")).toString().toStdString();
+        for (const QJsonValue v : sampler.value(QStringLiteral("order")).toArray())
+            chain.stages.order.push_back(v.toString().toStdString());
+        const QJsonArray context = sampler.value(QStringLiteral("context")).toArray();
+        for (qsizetype i = 0; i < context.size(); ++i) {
+            if (!context[i].isDouble() || context[i].toDouble() < 0 || context[i].toDouble() != context[i].toInt())
+                return bad(QStringLiteral("context[%1]").arg(i), QStringLiteral("not a token id"));
+            chain.context.push_back(context[i].toInt());
+        }
+    }
+    for (const QString& key : sampler.keys())
+        if (!known.contains(key))
+            return bad(key, QStringLiteral("unknown key"));
+    return chain;
+}
+
 }  // namespace
 
 QByteArray explorerStateToJson(const ExplorerState& state)
@@ -33,17 +119,7 @@ QByteArray explorerStateToJson(const ExplorerState& state)
         const double l = state.distribution.logits[i];
         logits.append(std::isinf(l) ? QJsonValue(QStringLiteral("-inf")) : QJsonValue(l));
     }
-    const auto& lesson = state.chain.lesson;
-    QJsonObject sampler{{QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(state.chain.semantics))},
-                        {QStringLiteral("temperature"), lesson.temperature}};
-    if (lesson.topK)
-        sampler[QStringLiteral("topK")] = *lesson.topK;
-    if (lesson.topP)
-        sampler[QStringLiteral("topP")] = *lesson.topP;
-    if (state.chain.minP)
-        sampler[QStringLiteral("minP")] = *state.chain.minP;
-    if (state.chain.typical)
-        sampler[QStringLiteral("typical")] = *state.chain.typical;
+    QJsonObject sampler = samplerJson(state.chain);
     const QJsonObject root{
         {QStringLiteral("format"), kFormat},
         {QStringLiteral("version"), ExplorerState::kVersion},
@@ -96,23 +172,11 @@ engine::Result<ExplorerState> explorerStateFromJson(const QByteArray& json, cons
     if (auto problem = engine::validateLogits(state.distribution.logits))
         return fail(source, QString::fromStdString(*problem));
 
-    const QJsonObject sampler = root.value(QStringLiteral("sampler")).toObject();
-    auto& lesson = state.chain.lesson;
-    const QString semantics = sampler.value(QStringLiteral("semantics")).toString(QStringLiteral("lesson"));
-    const auto parsed = engine::parseSemantics(semantics.toStdString());
-    if (!parsed)
-        return fail(source, QStringLiteral("sampler.semantics: unknown preset '%1'").arg(semantics));
-    state.chain.semantics = *parsed;
-    lesson.temperature = sampler.value(QStringLiteral("temperature")).toDouble(1.0);
-    if (sampler.contains(QStringLiteral("topK")))
-        lesson.topK = sampler.value(QStringLiteral("topK")).toInt();
-    if (sampler.contains(QStringLiteral("topP")))
-        lesson.topP = sampler.value(QStringLiteral("topP")).toDouble();
-    if (sampler.contains(QStringLiteral("minP")))
-        state.chain.minP = sampler.value(QStringLiteral("minP")).toDouble();
-    if (sampler.contains(QStringLiteral("typical")))
-        state.chain.typical = sampler.value(QStringLiteral("typical")).toDouble();
-    if (auto problem = engine::validateExplorerChain(state.chain))
+    auto chain = samplerFromJson(root.value(QStringLiteral("sampler")).toObject(), version);
+    if (!chain)
+        return fail(source, QString::fromStdString(chain.error()));
+    state.chain = std::move(chain).value();
+    if (auto problem = engine::validateExplorerChain(state.chain, state.distribution.tokens.size()))
         return fail(source, QStringLiteral("sampler: ") + QString::fromStdString(*problem));
 
     const QJsonObject draw = root.value(QStringLiteral("draw")).toObject();

@@ -15,10 +15,10 @@
 namespace logitlab::app {
 
 struct ExplorerState {
-    static constexpr int kVersion = 1;
+    static constexpr int kVersion = 2;  // 2: every stage, the order and the context
 
     engine::Distribution distribution;
-    engine::ExplorerChain chain;  // semantics preset, temperature, top-k, top-p, min-p, typical
+    engine::ExplorerChain chain;  // semantics preset, every stage's values, order, context
     QString rng = QStringLiteral("mulberry32");
     quint64 seed = 42;
     qint64 draws = 1000;

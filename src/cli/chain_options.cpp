@@ -17,43 +17,6 @@ QString fromStd(const std::string& s)
     return QString::fromStdString(s);
 }
 
-// Option name -> the ChainSettings field it fills.
-struct NumberOption {
-    const char* name;
-    std::optional<double> engine::ChainSettings::*field;
-    const char* help;
-};
-
-const std::vector<NumberOption>& numberOptions()
-{
-    using S = engine::ChainSettings;
-    static const std::vector<NumberOption> options{
-        {"min-p", &S::minP, "Min-p: keep tokens with p >= P * p_max."},
-        {"typical", &S::typical, "Locally typical sampling mass (llama.cpp, hf)."},
-        {"epsilon", &S::epsilon, "Epsilon cutoff (hf)."},
-        {"eta", &S::eta, "Eta cutoff (hf)."},
-        {"top-n-sigma", &S::topNSigma, "Top-n-sigma: keep logits >= max - N sigma (llama.cpp)."},
-        {"xtc-probability", &S::xtcProbability, "XTC: chance of excluding the top choices (llama.cpp)."},
-        {"xtc-threshold", &S::xtcThreshold, "XTC: probability threshold, default 0.1 (llama.cpp)."},
-        {"min-keep", &S::minKeep, "min_keep for the truncating samplers (llama.cpp, hf)."},
-        {"penalty-last-n", &S::penaltyLastN, "Penalties look at the last N tokens of --history (llama.cpp; -1 all)."},
-        {"repeat-penalty", &S::repeatPenalty, "Repetition penalty (> 0; 1 is off)."},
-        {"frequency-penalty", &S::frequencyPenalty, "Frequency penalty (llama.cpp, vllm)."},
-        {"presence-penalty", &S::presencePenalty, "Presence penalty (llama.cpp, vllm)."},
-        {"no-repeat-ngram", &S::noRepeatNgram, "Ban tokens completing a repeated N-gram of --history (hf)."},
-        {"dynatemp-range", &S::dynatempRange, "Dynamic temperature: +- range around --temperature (llama.cpp)."},
-        {"dynatemp-exponent", &S::dynatempExponent, "Dynamic temperature exponent, default 1 (llama.cpp)."},
-        {"mirostat", &S::mirostat, "Mirostat version: 0 off, 1 or 2 (llama.cpp)."},
-        {"mirostat-tau", &S::mirostatTau, "Mirostat target surprise, default 5."},
-        {"mirostat-eta", &S::mirostatEta, "Mirostat learning rate, default 0.1."},
-        {"dry-multiplier", &S::dryMultiplier, "DRY multiplier (llama.cpp; 0 is off)."},
-        {"dry-base", &S::dryBase, "DRY base, default 1.75."},
-        {"dry-allowed-length", &S::dryAllowedLength, "DRY allowed length, default 2."},
-        {"dry-penalty-last-n", &S::dryLastN, "DRY window over --history, default -1 (all)."},
-    };
-    return options;
-}
-
 std::vector<std::int32_t> readIdList(const QString& option, const QString& text)
 {
     std::vector<std::int32_t> ids;
@@ -108,7 +71,7 @@ void addChainOptions(QCommandLineParser& parser)
         {QStringLiteral("dry-breakers"), QStringLiteral("DRY sequence-breaker token ids, comma-separated."),
          QStringLiteral("ids")},
     });
-    for (const auto& o : numberOptions())
+    for (const auto& o : engine::chainSettingFields())
         parser.addOption({QString::fromLatin1(o.name), QString::fromLatin1(o.help), QStringLiteral("value")});
 }
 
@@ -131,7 +94,7 @@ ChainRequest readChainOptions(const QCommandLineParser& parser)
     read("top-k", s.topK);
     read("top-p", s.topP);
     bool beyondLesson = false;
-    for (const auto& o : numberOptions()) {
+    for (const auto& o : engine::chainSettingFields()) {
         read(o.name, s.*o.field);
         beyondLesson = beyondLesson || (s.*o.field).has_value();
     }
@@ -199,7 +162,7 @@ QJsonObject chainSettingsJson(const engine::ChainSettings& s)
         json.insert(QStringLiteral("topK"), *s.topK);
     if (s.topP)
         json.insert(QStringLiteral("topP"), *s.topP);
-    for (const auto& o : numberOptions())
+    for (const auto& o : engine::chainSettingFields())
         if ((s.*o.field).has_value())
             json.insert(QString::fromLatin1(o.name), *(s.*o.field));
     if (!s.logitBias.empty())

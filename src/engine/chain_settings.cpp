@@ -50,7 +50,70 @@ const std::vector<std::string>& presetOrder(Semantics semantics)
     return lesson;
 }
 
+const std::vector<ChainSettingField>& chainSettingFields()
+{
+    using S = ChainSettings;
+    static const std::vector<ChainSettingField> fields{
+        {"min-p", &S::minP, "min-p", "Min-p: keep tokens with p >= P * p_max."},
+        {"typical", &S::typical, "typical", "Locally typical sampling mass (llama.cpp, hf)."},
+        {"epsilon", &S::epsilon, "epsilon", "Epsilon cutoff (hf)."},
+        {"eta", &S::eta, "eta", "Eta cutoff (hf)."},
+        {"top-n-sigma", &S::topNSigma, "top-n-sigma", "Top-n-sigma: keep logits >= max - N sigma (llama.cpp)."},
+        {"xtc-probability", &S::xtcProbability, "xtc", "XTC: chance of excluding the top choices (llama.cpp)."},
+        {"xtc-threshold", &S::xtcThreshold, "xtc", "XTC: probability threshold, default 0.1 (llama.cpp)."},
+        {"min-keep", &S::minKeep, "", "min_keep for the truncating samplers (llama.cpp, hf)."},
+        {"penalty-last-n", &S::penaltyLastN, "penalties",
+         "Penalties look at the last N tokens of the history (llama.cpp; -1 all)."},
+        {"repeat-penalty", &S::repeatPenalty, "penalties", "Repetition penalty (> 0; 1 is off)."},
+        {"frequency-penalty", &S::frequencyPenalty, "penalties", "Frequency penalty (llama.cpp, vllm)."},
+        {"presence-penalty", &S::presencePenalty, "penalties", "Presence penalty (llama.cpp, vllm)."},
+        {"no-repeat-ngram", &S::noRepeatNgram, "no-repeat-ngram",
+         "Ban tokens completing a repeated N-gram of the history (hf)."},
+        {"dynatemp-range", &S::dynatempRange, "temperature",
+         "Dynamic temperature: +- range around the temperature (llama.cpp)."},
+        {"dynatemp-exponent", &S::dynatempExponent, "temperature", "Dynamic temperature exponent, default 1 (llama.cpp)."},
+        {"mirostat", &S::mirostat, "mirostat", "Mirostat version: 0 off, 1 or 2 (llama.cpp)."},
+        {"mirostat-tau", &S::mirostatTau, "mirostat", "Mirostat target surprise, default 5."},
+        {"mirostat-eta", &S::mirostatEta, "mirostat", "Mirostat learning rate, default 0.1."},
+        {"dry-multiplier", &S::dryMultiplier, "dry", "DRY multiplier (llama.cpp; 0 is off)."},
+        {"dry-base", &S::dryBase, "dry", "DRY base, default 1.75."},
+        {"dry-allowed-length", &S::dryAllowedLength, "dry", "DRY allowed length, default 2."},
+        {"dry-penalty-last-n", &S::dryLastN, "dry", "DRY window over the history, default -1 (all)."},
+    };
+    return fields;
+}
+
+std::string presetStageKey(const std::string& stage)
+{
+    if (stage == "dynamic-temperature")
+        return "temperature";
+    return stage.rfind("mirostat", 0) == 0 ? "mirostat" : stage;
+}
+
+bool presetHasStage(Semantics semantics, const std::string& stage)
+{
+    const auto& order = presetOrder(semantics);
+    return std::find(order.begin(), order.end(), stage) != order.end();
+}
+
 namespace {
+
+// A user's order must name every stage of the preset's chain exactly once.
+std::optional<std::string> checkOrder(const std::vector<std::string>& order, Semantics semantics)
+{
+    const auto& preset = presetOrder(semantics);
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (!presetHasStage(semantics, order[i]))
+            return "order: '" + order[i] + "' is not a stage of the " + semanticsName(semantics) + " chain";
+        if (std::find(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(i), order[i])
+            != order.begin() + static_cast<std::ptrdiff_t>(i))
+            return "order: '" + order[i] + "' is listed twice";
+    }
+    for (const std::string& stage : preset)
+        if (std::find(order.begin(), order.end(), stage) == order.end())
+            return "order: '" + stage + "' is missing (list every stage of the " + semanticsName(semantics) + " chain)";
+    return std::nullopt;
+}
 
 using Values = std::vector<std::pair<std::string, std::optional<double>>>;
 
@@ -107,6 +170,9 @@ Result<SamplerChain> buildChain(const ChainSettings& s, Semantics semantics)
         return Error{"mirostat: must be 0 (off), 1 or 2, got " + formatDouble(*s.mirostat)};
     const bool dynamic = s.dynatempRange && *s.dynatempRange != 0.0;
     const int mirostat = s.mirostat ? static_cast<int>(*s.mirostat) : 0;
+    if (!s.order.empty())
+        if (auto bad = checkOrder(s.order, semantics))
+            return Error{*bad};
 
     std::vector<Wanted> wanted{
         {"logit-bias", {}, "bias", s.logitBias},
@@ -132,15 +198,11 @@ Result<SamplerChain> buildChain(const ChainSettings& s, Semantics semantics)
         wanted.back().values.clear();  // tau/eta alone do not switch mirostat on
 
     // llama.cpp's mirostat replaces the whole chain with bias -> temperature -> mirostat.
-    std::vector<std::string> order = presetOrder(semantics);
+    std::vector<std::string> order = s.order.empty() ? presetOrder(semantics) : s.order;
     if (mirostat != 0 && semantics == Semantics::LlamaCpp)
         order = {"logit-bias", "temperature", "mirostat"};
 
-    const auto keyOf = [](const std::string& stage) -> std::string {
-        if (stage == "dynamic-temperature")
-            return "temperature";
-        return stage.rfind("mirostat", 0) == 0 ? "mirostat" : stage;
-    };
+    const auto keyOf = presetStageKey;
     const auto asked = [&](const Wanted& w) { return anySet(w) || (keyOf(w.stage) == "mirostat" && mirostat != 0); };
 
     for (const Wanted& w : wanted) {

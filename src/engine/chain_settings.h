@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace logitlab::engine {
 
@@ -38,7 +39,30 @@ struct ChainSettings {
     std::optional<double> dryLastN;
     std::string dryBreakers;  // ids separated by '/'
     std::string logitBias;    // id@value pairs separated by '/'
+    // The stage order, by stage name: empty means the preset's own order; otherwise every stage
+    // of the preset's chain once, in the order the user wants (llama.cpp's --samplers).
+    std::vector<std::string> order;
+
+    friend bool operator==(const ChainSettings&, const ChainSettings&) = default;
 };
+
+// The numeric settings beyond the lesson's three (temperature, top-k, top-p): one row per field,
+// with its option name, the stage it configures and a one-line help. The CLI's options, the
+// Explorer's controls and the Explorer's saved files all read this one table.
+struct ChainSettingField {
+    const char* name;                            // "min-p", "xtc-probability", ...
+    std::optional<double> ChainSettings::*field;
+    const char* stage;                           // key in presetOrder(): "min-p", "xtc", "penalties"
+    const char* help;
+};
+const std::vector<ChainSettingField>& chainSettingFields();
+
+// The key in presetOrder() of a stage by its name: "mirostat-v2" -> "mirostat",
+// "dynamic-temperature" -> "temperature", others unchanged.
+std::string presetStageKey(const std::string& stageName);
+
+// The preset's stage that `field` configures is part of the preset's chain.
+bool presetHasStage(Semantics semantics, const std::string& stage);
 
 // The library's own default values filled into the settings the user left unset:
 // llama.cpp top-k 40, top-p 0.95, min-p 0.05, temperature 0.8 (penalty window 64, rest off);

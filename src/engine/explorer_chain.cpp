@@ -2,6 +2,7 @@
 
 #include "chain_evaluation.h"
 #include "chain_text.h"
+#include "logit_bias_stage.h"
 #include "sampler_context.h"
 
 namespace logitlab::engine {
@@ -11,35 +12,61 @@ namespace {
 // The zoo's chain for these values under their preset, run once on the logits.
 Result<CandidateList> runChain(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain)
 {
-    auto built = buildChain(toChainSettings(chain), chain.semantics);
+    if (auto problem = validateExplorerChain(chain, static_cast<std::size_t>(logits.size())))
+        return Error{*problem};
+    auto built = explorerSamplerChain(chain);
     if (!built)
         return Error{built.error()};
     SamplerContext context;
     context.vocabSize = static_cast<std::size_t>(logits.size());
+    context.history = chain.context;
     return evaluateChain(built.value(), logits, context);
 }
 
 }  // namespace
 
+bool ExplorerChain::xtcAtRandom() const
+{
+    const double p = stages.xtcProbability.value_or(0.0);
+    return p > 0.0 && p < 1.0;
+}
+
 ChainSettings toChainSettings(const ExplorerChain& chain)
 {
-    ChainSettings s;
+    ChainSettings s = chain.stages;
     s.temperature = chain.lesson.temperature;
+    s.topK.reset();
     if (chain.lesson.topK)
         s.topK = *chain.lesson.topK;
     s.topP = chain.lesson.topP;
-    s.minP = chain.minP;
-    s.typical = chain.typical;
     return s;
 }
 
-std::optional<std::string> validateExplorerChain(const ExplorerChain& chain)
+Result<SamplerChain> explorerSamplerChain(const ExplorerChain& chain)
+{
+    ChainSettings settings = toChainSettings(chain);
+    if (chain.xtcAtRandom())
+        settings.xtcProbability = 1.0;
+    return buildChain(settings, chain.semantics);
+}
+
+std::optional<std::string> validateExplorerChain(const ExplorerChain& chain, std::size_t vocabSize)
 {
     if (chain.lessonOnly())
         return validateSettings(chain.lesson);
     auto built = buildChain(toChainSettings(chain), chain.semantics);
     if (!built)
         return built.error();
+    if (vocabSize == 0)
+        return std::nullopt;
+    for (std::int32_t id : chain.context)
+        if (id < 0 || static_cast<std::size_t>(id) >= vocabSize)
+            return "context: token #" + std::to_string(id) + " is outside the vocabulary of " + std::to_string(vocabSize)
+                + " tokens";
+    for (const auto& stage : built.value().stages())
+        if (const auto* bias = dynamic_cast<const LogitBiasStage*>(stage.get()))
+            if (auto bad = bias->checkVocabulary(vocabSize))
+                return bad;
     return std::nullopt;
 }
 
@@ -103,6 +130,7 @@ std::vector<Result<CandidateList>> compareSemantics(const Eigen::Ref<const Eigen
     for (Semantics s : allSemantics()) {
         ExplorerChain under = chain;
         under.semantics = s;
+        under.stages.order.clear();  // each preset in its own order: a custom order names one preset's stages
         out.push_back(runChain(logits, under));
     }
     return out;

@@ -1,7 +1,9 @@
-// The Explorer's sampler: the lesson's settings (temperature, top-k, top-p), the further chain
-// stages the Explorer offers (min-p, typical), and the semantics preset whose rules, order and
-// boundaries run them. With the lesson preset and no further stage it is exactly the lesson's
-// candidates(), on the fast path; otherwise the zoo's chain (buildChain + evaluateChain).
+// The Explorer's sampler: the lesson's settings (temperature, top-k, top-p), every further stage
+// of the zoo (min-p, typical, XTC, mirostat, penalties, DRY, logit bias, ...), the stage order
+// (the preset's or the user's), the tokens before this step (what penalties and DRY look at),
+// and the semantics preset whose rules and boundaries run them. With the lesson preset and no
+// further stage it is exactly the lesson's candidates(), on the fast path; otherwise the zoo's
+// chain (buildChain + evaluateChain).
 #pragma once
 
 #include "candidate.h"
@@ -22,18 +24,25 @@ namespace logitlab::engine {
 
 struct ExplorerChain {
     Semantics semantics = Semantics::Lesson;
-    SamplerSettings lesson;          // temperature, top-k, top-p
-    std::optional<double> minP;      // keep tokens with p >= min-p * p_max
-    std::optional<double> typical;   // locally typical sampling mass
+    SamplerSettings lesson;             // temperature, top-k, top-p
+    ChainSettings stages;               // the rest; its temperature, top-k and top-p are unused
+    std::vector<std::int32_t> context;  // tokens before this step, oldest first
 
-    bool lessonOnly() const { return semantics == Semantics::Lesson && !minP && !typical; }
+    bool lessonOnly() const { return semantics == Semantics::Lesson && stages == ChainSettings{}; }
+    // XTC fires at random (probability strictly between 0 and 1): the survivors shown are those of
+    // a step where it fires; draws mix both outcomes.
+    bool xtcAtRandom() const;
     friend bool operator==(const ExplorerChain&, const ExplorerChain&) = default;
 };
 
 ChainSettings toChainSettings(const ExplorerChain& chain);
 
-// A message naming the stage and the problem (e.g. "typical: not part of the vllm chain").
-std::optional<std::string> validateExplorerChain(const ExplorerChain& chain);
+// A message naming the stage and the problem (e.g. "typical: not part of the vllm chain"). With
+// a vocabulary size, context tokens and logit-bias ids are checked against it too.
+std::optional<std::string> validateExplorerChain(const ExplorerChain& chain, std::size_t vocabSize = 0);
+
+// The chain the Explorer runs for display: XTC at random is shown firing.
+Result<SamplerChain> explorerSamplerChain(const ExplorerChain& chain);
 
 // The active stages in the preset's order: "top-k=40 → top-p=0.9 → temperature=0.8".
 std::string describeExplorerChain(const ExplorerChain& chain);

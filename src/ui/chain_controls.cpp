@@ -1,15 +1,23 @@
 #include "chain_controls.h"
 
+#include "chain_order_list.h"
 #include "number_format.h"
+#include "stage_field_specs.h"
+#include "token_reference.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStackedWidget>
+#include <QTabBar>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +33,28 @@ QString number(double v)
     return QString::fromStdString(engine::formatDouble(v));
 }
 
+const StageFieldSpec& specOf(const std::string& name)
+{
+    const auto& all = stageFieldSpecs();
+    return *std::find_if(all.begin(), all.end(), [&](const StageFieldSpec& s) { return name == s.name; });
+}
+
+const engine::ChainSettingField& fieldOf(const std::string& name)
+{
+    const auto& all = engine::chainSettingFields();
+    return *std::find_if(all.begin(), all.end(), [&](const engine::ChainSettingField& f) { return name == f.name; });
+}
+
+// A row whose label carries its control's tooltip and focuses it (Alt+letter).
+QLabel* addRow(QFormLayout* form, const QString& text, QWidget* buddy, QWidget* field)
+{
+    auto* label = new QLabel(text);
+    label->setBuddy(buddy);
+    label->setToolTip(buddy->toolTip());
+    form->addRow(label, field);
+    return label;
+}
+
 }  // namespace
 
 ChainControls::ChainControls(QWidget* parent)
@@ -34,8 +64,13 @@ ChainControls::ChainControls(QWidget* parent)
       m_topK(new QSpinBox),
       m_topP(new QDoubleSpinBox),
       m_semantics(new QComboBox),
-      m_minP(new QDoubleSpinBox),
-      m_typical(new QDoubleSpinBox),
+      m_context(new QLineEdit),
+      m_logitBias(new QLineEdit),
+      m_dryBreakers(new QLineEdit),
+      m_tabs(new QTabBar),
+      m_stack(new QStackedWidget),
+      m_orderList(new ChainOrderList),
+      m_presetOrder(new QPushButton(tr("Preset &order"))),
       m_greedy(new QLabel(tr("<b>greedy: argmax</b>"))),
       m_problem(new QLabel),
       m_order(new QLabel)
@@ -65,49 +100,77 @@ ChainControls::ChainControls(QWidget* parent)
         m_semantics->addItem(QString::fromStdString(engine::semanticsName(sem)));
     m_semantics->setToolTip(tr("Whose rules run the chain: the order of the stages, the boundaries and the ties "
                                "of the lesson, llama.cpp, Hugging Face or vLLM."));
-    for (QDoubleSpinBox* box : {m_minP, m_typical}) {
-        box->setRange(0.0, 1.0);
-        box->setDecimals(3);
-        box->setSingleStep(0.01);
-        box->setSpecialValueText(tr("off"));
-    }
-    m_minP->setToolTip(tr("Keeps tokens whose probability is at least min-p times the top token's; off keeps "
-                          "them all."));
-    m_typical->setToolTip(tr("Keeps the tokens closest to the distribution's typical surprise, up to this much "
-                             "probability; off keeps them all."));
     m_problem->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold"));
     m_problem->setWordWrap(true);
     m_problem->hide();
     m_greedy->setToolTip(tr("At temperature 0 there is no die roll: the most likely token is taken every time."));
     m_order->setWordWrap(true);
-    m_order->setToolTip(tr("The order the chain runs in (the lesson's: temperature, top-k, top-p, renormalise, "
-                           "draw)."));
+    m_order->setToolTip(tr("The active stages in the order they run, then the renormalisation and the draw."));
+    m_context->setPlaceholderText(tr("e.g. users data users"));
+    m_context->setToolTip(tr("The tokens generated before this step, oldest first, by name or #id: what the "
+                             "penalties, DRY and the n-gram ban look at."));
+    m_logitBias->setPlaceholderText(tr("e.g. banana:-inf, users:+1.5"));
+    m_logitBias->setToolTip(tr("Adds a value to chosen tokens' logits before anything else, as token:value "
+                               "pairs; -inf bans a token."));
+    m_dryBreakers->setPlaceholderText(tr("e.g. #13 #198"));
+    m_dryBreakers->setToolTip(tr("Tokens that end a repeated sequence for DRY (a newline, say), by name or #id."));
+    m_presetOrder->setToolTip(tr("Puts the stages back in the preset's own order."));
+    m_orderList->setMaximumHeight(150);
 
     auto* tempRow = new QHBoxLayout;
     tempRow->addWidget(m_temperatureSlider, 1);
     tempRow->addWidget(m_temperature);
-    auto* form = new QFormLayout(this);
-    form->setContentsMargins(0, 0, 0, 0);
-    // Every row's label carries its control's tooltip and focuses it (Alt+letter).
-    const auto addRow = [form](const QString& text, QWidget* buddy, QWidget* field) {
-        auto* label = new QLabel(text);
-        label->setBuddy(buddy);
-        label->setToolTip(buddy->toolTip());
-        form->addRow(label, field);
-    };
-    const auto addControl = [&addRow](const QString& text, QWidget* control) { addRow(text, control, control); };
-    addControl(tr("&Semantics"), m_semantics);
+    tempRow->setContentsMargins(0, 0, 0, 0);
     auto* tempField = new QWidget;
     tempField->setLayout(tempRow);
-    tempRow->setContentsMargins(0, 0, 0, 0);
-    addRow(tr("&Temperature"), m_temperature, tempField);
+    auto* form = new QFormLayout;
+    form->setContentsMargins(0, 0, 0, 0);
+    addRow(form, tr("&Semantics"), m_semantics, m_semantics);
+    addRow(form, tr("&Temperature"), m_temperature, tempField);
     form->addRow(QString(), m_greedy);
-    addControl(tr("Top-&k"), m_topK);
-    addControl(tr("Top-&p"), m_topP);
-    addControl(tr("&Min-p"), m_minP);
-    addControl(tr("T&ypical"), m_typical);
-    addRow(tr("Chain"), m_order, m_order);
-    form->addRow(m_problem);
+    addRow(form, tr("Top-&k"), m_topK, m_topK);
+    addRow(form, tr("Top-&p"), m_topP, m_topP);
+
+    // A tab bar over a stacked widget rather than a QTabWidget: the stack can take the height of
+    // the page on show, where a QTabWidget keeps the height of its tallest page (Penalties).
+    const auto addTab = [this](QWidget* page, const QString& title) {
+        m_tabs->addTab(title);
+        m_stack->addWidget(page);
+    };
+    for (int group = 0; group < stageFieldGroups().size(); ++group)
+        addTab(buildStageTab(group), stageFieldGroups()[group]);
+    auto* bias = new QWidget;
+    auto* biasForm = new QFormLayout(bias);
+    addRow(biasForm, tr("Logit &bias"), m_logitBias, m_logitBias);
+    addTab(bias, tr("Bias"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->setExpanding(false);
+    m_tabs->setToolTip(tr("The further stages of the chain; a setting whose stage the preset's library lacks is "
+                          "dimmed."));
+    const auto showTab = [this](int current) {
+        for (int i = 0; i < m_stack->count(); ++i)
+            m_stack->widget(i)->setSizePolicy(QSizePolicy::Preferred,
+                                              i == current ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+        m_stack->setCurrentIndex(current);
+    };
+    connect(m_tabs, &QTabBar::currentChanged, this, showTab);
+    showTab(0);
+
+    auto* orderHeader = new QHBoxLayout;
+    auto* orderLabel = new QLabel(tr("Chain order (drag to reorder)"));
+    orderLabel->setToolTip(m_orderList->toolTip());
+    orderHeader->addWidget(orderLabel, 1);
+    orderHeader->addWidget(m_presetOrder);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(form);
+    layout->addWidget(m_tabs);
+    layout->addWidget(m_stack);
+    layout->addLayout(orderHeader);
+    layout->addWidget(m_orderList);
+    layout->addWidget(m_order);
+    layout->addWidget(m_problem);
 
     connect(m_temperatureSlider, &QSlider::valueChanged, this, [this](int v) {
         if (m_updating)
@@ -121,10 +184,58 @@ ChainControls::ChainControls(QWidget* parent)
     });
     connect(m_topK, &QSpinBox::valueChanged, this, [this] { userChanged(false); });
     connect(m_topP, &QDoubleSpinBox::valueChanged, this, [this] { userChanged(false); });
-    connect(m_minP, &QDoubleSpinBox::valueChanged, this, [this] { userChanged(false); });
-    connect(m_typical, &QDoubleSpinBox::valueChanged, this, [this] { userChanged(false); });
-    connect(m_semantics, &QComboBox::currentIndexChanged, this, [this] { userChanged(false); });
+    for (const auto& [name, box] : m_boxes)
+        connect(box, &QDoubleSpinBox::valueChanged, this, [this] { userChanged(false); });
+    connect(m_semantics, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_updating)
+            m_customOrder.clear();  // an order names one preset's stages
+        userChanged(false);
+    });
+    for (QLineEdit* edit : {m_context, m_logitBias, m_dryBreakers})
+        connect(edit, &QLineEdit::editingFinished, this, [this, edit] { tokenFieldEdited(edit); });
+    connect(m_orderList, &ChainOrderList::orderChanged, this, [this](const std::vector<std::string>& order) {
+        m_customOrder = order == engine::presetOrder(chain().semantics) ? std::vector<std::string>{} : order;
+        userChanged(false);
+    });
+    connect(m_presetOrder, &QPushButton::clicked, this, [this] {
+        if (m_customOrder.empty())
+            return;
+        m_customOrder.clear();
+        userChanged(false);
+    });
     updateLabels();
+}
+
+QWidget* ChainControls::buildStageTab(int group)
+{
+    auto* page = new QWidget;
+    auto* form = new QFormLayout(page);
+    if (group == 1)  // the penalties look at the context: it comes first
+        addRow(form, tr("&Context"), m_context, m_context);
+    for (const StageFieldSpec& spec : stageFieldSpecs()) {
+        if (spec.group != group)
+            continue;
+        auto* box = new QDoubleSpinBox;
+        box->setRange(spec.minimum, spec.maximum);
+        box->setDecimals(spec.decimals);
+        box->setSingleStep(spec.step);
+        box->setValue(spec.unset);
+        if (!spec.unsetText.isEmpty() && spec.unset == spec.minimum)
+            box->setSpecialValueText(spec.unsetText);
+        box->setToolTip(spec.tooltip);
+        box->setObjectName(QString::fromLatin1(spec.name));
+        m_boxes[spec.name] = box;
+        m_boxLabels[spec.name] = addRow(form, spec.label, box, box);
+    }
+    if (group == 1)
+        addRow(form, tr("DRY breakers"), m_dryBreakers, m_dryBreakers);
+    return page;
+}
+
+QDoubleSpinBox* ChainControls::stageBox(const std::string& name) const
+{
+    const auto found = m_boxes.find(name);
+    return found == m_boxes.end() ? nullptr : found->second;
 }
 
 engine::SamplerSettings ChainControls::settings() const
@@ -143,10 +254,14 @@ engine::ExplorerChain ChainControls::chain() const
     engine::ExplorerChain c;
     c.semantics = engine::allSemantics()[static_cast<std::size_t>(std::max(0, m_semantics->currentIndex()))];
     c.lesson = settings();
-    if (m_minP->value() > 0.0)
-        c.minP = m_minP->value();
-    if (m_typical->value() > 0.0)
-        c.typical = m_typical->value();
+    // A box left at its stage's default sets nothing: leaving it alone never changes the chain.
+    for (const auto& [name, box] : m_boxes)
+        if (box->value() != specOf(name).unset)
+            c.stages.*fieldOf(name).field = box->value();
+    c.stages.logitBias = m_biasSpelling;
+    c.stages.dryBreakers = m_breakerSpelling;
+    c.stages.order = m_customOrder;
+    c.context = m_contextIds;
     return c;
 }
 
@@ -159,18 +274,81 @@ void ChainControls::setChain(const engine::ExplorerChain& chain)
     m_temperatureSlider->setValue(static_cast<int>(std::lround(chain.lesson.temperature * kSliderSteps)));
     m_topK->setValue(chain.lesson.topK.value_or(0));
     m_topP->setValue(chain.lesson.topP.value_or(0.0));
-    m_minP->setValue(chain.minP.value_or(0.0));
-    m_typical->setValue(chain.typical.value_or(0.0));
+    for (const auto& [name, box] : m_boxes)
+        box->setValue((chain.stages.*fieldOf(name).field).value_or(specOf(name).unset));
+    m_biasSpelling = chain.stages.logitBias;
+    m_breakerSpelling = chain.stages.dryBreakers;
+    m_customOrder = chain.stages.order;
+    m_contextIds = chain.context;
     m_updating = false;
+    showTokenFields();
     updateLabels();
+}
+
+void ChainControls::setTokenNames(const std::vector<std::string>* names)
+{
+    m_names = names;
+    showTokenFields();
+    updateLabels();
+}
+
+void ChainControls::showTokenFields()
+{
+    static const std::vector<std::string> none;
+    const auto& names = m_names ? *m_names : none;
+    m_context->setText(QString::fromStdString(engine::formatTokenReferences(m_contextIds, names)));
+    m_logitBias->setText(QString::fromStdString(engine::formatBiasReferences(m_biasSpelling, names)));
+    m_dryBreakers->setText(
+        QString::fromStdString(engine::formatTokenReferences(engine::idsFromStageList(m_breakerSpelling), names)));
+}
+
+void ChainControls::tokenFieldEdited(QLineEdit* edit)
+{
+    static const std::vector<std::string> none;
+    const auto& names = m_names ? *m_names : none;
+    const std::string text = edit->text().toStdString();
+    std::optional<std::string> problem;
+    if (edit == m_logitBias) {
+        auto bias = engine::parseBiasReferences(text, names, "logit bias");
+        if (bias && *bias == m_biasSpelling)
+            return;
+        if (bias)
+            m_biasSpelling = *bias;
+        else
+            problem = bias.error();
+    } else {
+        auto ids = engine::parseTokenReferences(text, names, edit == m_context ? "context" : "DRY breakers");
+        if (ids && edit == m_context) {
+            if (*ids == m_contextIds)
+                return;
+            m_contextIds = *ids;
+        } else if (ids) {
+            if (engine::stageListFromIds(*ids) == m_breakerSpelling)
+                return;
+            m_breakerSpelling = engine::stageListFromIds(*ids);
+        } else {
+            problem = ids.error();
+        }
+    }
+    if (problem) {
+        // The field keeps the user's text to fix; the chain keeps the last good value.
+        showProblem(QString::fromStdString(*problem));
+        return;
+    }
+    showTokenFields();
+    userChanged(false);
 }
 
 QString ChainControls::chainText() const
 {
     const auto c = chain();
-    if (!c.lessonOnly())
-        return QString::fromStdString(engine::semanticsName(c.semantics) + ": " + engine::describeExplorerChain(c)) +
-               tr(" → renormalise → draw");
+    if (!c.lessonOnly()) {
+        QString text = QString::fromStdString(engine::semanticsName(c.semantics) + ": " + engine::describeExplorerChain(c))
+            + tr(" → renormalise → draw");
+        if (c.xtcAtRandom())
+            text += tr(" (XTC fires with probability %1: shown firing)").arg(number(*c.stages.xtcProbability));
+        return text;
+    }
     const auto s = c.lesson;
     if (s.temperature == 0.0)
         return tr("temperature 0 → argmax (top-k and top-p have nothing to cut)");
@@ -190,14 +368,34 @@ void ChainControls::userChanged(bool temperatureOnly)
         emit chainEdited(chain(), temperatureOnly);
 }
 
+void ChainControls::showProblem(const QString& message)
+{
+    m_problem->setText(message);
+    m_problem->setVisible(!message.isEmpty());
+}
+
 void ChainControls::updateLabels()
 {
+    if (m_updating)
+        return;
+    const engine::ExplorerChain c = chain();
     m_greedy->setVisible(m_temperature->value() == 0.0);
+    // A stage the preset's library lacks is dimmed (its box stays editable so a value can be cleared).
+    for (const auto& [name, label] : m_boxLabels) {
+        const std::string stage = fieldOf(name).stage;
+        label->setEnabled(stage.empty() || engine::presetHasStage(c.semantics, stage));
+    }
     // A chain the preset cannot run is said next to the controls; the page keeps the last good one.
-    const auto problem = engine::validateExplorerChain(chain());
-    m_problem->setText(problem ? QString::fromStdString(*problem) : QString());
-    m_problem->setVisible(problem.has_value());
+    const auto problem = engine::validateExplorerChain(c, m_names ? m_names->size() : 0);
+    showProblem(problem ? QString::fromStdString(*problem) : QString());
     m_order->setText(problem ? QString() : chainText());
+    std::vector<std::string> active;
+    if (!problem)
+        if (auto built = engine::buildChain(engine::toChainSettings(c), c.semantics))
+            for (const engine::SamplerStage* stage : built->activeStages())
+                active.push_back(engine::presetStageKey(stage->name()));
+    m_orderList->setStages(c.stages.order.empty() ? engine::presetOrder(c.semantics) : c.stages.order, active);
+    m_presetOrder->setEnabled(!m_customOrder.empty());
 }
 
 }  // namespace logitlab::ui

@@ -4,6 +4,7 @@
 #include "chart_style.h"
 #include "compare_chart.h"
 #include "draw_chart.h"
+#include "explorer_draws.h"
 #include "explorer_state.h"
 #include "function_command.h"
 #include "lesson_examples.h"
@@ -20,6 +21,7 @@
 #include "sweep_chart.h"
 #include "synthetic_vocabulary_form.h"
 #include "text_edit_delegate.h"
+#include "token_reference.h"
 
 #include <QApplication>
 #include <QChartView>
@@ -106,6 +108,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     m_model->setDistribution(first.distribution);
     m_model->setUndoStack(m_undo);
     m_controls->setChain(m_model->chain());
+    m_controls->setTokenNames(&m_model->distribution().tokens);
     m_chart = new ProbabilityChart(m_model, this);
     m_lessonPoint->setText(QString::fromStdString(first.point));
 
@@ -144,7 +147,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     splitter->addWidget(buildParameters());
     splitter->addWidget(right);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({340, 900});
+    splitter->setSizes({380, 900});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(splitter);
@@ -155,6 +158,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     connect(m_model, &LogitsTableModel::resultsChanged, this, &ExplorerPage::resultsChanged);
     connect(m_model, &LogitsTableModel::logitsChanged, this, [this] {
         m_sweepDirty = true;
+        m_controls->setTokenNames(&m_model->distribution().tokens);  // the token fields show names
         m_table->resizeColumnToContents(LogitsTableModel::LogitColumn);  // measures the visible rows only
         m_proxy->setDynamicSortFilter(m_model->rowCount() <= kDynamicSortLimit);
         if (m_proxy->sortColumn() >= 0)
@@ -373,10 +377,23 @@ app::Provenance ExplorerPage::provenance() const
     const auto& chain = m_model->chain();
     p.add(QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(chain.semantics)));
     p.add(QStringLiteral("settings"), QString::fromStdString(engine::describeSettings(s)));
-    if (chain.minP)
-        p.add(QStringLiteral("min-p"), *chain.minP);
-    if (chain.typical)
-        p.add(QStringLiteral("typical"), *chain.typical);
+    for (const auto& field : engine::chainSettingFields())
+        if (const auto& value = chain.stages.*field.field)
+            p.add(QString::fromLatin1(field.name), *value);
+    const auto& names = m_model->distribution().tokens;
+    if (!chain.stages.logitBias.empty())
+        p.add(QStringLiteral("logit-bias"),
+              QString::fromStdString(engine::formatBiasReferences(chain.stages.logitBias, names)));
+    if (!chain.stages.dryBreakers.empty())
+        p.add(QStringLiteral("dry-breakers"), QString::fromStdString(engine::formatTokenReferences(
+                                                  engine::idsFromStageList(chain.stages.dryBreakers), names)));
+    if (!chain.context.empty())
+        p.add(QStringLiteral("context"), QString::fromStdString(engine::formatTokenReferences(chain.context, names)));
+    const auto& order = chain.stages.order.empty() ? engine::presetOrder(chain.semantics) : chain.stages.order;
+    QStringList stages;
+    for (const auto& stage : order)
+        stages << QString::fromStdString(stage);
+    p.add(QStringLiteral("order"), (chain.stages.order.empty() ? tr("preset: ") : tr("custom: ")) + stages.join(QStringLiteral(", ")));
     p.add(QStringLiteral("chain"), m_controls->chainText());
     p.add(QStringLiteral("source"), m_source);
     p.add(QStringLiteral("vocabulary size"), QString::number(m_model->rowCount()));
@@ -703,10 +720,9 @@ void ExplorerPage::sweepFinished()
         filters << tr("top-k %1").arg(*swept.topK);
     if (swept.topP)
         filters << tr("top-p %1").arg(number(*swept.topP));
-    if (m_sweptChain.minP)
-        filters << tr("min-p %1").arg(number(*m_sweptChain.minP));
-    if (m_sweptChain.typical)
-        filters << tr("typical %1").arg(number(*m_sweptChain.typical));
+    for (const auto& field : engine::chainSettingFields())
+        if (const auto& value = m_sweptChain.stages.*field.field)
+            filters << QStringLiteral("%1 %2").arg(QString::fromLatin1(field.name), number(*value));
     m_sweep->setSweep(m_sweepWatcher.result(), m_sweepNames, filters.isEmpty() ? tr("no filter") : filters.join(tr(", ")));
     m_sweep->setCurrentTemperature(m_model->settings().temperature);
 }
@@ -720,30 +736,33 @@ void ExplorerPage::startDraws()
 {
     if (m_drawWatcher.isRunning()) {
         m_drawStop->store(true);
-        m_drawWatcher.waitForFinished();  // stops within 65,536 draws
+        m_drawWatcher.waitForFinished();  // stops within 4,096 draws
     }
-    const auto& survivors = m_model->survivors();
-    if (survivors.empty())
+    const auto& d = m_model->distribution();
+    if (m_model->survivors().empty())
         return;
-    m_drawnList = survivors;
-    m_drawnNames.clear();
-    for (const auto& c : m_drawnList) {
-        m_drawnNames << m_model->tokenName(c.id);
-        if (m_drawnNames.size() > DrawChart::kTopBars)
-            break;
-    }
     const auto n = static_cast<std::uint64_t>(m_drawCount->value());
     const std::string rng = m_drawRng->currentText().toStdString();
     const auto seed = static_cast<std::uint64_t>(m_drawSeed->value());
-    m_drawCaption = tr("%L1 draws, %2 seed %3").arg(n).arg(m_drawRng->currentText()).arg(seed);
+    const engine::ExplorerChain chain = m_model->chain();
+    m_drawCaption = tr("%L1 draws, %2 seed %3, %4 draw rule")
+                        .arg(n)
+                        .arg(m_drawRng->currentText())
+                        .arg(seed)
+                        .arg(QString::fromStdString(engine::semanticsName(chain.semantics)));
     m_drawStop = std::make_shared<std::atomic<bool>>(false);
     auto stop = m_drawStop;
     m_drawButton->setEnabled(false);
     m_drawInFlight = true;
     emit busyChanged(true);
-    m_drawWatcher.setFuture(QtConcurrent::run([list = m_drawnList, n, rng, seed, stop] {
-        auto generator = engine::makeRng(rng, seed);
-        return engine::drawCounts(list, n, *generator.value(), [stop] { return stop->load(); });
+    m_drawWatcher.setFuture(QtConcurrent::run([logits = d.logits, chain, n, rng, seed, stop] {
+        DrawOutcome outcome;
+        auto draws = engine::explorerDraws(logits, chain, n, rng, seed, [stop] { return stop->load(); });
+        if (draws)
+            outcome.draws = std::move(draws).value();
+        else
+            outcome.error = QString::fromStdString(draws.error());
+        return outcome;
     }));
 }
 
@@ -752,17 +771,30 @@ void ExplorerPage::drawsFinished()
     m_drawInFlight = false;
     m_drawButton->setEnabled(true);
     emit busyChanged(false);
-    const engine::DrawCounts counts = m_drawWatcher.result();
+    const DrawOutcome outcome = m_drawWatcher.result();
+    if (!outcome.error.isEmpty()) {
+        m_draws->clear(outcome.error);
+        emit statusMessage(outcome.error);
+        return;
+    }
+    const auto& counts = outcome.draws.counts;
     if (m_drawStop->load()) {
         emit statusMessage(tr("Draws cancelled after %L1").arg(counts.draws));
         return;
     }
     m_lastDraws = counts;
+    m_drawnList = outcome.draws.expected;
+    QStringList names;
+    for (const auto& c : m_drawnList) {
+        if (names.size() > DrawChart::kTopBars)
+            break;
+        names << m_model->tokenName(c.id);
+    }
     std::vector<double> expected;
     for (const auto& c : m_drawnList)
         expected.push_back(c.p);
     const auto fit = engine::chiSquareTest(counts.counts, expected);
-    m_draws->setResult(m_drawnList, counts, m_drawnNames, m_drawCaption, fit.pValue);
+    m_draws->setResult(m_drawnList, counts, names, m_drawCaption, fit.pValue);
     emit statusMessage(tr("%1: chi-square p = %2").arg(m_drawCaption, QString::number(fit.pValue, 'g', 3)));
 }
 

@@ -7,7 +7,7 @@
 
 #include "distribution.h"
 #include "explorer_chain.h"
-#include "draw_counts.h"
+#include "explorer_draws.h"
 #include "page.h"
 #include "sampler_settings.h"
 #include "synthetic_vocabulary.h"
@@ -141,7 +141,11 @@ private:
 
     // Background work: a generation number drops results of superseded requests.
     QFutureWatcher<std::vector<engine::SweepPoint>> m_sweepWatcher;
-    QFutureWatcher<engine::DrawCounts> m_drawWatcher;
+    struct DrawOutcome {
+        engine::ExplorerDraws draws;
+        QString error;
+    };
+    QFutureWatcher<DrawOutcome> m_drawWatcher;
     std::shared_ptr<std::atomic<bool>> m_sweepStop;
     std::shared_ptr<std::atomic<bool>> m_drawStop;
     bool m_sweepDirty = true;
@@ -150,8 +154,7 @@ private:
     bool m_drawInFlight = false;
     engine::ExplorerChain m_sweptChain;
     QStringList m_sweepNames;
-    engine::CandidateList m_drawnList;
-    QStringList m_drawnNames;
+    engine::CandidateList m_drawnList;  // what the last draws were compared with
     QString m_drawCaption;
     engine::DrawCounts m_lastDraws;
 };

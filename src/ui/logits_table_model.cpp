@@ -67,7 +67,7 @@ void LogitsTableModel::recompute()
     else
         for (const auto& c : m_analysis.survivors)
             m_survivorIndex[static_cast<std::size_t>(c.id)] = -1;
-    if (n == 0 || !m_logitsValid || engine::validateExplorerChain(m_chain)) {
+    if (n == 0 || !m_logitsValid || engine::validateExplorerChain(m_chain, static_cast<std::size_t>(m_distribution.logits.size()))) {
         m_analysis = engine::SamplerAnalysis{};
         m_analysis.probabilities.assign(n, 0.0);
         return;

@@ -61,6 +61,10 @@ int main(int argc, char* argv[])
          QStringLiteral("name")},
         {QStringLiteral("vocabulary"), QStringLiteral("Start the Explorer on a Zipf(1.1) vocabulary of N tokens."),
          QStringLiteral("n")},
+        {QStringLiteral("open"), QStringLiteral("Open an Explorer state (.json) or logits file on the Explorer."),
+         QStringLiteral("file")},
+        {QStringLiteral("size"), QStringLiteral("Window size, e.g. 1280x800 (the default)."), QStringLiteral("WxH"),
+         QStringLiteral("1280x800")},
     });
     parser.process(app);
     QTextStream err(stderr);
@@ -106,7 +110,22 @@ int main(int argc, char* argv[])
         }
         window.pageList()->setCurrentItem(found.first());
     }
-    window.resize(1280, 800);
+    const QStringList size = parser.value(QStringLiteral("size")).split(QLatin1Char('x'));
+    const int width = size.value(0).toInt();
+    const int height = size.value(1).toInt();
+    if (size.size() != 2 || width < 200 || height < 200) {
+        err << "logitlab: error: --size: expected WxH of at least 200x200, got '" << parser.value(QStringLiteral("size"))
+            << "'\n";
+        return 2;
+    }
+    window.resize(width, height);
+    if (parser.isSet(QStringLiteral("open"))) {
+        const QString problem = explorer->openExperiment(parser.value(QStringLiteral("open")));
+        if (!problem.isEmpty()) {
+            err << "logitlab: error: --open: " << problem << '\n';
+            return 2;
+        }
+    }
     if (parser.isSet(QStringLiteral("vocabulary"))) {
         logitlab::engine::SyntheticSpec spec;
         spec.size = parser.value(QStringLiteral("vocabulary")).toInt();

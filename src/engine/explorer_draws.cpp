@@ -1,0 +1,139 @@
+#include "explorer_draws.h"
+
+#include "array_draw.h"
+#include "candidates.h"
+#include "cumulative_walk.h"
+#include "rng_factory.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+namespace logitlab::engine {
+
+namespace {
+
+constexpr std::uint64_t kStopEvery = 4096;
+
+bool stopped(std::uint64_t i, const std::function<bool()>& stop)
+{
+    return i > 0 && i % kStopEvery == 0 && stop && stop();
+}
+
+// The chain's finished array for one XTC outcome (probability forced to 0 or 1).
+Result<CandidateArray> finalArray(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain,
+                                  std::optional<double> xtcProbability)
+{
+    ChainSettings settings = toChainSettings(chain);
+    if (xtcProbability)
+        settings.xtcProbability = *xtcProbability;
+    auto built = buildChain(settings, chain.semantics);
+    if (!built)
+        return Error{built.error()};
+    SamplerContext context;
+    context.vocabSize = static_cast<std::size_t>(logits.size());
+    context.history = chain.context;
+    return built.value().run(logits.data(), static_cast<std::size_t>(logits.size()), context);
+}
+
+bool sameArrays(const CandidateArray& a, const CandidateArray& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].id != b[i].id || a[i].p != b[i].p)
+            return false;
+    return true;
+}
+
+// Expected chance per token: weight * p in each array, most probable first, ties by id.
+CandidateList mixture(const std::vector<std::pair<const CandidateArray*, double>>& parts)
+{
+    std::map<std::int32_t, double> p;
+    for (const auto& [array, weight] : parts)
+        for (const TokenData& t : array->data())
+            if (t.p > 0.0)
+                p[t.id] += weight * t.p;
+    CandidateList list;
+    for (const auto& [id, value] : p)
+        list.push_back(Candidate{id, value, value});
+    std::stable_sort(list.begin(), list.end(), [](const Candidate& a, const Candidate& b) { return a.p > b.p; });
+    return list;
+}
+
+// Counts a draw of token `id` at its position in `expected`; a token the mixture gave no chance
+// (a masked token picked by a zero uniform) is added with p = 0 rather than lost.
+void count(ExplorerDraws& out, std::map<std::int32_t, std::size_t>& position, std::int32_t id)
+{
+    auto found = position.find(id);
+    if (found == position.end()) {
+        found = position.emplace(id, out.expected.size()).first;
+        out.expected.push_back(Candidate{id, 0.0, 0.0});
+        out.counts.counts.push_back(0);
+    }
+    ++out.counts.counts[found->second];
+    ++out.counts.draws;
+}
+
+}  // namespace
+
+Result<ExplorerDraws> explorerDraws(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain,
+                                    std::uint64_t n, const std::string& rngName, std::uint64_t seed,
+                                    const std::function<bool()>& stop)
+{
+    if (auto problem = validateExplorerChain(chain, static_cast<std::size_t>(logits.size())))
+        return Error{*problem};
+    auto rng = makeRng(rngName, seed);
+    if (!rng)
+        return Error{rng.error()};
+    Rng& draws = *rng.value();
+
+    ExplorerDraws out;
+    if (chain.lessonOnly()) {
+        // The lesson's sample(): one uniform per draw, walked down candidates() (exactly, faster).
+        CumulativeWalk walk(candidates(logits, chain.lesson));
+        out.expected = walk.list();
+        out.counts.counts.assign(out.expected.size(), 0);
+        for (std::uint64_t i = 0; i < n && !stopped(i, stop); ++i) {
+            ++out.counts.counts[walk.indexAt(draws.nextDouble())];
+            ++out.counts.draws;
+        }
+        return out;
+    }
+
+    auto fires = finalArray(logits, chain, chain.xtcAtRandom() ? std::optional<double>(1.0) : std::nullopt);
+    if (!fires)
+        return Error{fires.error()};
+    std::optional<CandidateArray> quiet;
+    double p = 1.0;  // chance that the step runs as `fires`
+    if (chain.xtcAtRandom()) {
+        auto q = finalArray(logits, chain, 0.0);
+        if (!q)
+            return Error{q.error()};
+        if (!sameArrays(*fires, *q)) {  // equal when XTC had fewer than 2 candidates: no coin then
+            quiet = std::move(q).value();
+            p = *chain.stages.xtcProbability;
+        }
+    }
+    out.expected = quiet ? mixture({{&*fires, p}, {&*quiet, 1.0 - p}}) : mixture({{&*fires, 1.0}});
+    out.counts.counts.assign(out.expected.size(), 0);
+    std::map<std::int32_t, std::size_t> position;
+    for (std::size_t i = 0; i < out.expected.size(); ++i)
+        position.emplace(out.expected[i].id, i);
+
+    const ArrayDraw whenFires(std::move(fires).value(), chain.semantics);
+    std::optional<ArrayDraw> whenQuiet;
+    std::unique_ptr<Rng> coin;
+    if (quiet) {
+        whenQuiet.emplace(std::move(*quiet), chain.semantics);
+        coin = makeRng(rngName, seed).value();
+    }
+    for (std::uint64_t i = 0; i < n && !stopped(i, stop); ++i) {
+        // XtcStage::apply: the step is left alone when the coin comes up above the probability.
+        const ArrayDraw& from = coin && coin->nextDouble() > p ? *whenQuiet : whenFires;
+        count(out, position, from.array()[from.draw(draws)].id);
+    }
+    return out;
+}
+
+}  // namespace logitlab::engine
