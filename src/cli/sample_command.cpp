@@ -1,5 +1,7 @@
 #include "sample_command.h"
 
+#include "seed_split.h"
+
 #include "candidates.h"
 #include "candidates_command.h"
 #include "chain_evaluation.h"
@@ -10,6 +12,7 @@
 #include "rng_factory.h"
 #include "sample.h"
 #include "sampler_options.h"
+#include "seed_split.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -33,7 +36,8 @@ constexpr qint64 kMaxSequence = 10'000'000;
 // (candidates() once, then its walk); a stateless chain runs once; a stateful one (penalties,
 // DRY, n-grams, XTC, mirostat) runs again before every draw, with the history growing as in a
 // real decode (the logits themselves stay fixed: there is no model behind them).
-std::function<std::int32_t()> drawer(PreparedChain& prepared, const ChainRequest& request, engine::Rng& rng)
+std::function<std::int32_t()> drawer(PreparedChain& prepared, const ChainRequest& request, engine::Rng& rng,
+                                     const engine::Rng& stageRng)
 {
     if (const auto lesson = engine::lessonFastPath(prepared.chain)) {
         auto survivors = std::make_shared<engine::CandidateList>(engine::candidates(prepared.distribution.logits, *lesson));
@@ -42,7 +46,7 @@ std::function<std::int32_t()> drawer(PreparedChain& prepared, const ChainRequest
     auto context = std::make_shared<engine::SamplerContext>();
     context->history = request.history;
     engine::SamplerChain& chain = prepared.chain;
-    chain.setRng(rng);
+    chain.setRng(stageRng);  // XTC's coin: a stream of its own (engine::randomStageSeed)
     const auto& logits = prepared.distribution.logits;
     const auto n = static_cast<std::size_t>(logits.size());
     if (!chain.stateful()) {
@@ -91,7 +95,8 @@ int runSample(CommandContext& context)
 
     std::map<std::int32_t, qint64> counts;
     QJsonArray sequence;
-    const std::function<std::int32_t()> next = drawer(prepared, request, *rng.value());
+    const auto stageRng = engine::makeRng(rngName.toStdString(), engine::randomStageSeed(static_cast<std::uint64_t>(seed)));
+    const std::function<std::int32_t()> next = drawer(prepared, request, *rng.value(), *stageRng.value());
     for (qint64 i = 0; i < draws; ++i) {
         const std::int32_t id = next();
         ++counts[id];

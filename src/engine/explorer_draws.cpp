@@ -4,6 +4,7 @@
 #include "candidates.h"
 #include "cumulative_walk.h"
 #include "rng_factory.h"
+#include "seed_split.h"
 
 #include <algorithm>
 #include <map>
@@ -126,7 +127,7 @@ Result<ExplorerDraws> explorerDraws(const Eigen::Ref<const Eigen::ArrayXd>& logi
     std::unique_ptr<Rng> coin;
     if (quiet) {
         whenQuiet.emplace(std::move(*quiet), chain.semantics);
-        coin = makeRng(rngName, seed).value();
+        coin = makeRng(rngName, randomStageSeed(seed)).value();
     }
     for (std::uint64_t i = 0; i < n && !stopped(i, stop); ++i) {
         // XtcStage::apply: the step is left alone when the coin comes up above the probability.

@@ -1,9 +1,9 @@
 // The Explorer's "Draw": N independent draws of the next token from the Explorer's chain, each by
 // the preset's own draw rule (the lesson's walk, llama.cpp's dist, hf's multinomial, vLLM's
 // exponential race), with the chain's state as it is before the step (the context stays as
-// given, mirostat keeps its starting mu). XTC at random flips its own coin per draw, from its own
-// generator seeded like the draw's (llama.cpp seeds each random sampler with the same seed), so
-// the expected probabilities are the mixture of the steps where it fires and where it does not.
+// given, mirostat keeps its starting mu). XTC at random flips its own coin per draw from its own
+// generator (seeded with randomStageSeed(seed), see seed_split.h), so the expected probabilities
+// are the mixture of the steps where it fires and where it does not.
 #pragma once
 
 #include "candidate.h"

@@ -26,4 +26,14 @@ constexpr std::uint64_t streamSeed(std::uint64_t base, std::uint64_t index)
     return splitMix64(state);
 }
 
+// The seed of a chain's random stages (XTC's coin) when its draws use `seed`. llama.cpp seeds
+// both with the same seed, but XTC takes a float (one 32-bit output) where dist takes a double
+// (two), so its streams drift apart; two copies of one generator here would stay in lockstep
+// (the coin would choose the half of [0, 1) the draw then lands in), so the stages get a
+// stream of their own.
+constexpr std::uint64_t randomStageSeed(std::uint64_t seed)
+{
+    return streamSeed(seed, 1);
+}
+
 }  // namespace logitlab::engine
