@@ -14,6 +14,10 @@ ChainOrderList::ChainOrderList(QWidget* parent) : QListWidget(parent)
     setSelectionMode(QAbstractItemView::SingleSelection);
     setFlow(QListView::TopToBottom);
     setUniformItemSizes(true);
+    // Qt moves a dropped row with moveRows, or inserts a copy and removes the original after
+    // the drag: either way the order is read once the row count is whole again.
+    connect(model(), &QAbstractItemModel::rowsMoved, this, &ChainOrderList::reportIfChanged);
+    connect(model(), &QAbstractItemModel::rowsRemoved, this, &ChainOrderList::reportIfChanged);
     setToolTip(tr("The order the stages run in. Drag a stage (or select it and press Ctrl+Up / Ctrl+Down) to "
                   "run it earlier or later; dimmed stages do nothing with their current values."));
 }
@@ -81,8 +85,10 @@ void ChainOrderList::keyPressEvent(QKeyEvent* event)
 
 void ChainOrderList::reportIfChanged()
 {
+    if (m_updating || count() != static_cast<int>(m_shown.size()))
+        return;  // mid-move (a copy inserted, the original not yet removed), or being filled
     const auto now = order();
-    if (m_updating || now == m_shown)
+    if (now == m_shown)
         return;
     m_shown = now;
     emit orderChanged(now);
