@@ -4,6 +4,7 @@
 // next to the controls and loses nothing; draws follow the preset's rule; the state file keeps
 // the order, the context and the bias.
 #include "chain_controls.h"
+#include "example_files.h"
 #include "chain_order_list.h"
 #include "explorer_page.h"
 #include "logits_table_model.h"
@@ -230,6 +231,21 @@ private slots:
         QCOMPARE(controls->contextEdit()->text(), QStringLiteral("data banana"));
         QCOMPARE(controls->logitBiasEdit()->text(), QStringLiteral("banana:2.5"));
         QCOMPARE(controls->orderList()->order(), saved.stages.order);
+    }
+
+    // The example file: llama.cpp with penalties on a context, a banned token, XTC at 0.5 and
+    // the temperature moved before top-k.
+    void exampleStateFileOpens()
+    {
+        ExplorerPage page;
+        QCOMPARE(page.openExperiment(test::examplePath(QStringLiteral("explorer-llama-xtc.json"))), QString());
+        const auto& chain = page.model()->chain();
+        QCOMPARE(chain.semantics, engine::Semantics::LlamaCpp);
+        QCOMPARE(chain.context, (std::vector<std::int32_t>{0, 0, 1}));
+        QCOMPARE(chain.stages.xtcProbability, std::optional<double>(0.5));
+        QCOMPARE(page.chainControls()->orderList()->item(4)->text(), QStringLiteral("temperature"));
+        QVERIFY(page.chainControls()->chainText().contains(QLatin1String("shown firing")));
+        QVERIFY(!page.model()->survivors().empty());
     }
 };
 
