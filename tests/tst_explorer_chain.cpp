@@ -210,8 +210,16 @@ private slots:
         const auto order = idsByDescendingLogit(d.logits);
         QCOMPARE(analyseExplorerChain(d.logits, chain, order).survivors.front().id, 0);  // no context: users
         chain.context = {0, 0};
-        // users' logit 3 / 3 = 1 falls below data (2) and items (1.5).
-        QCOMPARE(analyseExplorerChain(d.logits, chain, order).survivors.front().id, 1);
+        // users' logit 3 / 3 = 1 falls below data (2) and items (1.5), and the probabilities at T
+        // (table, chart, entropy) are those of the penalised logits [1, 2, 1.5, 1, -2].
+        const SamplerAnalysis a = analyseExplorerChain(d.logits, chain, order);
+        QCOMPARE(a.survivors.front().id, 1);
+        Eigen::ArrayXd penalised = d.logits;
+        penalised[0] = 1.0;
+        const SamplerAnalysis expected = analyse(penalised, chain.lesson);
+        QCOMPARE(a.probabilities, expected.probabilities);
+        QCOMPARE(a.entropyNats, expected.entropyNats);
+        QVERIFY(a.probabilities[0] < a.probabilities[2]);
         chain.context = {0, 7};
         const auto problem = validateExplorerChain(chain, 5);
         QVERIFY(problem);

@@ -1,26 +1,58 @@
 #include "explorer_chain.h"
 
 #include "chain_evaluation.h"
+#include "candidates_from_order.h"
 #include "chain_text.h"
 #include "logit_bias_stage.h"
+#include "logits_parser.h"
 #include "sampler_context.h"
+
+#include <algorithm>
+#include <map>
 
 namespace logitlab::engine {
 
 namespace {
 
-// The zoo's chain for these values under their preset, run once on the logits.
-Result<CandidateList> runChain(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain)
+// The zoo's chain for these values under their preset, run once on the logits. `context` is
+// left as the chain left it (which logits it changed).
+Result<CandidateList> runChain(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain,
+                               SamplerContext& context)
 {
     if (auto problem = validateExplorerChain(chain, static_cast<std::size_t>(logits.size())))
         return Error{*problem};
     auto built = explorerSamplerChain(chain);
     if (!built)
         return Error{built.error()};
-    SamplerContext context;
     context.vocabSize = static_cast<std::size_t>(logits.size());
     context.history = chain.context;
     return evaluateChain(built.value(), logits, context);
+}
+
+Result<CandidateList> runChain(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain)
+{
+    SamplerContext context;
+    return runChain(logits, chain, context);
+}
+
+// `order` (ids by descending logit) for the logits with `changed` tokens moved to their new
+// place: O(V) per changed token instead of a sort of the vocabulary on every slider step.
+std::vector<std::int32_t> reorder(const std::vector<std::int32_t>& order, const Eigen::ArrayXd& logits,
+                                  const std::map<std::int32_t, double>& changed)
+{
+    const auto before = [&logits](std::int32_t a, std::int32_t b) {
+        return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
+    };
+    if (changed.size() > 64)
+        return idsByDescendingLogit(logits);
+    std::vector<std::int32_t> out;
+    out.reserve(order.size());
+    for (std::int32_t id : order)
+        if (!changed.count(id))
+            out.push_back(id);
+    for (const auto& entry : changed)
+        out.insert(std::lower_bound(out.begin(), out.end(), entry.first, before), entry.first);
+    return out;
 }
 
 }  // namespace
@@ -84,10 +116,24 @@ std::string describeExplorerChain(const ExplorerChain& chain)
 SamplerAnalysis analyseExplorerChain(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain,
                                      const std::vector<std::int32_t>& order)
 {
-    SamplerAnalysis a = analyse(logits, chain.lesson, order);  // probabilities at T, entropy
     if (chain.lessonOnly())
-        return a;
-    a.survivors = runChain(logits, chain).value();
+        return analyse(logits, chain.lesson, order);  // probabilities at T, entropy, the cut
+    SamplerContext context;
+    CandidateList survivors = runChain(logits, chain, context).value();
+    // Probabilities at T and the entropy are those of the logits the chain's bias, penalties,
+    // DRY and n-gram bans left (the changes are kept on the temperature-1 scale).
+    SamplerAnalysis a;
+    Eigen::ArrayXd adjusted;
+    if (!context.adjustedLogits.empty()) {
+        adjusted = logits;
+        for (const auto& [id, logit] : context.adjustedLogits)
+            adjusted[id] = logit;
+    }
+    if (adjusted.size() > 0 && !validateLogits(adjusted))
+        a = analyse(adjusted, chain.lesson, reorder(order, adjusted, context.adjustedLogits));
+    else
+        a = analyse(logits, chain.lesson, order);  // no change (or every token banned: nothing to show)
+    a.survivors = std::move(survivors);
     double kept = 0.0;
     for (const Candidate& c : a.survivors)
         kept += c.pRaw;

@@ -48,7 +48,9 @@ Result<SamplerChain> explorerSamplerChain(const ExplorerChain& chain);
 std::string describeExplorerChain(const ExplorerChain& chain);
 
 // analyse() for any preset. `order` is idsByDescendingLogit(logits). For a chain, `pRaw` is the
-// zoo's (softmax with the chain's logit changes, before truncation) and the rule is Chain.
+// zoo's (softmax with the chain's logit changes, before truncation) and the rule is Chain; the
+// probabilities at T and the entropy are those of the logits after the chain's changes (logit
+// bias, penalties on the context, DRY, n-gram bans), so a penalised token shows its penalty.
 // Preconditions: validateLogits(logits) and validateExplorerChain(chain) passed.
 SamplerAnalysis analyseExplorerChain(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain,
                                      const std::vector<std::int32_t>& order);
