@@ -1,8 +1,13 @@
 // New tables without blocking the UI thread: the prepared distribution (orders built once,
-// one edited cell moved in O(V)).
+// one edited cell moved in O(V)) and the sort proxy that reads those orders instead of
+// comparing QVariants.
+#include "logits_sort_proxy.h"
+#include "logits_table_model.h"
 #include "prepared_distribution.h"
 #include "test_support.h"
 
+#include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
 #include <QTest>
 
 #include <cmath>
@@ -10,6 +15,7 @@
 #include <random>
 
 using namespace logitlab;
+using namespace logitlab::ui;
 
 namespace {
 
@@ -20,6 +26,34 @@ void compareWithFreshPreparation(const engine::PreparedDistribution& p)
     QCOMPARE(p.byToken, fresh.byToken);
     QCOMPARE(p.rank, fresh.rank);
     QCOMPARE(p.problem, fresh.problem);
+}
+
+// Source rows in the order `proxy` shows them.
+template <class Proxy>
+std::vector<int> shownIds(const Proxy& proxy)
+{
+    std::vector<int> ids;
+    for (int row = 0; row < proxy.rowCount(); ++row)
+        ids.push_back(proxy.mapToSource(proxy.index(row, 0)).row());
+    return ids;
+}
+
+// A model with `n` distinct, unrounded logits and distinct names in shuffled order.
+void fillDistinct(LogitsTableModel& model, int n, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> normal(0.0, 2.0);
+    engine::Distribution d;
+    d.logits.resize(n);
+    std::vector<int> names(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+        d.logits[i] = normal(rng);
+        names[static_cast<std::size_t>(i)] = i;
+    }
+    std::shuffle(names.begin(), names.end(), rng);
+    for (int name : names)
+        d.tokens.push_back("w" + std::to_string(name));
+    model.setDistribution(d);
 }
 
 }  // namespace
@@ -73,6 +107,84 @@ private slots:
             const engine::PreparedDistribution again = before;
             QCOMPARE(again.byLogit, before.byLogit);
         }
+    }
+
+    // Token, logit, p and rank have no ties here: the proxy's order is QSortFilterProxyModel's.
+    void sortsLikeQSortFilterProxyModel()
+    {
+        LogitsTableModel model;
+        fillDistinct(model, 400, 5);
+        model.setSettings(engine::SamplerSettings{0.8, std::nullopt, std::nullopt});
+        LogitsSortProxy proxy(&model);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSortFilterProxyModel reference;
+        reference.setSourceModel(&model);
+        reference.setSortRole(Qt::EditRole);
+        for (int column : {int(LogitsTableModel::TokenColumn), int(LogitsTableModel::LogitColumn),
+                           int(LogitsTableModel::ProbabilityColumn), int(LogitsTableModel::RankColumn)})
+            for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+                proxy.sort(column, order);
+                reference.sort(column, order);
+                QVERIFY2(shownIds(proxy) == shownIds(reference), qPrintable(QStringLiteral("column %1").arg(column)));
+                QCOMPARE(proxy.sortColumn(), column);
+            }
+        proxy.sort(-1);
+        std::vector<int> ids(400);
+        std::iota(ids.begin(), ids.end(), 0);
+        QCOMPARE(shownIds(proxy), ids);
+        QCOMPARE(proxy.headerData(7, Qt::Vertical).toInt(), 7);
+    }
+
+    // The survivors first, each column descending; then the cut tokens; the vertical header names the id.
+    void survivorColumnsPutTheSurvivorsFirst()
+    {
+        LogitsTableModel model;
+        fillDistinct(model, 300, 6);
+        model.setSettings(engine::SamplerSettings{1.0, std::nullopt, 0.5});
+        LogitsSortProxy proxy(&model);
+        const auto kept = model.survivors().size();
+        QVERIFY(kept > 1 && kept < 300);
+        for (int column : {int(LogitsTableModel::SurvivorColumn), int(LogitsTableModel::RenormalisedColumn)}) {
+            proxy.sort(column, Qt::DescendingOrder);
+            for (std::size_t row = 0; row < kept; ++row)
+                QCOMPARE(proxy.mapToSource(proxy.index(static_cast<int>(row), 0)).row(), model.survivors()[row].id);
+            QCOMPARE(proxy.data(proxy.index(static_cast<int>(kept), LogitsTableModel::SurvivorColumn)).toString(),
+                     QStringLiteral("cut"));
+            const int first = model.survivors().front().id;
+            QCOMPARE(proxy.headerData(0, Qt::Vertical).toInt(), first);
+        }
+    }
+
+    // The proxy re-sorts when the sorted column changes: an edited logit, a renamed token, a
+    // new temperature, a new table; the selection follows its rows.
+    void staysSortedThroughChanges()
+    {
+        LogitsTableModel model;
+        fillDistinct(model, 200, 7);
+        LogitsSortProxy proxy(&model);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.sort(LogitsTableModel::LogitColumn, Qt::DescendingOrder);
+        const QPersistentModelIndex followed = proxy.index(150, 0);
+        const int followedId = proxy.mapToSource(followed).row();
+        QVERIFY(model.setData(model.index(42, LogitsTableModel::LogitColumn), QStringLiteral("100")));
+        QCOMPARE(proxy.mapToSource(proxy.index(0, 0)).row(), 42);
+        QCOMPARE(proxy.mapToSource(followed).row(), followedId);
+
+        proxy.sort(LogitsTableModel::TokenColumn, Qt::AscendingOrder);
+        QVERIFY(model.setData(model.index(9, LogitsTableModel::TokenColumn), QStringLiteral("!first")));
+        QCOMPARE(proxy.data(proxy.index(0, 0)).toString(), QStringLiteral("!first"));
+
+        proxy.sort(LogitsTableModel::ProbabilityColumn, Qt::AscendingOrder);
+        model.setSettings(engine::SamplerSettings{0.3, std::nullopt, 0.9});
+        double previous = -1.0;
+        for (int row = 0; row < proxy.rowCount(); ++row) {
+            const double p = proxy.data(proxy.index(row, LogitsTableModel::ProbabilityColumn), Qt::EditRole).toDouble();
+            QVERIFY(p >= previous);
+            previous = p;
+        }
+        fillDistinct(model, 50, 8);  // a reset keeps the sort
+        QCOMPARE(proxy.rowCount(), 50);
+        QCOMPARE(proxy.mapToSource(proxy.index(49, 0)).row(), model.idsByLogit().front());
     }
 };
 

@@ -9,6 +9,7 @@
 #include "explorer_page.h"
 #include "lesson_examples.h"
 #include "logits_parser.h"
+#include "logits_sort_proxy.h"
 #include "logits_table_model.h"
 #include "main_window.h"
 #include "probability_chart.h"
@@ -28,7 +29,6 @@
 #include <QSignalSpy>
 #include <QPushButton>
 #include <QSlider>
-#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>

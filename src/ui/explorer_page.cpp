@@ -10,9 +10,11 @@
 #include "lesson_presets.h"
 #include "logits_file.h"
 #include "logits_parser.h"
+#include "logits_sort_proxy.h"
 #include "logits_table_model.h"
 #include "number_format.h"
 #include "pasted_table.h"
+#include "prepared_distribution.h"
 #include "probability_chart.h"
 #include "rng_factory.h"
 #include "save_text.h"
@@ -43,7 +45,6 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QShortcut>
-#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
@@ -58,8 +59,7 @@ namespace logitlab::ui {
 
 namespace {
 
-constexpr int kTrackedTokens = 5;          // curves in the temperature sweep
-constexpr int kDynamicSortLimit = 20'000;  // above this the proxy re-sorts only when logits change
+constexpr int kTrackedTokens = 5;  // curves in the temperature sweep
 
 QString number(double v)
 {
@@ -79,7 +79,7 @@ QChartView* chartView(QChart* chart)
 ExplorerPage::ExplorerPage(QWidget* parent)
     : Page(parent),
       m_model(new LogitsTableModel(this)),
-      m_proxy(new QSortFilterProxyModel(this)),
+      m_proxy(new LogitsSortProxy(m_model, this)),
       m_undo(new QUndoStack(this)),
       m_controls(new ChainControls),
       m_chart(nullptr),
@@ -108,9 +108,6 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     m_controls->setChain(m_model->chain());
     m_chart = new ProbabilityChart(m_model, this);
     m_lessonPoint->setText(QString::fromStdString(first.point));
-
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(Qt::EditRole);
 
     m_tabs->addTab(chartView(m_chart->chart()), tr("&Probabilities"));
     m_tabs->addTab(chartView(m_sweep->chart()), tr("Temperature &sweep"));
@@ -156,9 +153,6 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     connect(m_model, &LogitsTableModel::logitsChanged, this, [this] {
         m_sweepDirty = true;
         m_table->resizeColumnToContents(LogitsTableModel::LogitColumn);  // measures the visible rows only
-        m_proxy->setDynamicSortFilter(m_model->rowCount() <= kDynamicSortLimit);
-        if (m_proxy->sortColumn() >= 0)
-            m_proxy->sort(m_proxy->sortColumn(), m_proxy->sortOrder());
     });
     connect(m_model, &LogitsTableModel::editRejected, this, &ExplorerPage::showError);
     connect(m_model, &LogitsTableModel::dataChanged, this, &ExplorerPage::clearError);
@@ -254,6 +248,7 @@ QWidget* ExplorerPage::buildTablePanel()
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->horizontalHeader()->setResizeContentsPrecision(0);  // fit columns to the visible rows, not 1,000
     m_table->resizeColumnsToContents();
     m_table->setColumnWidth(LogitsTableModel::TokenColumn, 110);
     m_table->setColumnWidth(LogitsTableModel::RenormalisedColumn, 110);
@@ -445,25 +440,30 @@ void ExplorerPage::applyChain(const engine::ExplorerChain& chain)
 void ExplorerPage::replaceAll(engine::Distribution distribution, const engine::ExplorerChain& chain,
                               const QString& what, const QString& source)
 {
-    auto before = std::make_shared<engine::Distribution>(m_model->distribution());
-    auto after = std::make_shared<engine::Distribution>(std::move(distribution));
+    replaceTable(std::make_shared<const engine::PreparedDistribution>(engine::prepareDistribution(std::move(distribution))),
+                 chain, what, source);
+}
+
+void ExplorerPage::replaceTable(std::shared_ptr<const engine::PreparedDistribution> table,
+                                const engine::ExplorerChain& chain, const QString& what, const QString& source)
+{
+    // The step holds both tables, immutable and shared with the model: undo and redo swap
+    // pointers instead of copying a vocabulary of 262,144 names.
+    auto before = m_model->table();
     const engine::ExplorerChain chainBefore = m_model->chain();
     const QString sourceBefore = m_source;
     clearError();
     m_undo->push(new FunctionCommand(
-        what,
-        [this, after, chain, source] {
-            m_source = source;
-            m_controls->setChain(chain);
-            m_model->setChain(chain);
-            m_model->setDistribution(*after);
-        },
-        [this, before, chainBefore, sourceBefore] {
-            m_source = sourceBefore;
-            m_controls->setChain(chainBefore);
-            m_model->setChain(chainBefore);
-            m_model->setDistribution(*before);
-        }));
+        what, [this, table = std::move(table), chain, source] { showTable(table, chain, source); },
+        [this, before = std::move(before), chainBefore, sourceBefore] { showTable(before, chainBefore, sourceBefore); }));
+}
+
+void ExplorerPage::showTable(const std::shared_ptr<const engine::PreparedDistribution>& table,
+                             const engine::ExplorerChain& chain, const QString& source)
+{
+    m_source = source;
+    m_controls->setChain(chain);
+    m_model->setTable(table, chain);
 }
 
 void ExplorerPage::applyPreset(int index)
@@ -665,8 +665,10 @@ void ExplorerPage::startSweep()
     m_sweepDirty = false;
     m_sweptChain = m_model->chain();
     m_sweptChain.lesson.temperature = 1.0;
-    const auto& d = m_model->distribution();
-    if (d.logits.size() == 0 || engine::validateLogits(d.logits))
+    // The table is immutable and shared: the worker reads it in place (a copy of 262,144
+    // logits is milliseconds of page faults on the UI thread), and its validity is known.
+    auto table = m_model->table();
+    if (table->distribution.logits.size() == 0 || table->problem)
         return;
     std::vector<std::int32_t> tracked;
     m_sweepNames.clear();
@@ -679,8 +681,8 @@ void ExplorerPage::startSweep()
     const engine::ExplorerChain base = m_sweptChain;
     auto stop = m_sweepStop;
     m_sweepInFlight = true;
-    m_sweepWatcher.setFuture(QtConcurrent::run([logits = d.logits, base, tracked, stop] {
-        return engine::explorerChainSweep(logits, base, engine::sweepTemperatures(), tracked,
+    m_sweepWatcher.setFuture(QtConcurrent::run([table = std::move(table), base, tracked, stop] {
+        return engine::explorerChainSweep(table->distribution.logits, base, engine::sweepTemperatures(), tracked,
                                           [stop] { return stop->load(); });
     }));
 }

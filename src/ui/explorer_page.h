@@ -9,6 +9,7 @@
 #include "explorer_chain.h"
 #include "draw_counts.h"
 #include "page.h"
+#include "prepared_distribution.h"
 #include "sampler_settings.h"
 #include "synthetic_vocabulary.h"
 #include "temperature_sweep.h"
@@ -23,7 +24,6 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
-class QSortFilterProxyModel;
 class QSpinBox;
 class QTabWidget;
 class QTableView;
@@ -35,6 +35,7 @@ namespace logitlab::ui {
 class ChainControls;
 class CompareChart;
 class DrawChart;
+class LogitsSortProxy;
 class LogitsTableModel;
 class ProbabilityChart;
 class SweepChart;
@@ -70,7 +71,7 @@ public:
     void showChart(ChartTab tab);
 
     LogitsTableModel* model() const { return m_model; }
-    QSortFilterProxyModel* proxyModel() const { return m_proxy; }
+    LogitsSortProxy* proxyModel() const { return m_proxy; }
     QTableView* tableView() const { return m_table; }
     ChainControls* chainControls() const { return m_controls; }
     QDoubleSpinBox* temperatureBox() const;
@@ -105,6 +106,10 @@ private:
     // One undo step replacing the table (and the settings); `source` is recorded in provenance.
     void replaceAll(engine::Distribution distribution, const engine::ExplorerChain& chain, const QString& what,
                     const QString& source);
+    void replaceTable(std::shared_ptr<const engine::PreparedDistribution> table, const engine::ExplorerChain& chain,
+                      const QString& what, const QString& source);
+    void showTable(const std::shared_ptr<const engine::PreparedDistribution>& table,
+                   const engine::ExplorerChain& chain, const QString& source);
     void resultsChanged();
     QStringList readoutLines() const;
     void updateReadouts();
@@ -116,7 +121,7 @@ private:
     void clearError();
 
     LogitsTableModel* m_model;
-    QSortFilterProxyModel* m_proxy;
+    LogitsSortProxy* m_proxy;
     QUndoStack* m_undo;
     ChainControls* m_controls;
     ProbabilityChart* m_chart;
