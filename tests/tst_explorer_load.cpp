@@ -1,14 +1,28 @@
 // New tables without blocking the UI thread: the prepared distribution (orders built once,
-// one edited cell moved in O(V)) and the sort proxy that reads those orders instead of
-// comparing QVariants.
+// one edited cell moved in O(V)), the sort proxy that reads those orders instead of comparing
+// QVariants, and the Explorer's background loads: a generated vocabulary arrives whole and in
+// order, undo and redo swap the shared tables, a newer load drops an older one, cancel keeps
+// the table, a chain changed while loading is honoured, and errors read as before.
+#include "candidates.h"
+#include "candidates_from_order.h"
+#include "chain_controls.h"
+#include "explorer_page.h"
 #include "logits_sort_proxy.h"
 #include "logits_table_model.h"
 #include "prepared_distribution.h"
+#include "probability_chart.h"
+#include "synthetic_vocabulary.h"
 #include "test_support.h"
 
 #include <QAbstractItemModelTester>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
+#include <QThreadPool>
+#include <QUndoStack>
 
 #include <cmath>
 #include <limits>
@@ -54,6 +68,23 @@ void fillDistinct(LogitsTableModel& model, int n, std::uint64_t seed)
     for (int name : names)
         d.tokens.push_back("w" + std::to_string(name));
     model.setDistribution(d);
+}
+
+ExplorerPage* shownPage(QWidget& window)
+{
+    auto* page = new ExplorerPage(&window);
+    window.resize(1200, 800);
+    window.show();
+    return page;
+}
+
+// Lets every worker finish and every queued result arrive, so a dropped result would have
+// had its chance to land.
+void drainWorkers()
+{
+    QThreadPool::globalInstance()->waitForDone();
+    for (int i = 0; i < 5; ++i)
+        QCoreApplication::processEvents();
 }
 
 }  // namespace
@@ -185,6 +216,173 @@ private slots:
         fillDistinct(model, 50, 8);  // a reset keeps the sort
         QCOMPARE(proxy.rowCount(), 50);
         QCOMPARE(proxy.mapToSource(proxy.index(49, 0)).row(), model.idsByLogit().front());
+    }
+
+    void generatedVocabularyArrivesWholeAndInOrder()
+    {
+        QWidget window;
+        ExplorerPage* page = shownPage(window);
+        QSignalSpy finished(page, &ExplorerPage::loadFinished);
+        QSignalSpy busy(page, &Page::busyChanged);
+        QPushButton* generate = page->findChild<QPushButton*>(QStringLiteral("generateButton"));
+        QVERIFY(generate);
+        const int steps = page->undoStack()->count();
+        engine::SyntheticSpec spec;
+        spec.size = 100'000;
+        spec.seed = 3;
+        page->generateVocabulary(spec);
+        QVERIFY(page->loading());
+        QCOMPARE(page->model()->rowCount(), 5);  // the table changes when the load is in, not before
+        QVERIFY(!generate->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
+        QVERIFY(!page->loading());
+        QVERIFY(generate->isEnabled());
+        QCOMPARE(busy.count(), 2);
+        QCOMPARE(busy.at(0).at(0).toBool(), true);
+        QCOMPARE(busy.at(1).at(0).toBool(), false);
+
+        const auto expected = engine::syntheticVocabulary(spec);
+        const LogitsTableModel& model = *page->model();
+        QCOMPARE(model.rowCount(), spec.size);
+        QVERIFY((model.distribution().logits == expected.logits).all());
+        QCOMPARE(model.distribution().tokens, expected.tokens);
+        QCOMPARE(model.idsByLogit(), engine::idsByDescendingLogit(expected.logits));
+        QCOMPARE(model.data(model.index(model.idsByLogit()[9], LogitsTableModel::RankColumn)).toInt(), 10);
+        QCOMPARE(model.survivors(), engine::candidates(expected.logits, model.settings()));
+        QCOMPARE(page->probabilityChart()->categories().last(), QStringLiteral("rest (99,980)"));
+        QCOMPARE(page->undoStack()->count(), steps + 1);
+        QCOMPARE(page->undoStack()->undoText(), QStringLiteral("Generate 100000 tokens"));
+        QVERIFY(!page->errorLabel()->isVisible());
+    }
+
+    // Undo and redo of a load hand the model the very tables the step holds: no copy.
+    void undoAndRedoSwapTheSharedTables()
+    {
+        QWidget window;
+        ExplorerPage* page = shownPage(window);
+        const auto lesson = page->model()->table();
+        engine::SyntheticSpec spec;
+        spec.size = engine::kMaxVocabularySize;
+        page->generateVocabulary(spec);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->loading(), 30'000);
+        const auto generated = page->model()->table();
+        QCOMPARE(page->model()->rowCount(), engine::kMaxVocabularySize);
+        QVERIFY(generated != lesson);
+
+        page->undoStack()->undo();
+        QCOMPARE(page->model()->table(), lesson);
+        QCOMPARE(page->model()->rowCount(), 5);
+        QCOMPARE(page->model()->tokenName(0), QStringLiteral("users"));
+        QCOMPARE(page->probabilityChart()->categories().size(), 5);
+        page->undoStack()->redo();
+        QCOMPARE(page->model()->table(), generated);
+        QCOMPARE(page->model()->rowCount(), engine::kMaxVocabularySize);
+        QCOMPARE(page->model()->survivors(), engine::candidates(generated->distribution.logits, page->model()->settings()));
+        QCOMPARE(page->probabilityChart()->categories().size(), ProbabilityChart::kTopBars + 1);
+
+        // An edit after the load changes a copy: the step's table stays as it was loaded.
+        QVERIFY(page->model()->setData(page->model()->index(0, LogitsTableModel::LogitColumn), QStringLiteral("50")));
+        QCOMPARE(page->model()->idsByLogit().front(), 0);
+        QVERIFY(generated->distribution.logits[0] != 50.0);
+        page->undoStack()->undo();
+        QCOMPARE(page->model()->distribution().logits[0], generated->distribution.logits[0]);
+        QTRY_VERIFY(!page->sweepRunning());
+    }
+
+    void aNewerLoadDropsTheOlder()
+    {
+        QWidget window;
+        ExplorerPage* page = shownPage(window);
+        QSignalSpy finished(page, &ExplorerPage::loadFinished);
+        const int steps = page->undoStack()->count();
+        engine::SyntheticSpec big;
+        big.size = 200'000;
+        page->generateVocabulary(big);  // slower than the paste below: it would land last
+        page->pasteText(QStringLiteral("x\t1\ny\t2\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
+        drainWorkers();
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(page->model()->rowCount(), 2);
+        QCOMPARE(page->model()->tokenName(1), QStringLiteral("y"));
+        QCOMPARE(page->undoStack()->count(), steps + 1);
+
+        // Two generates: the second one's vocabulary, once.
+        engine::SyntheticSpec first;
+        first.size = 150'000;
+        engine::SyntheticSpec second;
+        second.size = 3000;
+        page->generateVocabulary(first);
+        page->generateVocabulary(second);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 30'000);
+        drainWorkers();
+        QCOMPARE(finished.count(), 2);
+        QCOMPARE(page->model()->rowCount(), 3000);
+        QCOMPARE(page->undoStack()->count(), steps + 2);
+    }
+
+    void cancelKeepsTheTable()
+    {
+        QWidget window;
+        ExplorerPage* page = shownPage(window);
+        QSignalSpy finished(page, &ExplorerPage::loadFinished);
+        QSignalSpy busy(page, &Page::busyChanged);
+        const int steps = page->undoStack()->count();
+        engine::SyntheticSpec spec;
+        spec.size = engine::kMaxVocabularySize;
+        page->generateVocabulary(spec);
+        page->cancel();
+        QVERIFY(!page->loading());
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(busy.count(), 2);
+        QCOMPARE(busy.last().at(0).toBool(), false);
+        QVERIFY(page->findChild<QPushButton*>(QStringLiteral("generateButton"))->isEnabled());
+        drainWorkers();
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(page->model()->rowCount(), 5);
+        QCOMPARE(page->model()->tokenName(0), QStringLiteral("users"));
+        QCOMPARE(page->undoStack()->count(), steps);
+        page->cancel();  // nothing in flight: nothing to report
+        QCOMPARE(finished.count(), 1);
+    }
+
+    // The worker analyses under the chain of the moment it started; a change made while it
+    // runs wins.
+    void aChainChangedWhileLoadingIsHonoured()
+    {
+        QWidget window;
+        ExplorerPage* page = shownPage(window);
+        engine::SyntheticSpec spec;
+        spec.size = 50'000;
+        page->generateVocabulary(spec);
+        page->temperatureBox()->setValue(0.5);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->loading(), 30'000);
+        QCOMPARE(page->model()->settings().temperature, 0.5);
+        QCOMPARE(page->model()->survivors(),
+                 engine::candidates(page->model()->distribution().logits, page->model()->settings()));
+    }
+
+    void errorsReadAsBefore()
+    {
+        QWidget window;
+        ExplorerPage* page = shownPage(window);
+        QSignalSpy finished(page, &ExplorerPage::loadFinished);
+        const int steps = page->undoStack()->count();
+        engine::SyntheticSpec tiny;
+        tiny.size = 1;
+        page->generateVocabulary(tiny);  // refused before loading
+        QVERIFY(!page->loading());
+        QCOMPARE(page->errorLabel()->text(), QStringLiteral("vocabulary size: must be between 2 and 262144, got 1"));
+
+        page->pasteText(QString());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
+        QCOMPARE(page->errorLabel()->text(), QStringLiteral("Paste: the clipboard holds no token/logit rows."));
+        page->pasteText(QStringLiteral("a\t-inf\nb\t-inf\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 30'000);
+        QCOMPARE(page->errorLabel()->text(),
+                 QStringLiteral("Paste: logits: every logit is -inf, so no token has any probability."));
+        QVERIFY(page->errorLabel()->isVisible());
+        QCOMPARE(page->model()->rowCount(), 5);
+        QCOMPARE(page->undoStack()->count(), steps);
     }
 };
 
