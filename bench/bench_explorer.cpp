@@ -97,6 +97,36 @@ void BM_SliderStepAndFullRepaint(benchmark::State& state)
     stepAndPaint(state, true);
 }
 
+// A step and its paint with the table sorted by p at T (a header click): the sort proxy
+// orders the rows again on every step.
+void BM_SliderStepAndPaintSortedByP(benchmark::State& state)
+{
+    Fixture f(static_cast<int>(state.range(0)));
+    f.page->tableView()->sortByColumn(ui::LogitsTableModel::ProbabilityColumn, Qt::DescendingOrder);
+    QSlider* slider = f.page->chainControls()->temperatureSlider();
+    int step = 0;
+    for (auto _ : state) {
+        slider->setValue(nextPosition(step));
+        QApplication::processEvents();
+    }
+    state.SetLabel("V = " + std::to_string(state.range(0)));
+}
+
+// One logit typed into the table: the undo step, an edited copy of the shared table (the
+// token moved within the order in O(V)), the analysis, the chart; then the paint.
+void BM_EditLogit(benchmark::State& state)
+{
+    Fixture f(static_cast<int>(state.range(0)));
+    ui::LogitsTableModel* model = f.page->model();
+    int step = 0;
+    for (auto _ : state) {
+        model->setData(model->index(step % 1000, ui::LogitsTableModel::LogitColumn), QString::number(step % 7 - 3.5));
+        ++step;
+        QApplication::processEvents();
+    }
+    state.SetLabel("V = " + std::to_string(state.range(0)));
+}
+
 // The longest the UI thread is busy in one go while `action` runs and the page settles: the
 // action itself, then each processEvents() (one pass of the event loop: the load's hand-off,
 // the model reset, the sweep's result, the paints) until no load or sweep is in flight. The
@@ -253,6 +283,8 @@ BENCHMARK(BM_UndoRedoLongestStretch)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(4);
 BENCHMARK(BM_SliderStepAndFullRepaint)->Arg(5)->Arg(262'144)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SliderStepAndPaintSortedByP)->Arg(262'144)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EditLogit)->Arg(262'144)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv)
 {
