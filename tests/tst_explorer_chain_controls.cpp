@@ -227,6 +227,7 @@ private slots:
         page.applyPreset(0);
         QVERIFY(page.model()->chain() != saved);
         QCOMPARE(page.openExperiment(path), QString());
+        QTRY_VERIFY(!page.loading());  // the table is read in the background
         QVERIFY(page.model()->chain() == saved);
         QCOMPARE(controls->contextEdit()->text(), QStringLiteral("data banana"));
         QCOMPARE(controls->logitBiasEdit()->text(), QStringLiteral("banana:2.5"));
@@ -239,6 +240,7 @@ private slots:
     {
         ExplorerPage page;
         QCOMPARE(page.openExperiment(test::examplePath(QStringLiteral("explorer-llama-xtc.json"))), QString());
+        QTRY_VERIFY(!page.loading());
         const auto& chain = page.model()->chain();
         QCOMPARE(chain.semantics, engine::Semantics::LlamaCpp);
         QCOMPARE(chain.context, (std::vector<std::int32_t>{0, 0, 1}));

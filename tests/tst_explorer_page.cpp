@@ -9,6 +9,7 @@
 #include "explorer_page.h"
 #include "lesson_examples.h"
 #include "logits_parser.h"
+#include "logits_sort_proxy.h"
 #include "logits_table_model.h"
 #include "main_window.h"
 #include "probability_chart.h"
@@ -28,7 +29,6 @@
 #include <QSignalSpy>
 #include <QPushButton>
 #include <QSlider>
-#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
@@ -49,6 +49,12 @@ int survivorsShown(const LogitsTableModel& model)
     for (int r = 0; r < model.rowCount(); ++r)
         n += model.data(model.index(r, LogitsTableModel::SurvivorColumn), Qt::EditRole).toBool();
     return n;
+}
+
+// Generate, Open and Paste load in the background: true once the page has taken the result.
+bool loaded(const ExplorerPage& page)
+{
+    return QTest::qWaitFor([&page] { return !page.loading(); }, 30'000);
 }
 
 }  // namespace
@@ -303,6 +309,7 @@ private slots:
         ExplorerPage page;
         page.show();
         page.pasteText(QStringLiteral("token\tlogit\nalpha\t2\nbeta\tlots\ngamma\t1\ndelta\tnan\n"));
+        QVERIFY(loaded(page));
         QCOMPARE(page.model()->rowCount(), 2);
         QCOMPARE(page.model()->tokenName(1), QStringLiteral("gamma"));
         QVERIFY(page.errorLabel()->isVisible());
@@ -314,6 +321,7 @@ private slots:
 
         // Nothing usable: nothing changes, the message says why.
         page.pasteText(QStringLiteral("what\never\n"));
+        QVERIFY(loaded(page));
         QCOMPARE(page.model()->rowCount(), 5);
         QVERIFY(page.errorLabel()->text().contains(QLatin1String("row 1")));
     }
@@ -328,10 +336,18 @@ private slots:
         f.close();
         ExplorerPage page;
         page.show();
-        const QString error = page.openLogitsFile(path);
+        QCOMPARE(page.openLogitsFile(path), QString());  // the file opens; its contents are read on a worker
+        QVERIFY(loaded(page));
+        const QString error = page.errorLabel()->text();
         QVERIFY2(error.contains(QLatin1String("bad.csv:3")), qPrintable(error));
-        QCOMPARE(page.errorLabel()->text(), error);
+        QVERIFY(page.errorLabel()->isVisible());
         QCOMPARE(page.model()->rowCount(), 5);
+        // A file that cannot be opened is refused at once.
+        const QString missing = dir.filePath(QStringLiteral("missing.csv"));
+        const QString refused = page.openLogitsFile(missing);
+        QCOMPARE(refused, missing + QStringLiteral(": no such file"));
+        QCOMPARE(page.errorLabel()->text(), refused);
+        QVERIFY(!page.loading());
     }
 
     void addAndRemoveRows()
@@ -357,6 +373,7 @@ private slots:
         engine::SyntheticSpec spec;
         spec.size = engine::kMaxVocabularySize;
         page.generateVocabulary(spec);
+        QVERIFY(loaded(page));
         QCOMPARE(page.model()->rowCount(), engine::kMaxVocabularySize);
         const QStringList bars = page.probabilityChart()->categories();
         QCOMPARE(bars.size(), ProbabilityChart::kTopBars + 1);
@@ -409,6 +426,7 @@ private slots:
         QCOMPARE(page.saveExperiment(path), QString());
         page.applyPreset(0);
         QCOMPARE(page.openExperiment(path), QString());
+        QVERIFY(loaded(page));
         QCOMPARE(page.model()->tokenName(0), QStringLiteral("=>"));
         QCOMPARE(page.temperatureBox()->value(), 0.7);
         QCOMPARE(page.model()->settings().topP, std::optional<double>(0.9));
@@ -419,8 +437,9 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(R"({"format": "logitlab-explorer", "version": 1, "tokens": ["a"], "logits": ["x"]})");
         f.close();
-        const QString error = page.openExperiment(bad);
-        QCOMPARE(error, QStringLiteral("bad.json: logits[0]: not a number"));
+        QCOMPARE(page.openExperiment(bad), QString());  // parsed on a worker: the error comes with the end of the load
+        QVERIFY(loaded(page));
+        QCOMPARE(page.errorLabel()->text(), QStringLiteral("bad.json: logits[0]: not a number"));
         QCOMPARE(page.model()->tokenName(0), QStringLiteral("=>"));  // nothing lost
     }
 
@@ -503,10 +522,12 @@ private slots:
         page.model()->setData(page.model()->index(4, LogitsTableModel::LogitColumn), QStringLiteral("9"));
         QCOMPARE(page.proxyModel()->data(page.proxyModel()->index(4, 0)).toString(), QStringLiteral("banana"));
         page.pasteText(QStringLiteral("a\t1\nb\t2\n"));
+        QVERIFY(loaded(page));
         page.addToken();
         engine::SyntheticSpec spec;
         spec.size = 3000;
         page.generateVocabulary(spec);
+        QVERIFY(loaded(page));
         page.temperatureBox()->setValue(2.0);
         page.undoStack()->undo();
         page.undoStack()->undo();
@@ -577,6 +598,7 @@ private slots:
         page.applyPreset(0);
         QCOMPARE(page.model()->chain().semantics, engine::Semantics::Lesson);
         QCOMPARE(page.openExperiment(path), QString());
+        QVERIFY(loaded(page));
         QCOMPARE(page.model()->chain().semantics, engine::Semantics::Hf);
         QCOMPARE(page.model()->chain().stages.minP, std::optional<double>(0.3));
         QCOMPARE(page.chainControls()->semanticsBox()->currentText(), QStringLiteral("hf"));

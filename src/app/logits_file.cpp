@@ -7,16 +7,33 @@
 
 namespace logitlab::app {
 
-engine::Result<engine::Distribution> readLogitsFile(const QString& path)
+namespace {
+
+std::optional<std::string> openProblem(const QString& path, QFile& file)
 {
     const QFileInfo info(path);
     if (!info.exists())
-        return engine::Error{path.toStdString() + ": no such file"};
+        return path.toStdString() + ": no such file";
     if (info.isDir())
-        return engine::Error{path.toStdString() + ": is a folder, not a file"};
-    QFile file(path);
+        return path.toStdString() + ": is a folder, not a file";
     if (!file.open(QIODevice::ReadOnly))
-        return engine::Error{path.toStdString() + ": cannot read: " + file.errorString().toStdString()};
+        return path.toStdString() + ": cannot read: " + file.errorString().toStdString();
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> logitsFileProblem(const QString& path)
+{
+    QFile file(path);
+    return openProblem(path, file);
+}
+
+engine::Result<engine::Distribution> readLogitsFile(const QString& path)
+{
+    QFile file(path);
+    if (auto problem = openProblem(path, file))
+        return engine::Error{*problem};
     const QByteArray bytes = file.readAll();
     return engine::parseLogitsText(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
                                    path.toStdString());

@@ -6,7 +6,14 @@
 
 #include <QString>
 
+#include <optional>
+#include <string>
+
 namespace logitlab::app {
+
+// Why `path` cannot be opened (missing, a folder, unreadable), without reading it: cheap enough
+// to answer on the UI thread before the reading and parsing go to a worker.
+std::optional<std::string> logitsFileProblem(const QString& path);
 
 engine::Result<engine::Distribution> readLogitsFile(const QString& path);
 

@@ -285,9 +285,9 @@ void ChainControls::setChain(const engine::ExplorerChain& chain)
     updateLabels();
 }
 
-void ChainControls::setTokenNames(const std::vector<std::string>* names)
+void ChainControls::setTokenNames(std::shared_ptr<const std::vector<std::string>> names)
 {
-    m_names = names;
+    m_names = std::move(names);
     showTokenFields();
     updateLabels();
 }

@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,8 @@ public:
     // Shows `chain` without emitting chainEdited (undo/redo and presets use this).
     void setChain(const engine::ExplorerChain& chain);
     // The table's token names, for the token fields (context, logit bias, DRY breakers): they
-    // accept and show names, or #id. The vector must outlive the controls or the next call.
-    void setTokenNames(const std::vector<std::string>* names);
+    // accept and show names, or #id. Shared, so a table the page replaces stays alive while used.
+    void setTokenNames(std::shared_ptr<const std::vector<std::string>> names);
     // The chain in words, in order: "temperature 1 → top-p 0.9 → renormalise → draw".
     QString chainText() const;
 
@@ -100,7 +101,7 @@ private:
     std::string m_biasSpelling;
     std::string m_breakerSpelling;
     std::vector<std::string> m_customOrder;
-    const std::vector<std::string>* m_names = nullptr;
+    std::shared_ptr<const std::vector<std::string>> m_names;
 };
 
 }  // namespace logitlab::ui

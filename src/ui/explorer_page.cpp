@@ -11,9 +11,11 @@
 #include "lesson_presets.h"
 #include "logits_file.h"
 #include "logits_parser.h"
+#include "logits_sort_proxy.h"
 #include "logits_table_model.h"
 #include "number_format.h"
 #include "pasted_table.h"
+#include "prepared_distribution.h"
 #include "probability_chart.h"
 #include "rng_factory.h"
 #include "save_text.h"
@@ -43,9 +45,9 @@
 #include <QLabel>
 #include <QMimeData>
 #include <QPushButton>
+#include <QPromise>
 #include <QScrollArea>
 #include <QShortcut>
-#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
@@ -55,17 +57,23 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <utility>
 
 namespace logitlab::ui {
 
 namespace {
 
-constexpr int kTrackedTokens = 5;          // curves in the temperature sweep
-constexpr int kDynamicSortLimit = 20'000;  // above this the proxy re-sorts only when logits change
+constexpr int kTrackedTokens = 5;  // curves in the temperature sweep
 
 QString number(double v)
 {
     return QString::fromStdString(engine::formatDouble(v));
+}
+
+// The table's names, sharing the table's lifetime.
+std::shared_ptr<const std::vector<std::string>> tokenNames(const std::shared_ptr<const engine::PreparedDistribution>& table)
+{
+    return {table, &table->distribution.tokens};
 }
 
 QChartView* chartView(QChart* chart)
@@ -81,7 +89,7 @@ QChartView* chartView(QChart* chart)
 ExplorerPage::ExplorerPage(QWidget* parent)
     : Page(parent),
       m_model(new LogitsTableModel(this)),
-      m_proxy(new QSortFilterProxyModel(this)),
+      m_proxy(new LogitsSortProxy(m_model, this)),
       m_undo(new QUndoStack(this)),
       m_controls(new ChainControls),
       m_chart(nullptr),
@@ -108,12 +116,9 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     m_model->setDistribution(first.distribution);
     m_model->setUndoStack(m_undo);
     m_controls->setChain(m_model->chain());
-    m_controls->setTokenNames(&m_model->distribution().tokens);
+    m_controls->setTokenNames(tokenNames(m_model->table()));
     m_chart = new ProbabilityChart(m_model, this);
     m_lessonPoint->setText(QString::fromStdString(first.point));
-
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(Qt::EditRole);
 
     m_tabs->addTab(chartView(m_chart->chart()), tr("&Probabilities"));
     m_tabs->addTab(chartView(m_sweep->chart()), tr("Temperature &sweep"));
@@ -158,17 +163,16 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     connect(m_model, &LogitsTableModel::resultsChanged, this, &ExplorerPage::resultsChanged);
     connect(m_model, &LogitsTableModel::logitsChanged, this, [this] {
         m_sweepDirty = true;
-        m_controls->setTokenNames(&m_model->distribution().tokens);  // the token fields show names
+        m_controls->setTokenNames(tokenNames(m_model->table()));  // the token fields show names
         m_table->resizeColumnToContents(LogitsTableModel::LogitColumn);  // measures the visible rows only
-        m_proxy->setDynamicSortFilter(m_model->rowCount() <= kDynamicSortLimit);
-        if (m_proxy->sortColumn() >= 0)
-            m_proxy->sort(m_proxy->sortColumn(), m_proxy->sortOrder());
     });
     connect(m_model, &LogitsTableModel::editRejected, this, &ExplorerPage::showError);
     connect(m_model, &LogitsTableModel::dataChanged, this, &ExplorerPage::clearError);
     connect(m_vocabulary, &SyntheticVocabularyForm::generateRequested, this, &ExplorerPage::generateVocabulary);
     connect(&m_sweepWatcher, &QFutureWatcherBase::finished, this, &ExplorerPage::sweepFinished);
     connect(&m_drawWatcher, &QFutureWatcherBase::finished, this, &ExplorerPage::drawsFinished);
+    connect(&m_loadWatcher, &QFutureWatcherBase::finished, this, &ExplorerPage::takeLoad);
+    m_loadButtons << m_vocabulary->generateButton();
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
         if (tab == DrawsTab && m_lastDraws.draws == 0 && !drawsRunning())
             startDraws();
@@ -181,7 +185,9 @@ ExplorerPage::ExplorerPage(QWidget* parent)
 
 ExplorerPage::~ExplorerPage()
 {
+    blockSignals(true);  // the window may be half destroyed: what cancel() reports must not reach it
     cancel();
+    m_loadWatcher.waitForFinished();
     m_sweepWatcher.waitForFinished();
     m_drawWatcher.waitForFinished();
 }
@@ -258,6 +264,7 @@ QWidget* ExplorerPage::buildTablePanel()
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->horizontalHeader()->setResizeContentsPrecision(0);  // fit columns to the visible rows, not 1,000
     m_table->resizeColumnsToContents();
     m_table->setColumnWidth(LogitsTableModel::TokenColumn, 110);
     m_table->setColumnWidth(LogitsTableModel::RenormalisedColumn, 110);
@@ -287,6 +294,7 @@ QWidget* ExplorerPage::buildTablePanel()
         if (!path.isEmpty())
             openLogitsFile(path);
     });
+    m_loadButtons << pasteButton << open;
     auto* junk = new QPushButton(tr("&Junk risk of these logits"));
     junk->setObjectName(QStringLiteral("junkRiskButton"));
     junk->setToolTip(tr("Opens the junk-token risk page on this table's logits: how often a reply of N tokens "
@@ -414,6 +422,15 @@ void ExplorerPage::cancel()
 {
     m_sweepStop->store(true);
     m_drawStop->store(true);
+    if (m_loadInFlight) {
+        // The table stays as it is; the load's result, should it still come, is dropped.
+        m_loadWatcher.cancel();
+        ++m_loadGeneration;
+        m_landLoad = {};
+        setLoading(false);
+        emit statusMessage(tr("Loading cancelled: the table is unchanged."));
+        emit loadFinished();
+    }
 }
 
 QString ExplorerPage::lessonHtml() const
@@ -462,25 +479,37 @@ void ExplorerPage::applyChain(const engine::ExplorerChain& chain)
 void ExplorerPage::replaceAll(engine::Distribution distribution, const engine::ExplorerChain& chain,
                               const QString& what, const QString& source)
 {
-    auto before = std::make_shared<engine::Distribution>(m_model->distribution());
-    auto after = std::make_shared<engine::Distribution>(std::move(distribution));
+    replaceTable(std::make_shared<const engine::PreparedDistribution>(engine::prepareDistribution(std::move(distribution))),
+                 chain, what, source);
+}
+
+void ExplorerPage::replaceTable(std::shared_ptr<const engine::PreparedDistribution> table,
+                                const engine::ExplorerChain& chain, const QString& what, const QString& source,
+                                std::optional<engine::SamplerAnalysis> analysis)
+{
+    // The step holds both tables, immutable and shared with the model: undo and redo swap
+    // pointers instead of copying a vocabulary of 262,144 names. A loader's analysis serves the
+    // first redo (the push); later ones analyse again, as undo does.
+    auto before = m_model->table();
     const engine::ExplorerChain chainBefore = m_model->chain();
     const QString sourceBefore = m_source;
+    auto first = std::make_shared<std::optional<engine::SamplerAnalysis>>(std::move(analysis));
     clearError();
     m_undo->push(new FunctionCommand(
         what,
-        [this, after, chain, source] {
-            m_source = source;
-            m_controls->setChain(chain);
-            m_model->setChain(chain);
-            m_model->setDistribution(*after);
+        [this, table = std::move(table), chain, source, first] {
+            showTable(table, chain, source, std::exchange(*first, std::nullopt));
         },
-        [this, before, chainBefore, sourceBefore] {
-            m_source = sourceBefore;
-            m_controls->setChain(chainBefore);
-            m_model->setChain(chainBefore);
-            m_model->setDistribution(*before);
-        }));
+        [this, before = std::move(before), chainBefore, sourceBefore] { showTable(before, chainBefore, sourceBefore); }));
+}
+
+void ExplorerPage::showTable(const std::shared_ptr<const engine::PreparedDistribution>& table,
+                             const engine::ExplorerChain& chain, const QString& source,
+                             std::optional<engine::SamplerAnalysis> analysis)
+{
+    m_source = source;
+    m_controls->setChain(chain);
+    m_model->setTable(table, chain, std::move(analysis));
 }
 
 void ExplorerPage::applyPreset(int index)
@@ -507,49 +536,129 @@ void ExplorerPage::generateVocabulary(const engine::SyntheticSpec& spec)
     const QString shape = zipf ? tr("Zipf s = %1").arg(number(spec.exponent))
                                : tr("normal μ = %1, σ = %2").arg(number(spec.mean), number(spec.deviation));
     const QString source = tr("synthetic %1, V = %2, seed %3").arg(shape).arg(spec.size).arg(spec.seed);
-    replaceAll(engine::syntheticVocabulary(spec), m_model->chain(), tr("Generate %1 tokens").arg(spec.size), source);
-    m_lessonPoint->setText(tr("%L1 tokens: the chart shows the top %2 and one bar for the rest of the vocabulary.")
-                               .arg(spec.size)
-                               .arg(ProbabilityChart::kTopBars));
-    emit statusMessage(tr("Generated %1").arg(source));
+    startLoad(tr("Generating %L1 tokens...").arg(spec.size),
+              [spec] { return LoadedTable::of(engine::syntheticVocabulary(spec)); },
+              [this, spec, source](LoadedTable& loaded) {
+                  replaceTable(loaded.table, m_model->chain(), tr("Generate %1 tokens").arg(spec.size), source,
+                               std::move(loaded.analysis));
+                  m_lessonPoint->setText(
+                      tr("%L1 tokens: the chart shows the top %2 and one bar for the rest of the vocabulary.")
+                          .arg(spec.size)
+                          .arg(ProbabilityChart::kTopBars));
+                  emit statusMessage(tr("Generated %1").arg(source));
+              });
 }
 
 QString ExplorerPage::openLogitsFile(const QString& path)
 {
-    auto result = app::readLogitsFile(path);
-    if (!result) {
-        const QString message = QString::fromStdString(result.error());
+    // A file that cannot even be opened is said at once; what is wrong inside it, when the
+    // worker has read it.
+    if (auto problem = app::logitsFileProblem(path)) {
+        const QString message = QString::fromStdString(*problem);
         showError(message);
         return message;
     }
-    replaceAll(std::move(result).value(), m_model->chain(), tr("Open %1").arg(QFileInfo(path).fileName()),
-               tr("file: %1").arg(QFileInfo(path).fileName()));
-    emit statusMessage(tr("Read %1 tokens from %2").arg(m_model->rowCount()).arg(path));
+    const QString name = QFileInfo(path).fileName();
+    startLoad(
+        tr("Reading %1...").arg(path),
+        [path] {
+            auto result = app::readLogitsFile(path);
+            return result ? LoadedTable::of(std::move(result).value())
+                          : LoadedTable::failure(QString::fromStdString(result.error()));
+        },
+        [this, path, name](LoadedTable& loaded) {
+            replaceTable(loaded.table, m_model->chain(), tr("Open %1").arg(name), tr("file: %1").arg(name),
+                         std::move(loaded.analysis));
+            emit statusMessage(tr("Read %1 tokens from %2").arg(m_model->rowCount()).arg(path));
+        });
     return {};
 }
 
 void ExplorerPage::pasteText(const QString& text)
 {
-    const auto table = engine::parsePastedTable(text.toStdString());
-    const auto good = table.distribution.logits.size();
-    QStringList problems;
-    for (const auto& p : table.problems)
-        problems << tr("row %1: %2").arg(p.row).arg(QString::fromStdString(p.message));
-    if (good == 0) {
-        showError(problems.isEmpty() ? tr("Paste: the clipboard holds no token/logit rows.")
-                                     : tr("Paste: no usable rows; %1.").arg(problems.join(QStringLiteral("; "))));
+    startLoad(
+        tr("Reading the pasted rows..."),
+        [text] {
+            auto table = engine::parsePastedTable(text.toStdString());
+            const auto good = table.distribution.logits.size();
+            QStringList problems;
+            for (const auto& p : table.problems)
+                problems << tr("row %1: %2").arg(p.row).arg(QString::fromStdString(p.message));
+            if (good == 0)
+                return LoadedTable::failure(problems.isEmpty()
+                                                ? tr("Paste: the clipboard holds no token/logit rows.")
+                                                : tr("Paste: no usable rows; %1.").arg(problems.join(QStringLiteral("; "))));
+            if (auto problem = engine::validateLogits(table.distribution.logits))
+                return LoadedTable::failure(tr("Paste: %1.").arg(QString::fromStdString(*problem)));
+            LoadedTable loaded = LoadedTable::of(std::move(table.distribution));
+            if (!problems.isEmpty())
+                loaded.warning = tr("Pasted %1 rows; skipped %2 bad rows: %3.")
+                                     .arg(good)
+                                     .arg(problems.size())
+                                     .arg(problems.join(QStringLiteral("; ")));
+            return loaded;
+        },
+        [this](LoadedTable& loaded) {
+            replaceTable(loaded.table, m_model->chain(), tr("Paste %1 rows").arg(loaded.table->distribution.logits.size()),
+                         tr("pasted rows"), std::move(loaded.analysis));
+            if (!loaded.warning.isEmpty())
+                showError(loaded.warning);
+        });
+}
+
+void ExplorerPage::startLoad(const QString& message, LoadRead read, LoadLanding land)
+{
+    // The newest load wins: the one in flight is stopped and its result will be dropped.
+    m_loadWatcher.cancel();
+    const int generation = ++m_loadGeneration;
+    m_landLoad = std::move(land);
+    setLoading(true);
+    emit statusMessage(message);
+    m_loadWatcher.setFuture(QtConcurrent::run([read = std::move(read), generation, pageChain = m_model->chain()](
+                                                  QPromise<std::shared_ptr<LoadedTable>>& promise) {
+        LoadedTable loaded = read();
+        if (promise.isCanceled())
+            return;
+        // Everything that scans or sorts the vocabulary is done here, once: the orders by logit
+        // and by name, and the computed columns under the chain the table will be shown with.
+        if (loaded.error.isEmpty()) {
+            loaded.table = std::make_shared<const engine::PreparedDistribution>(
+                engine::prepareDistribution(std::move(loaded.distribution)));
+            loaded.analysedChain = loaded.chainWith(pageChain);
+            loaded.analysis = LogitsTableModel::analyse(*loaded.table, loaded.analysedChain);
+        }
+        loaded.generation = generation;
+        promise.addResult(std::make_shared<LoadedTable>(std::move(loaded)));
+    }));
+}
+
+void ExplorerPage::takeLoad()
+{
+    const QFuture<std::shared_ptr<LoadedTable>> future = m_loadWatcher.future();
+    if (future.isCanceled() || future.resultCount() == 0)
+        return;  // cancelled, or superseded: whoever did that has already ended the busy state
+    LoadedTable& loaded = *future.result();
+    if (loaded.generation != m_loadGeneration)
         return;
+    if (loaded.chainWith(m_model->chain()) != loaded.analysedChain)
+        loaded.analysis.reset();  // the chain was changed while loading: the model analyses again
+    const LoadLanding land = std::exchange(m_landLoad, {});
+    setLoading(false);
+    if (loaded.table)
+        land(loaded);
+    else
+        showError(loaded.error);
+    emit loadFinished();
+}
+
+void ExplorerPage::setLoading(bool loading)
+{
+    for (QPushButton* button : m_loadButtons)
+        button->setEnabled(!loading);
+    if (loading != m_loadInFlight) {
+        m_loadInFlight = loading;
+        emit busyChanged(loading);
     }
-    if (auto problem = engine::validateLogits(table.distribution.logits)) {
-        showError(tr("Paste: %1.").arg(QString::fromStdString(*problem)));
-        return;
-    }
-    replaceAll(table.distribution, m_model->chain(), tr("Paste %1 rows").arg(good), tr("pasted rows"));
-    if (!problems.isEmpty())
-        showError(tr("Pasted %1 rows; skipped %2 bad rows: %3.")
-                      .arg(good)
-                      .arg(problems.size())
-                      .arg(problems.join(QStringLiteral("; "))));
 }
 
 void ExplorerPage::addToken()
@@ -682,8 +791,10 @@ void ExplorerPage::startSweep()
     m_sweepDirty = false;
     m_sweptChain = m_model->chain();
     m_sweptChain.lesson.temperature = 1.0;
-    const auto& d = m_model->distribution();
-    if (d.logits.size() == 0 || engine::validateLogits(d.logits))
+    // The table is immutable and shared: the worker reads it in place (a copy of 262,144
+    // logits is milliseconds of page faults on the UI thread), and its validity is known.
+    auto table = m_model->table();
+    if (table->distribution.logits.size() == 0 || table->problem)
         return;
     std::vector<std::int32_t> tracked;
     m_sweepNames.clear();
@@ -696,8 +807,8 @@ void ExplorerPage::startSweep()
     const engine::ExplorerChain base = m_sweptChain;
     auto stop = m_sweepStop;
     m_sweepInFlight = true;
-    m_sweepWatcher.setFuture(QtConcurrent::run([logits = d.logits, base, tracked, stop] {
-        return engine::explorerChainSweep(logits, base, engine::sweepTemperatures(), tracked,
+    m_sweepWatcher.setFuture(QtConcurrent::run([table = std::move(table), base, tracked, stop] {
+        return engine::explorerChainSweep(table->distribution.logits, base, engine::sweepTemperatures(), tracked,
                                           [stop] { return stop->load(); });
     }));
 }
@@ -819,20 +930,33 @@ QString ExplorerPage::openExperiment(const QString& path)
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != QLatin1String("json"))
         return openLogitsFile(path);  // a plain logits file
+    const auto cannotRead = [path](const QFile& file) { return tr("%1: cannot read: %2").arg(path, file.errorString()); };
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return tr("%1: cannot read: %2").arg(path, file.errorString());
-    auto state = app::explorerStateFromJson(file.readAll(), QFileInfo(path).fileName());
-    if (!state) {
-        const QString message = QString::fromStdString(state.error());
-        showError(message);
-        return message;
-    }
-    m_drawRng->setCurrentText(state->rng);
-    m_drawSeed->setValue(static_cast<int>(std::min<quint64>(state->seed, 2'147'483'647)));
-    m_drawCount->setValue(static_cast<int>(std::min<qint64>(state->draws, 10'000'000)));
-    replaceAll(state->distribution, state->chain, tr("Open %1").arg(QFileInfo(path).fileName()),
-               tr("experiment: %1").arg(QFileInfo(path).fileName()));
+        return cannotRead(file);
+    file.close();  // read and parsed on the worker: a 262,144-token experiment is megabytes of JSON
+    const QString name = QFileInfo(path).fileName();
+    startLoad(
+        tr("Opening %1...").arg(path),
+        [path, name, cannotRead] {
+            QFile file(path);
+            if (!file.open(QIODevice::ReadOnly))
+                return LoadedTable::failure(cannotRead(file));
+            auto state = app::explorerStateFromJson(file.readAll(), name);
+            if (!state)
+                return LoadedTable::failure(QString::fromStdString(state.error()));
+            LoadedTable loaded = LoadedTable::of(std::move(state.value().distribution));
+            loaded.experiment = std::move(state).value();
+            return loaded;
+        },
+        [this, name](LoadedTable& loaded) {
+            const app::ExplorerState& state = *loaded.experiment;
+            m_drawRng->setCurrentText(state.rng);
+            m_drawSeed->setValue(static_cast<int>(std::min<quint64>(state.seed, 2'147'483'647)));
+            m_drawCount->setValue(static_cast<int>(std::min<qint64>(state.draws, 10'000'000)));
+            replaceTable(loaded.table, state.chain, tr("Open %1").arg(name), tr("experiment: %1").arg(name),
+                         std::move(loaded.analysis));
+        });
     return {};
 }
 

@@ -2,13 +2,17 @@
 // of tokens and logits, the sampler chain's controls, one-click lesson presets, a synthetic
 // vocabulary generator, and three charts (what the sampler keeps, the temperature sweep, and
 // seeded draws against expectation) with readouts. Every number comes from the engine; every
-// parameter and table edit is an undo step.
+// parameter and table edit is an undo step. New tables (Generate, Open, Paste) are read, checked
+// and sorted on a worker and handed to the table in one cheap step, so the UI thread never
+// waits for a large vocabulary.
 #pragma once
 
 #include "distribution.h"
 #include "explorer_chain.h"
 #include "explorer_draws.h"
+#include "loaded_table.h"
 #include "page.h"
+#include "prepared_distribution.h"
 #include "sampler_settings.h"
 #include "synthetic_vocabulary.h"
 #include "temperature_sweep.h"
@@ -16,14 +20,15 @@
 #include <QFutureWatcher>
 
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
-class QSortFilterProxyModel;
 class QSpinBox;
 class QTabWidget;
 class QTableView;
@@ -35,6 +40,7 @@ namespace logitlab::ui {
 class ChainControls;
 class CompareChart;
 class DrawChart;
+class LogitsSortProxy;
 class LogitsTableModel;
 class ProbabilityChart;
 class SweepChart;
@@ -61,16 +67,21 @@ public:
 
     // Actions, also used by tests and the benchmark. Each is one undo step.
     void applyPreset(int index);
+    // Generate, Open and Paste (and openExperiment) load in the background: the table changes
+    // when loadFinished() comes, and a newer load or cancel() drops an unfinished one. Problems
+    // found before loading (a bad spec, a missing file) are shown at once; openLogitsFile and
+    // openExperiment also return them. Problems in the contents are shown when the load ends.
     void generateVocabulary(const engine::SyntheticSpec& spec);
-    QString openLogitsFile(const QString& path);  // empty on success, else the message shown
+    QString openLogitsFile(const QString& path);  // empty when the load started, else the message shown
     void pasteText(const QString& text);
+    bool loading() const { return m_loadInFlight; }
     void addToken();
     void removeSelectedTokens();
     void startDraws();
     void showChart(ChartTab tab);
 
     LogitsTableModel* model() const { return m_model; }
-    QSortFilterProxyModel* proxyModel() const { return m_proxy; }
+    LogitsSortProxy* proxyModel() const { return m_proxy; }
     QTableView* tableView() const { return m_table; }
     ChainControls* chainControls() const { return m_controls; }
     QDoubleSpinBox* temperatureBox() const;
@@ -91,6 +102,9 @@ signals:
     void junkRiskRequested(const engine::Distribution& distribution);
     // "Seed sweep of these logits": the window hands them to the seed-sweep page.
     void seedSweepRequested(const engine::Distribution& distribution);
+    // A background load ended: its table is in, or its error shown, or it was cancelled.
+    // Not emitted for a load a newer one superseded (that one's end follows).
+    void loadFinished();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -105,6 +119,21 @@ private:
     // One undo step replacing the table (and the settings); `source` is recorded in provenance.
     void replaceAll(engine::Distribution distribution, const engine::ExplorerChain& chain, const QString& what,
                     const QString& source);
+    // `analysis`: the table's computed columns under `chain`, when a loader worked them out.
+    void replaceTable(std::shared_ptr<const engine::PreparedDistribution> table, const engine::ExplorerChain& chain,
+                      const QString& what, const QString& source,
+                      std::optional<engine::SamplerAnalysis> analysis = std::nullopt);
+    void showTable(const std::shared_ptr<const engine::PreparedDistribution>& table,
+                   const engine::ExplorerChain& chain, const QString& source,
+                   std::optional<engine::SamplerAnalysis> analysis = std::nullopt);
+    // Runs `read`, the preparation of its table and its analysis on the thread pool, then `land`
+    // on the UI thread with the result (a failed read shows its error instead). `message` is
+    // the status while it runs.
+    using LoadRead = std::function<LoadedTable()>;
+    using LoadLanding = std::function<void(LoadedTable&)>;
+    void startLoad(const QString& message, LoadRead read, LoadLanding land);
+    void takeLoad();
+    void setLoading(bool loading);
     void resultsChanged();
     QStringList readoutLines() const;
     void updateReadouts();
@@ -116,7 +145,7 @@ private:
     void clearError();
 
     LogitsTableModel* m_model;
-    QSortFilterProxyModel* m_proxy;
+    LogitsSortProxy* m_proxy;
     QUndoStack* m_undo;
     ChainControls* m_controls;
     ProbabilityChart* m_chart;
@@ -157,6 +186,16 @@ private:
     engine::CandidateList m_drawnList;  // what the last draws were compared with
     QString m_drawCaption;
     engine::DrawCounts m_lastDraws;
+
+    // The load in flight: its future, what to do with its table, and its generation (a load
+    // started later, or cancel(), moves the generation on and so drops it). The result is
+    // shared so the UI thread can move out of it: QFuture hands results out by copy, and
+    // takeResult() leaves the future unfinished for waitForFinished().
+    QFutureWatcher<std::shared_ptr<LoadedTable>> m_loadWatcher;
+    LoadLanding m_landLoad;
+    int m_loadGeneration = 0;
+    bool m_loadInFlight = false;
+    QList<QPushButton*> m_loadButtons;  // Generate, Open, Paste: disabled while loading
 };
 
 }  // namespace logitlab::ui

@@ -1,6 +1,5 @@
 #include "logits_table_model.h"
 
-#include "candidates_from_order.h"
 #include "function_command.h"
 #include "logits_parser.h"
 #include "number_format.h"
@@ -23,19 +22,24 @@ QString probabilityText(double p)
 
 }  // namespace
 
-LogitsTableModel::LogitsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+LogitsTableModel::LogitsTableModel(QObject* parent)
+    : QAbstractTableModel(parent), m_table(std::make_shared<const engine::PreparedDistribution>())
+{
+}
 
 void LogitsTableModel::setDistribution(engine::Distribution distribution)
 {
+    setTable(std::make_shared<const engine::PreparedDistribution>(engine::prepareDistribution(std::move(distribution))),
+             m_chain);
+}
+
+void LogitsTableModel::setTable(std::shared_ptr<const engine::PreparedDistribution> table,
+                                const engine::ExplorerChain& chain, std::optional<engine::SamplerAnalysis> analysis)
+{
     beginResetModel();
-    m_distribution = std::move(distribution);
-    if (m_distribution.tokens.size() != static_cast<std::size_t>(m_distribution.logits.size())) {
-        m_distribution.tokens.clear();
-        for (Eigen::Index i = 0; i < m_distribution.logits.size(); ++i)
-            m_distribution.tokens.push_back(std::to_string(i));
-    }
-    recomputeOrder();
-    recompute();
+    m_table = std::move(table);
+    m_chain = chain;
+    recompute(std::move(analysis));
     endResetModel();
     emit logitsChanged();
     emit resultsChanged();
@@ -58,34 +62,32 @@ void LogitsTableModel::setChain(const engine::ExplorerChain& chain)
     emit resultsChanged();
 }
 
-void LogitsTableModel::recompute()
+engine::SamplerAnalysis LogitsTableModel::analyse(const engine::PreparedDistribution& table,
+                                                  const engine::ExplorerChain& chain)
 {
-    const auto n = static_cast<std::size_t>(m_distribution.logits.size());
+    const auto& logits = table.distribution.logits;
+    if (logits.size() == 0 || table.problem
+        || engine::validateExplorerChain(chain, static_cast<std::size_t>(logits.size()))) {
+        engine::SamplerAnalysis empty;
+        empty.probabilities.assign(static_cast<std::size_t>(logits.size()), 0.0);
+        return empty;
+    }
+    return engine::analyseExplorerChain(logits, chain, table.byLogit);
+}
+
+void LogitsTableModel::recompute(std::optional<engine::SamplerAnalysis> analysis)
+{
+    const auto n = static_cast<std::size_t>(m_table->distribution.logits.size());
     // Clear only the old survivors' marks: at V = 262,144 a full reset is a megabyte per step.
     if (m_survivorIndex.size() != n)
         m_survivorIndex.assign(n, -1);
     else
         for (const auto& c : m_analysis.survivors)
             m_survivorIndex[static_cast<std::size_t>(c.id)] = -1;
-    if (n == 0 || !m_logitsValid || engine::validateExplorerChain(m_chain, static_cast<std::size_t>(m_distribution.logits.size()))) {
-        m_analysis = engine::SamplerAnalysis{};
-        m_analysis.probabilities.assign(n, 0.0);
-        return;
-    }
-    m_analysis = engine::analyseExplorerChain(m_distribution.logits, m_chain, m_order);
+    m_analysis = analysis ? std::move(*analysis) : analyse(*m_table, m_chain);
     const auto& survivors = m_analysis.survivors;
     for (std::size_t i = 0; i < survivors.size(); ++i)
         m_survivorIndex[static_cast<std::size_t>(survivors[i].id)] = static_cast<int>(i);
-}
-
-void LogitsTableModel::recomputeOrder()
-{
-    const auto n = static_cast<std::size_t>(m_distribution.logits.size());
-    m_order = engine::idsByDescendingLogit(m_distribution.logits);
-    m_logitsValid = !engine::validateLogits(m_distribution.logits);  // only changes with the logits
-    m_rank.assign(n, 0);
-    for (std::size_t r = 0; r < n; ++r)
-        m_rank[static_cast<std::size_t>(m_order[r])] = static_cast<int>(r) + 1;
 }
 
 void LogitsTableModel::emitComputedColumnsChanged()
@@ -96,7 +98,7 @@ void LogitsTableModel::emitComputedColumnsChanged()
 
 QString LogitsTableModel::tokenName(std::int32_t id) const
 {
-    return QString::fromStdString(m_distribution.tokens[static_cast<std::size_t>(id)]);
+    return QString::fromStdString(m_table->distribution.tokens[static_cast<std::size_t>(id)]);
 }
 
 QString LogitsTableModel::cutDescription() const
@@ -132,7 +134,7 @@ QString LogitsTableModel::cutDescription() const
 
 int LogitsTableModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(m_distribution.logits.size());
+    return parent.isValid() ? 0 : static_cast<int>(m_table->distribution.logits.size());
 }
 
 int LogitsTableModel::columnCount(const QModelIndex& parent) const
@@ -159,9 +161,9 @@ QVariant LogitsTableModel::data(const QModelIndex& index, int role) const
     const double p = m_analysis.probabilities[row];
     switch (index.column()) {
     case TokenColumn:
-        return QString::fromStdString(m_distribution.tokens[row]);
+        return QString::fromStdString(m_table->distribution.tokens[row]);
     case LogitColumn: {
-        const double logit = m_distribution.logits[static_cast<Eigen::Index>(row)];
+        const double logit = m_table->distribution.logits[static_cast<Eigen::Index>(row)];
         return display ? QVariant(QString::fromStdString(engine::formatDouble(logit))) : QVariant(logit);
     }
     case ProbabilityColumn:
@@ -173,7 +175,7 @@ QVariant LogitsTableModel::data(const QModelIndex& index, int role) const
         return display ? QVariant(probabilityText(q)) : QVariant(q);
     }
     case RankColumn:
-        return m_rank[row];
+        return m_table->rank[row];
     }
     return {};
 }
@@ -235,14 +237,14 @@ bool LogitsTableModel::setData(const QModelIndex& index, const QVariant& value, 
             emit editRejected(tr("Row %1: '%2' is not a number.").arg(row).arg(text));
             return false;
         }
-        Eigen::ArrayXd trial = m_distribution.logits;
+        Eigen::ArrayXd trial = m_table->distribution.logits;
         trial[row] = *parsed;
         if (auto problem = engine::validateLogits(trial)) {
             emit editRejected(tr("Row %1: %2.").arg(row).arg(QString::fromStdString(*problem)));
             return false;
         }
         accepted = *parsed;
-        previous = m_distribution.logits[row];
+        previous = m_table->distribution.logits[row];
     } else {
         return false;
     }
@@ -264,15 +266,16 @@ void LogitsTableModel::applyCell(int row, int column, const QVariant& value)
 {
     if (row < 0 || row >= rowCount())
         return;
+    // The table may be shared with undo steps of earlier loads: edit a copy.
     if (column == TokenColumn) {
-        m_distribution.tokens[static_cast<std::size_t>(row)] = value.toString().toStdString();
+        m_table = std::make_shared<const engine::PreparedDistribution>(
+            engine::withTokenName(*m_table, row, value.toString().toStdString()));
         emit dataChanged(index(row, TokenColumn), index(row, TokenColumn));
         emit logitsChanged();
         emit resultsChanged();
         return;
     }
-    m_distribution.logits[row] = value.toDouble();
-    recomputeOrder();
+    m_table = std::make_shared<const engine::PreparedDistribution>(engine::withLogit(*m_table, row, value.toDouble()));
     recompute();
     emit dataChanged(index(row, LogitColumn), index(row, LogitColumn));
     emitComputedColumnsChanged();

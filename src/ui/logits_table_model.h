@@ -1,17 +1,23 @@
 // The explorer's table: one row per token with its name and logit (editable) and what the
 // sampler makes of it at the current settings: probability at T, survivor or not, renormalised
-// probability and rank. The model holds the whole vocabulary (up to 262,144 tokens); the
-// computed columns come from one engine call per change (engine::analyse), and the rank order,
-// which does not depend on T, only when the logits change. Edits are validated; a refused edit
-// is reported, never stored; accepted edits go through the undo stack when one is set.
+// probability and rank. The model holds the whole vocabulary (up to 262,144 tokens) as one
+// shared, immutable engine::PreparedDistribution (the logits with their orders and ranks, built
+// off the UI thread for large loads), so replacing the table or undoing a replacement swaps a
+// pointer. The computed columns come from one engine call per change (engine::analyse). Edits are
+// validated; a refused edit is reported, never stored; accepted edits go through the undo stack
+// when one is set and replace the shared table with an edited copy.
 #pragma once
 
 #include "distribution.h"
-#include "sampler_analysis.h"
 #include "explorer_chain.h"
+#include "prepared_distribution.h"
+#include "sampler_analysis.h"
 #include "sampler_settings.h"
 
 #include <QAbstractTableModel>
+
+#include <memory>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QUndoStack;
@@ -27,8 +33,17 @@ public:
 
     explicit LogitsTableModel(QObject* parent = nullptr);
 
-    // A whole new table (a model reset). Token names default to the ids.
+    // A whole new table (a model reset). Token names default to the ids. Prepares the
+    // distribution here, on the caller's thread: for small tables; large loads use setTable.
     void setDistribution(engine::Distribution distribution);
+    // A whole new table and chain (one model reset, one analysis): the cheap hand-off of a
+    // table prepared elsewhere. `analysis`, if given, is analyse(*table, chain) worked out
+    // there too. Precondition: table is not null.
+    void setTable(std::shared_ptr<const engine::PreparedDistribution> table, const engine::ExplorerChain& chain,
+                  std::optional<engine::SamplerAnalysis> analysis = std::nullopt);
+    // The computed columns of `table` under `chain`: empty (all probabilities 0) when the
+    // logits or the chain cannot be run. Pure, so a loader can call it on a worker thread.
+    static engine::SamplerAnalysis analyse(const engine::PreparedDistribution& table, const engine::ExplorerChain& chain);
     // The whole chain (semantics preset, lesson settings, further stages). A chain the preset
     // cannot run leaves the computed columns empty (the controls say why).
     void setChain(const engine::ExplorerChain& chain);
@@ -37,14 +52,17 @@ public:
     // Accepted cell edits become undo steps on `stack` (nullptr: applied directly).
     void setUndoStack(QUndoStack* stack) { m_undoStack = stack; }
 
-    const engine::Distribution& distribution() const { return m_distribution; }
+    const std::shared_ptr<const engine::PreparedDistribution>& table() const { return m_table; }
+    const engine::Distribution& distribution() const { return m_table->distribution; }
     const engine::SamplerSettings& settings() const { return m_chain.lesson; }
     const engine::ExplorerChain& chain() const { return m_chain; }
     const engine::SamplerAnalysis& analysis() const { return m_analysis; }
     const engine::CandidateList& survivors() const { return m_analysis.survivors; }
     const std::vector<double>& probabilities() const { return m_analysis.probabilities; }  // at T, by id
     // Ids by descending logit, lower id first on ties: the order of probability at every T > 0.
-    const std::vector<std::int32_t>& idsByLogit() const { return m_order; }
+    const std::vector<std::int32_t>& idsByLogit() const { return m_table->byLogit; }
+    // Ids by token name, lower id first on equal names.
+    const std::vector<std::int32_t>& idsByToken() const { return m_table->byToken; }
     QString tokenName(std::int32_t id) const;
     // Position of the token in survivors(), or -1 when it was cut.
     int survivorPosition(std::int32_t id) const { return m_survivorIndex[static_cast<std::size_t>(id)]; }
@@ -70,17 +88,13 @@ signals:
     void editRejected(const QString& message);
 
 private:
-    void recompute();
-    void recomputeOrder();
+    void recompute(std::optional<engine::SamplerAnalysis> analysis = std::nullopt);
     void emitComputedColumnsChanged();
 
-    engine::Distribution m_distribution;
+    std::shared_ptr<const engine::PreparedDistribution> m_table;  // never null
     engine::ExplorerChain m_chain;
     engine::SamplerAnalysis m_analysis;
     std::vector<int> m_survivorIndex;    // position in survivors(), or -1, by id
-    std::vector<std::int32_t> m_order;   // ids by descending logit
-    std::vector<int> m_rank;             // 1-based rank by logit, by id
-    bool m_logitsValid = false;          // validateLogits passed; set with the order
     QUndoStack* m_undoStack = nullptr;
 };
 

@@ -142,10 +142,10 @@ int main(int argc, char* argv[])
     if (parser.isSet(QStringLiteral("screenshot"))) {
         window.show();
         QApplication::processEvents();
-        // Let the background sweep and draws land so the picture shows them.
+        // Let the background load (--vocabulary), sweep and draws land so the picture shows them.
         QElapsedTimer waited;
         waited.start();
-        while ((explorer->sweepRunning() || explorer->drawsRunning()) && waited.elapsed() < 10'000)
+        while ((explorer->loading() || explorer->sweepRunning() || explorer->drawsRunning()) && waited.elapsed() < 10'000)
             QApplication::processEvents(QEventLoop::AllEvents, 50);
         QApplication::processEvents();
         const QString path = parser.value(QStringLiteral("screenshot"));

@@ -17,6 +17,7 @@ SyntheticVocabularyForm::SyntheticVocabularyForm(QWidget* parent)
       m_mean(new QDoubleSpinBox),
       m_deviation(new QDoubleSpinBox),
       m_seed(new QSpinBox),
+      m_generate(new QPushButton(tr("&Generate"))),
       m_exponentLabel(new QLabel(tr("Zipf s"))),
       m_meanLabel(new QLabel(tr("Mean μ"))),
       m_deviationLabel(new QLabel(tr("Spread σ")))
@@ -45,8 +46,8 @@ SyntheticVocabularyForm::SyntheticVocabularyForm(QWidget* parent)
         l->setToolTip(l == m_exponentLabel ? m_exponent->toolTip()
                                           : l == m_meanLabel ? m_mean->toolTip() : m_deviation->toolTip());
 
-    auto* generate = new QPushButton(tr("&Generate"));
-    generate->setToolTip(tr("Replaces the table with a synthetic vocabulary (undoable)."));
+    m_generate->setObjectName(QStringLiteral("generateButton"));
+    m_generate->setToolTip(tr("Replaces the table with a synthetic vocabulary (undoable)."));
     auto* form = new QFormLayout(this);
     form->setContentsMargins(0, 0, 0, 0);
     form->addRow(tr("Shape"), m_shape);
@@ -55,10 +56,10 @@ SyntheticVocabularyForm::SyntheticVocabularyForm(QWidget* parent)
     form->addRow(m_meanLabel, m_mean);
     form->addRow(m_deviationLabel, m_deviation);
     form->addRow(tr("Seed"), m_seed);
-    form->addRow(QString(), generate);
+    form->addRow(QString(), m_generate);
 
     connect(m_shape, &QComboBox::currentIndexChanged, this, &SyntheticVocabularyForm::updateVisibleFields);
-    connect(generate, &QPushButton::clicked, this, [this] { emit generateRequested(spec()); });
+    connect(m_generate, &QPushButton::clicked, this, [this] { emit generateRequested(spec()); });
     updateVisibleFields();
 }
 

@@ -11,6 +11,7 @@ QT_BEGIN_NAMESPACE
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QPushButton;
 class QSpinBox;
 QT_END_NAMESPACE
 
@@ -23,6 +24,8 @@ public:
 
     engine::SyntheticSpec spec() const;
     void setSpec(const engine::SyntheticSpec& spec);
+    // The page disables it while a vocabulary is being built.
+    QPushButton* generateButton() const { return m_generate; }
 
 signals:
     void generateRequested(const engine::SyntheticSpec& spec);
@@ -36,6 +39,7 @@ private:
     QDoubleSpinBox* m_mean;
     QDoubleSpinBox* m_deviation;
     QSpinBox* m_seed;
+    QPushButton* m_generate;
     QLabel* m_exponentLabel;
     QLabel* m_meanLabel;
     QLabel* m_deviationLabel;

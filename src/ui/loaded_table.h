@@ -1,0 +1,49 @@
+// What one background load of the Explorer (Generate, Open, Paste, an experiment file) hands
+// back to the UI thread: a table prepared on the worker, or why there is none. The load's own
+// step reads `distribution` (or sets `error`); the common step then prepares it into `table`
+// and works out its computed columns (`analysis`), so the UI thread only swaps pointers.
+#pragma once
+
+#include "explorer_chain.h"
+#include "explorer_state.h"
+#include "prepared_distribution.h"
+#include "sampler_analysis.h"
+
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+namespace logitlab::ui {
+
+struct LoadedTable {
+    int generation = 0;                  // the load it answers: results of superseded loads are dropped
+    engine::Distribution distribution;   // as read; moved into `table` on the worker
+    std::shared_ptr<const engine::PreparedDistribution> table;  // null when the load failed
+    QString error;                       // why nothing was loaded: for the error label
+    QString warning;                     // to show once the table is in (pasted rows skipped)
+    std::optional<app::ExplorerState> experiment;  // an experiment file's chain and draw settings
+    engine::ExplorerChain analysedChain;             // the chain `analysis` is for
+    std::optional<engine::SamplerAnalysis> analysis; // the table's computed columns under it
+
+    // The chain the table is shown with: an experiment brings its own, other loads keep the page's.
+    const engine::ExplorerChain& chainWith(const engine::ExplorerChain& pageChain) const
+    {
+        return experiment ? experiment->chain : pageChain;
+    }
+
+    static LoadedTable of(engine::Distribution distribution)
+    {
+        LoadedTable loaded;
+        loaded.distribution = std::move(distribution);
+        return loaded;
+    }
+    static LoadedTable failure(QString message)
+    {
+        LoadedTable loaded;
+        loaded.error = std::move(message);
+        return loaded;
+    }
+};
+
+}  // namespace logitlab::ui
