@@ -24,7 +24,10 @@ ChainOrderList::ChainOrderList(QWidget* parent) : QListWidget(parent)
 
 void ChainOrderList::setStages(const std::vector<std::string>& order, const std::vector<std::string>& active)
 {
+    if (order == m_shown && active == m_active && count() == static_cast<int>(order.size()))
+        return;  // a temperature step: nothing to redraw
     m_updating = true;
+    m_active = active;
     const int current = currentRow();
     if (order != m_shown || count() != static_cast<int>(order.size())) {
         clear();

@@ -31,7 +31,8 @@ protected:
 private:
     void reportIfChanged();
 
-    std::vector<std::string> m_shown;  // the order as last set or reported
+    std::vector<std::string> m_shown;   // the order as last set or reported
+    std::vector<std::string> m_active;  // the stages last shown active
     bool m_updating = false;
 };
 
