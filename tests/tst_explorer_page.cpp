@@ -354,10 +354,12 @@ private slots:
     {
         ExplorerPage page;
         page.addToken();
+        QVERIFY(loaded(page));  // built on the worker, like every table change of the whole vocabulary
         QCOMPARE(page.model()->rowCount(), 6);
         QCOMPARE(page.model()->distribution().logits[5], -3.0);  // below the least likely
         page.tableView()->selectRow(0);
         page.removeSelectedTokens();
+        QVERIFY(loaded(page));
         QCOMPARE(page.model()->rowCount(), 5);
         QCOMPARE(page.model()->tokenName(0), QStringLiteral("data"));
         page.undoStack()->undo();
@@ -579,10 +581,12 @@ private slots:
         page.show();
         page.showChart(ExplorerPage::CompareTab);
         CompareChart* compare = page.compareChart();
+        QTRY_VERIFY(!page.compareRunning());  // four chains over the vocabulary run on a worker
         QCOMPARE(compare->survivorCounts(), (QList<int>{3, 3, 3, 3}));  // top-p 0.9 at T = 1: all agree
         QVERIFY(compare->disagreements().isEmpty());
         QCOMPARE(page.chart(), compare->chart());
         page.chainControls()->typicalBox()->setValue(0.5);  // fine for the lesson, missing in vllm
+        QTRY_VERIFY(!page.compareRunning());
         QCOMPARE(compare->survivorCounts().last(), -1);
         QVERIFY(compare->chart()->title().startsWith(QLatin1String("Same logits under four presets")));
     }

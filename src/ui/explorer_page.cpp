@@ -170,6 +170,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     connect(m_model, &LogitsTableModel::dataChanged, this, &ExplorerPage::clearError);
     connect(m_vocabulary, &SyntheticVocabularyForm::generateRequested, this, &ExplorerPage::generateVocabulary);
     connect(&m_sweepWatcher, &QFutureWatcherBase::finished, this, &ExplorerPage::sweepFinished);
+    connect(&m_compareWatcher, &QFutureWatcherBase::finished, this, &ExplorerPage::compareFinished);
     connect(&m_drawWatcher, &QFutureWatcherBase::finished, this, &ExplorerPage::drawsFinished);
     connect(&m_loadWatcher, &QFutureWatcherBase::finished, this, &ExplorerPage::takeLoad);
     m_loadButtons << m_vocabulary->generateButton();
@@ -189,6 +190,7 @@ ExplorerPage::~ExplorerPage()
     cancel();
     m_loadWatcher.waitForFinished();
     m_sweepWatcher.waitForFinished();
+    m_compareWatcher.waitForFinished();
     m_drawWatcher.waitForFinished();
 }
 
@@ -663,47 +665,64 @@ void ExplorerPage::setLoading(bool loading)
 
 void ExplorerPage::addToken()
 {
-    engine::Distribution d = m_model->distribution();
-    const auto n = d.logits.size();
-    const double lowest = n > 0 ? d.logits.minCoeff() : 0.0;
-    d.logits.conservativeResize(n + 1);
-    d.logits[n] = std::isfinite(lowest) ? lowest - 1.0 : 0.0;
-    d.tokens.push_back(tr("token %1").arg(n).toStdString());
-    replaceAll(std::move(d), m_model->chain(), tr("Add token"), m_source);
-    m_table->scrollToBottom();
+    // Copying a vocabulary of 262,144 names and sorting it again is a load like any other: it
+    // runs on the worker, so the UI thread only swaps the table in.
+    const QString source = m_source;
+    startLoad(
+        tr("Adding a token..."),
+        [table = m_model->table()] {
+            engine::Distribution d = table->distribution;
+            const auto n = d.logits.size();
+            const double lowest = n > 0 ? d.logits.minCoeff() : 0.0;
+            d.logits.conservativeResize(n + 1);
+            d.logits[n] = std::isfinite(lowest) ? lowest - 1.0 : 0.0;
+            d.tokens.push_back(tr("token %1").arg(n).toStdString());
+            return LoadedTable::of(std::move(d));
+        },
+        [this, source](LoadedTable& loaded) {
+            replaceTable(loaded.table, m_model->chain(), tr("Add token"), source, std::move(loaded.analysis));
+            m_table->scrollToBottom();
+        });
 }
 
 void ExplorerPage::removeSelectedTokens()
 {
-    QList<int> rows;
+    std::vector<int> rows;
     for (const QModelIndex& index : m_table->selectionModel()->selectedRows())
-        rows << m_proxy->mapToSource(index).row();
-    if (rows.isEmpty()) {
+        rows.push_back(m_proxy->mapToSource(index).row());
+    if (rows.empty()) {
         showError(tr("Select the rows to remove first."));
         return;
     }
-    const engine::Distribution& d = m_model->distribution();
-    if (rows.size() >= d.logits.size()) {
+    if (static_cast<Eigen::Index>(rows.size()) >= m_model->distribution().logits.size()) {
         showError(tr("At least one token must stay."));
         return;
     }
-    std::vector<bool> gone(static_cast<std::size_t>(d.logits.size()), false);
-    for (int r : rows)
-        gone[static_cast<std::size_t>(r)] = true;
-    engine::Distribution kept;
-    std::vector<double> logits;
-    for (std::size_t i = 0; i < gone.size(); ++i)
-        if (!gone[i]) {
-            kept.tokens.push_back(d.tokens[i]);
-            logits.push_back(d.logits[static_cast<Eigen::Index>(i)]);
-        }
-    kept.logits = Eigen::Map<const Eigen::ArrayXd>(logits.data(), static_cast<Eigen::Index>(logits.size()));
-    if (auto problem = engine::validateLogits(kept.logits)) {
-        showError(tr("Cannot remove those rows: %1.").arg(QString::fromStdString(*problem)));
-        return;
-    }
-    replaceAll(std::move(kept), m_model->chain(), tr("Remove %n token(s)", nullptr, static_cast<int>(rows.size())),
-               m_source);
+    const QString source = m_source;
+    const int removed = static_cast<int>(rows.size());
+    startLoad(
+        tr("Removing %n token(s)...", nullptr, removed),
+        [table = m_model->table(), rows = std::move(rows)] {
+            const engine::Distribution& d = table->distribution;
+            std::vector<bool> gone(static_cast<std::size_t>(d.logits.size()), false);
+            for (int r : rows)
+                gone[static_cast<std::size_t>(r)] = true;
+            engine::Distribution kept;
+            std::vector<double> logits;
+            for (std::size_t i = 0; i < gone.size(); ++i)
+                if (!gone[i]) {
+                    kept.tokens.push_back(d.tokens[i]);
+                    logits.push_back(d.logits[static_cast<Eigen::Index>(i)]);
+                }
+            kept.logits = Eigen::Map<const Eigen::ArrayXd>(logits.data(), static_cast<Eigen::Index>(logits.size()));
+            if (auto problem = engine::validateLogits(kept.logits))
+                return LoadedTable::failure(tr("Cannot remove those rows: %1.").arg(QString::fromStdString(*problem)));
+            return LoadedTable::of(std::move(kept));
+        },
+        [this, source, removed](LoadedTable& loaded) {
+            replaceTable(loaded.table, m_model->chain(), tr("Remove %n token(s)", nullptr, removed), source,
+                         std::move(loaded.analysis));
+        });
 }
 
 void ExplorerPage::showChart(ChartTab tab)
@@ -767,18 +786,43 @@ void ExplorerPage::updateReadouts()
 
 void ExplorerPage::updateCompare()
 {
-    m_compareDirty = false;
-    const auto& d = m_model->distribution();
-    if (d.logits.size() == 0 || engine::validateLogits(d.logits))
+    // Four chains over the whole vocabulary: on a worker, like the sweep. While one runs, the
+    // newest request waits and starts when it ends, so a slider drag shows the latest result.
+    if (m_compareInFlight) {
+        m_comparePending = true;
         return;
-    std::vector<std::int32_t> ids;
-    QStringList names;
-    const auto& order = m_model->idsByLogit();
-    for (std::size_t i = 0; i < order.size() && i < static_cast<std::size_t>(CompareChart::kTopBars); ++i) {
-        ids.push_back(order[i]);
-        names << m_model->tokenName(order[i]);
     }
-    m_compare->setResults(engine::compareSemantics(d.logits, m_model->chain()), ids, names);
+    m_compareDirty = false;
+    auto table = m_model->table();
+    if (table->distribution.logits.size() == 0 || table->problem)
+        return;
+    m_compareIds.clear();
+    m_compareNames.clear();
+    const auto& order = table->byLogit;
+    for (std::size_t i = 0; i < order.size() && i < static_cast<std::size_t>(CompareChart::kTopBars); ++i) {
+        m_compareIds.push_back(order[i]);
+        m_compareNames << m_model->tokenName(order[i]);
+    }
+    m_compareInFlight = true;
+    m_compareWatcher.setFuture(QtConcurrent::run([table = std::move(table), chain = m_model->chain()] {
+        return CompareOutcome{engine::compareSemantics(table->distribution.logits, chain)};
+    }));
+}
+
+void ExplorerPage::compareFinished()
+{
+    m_compareInFlight = false;
+    if (m_comparePending) {
+        m_comparePending = false;
+        updateCompare();
+        return;
+    }
+    m_compare->setResults(m_compareWatcher.result().results, m_compareIds, m_compareNames);
+}
+
+bool ExplorerPage::compareRunning() const
+{
+    return m_compareInFlight || m_comparePending;
 }
 
 void ExplorerPage::startSweep()

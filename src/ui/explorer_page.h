@@ -93,6 +93,7 @@ public:
     DrawChart* drawChart() const { return m_draws; }
     CompareChart* compareChart() const { return m_compare; }
     bool sweepRunning() const;
+    bool compareRunning() const;
     bool drawsRunning() const;
     const engine::DrawCounts& lastDraws() const { return m_lastDraws; }
     QString readoutText() const;  // every readout, one per line
@@ -140,6 +141,7 @@ private:
     void startSweep();
     void updateCompare();
     void sweepFinished();
+    void compareFinished();
     void drawsFinished();
     void showError(const QString& message);
     void clearError();
@@ -170,6 +172,14 @@ private:
 
     // Background work: a generation number drops results of superseded requests.
     QFutureWatcher<std::vector<engine::SweepPoint>> m_sweepWatcher;
+    struct CompareOutcome {
+        std::vector<engine::Result<engine::CandidateList>> results;
+    };
+    QFutureWatcher<CompareOutcome> m_compareWatcher;
+    bool m_compareInFlight = false;
+    bool m_comparePending = false;
+    std::vector<std::int32_t> m_compareIds;
+    QStringList m_compareNames;
     struct DrawOutcome {
         engine::ExplorerDraws draws;
         QString error;

@@ -145,7 +145,8 @@ int main(int argc, char* argv[])
         // Let the background load (--vocabulary), sweep and draws land so the picture shows them.
         QElapsedTimer waited;
         waited.start();
-        while ((explorer->loading() || explorer->sweepRunning() || explorer->drawsRunning()) && waited.elapsed() < 10'000)
+        while ((explorer->loading() || explorer->sweepRunning() || explorer->compareRunning() || explorer->drawsRunning())
+               && waited.elapsed() < 10'000)
             QApplication::processEvents(QEventLoop::AllEvents, 50);
         QApplication::processEvents();
         const QString path = parser.value(QStringLiteral("screenshot"));
