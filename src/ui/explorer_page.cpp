@@ -329,6 +329,11 @@ QWidget* ExplorerPage::buildTablePanel()
     for (int i = 0; i < 6; ++i) {
         auto* label = new QLabel;
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        // The text changes on every slider step: a width taken from it would send a layout
+        // request up to the window each time (5 ms a step once the page is narrow), so the
+        // grid gives each readout a fixed share instead.
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+        label->setMinimumWidth(200);
         grid->addWidget(label, 1 + i % 2, i / 2);
         m_readoutLabels << label;
     }
