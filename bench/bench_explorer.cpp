@@ -4,6 +4,7 @@
 // frame, 16 ms, at V = 262,144. And the longest the UI thread is blocked at once while a
 // vocabulary of V tokens is generated, or that load is undone and redone (budget: 50 ms).
 // Runs with the offscreen platform; no display needed.
+#include "allocator_tuning.h"
 #include "candidates_from_order.h"
 #include "chain_controls.h"
 #include "explorer_page.h"
@@ -288,6 +289,7 @@ BENCHMARK(BM_EditLogit)->Arg(262'144)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv)
 {
+    app::keepLargeAllocations();  // as logitlab does
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     benchmark::Initialize(&argc, argv);

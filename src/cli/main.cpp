@@ -1,4 +1,5 @@
 // logitlab-cli: LogitLab without a window. `logitlab-cli <command> --help` describes each command.
+#include "allocator_tuning.h"
 #include "candidates_command.h"
 #include "cli_application.h"
 #include "command_line.h"
@@ -29,6 +30,7 @@ const char* const kUsage =
 
 int main(int argc, char* argv[])
 {
+    logitlab::app::keepLargeAllocations();
     const auto app = makeCliApplication(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("logitlab-cli"));
     QTextStream out(stdout);

@@ -1,4 +1,5 @@
 // logitlab: the GUI. Without a display it runs the headless demo instead (see README).
+#include "allocator_tuning.h"
 #include "explorer_page.h"
 #include "headless_demo.h"
 #include "junk_risk_page.h"
@@ -38,6 +39,7 @@ bool wantsOffscreen(int argc, char* argv[])
 
 int main(int argc, char* argv[])
 {
+    logitlab::app::keepLargeAllocations();
     const bool display = hasDisplay();
     if (!display || wantsOffscreen(argc, argv))
         qputenv("QT_QPA_PLATFORM", "offscreen");
