@@ -13,6 +13,7 @@
 #include "logits_table_model.h"
 #include "main_window.h"
 #include "probability_chart.h"
+#include "readout_panel.h"
 #include "softmax.h"
 #include "sweep_chart.h"
 #include "synthetic_vocabulary.h"
@@ -348,6 +349,25 @@ private slots:
         QCOMPARE(refused, missing + QStringLiteral(": no such file"));
         QCOMPARE(page.errorLabel()->text(), refused);
         QVERIFY(!page.loading());
+    }
+
+    // The readouts change on every slider step; their size must not, or every step would send
+    // a layout request up to the window.
+    void readoutsKeepTheirSizeWhileTheTextChanges()
+    {
+        ExplorerPage page;
+        page.resize(1200, 800);
+        page.show();
+        auto* panel = page.findChild<ReadoutPanel*>();
+        QVERIFY(panel);
+        const QSize hint = panel->sizeHint();
+        page.temperatureBox()->setValue(0.0);
+        QVERIFY(panel->text().startsWith(QLatin1String("greedy: argmax")));
+        const QString greedy = panel->text();
+        page.temperatureBox()->setValue(2.7);
+        QVERIFY(panel->text() != greedy && !panel->text().contains(QLatin1String("greedy")));
+        QCOMPARE(panel->sizeHint(), hint);
+        QCOMPARE(page.readoutText(), panel->text());
     }
 
     void addAndRemoveRows()

@@ -17,6 +17,7 @@
 #include "pasted_table.h"
 #include "prepared_distribution.h"
 #include "probability_chart.h"
+#include "readout_panel.h"
 #include "rng_factory.h"
 #include "save_text.h"
 #include "statistics.h"
@@ -36,7 +37,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -99,8 +99,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
       m_vocabulary(new SyntheticVocabularyForm),
       m_tabs(new QTabWidget),
       m_table(new QTableView),
-      m_readouts(new QWidget),
-      m_greedyReadout(new QLabel),
+      m_readouts(new ReadoutPanel),
       m_lessonPoint(new QLabel),
       m_error(new QLabel),
       m_drawCount(new QSpinBox),
@@ -316,28 +315,6 @@ QWidget* ExplorerPage::buildTablePanel()
     buttons->addWidget(junk);
     buttons->addWidget(sweep);
 
-    auto* grid = new QGridLayout(m_readouts);
-    grid->setContentsMargins(2, 2, 2, 2);
-    grid->setHorizontalSpacing(24);
-    grid->setVerticalSpacing(2);
-    m_greedyReadout->setText(tr("greedy: argmax (no die roll at T = 0)"));
-    QFont bold = m_greedyReadout->font();
-    bold.setBold(true);
-    m_greedyReadout->setFont(bold);
-    m_greedyReadout->hide();
-    grid->addWidget(m_greedyReadout, 0, 0, 1, 3);
-    for (int i = 0; i < 6; ++i) {
-        auto* label = new QLabel;
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        // The text changes on every slider step: a width taken from it would send a layout
-        // request up to the window each time (5 ms a step once the page is narrow), so the
-        // grid gives each readout a fixed share instead.
-        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-        label->setMinimumWidth(200);
-        grid->addWidget(label, 1 + i % 2, i / 2);
-        m_readoutLabels << label;
-    }
-    grid->setColumnStretch(2, 1);
     m_readouts->setToolTip(tr("Measures of the distribution at this temperature, and what the filters did."));
 
     auto* tableColumn = new QVBoxLayout;
@@ -773,20 +750,12 @@ QStringList ExplorerPage::readoutLines() const
 
 QString ExplorerPage::readoutText() const
 {
-    QStringList lines = readoutLines();
-    if (m_model->settings().temperature == 0.0)
-        lines.prepend(tr("greedy: argmax (no die roll at T = 0)"));
-    return lines.join(QLatin1Char('\n'));
+    return m_readouts->text();
 }
 
 void ExplorerPage::updateReadouts()
 {
-    // Plain-text labels: a rich-text label re-lays out a whole document on every slider step,
-    // a fifth of a frame.
-    const QStringList lines = readoutLines();
-    for (int i = 0; i < m_readoutLabels.size() && i < lines.size(); ++i)
-        m_readoutLabels[i]->setText(lines[i]);
-    m_greedyReadout->setVisible(m_model->settings().temperature == 0.0);
+    m_readouts->setReadouts(readoutLines(), m_model->settings().temperature == 0.0);
 }
 
 void ExplorerPage::updateCompare()

@@ -43,6 +43,7 @@ class DrawChart;
 class LogitsSortProxy;
 class LogitsTableModel;
 class ProbabilityChart;
+class ReadoutPanel;
 class SweepChart;
 class SyntheticVocabularyForm;
 
@@ -158,9 +159,7 @@ private:
     SyntheticVocabularyForm* m_vocabulary;
     QTabWidget* m_tabs;
     QTableView* m_table;
-    QWidget* m_readouts;
-    QLabel* m_greedyReadout;
-    QList<QLabel*> m_readoutLabels;
+    ReadoutPanel* m_readouts;
     QLabel* m_lessonPoint;
     QLabel* m_error;
     QSpinBox* m_drawCount;
