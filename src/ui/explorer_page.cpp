@@ -744,7 +744,7 @@ QStringList ExplorerPage::readoutLines() const
         tr("Entropy at T: %1 nats = %2 bits")
             .arg(QString::number(a.entropyNats, 'f', 3), QString::number(a.entropyBits, 'f', 3)),
         tr("Perplexity (effective vocabulary): %1").arg(QString::number(a.perplexity, 'f', 2)),
-        tr("P(drawn token is not the top 1): %1").arg(QString::number(a.outsideTop1, 'f', 4)),
+        tr("P(draw outside the top 1): %1").arg(QString::number(a.outsideTop1, 'f', 4)),
     };
 }
 

@@ -10,13 +10,16 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <vector>
 
 namespace logitlab::ui {
 
 namespace {
 
-constexpr int kColumns = 3;
-constexpr int kSpacing = 24;  // between columns
+constexpr int kColumns = 3;  // when there is room; else 2
+constexpr int kLines = 6;
+constexpr int kSpacing = 24;     // between columns, when there is room
+constexpr int kMinSpacing = 10;  // when there is not
 constexpr int kMargin = 2;
 
 QString greedyText()
@@ -28,7 +31,9 @@ QString greedyText()
 
 ReadoutPanel::ReadoutPanel(QWidget* parent) : QWidget(parent)
 {
-    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
     setFocusPolicy(Qt::ClickFocus);
     setContextMenuPolicy(Qt::DefaultContextMenu);
 }
@@ -51,21 +56,41 @@ QString ReadoutPanel::text() const
     return all.join(QLatin1Char('\n'));
 }
 
-int ReadoutPanel::rows() const
+int ReadoutPanel::threeColumnWidth() const
 {
-    return 3;  // the greedy line (kept free when hidden, so nothing below moves) and two rows
+    // Typical lines, not the current ones: the choice of columns must not follow the text.
+    const QFontMetrics metrics(font());
+    const int text = metrics.horizontalAdvance(QStringLiteral("Mass removed by the filters: 0.0000"))
+        + metrics.horizontalAdvance(QStringLiteral("Cut: llama.cpp rules keep 40 of 262,144, down to 'token'"))
+        + metrics.horizontalAdvance(QStringLiteral("Perplexity (effective vocabulary): 000.00"));
+    return text + (kColumns - 1) * kSpacing + 2 * kMargin;
+}
+
+int ReadoutPanel::columnsFor(int width) const
+{
+    return width >= threeColumnWidth() ? kColumns : 2;
 }
 
 QSize ReadoutPanel::sizeHint() const
 {
-    const QFontMetrics metrics(font());
-    const int column = metrics.horizontalAdvance(QStringLiteral("Perplexity (effective vocabulary): 000.00"));
-    return {kColumns * column + (kColumns - 1) * kSpacing + 2 * kMargin, rows() * metrics.lineSpacing() + 2 * kMargin};
+    return {threeColumnWidth(), heightForWidth(threeColumnWidth())};
 }
 
 QSize ReadoutPanel::minimumSizeHint() const
 {
-    return {100, sizeHint().height()};
+    return {100, heightForWidth(100)};
+}
+
+bool ReadoutPanel::hasHeightForWidth() const
+{
+    return true;
+}
+
+int ReadoutPanel::heightForWidth(int width) const
+{
+    // The greedy line (kept free when hidden, so nothing below moves) and the rows.
+    const int rows = (kLines + columnsFor(width) - 1) / columnsFor(width);
+    return (1 + rows) * QFontMetrics(font()).lineSpacing() + 2 * kMargin;
 }
 
 void ReadoutPanel::paintEvent(QPaintEvent* /*event*/)
@@ -83,23 +108,30 @@ void ReadoutPanel::paintEvent(QPaintEvent* /*event*/)
                          greedyText());
         painter.setFont(font());
     }
-    // Columns as wide as their longest line, the last one taking the rest; a line that does
-    // not fit is elided rather than drawn over its neighbour.
+    // Lines fill the columns top to bottom; columns are as wide as their longest line, with
+    // less space between them when the panel is narrow; a line that still does not fit is
+    // elided rather than drawn over its neighbour.
+    const int columns = columnsFor(width());
+    const int rows = (kLines + columns - 1) / columns;
+    std::vector<int> wanted(static_cast<std::size_t>(columns), 0);
+    int total = 0;
+    for (int c = 0; c < columns; ++c) {
+        for (int r = 0; r < rows; ++r)
+            if (c * rows + r < m_lines.size())
+                wanted[static_cast<std::size_t>(c)] = std::max(wanted[static_cast<std::size_t>(c)],
+                                                               metrics.horizontalAdvance(m_lines[c * rows + r]));
+        total += wanted[static_cast<std::size_t>(c)];
+    }
+    const int spacing = std::clamp((area.width() - total) / (columns - 1), kMinSpacing, kSpacing);
     int x = area.left();
-    for (int c = 0; c < kColumns; ++c) {
-        int wanted = 0;
-        for (int r = 0; r < 2; ++r)
-            if (c * 2 + r < m_lines.size())
-                wanted = std::max(wanted, metrics.horizontalAdvance(m_lines[c * 2 + r]));
-        const int width = c == kColumns - 1 ? area.right() - x : std::min(wanted, area.right() - x);
-        for (int r = 0; r < 2 && c * 2 + r < m_lines.size(); ++r) {
+    for (int c = 0; c < columns && x < area.right(); ++c) {
+        const int width = c == columns - 1 ? area.right() - x : std::min(wanted[static_cast<std::size_t>(c)], area.right() - x);
+        for (int r = 0; r < rows && c * rows + r < m_lines.size(); ++r) {
             const QRect cell(x, area.top() + (1 + r) * line, std::max(0, width), line);
             painter.drawText(cell, Qt::AlignLeft | Qt::AlignVCenter,
-                             metrics.elidedText(m_lines[c * 2 + r], Qt::ElideRight, cell.width()));
+                             metrics.elidedText(m_lines[c * rows + r], Qt::ElideRight, cell.width()));
         }
-        x += width + kSpacing;
-        if (x >= area.right())
-            break;
+        x += width + spacing;
     }
 }
 
