@@ -286,7 +286,7 @@ private slots:
         QVERIFY(generated->distribution.logits[0] != 50.0);
         page->undoStack()->undo();
         QCOMPARE(page->model()->distribution().logits[0], generated->distribution.logits[0]);
-        QTRY_VERIFY(!page->sweepRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!page->sweepRunning(), 60'000);  // 60 temperatures x 262,144 tokens: slow under ASan
     }
 
     void aNewerLoadDropsTheOlder()
