@@ -5,12 +5,14 @@
 #include "model_csv.h"
 #include "page.h"
 #include "save_text.h"
+#include "table_text_builder.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
@@ -20,11 +22,13 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <QUndoGroup>
 #include <QUndoStack>
 
@@ -275,8 +279,74 @@ void MainWindow::copyTable()
         m_status->setText(tr("This page has no table to copy."));
         return;
     }
-    QApplication::clipboard()->setText(app::modelToTsv(*page->resultsModel()));
-    m_status->setText(tr("Table copied (tab-separated)"));
+    buildTableText(false, tr("Copying the table..."), [this](const QString& text) {
+        QApplication::clipboard()->setText(text);
+        m_status->setText(tr("Table copied (tab-separated)"));
+        return QString();
+    });
+}
+
+void MainWindow::startTableExport(const QString& path)
+{
+    Page* page = currentPage();
+    if (!page || !page->resultsModel()) {
+        const QString error = tr("This page has no table to export.");
+        QMessageBox::warning(this, tr("Export table"), error);
+        emit tableTextDone(error);
+        return;
+    }
+    buildTableText(true, tr("Writing %1...").arg(QFileInfo(path).fileName()), [this, path](const QString& text) {
+        const QString error = app::saveText(path, text);
+        if (!error.isEmpty())
+            QMessageBox::warning(this, tr("Export table"), error);
+        else
+            m_status->setText(tr("Table written to %1").arg(path));
+        return error;
+    });
+}
+
+void MainWindow::buildTableText(bool csv, const QString& what, const std::function<QString(const QString&)>& finish)
+{
+    constexpr int kAtOnce = 20'000;  // rows written without a dialog (a few ms)
+    constexpr int kSliceMs = 15;     // per pass of the event loop: the window still paints
+    Page* page = currentPage();
+    auto builder = std::make_shared<app::TableTextBuilder>(
+        *page->resultsModel(), csv ? std::optional<app::Provenance>(page->provenance()) : std::nullopt);
+    if (builder->rowCount() <= kAtOnce) {
+        builder->addRows(kAtOnce);
+        emit tableTextDone(finish(builder->text()));
+        return;
+    }
+    // Window-modal, so the table cannot be edited while it is read.
+    auto* dialog = new QProgressDialog(what, tr("Cancel"), 0, builder->rowCount(), this);
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->setMinimumDuration(0);
+    dialog->setAutoClose(false);
+    dialog->setAutoReset(false);
+    auto* timer = new QTimer(dialog);
+    connect(timer, &QTimer::timeout, this, [this, dialog, timer, builder, finish] {
+        if (!dialog->wasCanceled()) {
+            QElapsedTimer slice;
+            slice.start();
+            while (!builder->finished() && slice.elapsed() < kSliceMs)
+                builder->addRows(500);
+            dialog->setValue(builder->rowsDone());
+        }
+        if (!dialog->wasCanceled() && !builder->finished())
+            return;
+        timer->stop();
+        dialog->hide();
+        dialog->deleteLater();
+        if (dialog->wasCanceled()) {
+            m_status->setText(tr("Stopped after %L1 of %L2 rows; nothing written")
+                                  .arg(builder->rowsDone())
+                                  .arg(builder->rowCount()));
+            emit tableTextDone(QStringLiteral("cancelled"));
+            return;
+        }
+        emit tableTextDone(finish(builder->text()));
+    });
+    timer->start(0);
 }
 
 void MainWindow::exportChartInteractive()
@@ -295,13 +365,8 @@ void MainWindow::exportChartInteractive()
 void MainWindow::exportTableInteractive()
 {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export table"), QString(), tr("CSV table (*.csv)"));
-    if (path.isEmpty())
-        return;
-    const QString error = exportTableTo(path);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export table"), error);
-    else
-        m_status->setText(tr("Table written to %1").arg(path));
+    if (!path.isEmpty())
+        startTableExport(path);
 }
 
 void MainWindow::saveInteractive()

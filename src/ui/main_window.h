@@ -6,6 +6,8 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
 QT_BEGIN_NAMESPACE
 class QLabel;
 class QListWidget;
@@ -42,9 +44,17 @@ public:
     QString saveExperimentTo(const QString& path);
     QString openExperimentFrom(const QString& path);
     void copyChartImage();
+    // Copy table and the table export of File > Export read a large table a slice of rows per
+    // pass of the event loop, under a window-modal progress dialog with Cancel, so the window
+    // keeps painting; a small one is written at once. Each ends with tableTextDone().
     void copyTable();
+    void startTableExport(const QString& path);
 
     void saveSettings() const;
+
+signals:
+    // `error` is empty on success, "cancelled" when the user stopped it, else why it failed.
+    void tableTextDone(const QString& error);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -62,6 +72,7 @@ private:
     void showAbout();
     void showPageStatus(const QString& message);
     void setBusy(bool busy);
+    void buildTableText(bool csv, const QString& what, const std::function<QString(const QString&)>& finish);
     void pageChanged(int index);
 
     QListWidget* m_pageList;

@@ -1,0 +1,67 @@
+#include "table_text_builder.h"
+
+#include <QAbstractItemModel>
+
+namespace logitlab::app {
+
+namespace {
+
+QString cellText(const QVariant& value)
+{
+    switch (value.typeId()) {
+    case QMetaType::Double:
+    case QMetaType::Float:
+        return CsvWriter::number(value.toDouble());
+    case QMetaType::Bool:
+        return value.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
+    default:
+        return value.toString();
+    }
+}
+
+QStringList headers(const QAbstractItemModel& model)
+{
+    QStringList columns;
+    for (int c = 0; c < model.columnCount(); ++c)
+        columns << model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+    return columns;
+}
+
+}  // namespace
+
+TableTextBuilder::TableTextBuilder(const QAbstractItemModel& model, std::optional<Provenance> provenance)
+    : m_model(model), m_rows(model.rowCount())
+{
+    if (provenance)
+        m_csv.emplace(*provenance, headers(model));
+    else
+        m_tsvLines << headers(model).join(QLatin1Char('\t'));
+}
+
+bool TableTextBuilder::addRows(int rows)
+{
+    const int end = std::min(m_rows, m_next + std::max(rows, 0));
+    const int columns = m_model.columnCount();
+    for (; m_next < end; ++m_next) {
+        QStringList fields;
+        for (int c = 0; c < columns; ++c) {
+            const QModelIndex index = m_model.index(m_next, c);
+            if (m_csv)
+                fields << cellText(m_model.data(index, Qt::EditRole));
+            else
+                fields << m_model.data(index, Qt::DisplayRole).toString().replace(QLatin1Char('\t'), QLatin1Char(' '));
+        }
+        if (m_csv)
+            m_csv->addRow(fields);
+        else
+            m_tsvLines << fields.join(QLatin1Char('\t'));
+    }
+    return finished();
+}
+
+QString TableTextBuilder::text() const
+{
+    return m_csv ? m_csv->text() : m_tsvLines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+}  // namespace logitlab::app
