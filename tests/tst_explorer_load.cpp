@@ -318,6 +318,16 @@ private slots:
         QCOMPARE(finished.count(), 2);
         QCOMPARE(page->model()->rowCount(), 3000);
         QCOMPARE(page->undoStack()->count(), steps + 2);
+
+        // A preset clicked while a Generate runs wins: the load is dropped, not landed on top.
+        page->generateVocabulary(first);
+        page->applyPreset(1);
+        QCOMPARE(finished.count(), 3);
+        QVERIFY(!page->loading());
+        drainWorkers();
+        QCOMPARE(page->model()->rowCount(), 5);
+        QCOMPARE(page->model()->tokenName(0), QStringLiteral("=>"));
+        QCOMPARE(page->undoStack()->count(), steps + 3);
     }
 
     void cancelKeepsTheTable()

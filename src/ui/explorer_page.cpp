@@ -406,15 +406,20 @@ void ExplorerPage::cancel()
 {
     m_sweepStop->store(true);
     m_drawStop->store(true);
-    if (m_loadInFlight) {
-        // The table stays as it is; the load's result, should it still come, is dropped.
-        m_loadWatcher.cancel();
-        ++m_loadGeneration;
-        m_landLoad = {};
-        setLoading(false);
-        emit statusMessage(tr("Loading cancelled: the table is unchanged."));
-        emit loadFinished();
-    }
+    dropLoad(tr("Loading cancelled: the table is unchanged."));
+}
+
+void ExplorerPage::dropLoad(const QString& message)
+{
+    if (!m_loadInFlight)
+        return;
+    // The table stays as it is; the load's result, should it still come, is dropped.
+    m_loadWatcher.cancel();
+    ++m_loadGeneration;
+    m_landLoad = {};
+    setLoading(false);
+    emit statusMessage(message);
+    emit loadFinished();
 }
 
 QString ExplorerPage::lessonHtml() const
@@ -503,6 +508,8 @@ void ExplorerPage::applyPreset(int index)
         return;
     const auto& preset = all[static_cast<std::size_t>(index)];
     const QString name = QString::fromStdString(preset.name);
+    // The newest action wins: a load still running would otherwise replace the preset on landing.
+    dropLoad(tr("Loading stopped for the preset."));
     // The lesson's situations run under the lesson's rules, with no further stage.
     replaceAll(preset.distribution, engine::ExplorerChain{engine::Semantics::Lesson, preset.settings, {}, {}},
                tr("Preset: %1").arg(name), tr("lesson preset: %1").arg(name));

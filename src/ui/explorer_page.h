@@ -134,6 +134,8 @@ private:
     using LoadRead = std::function<LoadedTable()>;
     using LoadLanding = std::function<void(LoadedTable&)>;
     void startLoad(const QString& message, LoadRead read, LoadLanding land);
+    // Stops a load in flight (its result is dropped) and says `message`; nothing when none runs.
+    void dropLoad(const QString& message);
     void takeLoad();
     void setLoading(bool loading);
     void resultsChanged();
