@@ -7,7 +7,6 @@
 #include "seed_split.h"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 
 namespace logitlab::engine {
@@ -47,32 +46,34 @@ bool sameArrays(const CandidateArray& a, const CandidateArray& b)
     return true;
 }
 
-// Expected chance per token: weight * p in each array, most probable first, ties by id.
-CandidateList mixture(const std::vector<std::pair<const CandidateArray*, double>>& parts)
+// Expected chance per token: weight * p in each array, most probable first, ties by id. Dense
+// by id: a map of 262,144 entries cost more than the draws.
+CandidateList mixture(const std::vector<std::pair<const CandidateArray*, double>>& parts, std::size_t vocabulary)
 {
-    std::map<std::int32_t, double> p;
+    std::vector<double> p(vocabulary, 0.0);
     for (const auto& [array, weight] : parts)
         for (const TokenData& t : array->data())
             if (t.p > 0.0)
-                p[t.id] += weight * t.p;
+                p[static_cast<std::size_t>(t.id)] += weight * t.p;
     CandidateList list;
-    for (const auto& [id, value] : p)
-        list.push_back(Candidate{id, value, value});
+    for (std::size_t id = 0; id < vocabulary; ++id)
+        if (p[id] > 0.0)
+            list.push_back(Candidate{static_cast<std::int32_t>(id), p[id], p[id]});
     std::stable_sort(list.begin(), list.end(), [](const Candidate& a, const Candidate& b) { return a.p > b.p; });
     return list;
 }
 
 // Counts a draw of token `id` at its position in `expected`; a token the mixture gave no chance
 // (a masked token picked by a zero uniform) is added with p = 0 rather than lost.
-void count(ExplorerDraws& out, std::map<std::int32_t, std::size_t>& position, std::int32_t id)
+void count(ExplorerDraws& out, std::vector<std::int64_t>& position, std::int32_t id)
 {
-    auto found = position.find(id);
-    if (found == position.end()) {
-        found = position.emplace(id, out.expected.size()).first;
+    auto& at = position[static_cast<std::size_t>(id)];
+    if (at < 0) {
+        at = static_cast<std::int64_t>(out.expected.size());
         out.expected.push_back(Candidate{id, 0.0, 0.0});
         out.counts.counts.push_back(0);
     }
-    ++out.counts.counts[found->second];
+    ++out.counts.counts[static_cast<std::size_t>(at)];
     ++out.counts.draws;
 }
 
@@ -116,11 +117,12 @@ Result<ExplorerDraws> explorerDraws(const Eigen::Ref<const Eigen::ArrayXd>& logi
             p = *chain.stages.xtcProbability;
         }
     }
-    out.expected = quiet ? mixture({{&*fires, p}, {&*quiet, 1.0 - p}}) : mixture({{&*fires, 1.0}});
+    const auto vocabulary = static_cast<std::size_t>(logits.size());
+    out.expected = quiet ? mixture({{&*fires, p}, {&*quiet, 1.0 - p}}, vocabulary) : mixture({{&*fires, 1.0}}, vocabulary);
     out.counts.counts.assign(out.expected.size(), 0);
-    std::map<std::int32_t, std::size_t> position;
+    std::vector<std::int64_t> position(vocabulary, -1);  // in `expected`, by id
     for (std::size_t i = 0; i < out.expected.size(); ++i)
-        position.emplace(out.expected[i].id, i);
+        position[static_cast<std::size_t>(out.expected[i].id)] = static_cast<std::int64_t>(i);
 
     const ArrayDraw whenFires(std::move(fires).value(), chain.semantics);
     std::optional<ArrayDraw> whenQuiet;
