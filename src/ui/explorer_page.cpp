@@ -57,6 +57,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 namespace logitlab::ui {
@@ -765,6 +766,17 @@ void ExplorerPage::updateReadouts()
     m_readouts->setReadouts(readoutLines(), m_model->settings().temperature == 0.0);
 }
 
+std::pair<std::vector<std::int32_t>, QStringList> ExplorerPage::topTokens(int count) const
+{
+    std::pair<std::vector<std::int32_t>, QStringList> top;
+    const auto& order = m_model->idsByLogit();
+    for (std::size_t i = 0; i < order.size() && i < static_cast<std::size_t>(count); ++i) {
+        top.first.push_back(order[i]);
+        top.second << m_model->tokenName(order[i]);
+    }
+    return top;
+}
+
 void ExplorerPage::updateCompare()
 {
     // Four chains over the whole vocabulary: on a worker, like the sweep. While one runs, the
@@ -777,13 +789,7 @@ void ExplorerPage::updateCompare()
     auto table = m_model->table();
     if (table->distribution.logits.size() == 0 || table->problem)
         return;
-    m_compareIds.clear();
-    m_compareNames.clear();
-    const auto& order = table->byLogit;
-    for (std::size_t i = 0; i < order.size() && i < static_cast<std::size_t>(CompareChart::kTopBars); ++i) {
-        m_compareIds.push_back(order[i]);
-        m_compareNames << m_model->tokenName(order[i]);
-    }
+    std::tie(m_compareIds, m_compareNames) = topTokens(CompareChart::kTopBars);
     m_compareInFlight = true;
     m_compareWatcher.setFuture(QtConcurrent::run([table = std::move(table), chain = m_model->chain()] {
         return CompareOutcome{engine::compareSemantics(table->distribution.logits, chain)};
@@ -822,12 +828,7 @@ void ExplorerPage::startSweep()
     if (table->distribution.logits.size() == 0 || table->problem)
         return;
     std::vector<std::int32_t> tracked;
-    m_sweepNames.clear();
-    const auto& order = m_model->idsByLogit();
-    for (std::size_t i = 0; i < order.size() && i < static_cast<std::size_t>(kTrackedTokens); ++i) {
-        tracked.push_back(order[i]);
-        m_sweepNames << m_model->tokenName(order[i]);
-    }
+    std::tie(tracked, m_sweepNames) = topTokens(kTrackedTokens);
     m_sweepStop = std::make_shared<std::atomic<bool>>(false);
     const engine::ExplorerChain base = m_sweptChain;
     auto stop = m_sweepStop;

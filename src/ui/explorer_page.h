@@ -143,6 +143,8 @@ private:
     void updateReadouts();
     void startSweep();
     void updateCompare();
+    // The `count` most likely tokens (by logit): ids and names, for the charts that track a few.
+    std::pair<std::vector<std::int32_t>, QStringList> topTokens(int count) const;
     void sweepFinished();
     void compareFinished();
     void drawsFinished();
