@@ -39,7 +39,8 @@ SeedSweepOutcome run(const SeedSweepSpec& spec, int threads, WorkControl control
 QString csvOf(const SeedSweepSpec& spec, const SeedSweepOutcome& outcome)
 {
     const Provenance header = seedSweepResultHeader(seedSweepProvenance(spec, test::examplePath(QString())), outcome);
-    return seedSweepTokensCsv(header, outcome) + seedSweepSeedsCsv(header, outcome);
+    const auto shared = std::make_shared<const SeedSweepOutcome>(outcome);
+    return resultTableCsv(header, seedSweepTokensTable(shared)) + resultTableCsv(header, seedSweepSeedsTable(shared));
 }
 
 }  // namespace

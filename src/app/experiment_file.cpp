@@ -40,11 +40,6 @@ QJsonArray numbers(const QList<double>& values)
 
 }  // namespace
 
-QStringList experimentKinds()
-{
-    return {QStringLiteral("junk-risk"), QStringLiteral("seed-sweep")};
-}
-
 QStringList rngNameList()
 {
     QStringList names;
@@ -216,14 +211,6 @@ QString describeDistribution(const DistributionSpec& d, const QString& baseDir)
     if (file.open(QIODevice::ReadOnly))
         hash = QString::fromLatin1(QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256).toHex());
     return QStringLiteral("file %1 sha256=%2").arg(d.path, hash);
-}
-
-engine::Result<QString> experimentKind(const QJsonObject& root, const QString& source)
-{
-    const QJsonValue kind = root.value(QStringLiteral("experiment"));
-    if (!kind.isString() || !experimentKinds().contains(kind.toString()))
-        return Error{QStringLiteral("%1: experiment: must be one of %2").arg(source, experimentKinds().join(QStringLiteral(", "))).toStdString()};
-    return kind.toString();
 }
 
 engine::Result<QJsonObject> parseExperimentJson(const QByteArray& json, const QString& source)

@@ -41,8 +41,6 @@ inline constexpr int kExperimentFileVersion = 1;
 inline constexpr qint64 kMaxVocabulary = 1 << 20;
 inline constexpr qint64 kMaxSeed = qint64{1} << 53;  // every whole number up to here is exact in JSON
 
-// The experiments this build can run, by their "experiment" value.
-QStringList experimentKinds();
 QStringList rngNameList();
 
 struct ExperimentHeader {
@@ -63,9 +61,6 @@ QJsonObject settingToJson(const SettingSpec& s);
 
 // For provenance: the distribution in one line; a file is named with its SHA-256.
 QString describeDistribution(const DistributionSpec& d, const QString& baseDir);
-
-// The "experiment" value of a parsed file, to pick its reader. Errors name the file.
-engine::Result<QString> experimentKind(const QJsonObject& root, const QString& source);
 
 // The file's top-level JSON object, before any key is checked (for --set overrides).
 engine::Result<QJsonObject> parseExperimentJson(const QByteArray& json, const QString& source);

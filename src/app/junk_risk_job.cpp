@@ -1,28 +1,19 @@
 #include "junk_risk_job.h"
 
 #include "background_run.h"
-#include "csv_writer.h"
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QObject>
 
 #include <algorithm>
 #include <cmath>
 #include <mutex>
 
 namespace logitlab::app {
-
-namespace {
-
-QString optionalNumber(double value)
-{
-    return std::isnan(value) ? QString() : CsvWriter::number(value);
-}
-
-}  // namespace
 
 JunkRiskOutcome runJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, const QString& source, int threads,
                             const WorkControl& control)
@@ -97,25 +88,69 @@ Provenance junkRiskProvenance(const JunkRiskSpec& spec, const QString& baseDir)
     return p;
 }
 
-QStringList junkRiskColumns()
+ResultTable junkRiskTable(std::vector<engine::JunkRiskRow> rows)
 {
-    return {QStringLiteral("setting"),       QStringLiteral("chain"),          QStringLiteral("n"),
-            QStringLiteral("q_before"),      QStringLiteral("q_after"),        QStringLiteral("p_any_analytic"),
-            QStringLiteral("expected_junk"), QStringLiteral("replies"),        QStringLiteral("replies_with_junk"),
-            QStringLiteral("p_any_mc"),      QStringLiteral("p_any_mc_low"),   QStringLiteral("p_any_mc_high"),
-            QStringLiteral("mean_junk_mc")};
+    using Kind = ResultColumn::Kind;
+    using Row = engine::JunkRiskRow;
+    auto shared = std::make_shared<const std::vector<Row>>(std::move(rows));
+    // No interval without replies (the analytic-only rows of a run with replies = 0).
+    const auto sampled = [](const Row& r, double value) { return r.replies ? value : NAN; };
+    ResultTable table;
+    table.title = QObject::tr("Risk by length");
+    table.rows = shared->size();
+    table.columns = {
+        columnOf(shared, QStringLiteral("setting"), QObject::tr("setting"), Kind::Text,
+                 [](const Row& r) { return QString::fromStdString(r.setting); }, QObject::tr("The decoding setting's label.")),
+        columnOf(shared, QStringLiteral("chain"), QObject::tr("chain"), Kind::Text,
+                 [](const Row& r) { return QString::fromStdString(r.chain); }, QObject::tr("The setting's sampler chain.")),
+        columnOf(shared, QStringLiteral("n"), QObject::tr("N"), Kind::Integer, [](const Row& r) { return qint64(r.length); },
+                 QObject::tr("Reply length in tokens.")),
+        columnOf(shared, QStringLiteral("q_before"), QObject::tr("q before"), Kind::Real, [](const Row& r) { return r.qBefore; },
+                 QObject::tr("Junk mass per step in the model's distribution (T = 1, no filter).")),
+        columnOf(shared, QStringLiteral("q_after"), QObject::tr("q after"), Kind::Real, [](const Row& r) { return r.qAfter; },
+                 QObject::tr("Junk mass per step after the setting's chain.")),
+        columnOf(shared, QStringLiteral("p_any_analytic"), QObject::tr("P(junk) analytic"), Kind::Real,
+                 [](const Row& r) { return r.analytic; }, QObject::tr("1 - (1 - q after)^N.")),
+        columnOf(shared, QStringLiteral("expected_junk"), QObject::tr("N·q"), Kind::Real,
+                 [](const Row& r) { return r.expectedCount; }, QObject::tr("Expected junk tokens per reply.")),
+        columnOf(shared, QStringLiteral("replies"), QObject::tr("replies"), Kind::Integer,
+                 [](const Row& r) { return qint64(r.replies); }, QObject::tr("Monte Carlo replies drawn.")),
+        columnOf(shared, QStringLiteral("replies_with_junk"), QObject::tr("with junk"), Kind::Integer,
+                 [](const Row& r) { return qint64(r.repliesWithJunk); }, QObject::tr("Replies holding at least one junk token.")),
+        columnOf(shared, QStringLiteral("p_any_mc"), QObject::tr("P(junk) Monte Carlo"), Kind::Real,
+                 [sampled](const Row& r) { return sampled(r, r.monteCarlo); }, QObject::tr("Share of replies with junk.")),
+        columnOf(shared, QStringLiteral("p_any_mc_low"), QObject::tr("95% low"), Kind::Real,
+                 [sampled](const Row& r) { return sampled(r, r.low); }, QObject::tr("95% Wilson interval, low end.")),
+        columnOf(shared, QStringLiteral("p_any_mc_high"), QObject::tr("95% high"), Kind::Real,
+                 [sampled](const Row& r) { return sampled(r, r.high); }, QObject::tr("95% Wilson interval, high end.")),
+        columnOf(shared, QStringLiteral("mean_junk_mc"), QObject::tr("junk per reply"), Kind::Real,
+                 [sampled](const Row& r) { return sampled(r, r.meanCount); }, QObject::tr("Junk tokens per sampled reply.")),
+    };
+    return table;
+}
+
+ExperimentResult junkRiskResult(const JunkRiskSpec& spec, const QString& baseDir, JunkRiskOutcome outcome, int threads)
+{
+    ExperimentResult result;
+    result.kind = QStringLiteral("junk-risk");
+    result.status = outcome.status;
+    result.name = spec.name;
+    if (!outcome.status.finished())
+        return result;
+    result.provenance = junkRiskProvenance(spec, baseDir);
+    result.tables = {junkRiskTable(outcome.rows)};
+    result.summary = QObject::tr("%1: %2 draws in %3 s on %4 threads")
+                         .arg(spec.name)
+                         .arg(outcome.draws)
+                         .arg(outcome.seconds, 0, 'f', 2)
+                         .arg(threads);
+    result.details = std::make_shared<const JunkRiskRun>(JunkRiskRun{spec, std::move(outcome)});
+    return result;
 }
 
 QString junkRiskCsv(const Provenance& provenance, const std::vector<engine::JunkRiskRow>& rows)
 {
-    CsvWriter csv(provenance, junkRiskColumns());
-    for (const auto& r : rows)
-        csv.addRow({QString::fromStdString(r.setting), QString::fromStdString(r.chain), QString::number(r.length),
-                    CsvWriter::number(r.qBefore), CsvWriter::number(r.qAfter), CsvWriter::number(r.analytic),
-                    CsvWriter::number(r.expectedCount), QString::number(r.replies), QString::number(r.repliesWithJunk),
-                    optionalNumber(r.monteCarlo), optionalNumber(r.replies ? r.low : NAN),
-                    optionalNumber(r.replies ? r.high : NAN), optionalNumber(r.meanCount)});
-    return csv.text();
+    return resultTableCsv(provenance, junkRiskTable(rows));
 }
 
 }  // namespace logitlab::app

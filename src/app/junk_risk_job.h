@@ -3,10 +3,12 @@
 // rows into CSV with provenance. Used by the CLI and the GUI page alike.
 #pragma once
 
+#include "experiment_result.h"
 #include "experiment_runner.h"
 #include "junk_risk.h"
 #include "junk_risk_spec.h"
 #include "provenance.h"
+#include "result_table.h"
 
 #include <QFuture>
 #include <QString>
@@ -38,7 +40,16 @@ QFuture<JunkRiskOutcome> startJunkRisk(const JunkRiskSpec& spec, const QString& 
 // be byte-identical for any thread count.
 Provenance junkRiskProvenance(const JunkRiskSpec& spec, const QString& baseDir);
 
-QStringList junkRiskColumns();
+// A finished (or stopped) run as the result every kind returns: the table, the provenance, a
+// summary line; details hold a std::shared_ptr<const JunkRiskRun> for the chart.
+struct JunkRiskRun {
+    JunkRiskSpec spec;
+    JunkRiskOutcome outcome;
+};
+ExperimentResult junkRiskResult(const JunkRiskSpec& spec, const QString& baseDir, JunkRiskOutcome outcome, int threads);
+
+// The rows as the one result table the CSV and the page both read.
+ResultTable junkRiskTable(std::vector<engine::JunkRiskRow> rows);
 QString junkRiskCsv(const Provenance& provenance, const std::vector<engine::JunkRiskRow>& rows);
 
 } // namespace logitlab::app

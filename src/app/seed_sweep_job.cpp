@@ -5,6 +5,9 @@
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
+#include <QObject>
+
+#include <algorithm>
 
 namespace logitlab::app {
 
@@ -101,45 +104,96 @@ Provenance seedSweepResultHeader(const Provenance& provenance, const SeedSweepOu
     return p;
 }
 
-QString seedSweepTokensCsv(const Provenance& header, const SeedSweepOutcome& outcome)
+ExperimentResult seedSweepResult(const SeedSweepSpec& spec, const QString& baseDir, SeedSweepOutcome outcome, int threads)
 {
-    CsvWriter csv(header, {QStringLiteral("token_id"), QStringLiteral("token"), QStringLiteral("p"),
-                           QStringLiteral("pooled_count"), QStringLiteral("expected_count"), QStringLiteral("min"),
-                           QStringLiteral("q1"), QStringLiteral("median"), QStringLiteral("q3"), QStringLiteral("max"),
-                           QStringLiteral("times_most_drawn")});
-    for (std::size_t i = 0; i < outcome.summary.tokens.size(); ++i) {
-        const auto& t = outcome.summary.tokens[i];
-        csv.addRow({QString::number(t.id), outcome.tokenNames.value(static_cast<qsizetype>(i)), CsvWriter::number(t.expected),
-                    QString::number(t.pooled), CsvWriter::number(t.expectedPooled), CsvWriter::number(t.min),
-                    CsvWriter::number(t.q1), CsvWriter::number(t.median), CsvWriter::number(t.q3), CsvWriter::number(t.max),
-                    QString::number(t.timesMostDrawn)});
-    }
-    return csv.text();
+    ExperimentResult result;
+    result.kind = QStringLiteral("seed-sweep");
+    result.status = outcome.status;
+    result.name = spec.name;
+    if (!outcome.status.finished())
+        return result;
+    result.provenance = seedSweepResultHeader(seedSweepProvenance(spec, baseDir), outcome);
+    const auto& ks = outcome.summary.chiSquareUniformity;
+    result.summary = QObject::tr("%1: %2 seeds x %3 draws in %4 s on %5 threads; KS p = %6; first seed %7")
+                         .arg(spec.name)
+                         .arg(outcome.results.size())
+                         .arg(spec.draws)
+                         .arg(outcome.seconds, 0, 'f', 2)
+                         .arg(threads)
+                         .arg(ks.pValue, 0, 'g', 3)
+                         .arg(outcome.replayIdentical ? QObject::tr("replayed bit for bit") : QObject::tr("did NOT replay"));
+    auto run = std::make_shared<const SeedSweepRun>(SeedSweepRun{spec, std::move(outcome)});
+    const auto shared = std::shared_ptr<const SeedSweepOutcome>(run, &run->outcome);
+    result.tables = {seedSweepTokensTable(shared), seedSweepSeedsTable(shared)};
+    result.details = run;
+    return result;
 }
 
-QString seedSweepSeedsCsv(const Provenance& header, const SeedSweepOutcome& outcome)
+ResultTable seedSweepTokensTable(std::shared_ptr<const SeedSweepOutcome> outcome)
 {
-    QStringList columns{QStringLiteral("seed"), QStringLiteral("chi_square"), QStringLiteral("chi_square_df"),
-                        QStringLiteral("chi_square_p"), QStringLiteral("g"), QStringLiteral("g_p"),
-                        QStringLiteral("most_drawn"), QStringLiteral("sequence_hash")};
-    const int shown = std::min<int>(kSeedTableTokenColumns, static_cast<int>(outcome.tokenNames.size()));
+    using Kind = ResultColumn::Kind;
+    const auto token = [outcome](std::size_t i) -> const engine::TokenSpread& { return outcome->summary.tokens[i]; };
+    const auto real = [token](double engine::TokenSpread::*field) {
+        return [token, field](std::size_t i) { return QVariant(token(i).*field); };
+    };
+    ResultTable table;
+    table.title = QObject::tr("Per token");
+    table.rows = outcome->summary.tokens.size();
+    table.columns = {
+        {QStringLiteral("token_id"), QObject::tr("id"), Kind::Integer, [token](std::size_t i) { return QVariant(qint64(token(i).id)); },
+         QObject::tr("The token's id.")},
+        {QStringLiteral("token"), QObject::tr("token"), Kind::Text,
+         [outcome](std::size_t i) { return QVariant(outcome->tokenNames.value(static_cast<qsizetype>(i))); }, QObject::tr("The token.")},
+        {QStringLiteral("p"), QObject::tr("p"), Kind::Real, real(&engine::TokenSpread::expected),
+         QObject::tr("The probability the chain gives the token."), 4},
+        {QStringLiteral("pooled_count"), QObject::tr("drawn (all seeds)"), Kind::Integer,
+         [token](std::size_t i) { return QVariant(qint64(token(i).pooled)); }, QObject::tr("Draws of the token over every seed.")},
+        {QStringLiteral("expected_count"), QObject::tr("expected"), Kind::Real, real(&engine::TokenSpread::expectedPooled),
+         QObject::tr("p times seeds times draws."), 1},
+        {QStringLiteral("min"), QObject::tr("min"), Kind::Real, real(&engine::TokenSpread::min), QObject::tr("Fewest draws in one seed."), 0},
+        {QStringLiteral("q1"), QObject::tr("q1"), Kind::Real, real(&engine::TokenSpread::q1), QObject::tr("Lower quartile of the per-seed counts."), 1},
+        {QStringLiteral("median"), QObject::tr("median"), Kind::Real, real(&engine::TokenSpread::median), QObject::tr("Median per-seed count."), 1},
+        {QStringLiteral("q3"), QObject::tr("q3"), Kind::Real, real(&engine::TokenSpread::q3), QObject::tr("Upper quartile of the per-seed counts."), 1},
+        {QStringLiteral("max"), QObject::tr("max"), Kind::Real, real(&engine::TokenSpread::max), QObject::tr("Most draws in one seed."), 0},
+        {QStringLiteral("times_most_drawn"), QObject::tr("seeds where most drawn"), Kind::Integer,
+         [token](std::size_t i) { return QVariant(qint64(token(i).timesMostDrawn)); }, QObject::tr("Seeds in which the token was drawn most.")},
+    };
+    return table;
+}
+
+ResultTable seedSweepSeedsTable(std::shared_ptr<const SeedSweepOutcome> outcome)
+{
+    using Kind = ResultColumn::Kind;
+    const auto seed = [outcome](std::size_t i) -> const engine::SeedResult& { return outcome->results[i]; };
+    ResultTable table;
+    table.suffix = QStringLiteral("-seeds");
+    table.title = QObject::tr("Per seed");
+    table.rows = outcome->results.size();
+    table.columns = {
+        {QStringLiteral("seed"), QObject::tr("seed"), Kind::Integer, [seed](std::size_t i) { return QVariant(qulonglong(seed(i).seed)); },
+         QObject::tr("The seed.")},
+        {QStringLiteral("chi_square"), QObject::tr("chi-square"), Kind::Real, [seed](std::size_t i) { return QVariant(seed(i).chiSquare.statistic); },
+         QObject::tr("Pearson's statistic of the seed's counts against the expected ones."), 3},
+        {QStringLiteral("chi_square_df"), QObject::tr("df"), Kind::Integer,
+         [seed](std::size_t i) { return QVariant(qint64(seed(i).chiSquare.degreesOfFreedom)); }, QObject::tr("Degrees of freedom after pooling.")},
+        {QStringLiteral("chi_square_p"), QObject::tr("chi-square p"), Kind::Real, [seed](std::size_t i) { return QVariant(seed(i).chiSquare.pValue); },
+         QObject::tr("Chi-square p-value: flat between 0 and 1 for a correct sampler."), 4},
+        {QStringLiteral("g"), QObject::tr("G"), Kind::Real, [seed](std::size_t i) { return QVariant(seed(i).gTest.statistic); },
+         QObject::tr("The G-test (likelihood ratio) statistic."), 3},
+        {QStringLiteral("g_p"), QObject::tr("G p"), Kind::Real, [seed](std::size_t i) { return QVariant(seed(i).gTest.pValue); },
+         QObject::tr("G-test p-value."), 4},
+        {QStringLiteral("most_drawn"), QObject::tr("most drawn"), Kind::Text,
+         [outcome, seed](std::size_t i) { return QVariant(outcome->tokenNames.value(static_cast<qsizetype>(seed(i).mostDrawn))); },
+         QObject::tr("The token drawn most often with this seed.")},
+        {QStringLiteral("sequence_hash"), QObject::tr("sequence hash"), Kind::Text, [seed](std::size_t i) { return QVariant(hex(seed(i).hash)); },
+         QObject::tr("Hash of the drawn sequence: equal hashes, equal sequences.")},
+    };
+    const int shown = std::min<int>(kSeedTableTokenColumns, static_cast<int>(outcome->tokenNames.size()));
     for (int t = 0; t < shown; ++t)
-        columns << QStringLiteral("count:") + outcome.tokenNames[t];
-    CsvWriter csv(header, columns);
-    for (const auto& r : outcome.results) {
-        QStringList row{QString::number(r.seed),
-                        CsvWriter::number(r.chiSquare.statistic),
-                        QString::number(r.chiSquare.degreesOfFreedom),
-                        CsvWriter::number(r.chiSquare.pValue),
-                        CsvWriter::number(r.gTest.statistic),
-                        CsvWriter::number(r.gTest.pValue),
-                        outcome.tokenNames.value(static_cast<qsizetype>(r.mostDrawn)),
-                        hex(r.hash)};
-        for (int t = 0; t < shown; ++t)
-            row << QString::number(r.counts[static_cast<std::size_t>(t)]);
-        csv.addRow(row);
-    }
-    return csv.text();
+        table.columns.push_back({QStringLiteral("count:") + outcome->tokenNames[t], outcome->tokenNames[t], Kind::Integer,
+                                 [seed, t](std::size_t i) { return QVariant(qint64(seed(i).counts[static_cast<std::size_t>(t)])); },
+                                 QObject::tr("Draws of this token with this seed.")});
+    return table;
 }
 
 }  // namespace logitlab::app

@@ -4,8 +4,10 @@
 // GUI page alike.
 #pragma once
 
+#include "experiment_result.h"
 #include "experiment_runner.h"
 #include "provenance.h"
+#include "result_table.h"
 #include "seed_sweep.h"
 #include "seed_sweep_spec.h"
 
@@ -13,6 +15,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <vector>
 
 namespace logitlab::app {
@@ -39,8 +42,19 @@ Provenance seedSweepProvenance(const SeedSweepSpec& spec, const QString& baseDir
 // The provenance plus the sweep's overall results (KS, pooled fit, replay, first difference).
 Provenance seedSweepResultHeader(const Provenance& provenance, const SeedSweepOutcome& outcome);
 
-QString seedSweepTokensCsv(const Provenance& header, const SeedSweepOutcome& outcome);
-QString seedSweepSeedsCsv(const Provenance& header, const SeedSweepOutcome& outcome);
+// A finished (or stopped) run as the result every kind returns: the per-token and per-seed
+// tables, the provenance with the sweep's overall results, a summary line; details hold a
+// std::shared_ptr<const SeedSweepRun> for the charts.
+struct SeedSweepRun {
+    SeedSweepSpec spec;
+    SeedSweepOutcome outcome;
+};
+ExperimentResult seedSweepResult(const SeedSweepSpec& spec, const QString& baseDir, SeedSweepOutcome outcome, int threads);
+
+// The per-token table (<name>.csv) and the per-seed table (<name>-seeds.csv), as the result
+// tables the CSV and the page both read.
+ResultTable seedSweepTokensTable(std::shared_ptr<const SeedSweepOutcome> outcome);
+ResultTable seedSweepSeedsTable(std::shared_ptr<const SeedSweepOutcome> outcome);
 
 // Tokens shown as their own count column in the per-seed table (the most probable ones).
 inline constexpr int kSeedTableTokenColumns = 20;

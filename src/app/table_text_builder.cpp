@@ -30,7 +30,7 @@ QStringList headers(const QAbstractItemModel& model)
 }  // namespace
 
 TableTextBuilder::TableTextBuilder(const QAbstractItemModel& model, std::optional<Provenance> provenance)
-    : m_model(model), m_rows(model.rowCount())
+    : m_model(&model), m_rows(model.rowCount())
 {
     if (provenance)
         m_csv.emplace(*provenance, headers(model));
@@ -38,18 +38,29 @@ TableTextBuilder::TableTextBuilder(const QAbstractItemModel& model, std::optiona
         m_tsvLines << headers(model).join(QLatin1Char('\t'));
 }
 
+TableTextBuilder::TableTextBuilder(ResultTable table, const Provenance& provenance)
+    : m_table(std::move(table)), m_rows(static_cast<int>(m_table->rows))
+{
+    m_csv.emplace(provenance, m_table->columnNames());
+}
+
 bool TableTextBuilder::addRows(int rows)
 {
     const int end = std::min(m_rows, m_next + std::max(rows, 0));
-    const int columns = m_model.columnCount();
+    if (m_table) {
+        for (; m_next < end; ++m_next)
+            m_csv->addRow(csvRow(*m_table, static_cast<std::size_t>(m_next)));
+        return finished();
+    }
+    const int columns = m_model->columnCount();
     for (; m_next < end; ++m_next) {
         QStringList fields;
         for (int c = 0; c < columns; ++c) {
-            const QModelIndex index = m_model.index(m_next, c);
+            const QModelIndex index = m_model->index(m_next, c);
             if (m_csv)
-                fields << cellText(m_model.data(index, Qt::EditRole));
+                fields << cellText(m_model->data(index, Qt::EditRole));
             else
-                fields << m_model.data(index, Qt::DisplayRole).toString().replace(QLatin1Char('\t'), QLatin1Char(' '));
+                fields << m_model->data(index, Qt::DisplayRole).toString().replace(QLatin1Char('\t'), QLatin1Char(' '));
         }
         if (m_csv)
             m_csv->addRow(fields);

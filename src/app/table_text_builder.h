@@ -1,9 +1,11 @@
-// A table model as text (CSV with a provenance header, or tab-separated for the clipboard),
+// A table model or a result table as text (CSV with a provenance header, or tab-separated for
+// the clipboard),
 // built a slice of rows at a time so the UI thread can write a 262,144-row table between
 // frames instead of blocking for a second. modelToCsv()/modelToTsv() run it in one go.
 #pragma once
 
 #include "csv_writer.h"
+#include "result_table.h"
 
 #include <QString>
 #include <QStringList>
@@ -22,6 +24,8 @@ public:
     // (display text, tabs in cells turned into spaces). The model must outlive the builder and
     // must not change while it builds.
     TableTextBuilder(const QAbstractItemModel& model, std::optional<Provenance> provenance);
+    // CSV of a result table: exactly what `logitlab-cli run` writes for it (resultTableCsv).
+    TableTextBuilder(ResultTable table, const Provenance& provenance);
 
     // Appends up to `rows` more rows; true once every row is in.
     bool addRows(int rows);
@@ -31,7 +35,8 @@ public:
     QString text() const;
 
 private:
-    const QAbstractItemModel& m_model;
+    const QAbstractItemModel* m_model = nullptr;  // or:
+    std::optional<ResultTable> m_table;
     std::optional<CsvWriter> m_csv;
     QStringList m_tsvLines;
     int m_rows;

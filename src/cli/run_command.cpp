@@ -2,9 +2,10 @@
 
 #include "chart_export.h"
 #include "cli_application.h"
-#include "experiment_runner.h"
+#include "experiment_charts.h"
 #include "experiment_file.h"
-#include "experiment_outputs.h"
+#include "experiment_kind.h"
+#include "experiment_runner.h"
 #include "save_text.h"
 
 #include <QApplication>
@@ -12,6 +13,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonObject>
 
 #include <cstdio>
 #include <unistd.h>
@@ -91,10 +93,13 @@ int runRun(CommandContext& context)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Run an experiment file headless. Writes DIR/<name>.csv (provenance in '#' lines) and the\n"
-                       "chart as DIR/<name>.<format>. The same file and seed give the same CSV bytes on any\n"
-                       "thread count. Nothing is written when the file or an option is wrong (exit code 2)."));
-    parser.addPositionalArgument(QStringLiteral("FILE.json"), QStringLiteral("The experiment file (docs/experiments.md)."));
+        QStringLiteral("Run an experiment file, or a state file the Explorer saved, headless. Writes each result\n"
+                       "table as DIR/<name><suffix>.csv (provenance in '#' lines) and each chart as\n"
+                       "DIR/<name><suffix>.<format>. The same file and seed give the same CSV bytes on any\n"
+                       "thread count. Nothing is written when the file or an option is wrong (exit code 2).\n"
+                       "Kinds: %1.").arg(app::experimentKindIds().join(QStringLiteral(", "))));
+    parser.addPositionalArgument(QStringLiteral("FILE.json"),
+                                 QStringLiteral("The experiment file or Explorer state file (docs/experiments.md)."));
     parser.addOptions({
         {QStringLiteral("out"), QStringLiteral("Folder to write into (created if needed). Required."), QStringLiteral("DIR")},
         {QStringLiteral("threads"), QStringLiteral("Worker threads (1..1024). Default: all cores."), QStringLiteral("N")},
@@ -124,26 +129,24 @@ int runRun(CommandContext& context)
                             ? static_cast<int>(integerOption(parser, QStringLiteral("threads"), 1, 1024))
                             : app::defaultThreadCount();
     const QStringList formats = parseFormats(parser.value(QStringLiteral("formats")));
-    const bool charts = formats.size() > (formats.contains(QStringLiteral("csv")) ? 1 : 0);
-    if (charts && !qobject_cast<QApplication*>(QCoreApplication::instance()))
+    const bool wantsCharts = formats.size() > (formats.contains(QStringLiteral("csv")) ? 1 : 0);
+    if (wantsCharts && !qobject_cast<QApplication*>(QCoreApplication::instance()))
         throw UsageError{QStringLiteral("--formats: charts need the widgets application")};  // a programming error in main
 
     const QString path = positional[0];
-    ExperimentRequest request;
-    request.root = readRoot(path, parser.values(QStringLiteral("set")));
-    request.baseDir = QFileInfo(path).absolutePath();
-    request.source = path;
-    request.threads = threads;
-    request.charts = charts;
-    const auto kind = app::experimentKind(request.root, path);
+    const QJsonObject root = readRoot(path, parser.values(QStringLiteral("set")));
+    const auto kind = app::kindOfFile(root, path);
     if (!kind)
         throw UsageError{QString::fromStdString(kind.error())};
 
     ProgressLine progress(context.err, QFileInfo(path).completeBaseName());
-    request.control.started = [&progress](std::size_t total) { progress.started(total); };
-    request.control.progress = [&progress](std::size_t done) { progress.update(done); };
-    ExperimentOutputs outputs = kind.value() == QLatin1String("seed-sweep") ? runSeedSweepRequest(request)
-                                                                             : runJunkRiskRequest(request);
+    app::RunContext run;
+    run.source = path;
+    run.baseDir = QFileInfo(path).absolutePath();
+    run.threads = threads;
+    run.control.started = [&progress](std::size_t total) { progress.started(total); };
+    run.control.progress = [&progress](std::size_t done) { progress.update(done); };
+    const app::ExperimentResult outputs = kind.value()->run(root, run);
     progress.finish();
     if (outputs.status.state == app::RunStatus::State::Failed)
         throw UsageError{outputs.status.message};  // bad input found while setting up: nothing written
@@ -151,6 +154,7 @@ int runRun(CommandContext& context)
         context.err << "logitlab-cli run: cancelled; nothing written\n";
         return 1;
     }
+    const ui::ExperimentCharts charts = wantsCharts ? ui::experimentCharts(outputs) : ui::ExperimentCharts{};
 
     if (!QDir().mkpath(outDir))
         throw UsageError{QStringLiteral("--out: cannot create %1").arg(outDir)};
@@ -163,15 +167,15 @@ int runRun(CommandContext& context)
         throw UsageError{message};
     };
     if (formats.contains(QStringLiteral("csv"))) {
-        for (const auto& [suffix, text] : outputs.tables) {
-            const QString csvPath = dir.filePath(outputs.name + suffix + QStringLiteral(".csv"));
-            const QString error = app::saveText(csvPath, text);
+        for (const app::ResultTable& table : outputs.tables) {
+            const QString csvPath = dir.filePath(outputs.name + table.suffix + QStringLiteral(".csv"));
+            const QString error = app::saveText(csvPath, app::resultTableCsv(outputs.provenance, table));
             if (!error.isEmpty())
                 fail(error);
             written << csvPath;
         }
     }
-    for (const auto& [suffix, chart] : outputs.charts) {
+    for (const auto& [suffix, chart] : charts.charts) {
         for (const QString& name : formats) {
             const auto format = ui::chartFormatFromName(name);
             if (!format)

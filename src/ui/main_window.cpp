@@ -232,6 +232,8 @@ QString MainWindow::exportTableTo(const QString& path)
     Page* page = currentPage();
     if (!page || !page->resultsModel())
         return tr("This page has no table to export.");
+    if (const auto table = page->resultTable())
+        return app::saveText(path, app::resultTableCsv(page->provenance(), *table));
     return app::saveText(path, app::modelToCsv(*page->resultsModel(), page->provenance()));
 }
 
@@ -310,8 +312,10 @@ void MainWindow::buildTableText(bool csv, const QString& what, const std::functi
     constexpr int kAtOnce = 20'000;  // rows written without a dialog (a few ms)
     constexpr int kSliceMs = 15;     // per pass of the event loop: the window still paints
     Page* page = currentPage();
-    auto builder = std::make_shared<app::TableTextBuilder>(
-        *page->resultsModel(), csv ? std::optional<app::Provenance>(page->provenance()) : std::nullopt);
+    const auto table = csv ? page->resultTable() : std::nullopt;
+    auto builder = table ? std::make_shared<app::TableTextBuilder>(*table, page->provenance())
+                         : std::make_shared<app::TableTextBuilder>(
+                               *page->resultsModel(), csv ? std::optional<app::Provenance>(page->provenance()) : std::nullopt);
     if (builder->rowCount() <= kAtOnce) {
         builder->addRows(kAtOnce);
         emit tableTextDone(finish(builder->text()));

@@ -5,8 +5,11 @@
 #pragma once
 
 #include "provenance.h"
+#include "result_table.h"
 
 #include <QWidget>
+
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QAbstractItemModel;
@@ -24,6 +27,9 @@ public:
     virtual QString title() const = 0;
     virtual QChart* chart() const { return nullptr; }
     virtual QAbstractItemModel* resultsModel() const { return nullptr; }
+    // The table File > Export table writes: the same columns and rows `logitlab-cli run` writes
+    // for the page's experiment. Pages without one export resultsModel() as shown.
+    virtual std::optional<app::ResultTable> resultTable() const { return std::nullopt; }
     virtual app::Provenance provenance() const = 0;
     // Stops long work the page runs (the status bar's Cancel). Pages without any ignore it.
     virtual void cancel() {}

@@ -1,5 +1,5 @@
 // Draw results: for each survivor, how often N seeded draws picked it against the N * p the
-// sampler promises, with the chi-square p-value in the title, so a class can see sampling
+// sampler promises, with the goodness-of-fit test (or why there is none) in the title, so a class can see sampling
 // converge (or a bug show up).
 #pragma once
 
@@ -29,10 +29,10 @@ public:
 
     QChart* chart() const { return m_chart; }
 
-    // `names` has one entry per candidate. `caption` says what was drawn ("1,000 draws,
+    // `names` has one entry per candidate; `test` is the fit test in words. `caption` says what was drawn ("1,000 draws,
     // mulberry32 seed 42").
     void setResult(const engine::CandidateList& list, const engine::DrawCounts& counts, const QStringList& names,
-                   const QString& caption, double pValue);
+                   const QString& caption, const QString& test);
     void clear(const QString& message);
 
 private:

@@ -48,7 +48,7 @@ DrawChart::~DrawChart()
 }
 
 void DrawChart::setResult(const engine::CandidateList& list, const engine::DrawCounts& counts,
-                          const QStringList& names, const QString& caption, double pValue)
+                          const QStringList& names, const QString& caption, const QString& test)
 {
     const int n = static_cast<int>(list.size());
     const int shown = n > kTopBars + 1 ? kTopBars : n;
@@ -82,7 +82,7 @@ void DrawChart::setResult(const engine::CandidateList& list, const engine::DrawC
         top = std::max({top, observed[i], expected[i]});
     m_count->setRange(0.0, top * 1.1);
     m_count->applyNiceNumbers();  // whole-number ticks: the labels are counts
-    m_chart->setTitle(tr("%1: drawn vs expected (chi-square p = %2)").arg(caption, QString::number(pValue, 'g', 3)));
+    m_chart->setTitle(tr("%1: drawn vs expected (%2)").arg(caption, test));
 }
 
 void DrawChart::clear(const QString& message)

@@ -1,0 +1,59 @@
+#include "experiment_kind.h"
+
+#include "explorer_kind.h"
+#include "junk_risk_kind.h"
+#include "seed_sweep_kind.h"
+
+namespace logitlab::app {
+
+const std::vector<const ExperimentKind*>& experimentKinds()
+{
+    // The one list of kinds: a new experiment adds its line here and nothing elsewhere.
+    static const std::vector<const ExperimentKind*> kinds{&junkRiskKind(), &seedSweepKind(), &explorerKind()};
+    return kinds;
+}
+
+QStringList experimentKindIds()
+{
+    QStringList ids;
+    for (const ExperimentKind* kind : experimentKinds())
+        ids << kind->id();
+    return ids;
+}
+
+const ExperimentKind* findExperimentKind(const QString& id)
+{
+    for (const ExperimentKind* kind : experimentKinds())
+        if (kind->id() == id)
+            return kind;
+    return nullptr;
+}
+
+engine::Result<const ExperimentKind*> kindOfFile(const QJsonObject& root, const QString& source)
+{
+    // The Explorer's state files say what they are with "format", experiment files with
+    // "experiment".
+    if (!root.contains(QStringLiteral("experiment")) && root.value(QStringLiteral("format")) == QLatin1String(kExplorerFormat))
+        return &explorerKind();
+    const QJsonValue id = root.value(QStringLiteral("experiment"));
+    const ExperimentKind* kind = id.isString() ? findExperimentKind(id.toString()) : nullptr;
+    if (!kind || kind == &explorerKind()) {
+        QStringList ids = experimentKindIds();
+        ids.removeAll(explorerKind().id());
+        return engine::Error{QStringLiteral("%1: experiment: must be one of %2 (or an Explorer state file, \"format\": \"%3\")")
+                                 .arg(source, ids.join(QStringLiteral(", ")), QLatin1String(kExplorerFormat))
+                                 .toStdString()};
+    }
+    return kind;
+}
+
+ExperimentResult badInputResult(const QString& kind, const QString& message)
+{
+    ExperimentResult result;
+    result.kind = kind;
+    result.status = {RunStatus::State::Failed, message};
+    result.badInput = true;
+    return result;
+}
+
+}  // namespace logitlab::app

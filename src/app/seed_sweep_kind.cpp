@@ -1,0 +1,20 @@
+#include "seed_sweep_kind.h"
+
+#include "seed_sweep_job.h"
+#include "seed_sweep_spec.h"
+
+#include <QObject>
+
+namespace logitlab::app {
+
+const ExperimentKind& seedSweepKind()
+{
+    static const SpecKind<SeedSweepSpec> kind(
+        QStringLiteral("seed-sweep"), QObject::tr("Seed sweep"), parseSeedSweep,
+        [](const SeedSweepSpec& spec, const RunContext& c) {
+            return seedSweepResult(spec, c.baseDir, runSeedSweep(spec, c.baseDir, c.source, c.threads, c.control), c.threads);
+        });
+    return kind;
+}
+
+}  // namespace logitlab::app

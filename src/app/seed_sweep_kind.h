@@ -1,0 +1,11 @@
+// The seed-sweep experiment kind: many seeds of one chain, their goodness of fit and spread
+// (seed_sweep_spec.h reads the file, seed_sweep_job.h runs it).
+#pragma once
+
+#include "experiment_kind.h"
+
+namespace logitlab::app {
+
+const ExperimentKind& seedSweepKind();
+
+}  // namespace logitlab::app
