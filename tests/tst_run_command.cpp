@@ -136,6 +136,43 @@ private slots:
         }
     }
 
+    // Every file the app saves runs headless: an Explorer state file writes the Explorer's four
+    // tables and charts, with the provenance of its chain and draws.
+    void explorerStateRunsHeadless()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const Run run = runCli({logitlab::test::examplePath(QStringLiteral("explorer-llama-xtc.json")), QStringLiteral("--out"), out,
+                                QStringLiteral("--formats"), QStringLiteral("csv,svg")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QString base = QDir(out).filePath(QStringLiteral("explorer-llama-xtc"));
+        const QStringList headers{
+            QStringLiteral("token_id,token,logit,p,survivor,p_renormalised,rank"),
+            QStringLiteral("temperature,survivors,p:users,p:data,p:items,p:result,p:banana"),
+            QStringLiteral("token_id,token,p,expected,drawn"),
+            QStringLiteral("token_id,token,p:lesson,p:llama.cpp,p:hf,p:vllm"),
+        };
+        const QStringList suffixes{QString(), QStringLiteral("-sweep"), QStringLiteral("-draws"), QStringLiteral("-compare")};
+        for (qsizetype i = 0; i < suffixes.size(); ++i) {
+            const QStringList lines = QString::fromUtf8(readAll(base + suffixes[i] + QStringLiteral(".csv")))
+                                          .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            QVERIFY2(lines.contains(QStringLiteral("# semantics: llama.cpp")), qPrintable(suffixes[i]));
+            QVERIFY(lines.contains(QStringLiteral("# seed: 42")));
+            const qsizetype header = lines.indexOf(headers[i]);
+            QVERIFY2(header > 0, qPrintable(lines.join(QLatin1Char('\n'))));
+            QVERIFY(lines.size() > header + 1);
+            QVERIFY(readAll(base + suffixes[i] + QStringLiteral(".svg")).contains("<svg"));
+        }
+        // The draws add up to the file's count; the only survivor of the shown step is 'result'.
+        const QStringList draws = QString::fromUtf8(readAll(base + QStringLiteral("-draws.csv"))).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        qint64 total = 0;
+        for (const QString& line : draws.mid(draws.indexOf(headers[2]) + 1))
+            total += line.split(QLatin1Char(',')).last().toLongLong();
+        QCOMPARE(total, qint64{10000});
+        QVERIFY(readAll(base + QStringLiteral(".csv")).contains("\n3,result,1,0.1004420345037589,1,1,4\n"));
+        QVERIFY(run.err.contains("explorer-llama-xtc: 5 tokens, 1 survivors"));
+    }
+
     void badInput_data()
     {
         QTest::addColumn<QStringList>("arguments"); // FILE is replaced by the lesson example
@@ -160,6 +197,8 @@ private slots:
         QTest::newRow("no file") << QStringList{} << "missing the experiment file";
         QTest::newRow("two files") << QStringList{file, file} << "unexpected argument";
         QTest::newRow("malformed") << QStringList{QStringLiteral("MALFORMED")} << "malformed JSON at offset";
+        QTest::newRow("unknown kind") << QStringList{file, QStringLiteral("--set"), QStringLiteral("experiment=beam")}
+                                      << "experiment: must be one of junk-risk, seed-sweep";
     }
 
     void badInput()
