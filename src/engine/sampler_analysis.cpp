@@ -43,7 +43,7 @@ void summarise(const SamplerSettings& settings, std::size_t n, SamplerAnalysis& 
         kept += c.pRaw;
     a.massKept = settings.temperature == 0.0 ? 1.0 : kept;
     a.massRemoved = std::max(0.0, 1.0 - a.massKept);
-    a.outsideTop1 = std::max(0.0, 1.0 - a.survivors.front().p);
+    a.outsideTop1 = a.survivors.empty() ? 0.0 : std::max(0.0, 1.0 - a.survivors.front().p);
 
     if (settings.temperature == 0.0) {
         a.rule = CutRule::Greedy;
@@ -58,10 +58,19 @@ void summarise(const SamplerSettings& settings, std::size_t n, SamplerAnalysis& 
     }
 }
 
+// A temperature so small that l/T overflows is shown as what it does: greedy (T = 0).
+SamplerSettings effective(const Eigen::Ref<const Eigen::ArrayXd>& logits, SamplerSettings settings)
+{
+    if (actsAsGreedy(logits, settings.temperature))
+        settings.temperature = 0.0;
+    return settings;
+}
+
 }  // namespace
 
-SamplerAnalysis analyse(const Eigen::Ref<const Eigen::ArrayXd>& logits, const SamplerSettings& settings)
+SamplerAnalysis analyse(const Eigen::Ref<const Eigen::ArrayXd>& logits, const SamplerSettings& requested)
 {
+    const SamplerSettings settings = effective(logits, requested);
     SamplerAnalysis a;
     fillProbabilities(logits, settings, a);
     a.survivors = candidates(logits, settings);
@@ -69,10 +78,13 @@ SamplerAnalysis analyse(const Eigen::Ref<const Eigen::ArrayXd>& logits, const Sa
     return a;
 }
 
-SamplerAnalysis analyse(const Eigen::Ref<const Eigen::ArrayXd>& logits, const SamplerSettings& settings,
+SamplerAnalysis analyse(const Eigen::Ref<const Eigen::ArrayXd>& logits, const SamplerSettings& requested,
                         const std::vector<std::int32_t>& order)
 {
+    const SamplerSettings settings = effective(logits, requested);
     SamplerAnalysis a;
+    if (order.empty())
+        return a;
     fillProbabilities(logits, settings, a);
     if (settings.temperature == 0.0)
         a.survivors = {Candidate{order.front(), 1.0, 1.0}};
