@@ -15,6 +15,20 @@ QString hex(std::uint64_t value)
     return QStringLiteral("%1").arg(value, 16, 16, QLatin1Char('0'));
 }
 
+// "D=0.05 p=0.4", or why there is no test (a chain that leaves one token has 0 degrees of freedom).
+QString ksText(const engine::KsTest& ks, const engine::SeedSweepSummary& s)
+{
+    if (!ks.tested)
+        return QString::fromStdString(s.noTest.empty() ? "no test" : s.noTest);
+    return QStringLiteral("D=%1 p=%2").arg(CsvWriter::number(ks.statistic), CsvWriter::number(ks.pValue));
+}
+
+// A per-seed p-value, or an empty cell where the test had 0 degrees of freedom.
+QString pText(const engine::FitTest& test)
+{
+    return test.tested ? CsvWriter::number(test.pValue) : QString();
+}
+
 }  // namespace
 
 SeedSweepOutcome runSeedSweep(const SeedSweepSpec& spec, const QString& baseDir, const QString& source, int threads,
@@ -83,15 +97,14 @@ Provenance seedSweepResultHeader(const Provenance& provenance, const SeedSweepOu
     Provenance p = provenance;
     p.add(QStringLiteral("result: evaluated chain"), outcome.chain)
         .add(QStringLiteral("result: per-seed tests use"), QStringLiteral("%1 bins (tokens expecting < 5 draws pooled)").arg(s.pooledBins))
-        .add(QStringLiteral("result: KS of chi-square p-values"),
-             QStringLiteral("D=%1 p=%2").arg(CsvWriter::number(s.chiSquareUniformity.statistic), CsvWriter::number(s.chiSquareUniformity.pValue)))
-        .add(QStringLiteral("result: KS of G-test p-values"),
-             QStringLiteral("D=%1 p=%2").arg(CsvWriter::number(s.gTestUniformity.statistic), CsvWriter::number(s.gTestUniformity.pValue)))
+        .add(QStringLiteral("result: KS of chi-square p-values"), ksText(s.chiSquareUniformity, s))
+        .add(QStringLiteral("result: KS of G-test p-values"), ksText(s.gTestUniformity, s))
         .add(QStringLiteral("result: pooled chi-square"),
-             QStringLiteral("%1 on %2 dof, p=%3")
-                 .arg(CsvWriter::number(s.pooledChiSquare.statistic))
-                 .arg(s.pooledChiSquare.degreesOfFreedom)
-                 .arg(CsvWriter::number(s.pooledChiSquare.pValue)))
+             s.pooledChiSquare.tested ? QStringLiteral("%1 on %2 dof, p=%3")
+                                            .arg(CsvWriter::number(s.pooledChiSquare.statistic))
+                                            .arg(s.pooledChiSquare.degreesOfFreedom)
+                                            .arg(CsvWriter::number(s.pooledChiSquare.pValue))
+                                      : QString::fromStdString(s.noTest.empty() ? "no test" : s.noTest))
         .add(QStringLiteral("result: replay of the first seed"),
              outcome.replayIdentical ? QStringLiteral("replayed bit for bit") : QStringLiteral("DIFFERED"));
     if (s.comparedIdentical)
@@ -130,9 +143,9 @@ QString seedSweepSeedsCsv(const Provenance& header, const SeedSweepOutcome& outc
         QStringList row{QString::number(r.seed),
                         CsvWriter::number(r.chiSquare.statistic),
                         QString::number(r.chiSquare.degreesOfFreedom),
-                        CsvWriter::number(r.chiSquare.pValue),
+                        pText(r.chiSquare),
                         CsvWriter::number(r.gTest.statistic),
-                        CsvWriter::number(r.gTest.pValue),
+                        pText(r.gTest),
                         outcome.tokenNames.value(static_cast<qsizetype>(r.mostDrawn)),
                         hex(r.hash)};
         for (int t = 0; t < shown; ++t)

@@ -35,13 +35,16 @@ ExperimentOutputs runSeedSweepRequest(const ExperimentRequest& request)
         outputs.owners.push_back(std::move(charts));
     }
     const auto& ks = outcome.summary.chiSquareUniformity;
-    outputs.summary = QStringLiteral("%1: %2 seeds x %3 draws in %4 s on %5 threads; KS p = %6; first seed %7")
+    // A chain that leaves one token has nothing to test: say so instead of a KS p-value of 1s.
+    const QString test = outcome.summary.tested() ? QStringLiteral("KS p = %1").arg(ks.pValue, 0, 'g', 3)
+                                                  : QString::fromStdString(outcome.summary.noTest);
+    outputs.summary = QStringLiteral("%1: %2 seeds x %3 draws in %4 s on %5 threads; %6; first seed %7")
                           .arg(spec.name)
                           .arg(outcome.results.size())
                           .arg(spec.draws)
                           .arg(outcome.seconds, 0, 'f', 2)
                           .arg(request.threads)
-                          .arg(ks.pValue, 0, 'g', 3)
+                          .arg(test)
                           .arg(outcome.replayIdentical ? QStringLiteral("replayed bit for bit")
                                                        : QStringLiteral("did NOT replay"));
     return outputs;

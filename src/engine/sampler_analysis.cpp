@@ -31,6 +31,18 @@ void fillProbabilities(const Eigen::Ref<const Eigen::ArrayXd>& logits, const Sam
     for (std::size_t i = 0; i < n; ++i)
         if (p[static_cast<Eigen::Index>(i)] > 0.0)
             weighted += p[static_cast<Eigen::Index>(i)] * (logits[static_cast<Eigen::Index>(i)] - maxLogit);
+    if (!std::isfinite(weighted)) {
+        // l - l_max overflowed (logits near +-1e308): the same sum on the scaled logits, which
+        // the softmax above found finite.
+        const double maxScaled = maxLogit / settings.temperature;
+        weighted = 0.0;
+        for (std::size_t i = 0; i < n; ++i)
+            if (p[static_cast<Eigen::Index>(i)] > 0.0)
+                weighted += p[static_cast<Eigen::Index>(i)]
+                    * (logits[static_cast<Eigen::Index>(i)] / settings.temperature - maxScaled);
+        a.entropyNats = std::max(0.0, -std::log(p[top]) - weighted);
+        return;
+    }
     a.entropyNats = std::max(0.0, -std::log(p[top]) - weighted / settings.temperature);
 }
 
