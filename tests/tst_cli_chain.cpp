@@ -129,6 +129,80 @@ private slots:
         QVERIFY(text.out.contains(QStringLiteral("llama.cpp vs hf differ: D3 top-k ties")));
     }
 
+    // Issue 11, items 6 and 7: no NaN printed, the argmax drawn, counts never merged by name.
+    void extremeValuesGiveResults_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("top");
+        QTest::newRow("candidates T 1e-320") << QStringList{QStringLiteral("--logits"), QStringLiteral("1,2,3"),
+                                                            QStringLiteral("--temperature"), QStringLiteral("1e-320")}
+                                             << 2;
+        QTest::newRow("bias overflow") << QStringList{QStringLiteral("--logits"), QStringLiteral("1e308,1"),
+                                                      QStringLiteral("--logit-bias"), QStringLiteral("0:1e308")}
+                                       << 0;
+        QTest::newRow("repeat 1e-320") << QStringList{QStringLiteral("--logits"), QStringLiteral("1,2"),
+                                                      QStringLiteral("--repeat-penalty"), QStringLiteral("1e-320"),
+                                                      QStringLiteral("--history"), QStringLiteral("0")}
+                                       << 0;
+    }
+
+    void extremeValuesGiveResults()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, top);
+        const Run run = cli(QStringList{QStringLiteral("candidates")} + arguments + QStringList{QStringLiteral("--json")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(!run.out.contains(QStringLiteral("null")) && !run.out.contains(QStringLiteral("nan")), qPrintable(run.out));
+        const QJsonObject result = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        const QJsonObject first = result.value(QStringLiteral("survivors")).toArray().at(0).toObject();
+        QCOMPARE(first.value(QStringLiteral("id")).toInt(), top);
+        QCOMPARE(first.value(QStringLiteral("p")).toDouble(), 1.0);
+    }
+
+    void sampleAtTinyTemperatureDrawsTheArgmax()
+    {
+        const QJsonObject result = json({QStringLiteral("sample"), QStringLiteral("--logits"), QStringLiteral("3,1,2"),
+                                         QStringLiteral("--temperature"), QStringLiteral("1e-320")});
+        const QJsonObject counts = result.value(QStringLiteral("counts")).toObject();
+        QCOMPARE(counts.keys(), QStringList{QStringLiteral("0")});
+        QCOMPARE(counts.value(QStringLiteral("0")).toInt(), 1000);
+    }
+
+    void sampleCountsByIdWhenNamesRepeat()
+    {
+        const QJsonObject result = json({QStringLiteral("sample"), QStringLiteral("--logits"), QStringLiteral("1,1,1"),
+                                         QStringLiteral("--tokens"), QStringLiteral("a,a,b")});
+        const QJsonObject counts = result.value(QStringLiteral("counts")).toObject();
+        QCOMPARE(counts.keys(), (QStringList{QStringLiteral("a#0"), QStringLiteral("a#1"), QStringLiteral("b")}));
+        int total = 0;
+        for (const auto& v : counts)
+            total += v.toInt();
+        QCOMPARE(total, 1000);  // 360 draws used to vanish into one "a"
+        int byIdTotal = 0;
+        for (const auto& entry : result.value(QStringLiteral("by_id")).toArray()) {
+            const QJsonObject o = entry.toObject();
+            const int id = o.value(QStringLiteral("id")).toInt();
+            QCOMPARE(o.value(QStringLiteral("token")).toString(), id == 2 ? QStringLiteral("b") : QStringLiteral("a"));
+            byIdTotal += o.value(QStringLiteral("count")).toInt();
+        }
+        QCOMPARE(byIdTotal, 1000);
+    }
+
+    void compareWarnsOfLlamaCppDivergences()
+    {
+        const QStringList arguments{QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,2,1"),
+                                    QStringLiteral("--semantics"), QStringLiteral("llama.cpp"), QStringLiteral("--chain"),
+                                    QStringLiteral("top-k=2,logit-bias=1@1/1@2"), QStringLiteral("--compare")};
+        const Run text = cli(arguments);
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains(QStringLiteral("warning: llama.cpp: logit-bias after top-k")), qPrintable(text.out));
+        QVERIFY(text.out.contains(QStringLiteral("warning: llama.cpp: logit-bias lists a token twice")));
+        const QJsonObject result = json(arguments);
+        const QJsonArray warnings = result.value(QStringLiteral("presets")).toObject().value(QStringLiteral("llama.cpp"))
+                                        .toObject().value(QStringLiteral("warnings")).toArray();
+        QCOMPARE(warnings.size(), 2);
+    }
+
     void chainStringAndInputs()
     {
         // --chain under llama.cpp: order as written.
@@ -227,6 +301,28 @@ private slots:
                                                        QStringLiteral("hf"), QStringLiteral("--xtc-probability"),
                                                        QStringLiteral("0.5")}
                                         << "xtc: hf has no XTC";
+    }
+
+    void endlessWorkIsRefused_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("10^10 draws") << QStringList{QStringLiteral("--logits"), QStringLiteral("3,2,1"),
+                                                    QStringLiteral("--draws"), QStringLiteral("10000000000")};
+        QTest::newRow("DRY over 10^6 draws") << QStringList{QStringLiteral("--logits"), QStringLiteral("3,2,1"),
+                                                            QStringLiteral("--semantics"), QStringLiteral("llama.cpp"),
+                                                            QStringLiteral("--chain"), QStringLiteral("dry=0.8"),
+                                                            QStringLiteral("--draws"), QStringLiteral("1000000")};
+    }
+
+    void endlessWorkIsRefused()
+    {
+        QFETCH(QStringList, arguments);
+        const Run run = cli(QStringList{QStringLiteral("sample")} + arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.out.isEmpty());
+        QCOMPARE(run.err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(run.err.contains(QStringLiteral("draws: about")) && run.err.contains(QStringLiteral("limit of")),
+                 qPrintable(run.err));
     }
 
     void badInput()

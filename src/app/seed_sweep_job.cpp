@@ -18,6 +18,20 @@ QString hex(std::uint64_t value)
     return QStringLiteral("%1").arg(value, 16, 16, QLatin1Char('0'));
 }
 
+// "D=0.05 p=0.4", or why there is no test (a chain that leaves one token has 0 degrees of freedom).
+QString ksText(const engine::KsTest& ks, const engine::SeedSweepSummary& s)
+{
+    if (!ks.tested)
+        return QString::fromStdString(s.noTest.empty() ? "no test" : s.noTest);
+    return QStringLiteral("D=%1 p=%2").arg(CsvWriter::number(ks.statistic), CsvWriter::number(ks.pValue));
+}
+
+// A per-seed p-value, or an empty cell where the test had 0 degrees of freedom.
+QVariant pValue(const engine::FitTest& test)
+{
+    return test.tested ? QVariant(test.pValue) : QVariant();
+}
+
 }  // namespace
 
 SeedSweepOutcome runSeedSweep(const SeedSweepSpec& spec, const QString& baseDir, const QString& source, int threads,
@@ -86,15 +100,14 @@ Provenance seedSweepResultHeader(const Provenance& provenance, const SeedSweepOu
     Provenance p = provenance;
     p.add(QStringLiteral("result: evaluated chain"), outcome.chain)
         .add(QStringLiteral("result: per-seed tests use"), QStringLiteral("%1 bins (tokens expecting < 5 draws pooled)").arg(s.pooledBins))
-        .add(QStringLiteral("result: KS of chi-square p-values"),
-             QStringLiteral("D=%1 p=%2").arg(CsvWriter::number(s.chiSquareUniformity.statistic), CsvWriter::number(s.chiSquareUniformity.pValue)))
-        .add(QStringLiteral("result: KS of G-test p-values"),
-             QStringLiteral("D=%1 p=%2").arg(CsvWriter::number(s.gTestUniformity.statistic), CsvWriter::number(s.gTestUniformity.pValue)))
+        .add(QStringLiteral("result: KS of chi-square p-values"), ksText(s.chiSquareUniformity, s))
+        .add(QStringLiteral("result: KS of G-test p-values"), ksText(s.gTestUniformity, s))
         .add(QStringLiteral("result: pooled chi-square"),
-             QStringLiteral("%1 on %2 dof, p=%3")
-                 .arg(CsvWriter::number(s.pooledChiSquare.statistic))
-                 .arg(s.pooledChiSquare.degreesOfFreedom)
-                 .arg(CsvWriter::number(s.pooledChiSquare.pValue)))
+             s.pooledChiSquare.tested ? QStringLiteral("%1 on %2 dof, p=%3")
+                                            .arg(CsvWriter::number(s.pooledChiSquare.statistic))
+                                            .arg(s.pooledChiSquare.degreesOfFreedom)
+                                            .arg(CsvWriter::number(s.pooledChiSquare.pValue))
+                                      : QString::fromStdString(s.noTest.empty() ? "no test" : s.noTest))
         .add(QStringLiteral("result: replay of the first seed"),
              outcome.replayIdentical ? QStringLiteral("replayed bit for bit") : QStringLiteral("DIFFERED"));
     if (s.comparedIdentical)
@@ -114,13 +127,16 @@ ExperimentResult seedSweepResult(const SeedSweepSpec& spec, const QString& baseD
         return result;
     result.provenance = seedSweepResultHeader(seedSweepProvenance(spec, baseDir), outcome);
     const auto& ks = outcome.summary.chiSquareUniformity;
-    result.summary = QObject::tr("%1: %2 seeds x %3 draws in %4 s on %5 threads; KS p = %6; first seed %7")
+    // A chain that leaves one token has nothing to test: say so instead of a KS p-value of 1s.
+    const QString test = outcome.summary.tested() ? QObject::tr("KS p = %1").arg(ks.pValue, 0, 'g', 3)
+                                                  : QString::fromStdString(outcome.summary.noTest);
+    result.summary = QObject::tr("%1: %2 seeds x %3 draws in %4 s on %5 threads; %6; first seed %7")
                          .arg(spec.name)
                          .arg(outcome.results.size())
                          .arg(spec.draws)
                          .arg(outcome.seconds, 0, 'f', 2)
                          .arg(threads)
-                         .arg(ks.pValue, 0, 'g', 3)
+                         .arg(test)
                          .arg(outcome.replayIdentical ? QObject::tr("replayed bit for bit") : QObject::tr("did NOT replay"));
     auto run = std::make_shared<const SeedSweepRun>(SeedSweepRun{spec, std::move(outcome)});
     const auto shared = std::shared_ptr<const SeedSweepOutcome>(run, &run->outcome);
@@ -176,11 +192,11 @@ ResultTable seedSweepSeedsTable(std::shared_ptr<const SeedSweepOutcome> outcome)
          QObject::tr("Pearson's statistic of the seed's counts against the expected ones."), 3},
         {QStringLiteral("chi_square_df"), QObject::tr("df"), Kind::Integer,
          [seed](std::size_t i) { return QVariant(qint64(seed(i).chiSquare.degreesOfFreedom)); }, QObject::tr("Degrees of freedom after pooling.")},
-        {QStringLiteral("chi_square_p"), QObject::tr("chi-square p"), Kind::Real, [seed](std::size_t i) { return QVariant(seed(i).chiSquare.pValue); },
+        {QStringLiteral("chi_square_p"), QObject::tr("chi-square p"), Kind::Real, [seed](std::size_t i) { return pValue(seed(i).chiSquare); },
          QObject::tr("Chi-square p-value: flat between 0 and 1 for a correct sampler."), 4},
         {QStringLiteral("g"), QObject::tr("G"), Kind::Real, [seed](std::size_t i) { return QVariant(seed(i).gTest.statistic); },
          QObject::tr("The G-test (likelihood ratio) statistic."), 3},
-        {QStringLiteral("g_p"), QObject::tr("G p"), Kind::Real, [seed](std::size_t i) { return QVariant(seed(i).gTest.pValue); },
+        {QStringLiteral("g_p"), QObject::tr("G p"), Kind::Real, [seed](std::size_t i) { return pValue(seed(i).gTest); },
          QObject::tr("G-test p-value."), 4},
         {QStringLiteral("most_drawn"), QObject::tr("most drawn"), Kind::Text,
          [outcome, seed](std::size_t i) { return QVariant(outcome->tokenNames.value(static_cast<qsizetype>(seed(i).mostDrawn))); },

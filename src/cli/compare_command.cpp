@@ -1,6 +1,7 @@
 #include "compare_command.h"
 
 #include "candidates_command.h"
+#include "chain_divergences.h"
 #include "chain_evaluation.h"
 #include "chain_json.h"
 #include "chain_text.h"
@@ -27,6 +28,7 @@ struct PresetOutcome {
     engine::CandidateList survivors;
     QJsonArray chain;
     QString chainText;
+    QStringList warnings;  // llama.cpp's own divergences this chain reaches (chain_divergences.h)
 };
 
 QString name(Semantics s)
@@ -125,6 +127,8 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
             o.survivors = engine::evaluateChain(prepared.chain, prepared.distribution.logits, samplerContext);
             o.chain = chainToJson(prepared.chain, true);
             o.chainText = QString::fromStdString(engine::formatChain(prepared.chain, true));
+            for (const std::string& w : engine::llamaCppDivergences(prepared.chain))
+                o.warnings << QString::fromStdString(w);
             if (!haveDistribution) {
                 distribution = prepared.distribution;
                 haveDistribution = true;
@@ -166,9 +170,13 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
             const PresetOutcome& o = outcomes[s];
             if (!o.error.isEmpty())
                 presets.insert(name(s), QJsonObject{{QStringLiteral("error"), o.error}});
-            else
+            else if (o.warnings.isEmpty())
                 presets.insert(name(s), QJsonObject{{QStringLiteral("survivors"), survivorsJson(o.survivors, distribution)},
                                                     {QStringLiteral("chain"), o.chain}});
+            else
+                presets.insert(name(s), QJsonObject{{QStringLiteral("survivors"), survivorsJson(o.survivors, distribution)},
+                                                    {QStringLiteral("chain"), o.chain},
+                                                    {QStringLiteral("warnings"), QJsonArray::fromStringList(o.warnings)}});
         }
         QJsonArray diffs;
         for (const auto& d : differences)
@@ -210,6 +218,9 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
         context.out << "all four presets agree\n";
     for (const auto& d : differences)
         context.out << QStringLiteral("%1 vs %2 differ: %3\n").arg(name(d.a), name(d.b), d.rules.join(QStringLiteral("; ")));
+    for (Semantics s : all)
+        for (const QString& w : outcomes[s].warnings)
+            context.out << QStringLiteral("warning: %1: %2\n").arg(name(s), w);
     return 0;
 }
 

@@ -8,11 +8,13 @@
 #include "chain_json.h"
 #include "chain_options.h"
 #include "chain_text.h"
+#include "array_draw.h"
+#include "cumulative_walk.h"
 #include "draw.h"
 #include "rng_factory.h"
 #include "sample.h"
 #include "sampler_options.h"
-#include "seed_split.h"
+#include "work_limits.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -40,8 +42,9 @@ std::function<std::int32_t()> drawer(PreparedChain& prepared, const ChainRequest
                                      const engine::Rng& stageRng)
 {
     if (const auto lesson = engine::lessonFastPath(prepared.chain)) {
-        auto survivors = std::make_shared<engine::CandidateList>(engine::candidates(prepared.distribution.logits, *lesson));
-        return [survivors, &rng] { return engine::sample(*survivors, rng); };
+        // The lesson's walk, found by binary search: the same draws as sample(), O(log n) each.
+        auto walk = std::make_shared<engine::CumulativeWalk>(engine::candidates(prepared.distribution.logits, *lesson));
+        return [walk, &rng] { return walk->list()[walk->indexAt(rng.nextDouble())].id; };
     }
     auto context = std::make_shared<engine::SamplerContext>();
     context->history = request.history;
@@ -50,12 +53,41 @@ std::function<std::int32_t()> drawer(PreparedChain& prepared, const ChainRequest
     const auto& logits = prepared.distribution.logits;
     const auto n = static_cast<std::size_t>(logits.size());
     if (!chain.stateful()) {
-        auto final = std::make_shared<engine::CandidateArray>(chain.run(logits.data(), n, *context));
-        return [final, &rng, &chain] { return (*final)[engine::drawIndex(*final, chain.semantics(), rng)].id; };
+        // Prefix sums and a binary search: the same index as drawIndex()'s walk, O(log n) a draw.
+        auto draw = std::make_shared<engine::ArrayDraw>(chain.run(logits.data(), n, *context), chain.semantics());
+        return [draw, &rng] { return draw->array()[draw->draw(rng)].id; };
     }
     return [context, &rng, &chain, &logits, n] {
         const engine::CandidateArray final = chain.run(logits.data(), n, *context);
         return chain.drawAndAccept(final, rng, *context);
+    };
+}
+
+// How many tokens the draws choose among (for the work estimate of a chain that runs once).
+std::size_t survivorCount(PreparedChain& prepared, const ChainRequest& request)
+{
+    if (const auto lesson = engine::lessonFastPath(prepared.chain))
+        return engine::candidates(prepared.distribution.logits, *lesson).size();
+    if (prepared.chain.stateful())
+        return static_cast<std::size_t>(prepared.distribution.logits.size());
+    engine::SamplerChain copy = prepared.chain;
+    engine::SamplerContext context;
+    context.history = request.history;
+    const auto& logits = prepared.distribution.logits;
+    return copy.run(logits.data(), static_cast<std::size_t>(logits.size()), context).size();
+}
+
+// Counts are kept by id; this is the label a count is shown and keyed under: the token's name,
+// or "name#id" when several tokens of the vocabulary share that name (so their counts never merge).
+std::function<QString(std::int32_t)> countLabels(const engine::Distribution& distribution)
+{
+    auto shared = std::make_shared<std::map<std::string, int>>();
+    for (const std::string& name : distribution.tokens)
+        ++(*shared)[name];
+    return [shared, &distribution](std::int32_t id) {
+        const std::string name = distribution.tokenName(id);
+        const auto found = shared->find(name);
+        return QString::fromStdString(found != shared->end() && found->second > 1 ? name + "#" + std::to_string(id) : name);
     };
 }
 
@@ -93,6 +125,13 @@ int runSample(CommandContext& context)
     if (!rng)
         throw UsageError{QString::fromStdString(rng.error())};
 
+    if (auto tooMuch = engine::checkWork(
+            "draws", engine::sampleSteps(prepared.chain, static_cast<std::size_t>(distribution.logits.size()),
+                                         survivorCount(prepared, request), static_cast<double>(draws), request.history.size()),
+            engine::kMaxSampleSteps,
+            "use fewer draws (a chain with penalties, DRY, n-gram bans, XTC or mirostat runs again before every draw)"))
+        throw UsageError{QString::fromStdString(*tooMuch)};
+
     std::map<std::int32_t, qint64> counts;
     QJsonArray sequence;
     const auto stageRng = engine::makeRng(rngName.toStdString(), engine::randomStageSeed(static_cast<std::uint64_t>(seed)));
@@ -109,11 +148,20 @@ int runSample(CommandContext& context)
     std::vector<std::pair<std::int32_t, qint64>> ranked(counts.begin(), counts.end());
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
 
+    const auto label = countLabels(distribution);
     if (parser.isSet(QStringLiteral("json"))) {
+        // "counts" keeps its name -> count shape (a shared name is keyed "name#id"); "by_id" lists
+        // the same counts by id, most drawn first, with the name alongside.
         QJsonObject countsJson;
-        for (const auto& [id, count] : ranked)
-            countsJson.insert(QString::fromStdString(distribution.tokenName(id)), count);
+        QJsonArray byId;
+        for (const auto& [id, count] : ranked) {
+            countsJson.insert(label(id), count);
+            byId.append(QJsonObject{{QStringLiteral("id"), id},
+                                    {QStringLiteral("token"), QString::fromStdString(distribution.tokenName(id))},
+                                    {QStringLiteral("count"), count}});
+        }
         QJsonObject root{{QStringLiteral("counts"), countsJson},
+                         {QStringLiteral("by_id"), byId},
                          {QStringLiteral("draws"), draws},
                          {QStringLiteral("seed"), seed},
                          {QStringLiteral("rng"), rngName},
@@ -133,7 +181,7 @@ int runSample(CommandContext& context)
                 << "rng: " << rngName << "  seed: " << seed << "  draws: " << draws << '\n';
     for (const auto& [id, count] : ranked)
         context.out << QStringLiteral("%1  %2  %3\n")
-                           .arg(QString::fromStdString(distribution.tokenName(id)), -16)
+                           .arg(label(id), -16)
                            .arg(count, 10)
                            .arg(draws > 0 ? double(count) / double(draws) : 0.0, 0, 'f', 4);
     if (withSequence) {

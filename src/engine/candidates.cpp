@@ -83,8 +83,11 @@ bool normaliseAndGather(std::vector<double>& probs, double sum, std::size_t limi
 template <class Scalar>
 CandidateList candidatesOf(const Scalar* logits, std::size_t n, const SamplerSettings& settings)
 {
-    if (settings.temperature == 0.0)
-        return {Candidate{detail::argmaxOf(logits, n), 1.0, 1.0}};
+    if (n == 0)
+        return {};
+    const std::int32_t top = detail::argmaxOf(logits, n);
+    if (settings.temperature == 0.0 || detail::scaledMaxOverflows(static_cast<double>(logits[top]), settings.temperature))
+        return {Candidate{top, 1.0, 1.0}};
 
     Workspace& w = workspace();
     std::vector<double>& probs = w.probs;
@@ -95,7 +98,9 @@ CandidateList candidatesOf(const Scalar* logits, std::size_t n, const SamplerSet
     const auto before = [&probs](std::int32_t a, std::int32_t b) {
         return probs[a] > probs[b] || (probs[a] == probs[b] && a < b);
     };
-    const std::size_t limit = settings.topK ? std::min<std::size_t>(*settings.topK, n) : n;
+    // top-k < 1 is refused by validateSettings(); should one arrive anyway, keep the argmax
+    // rather than nothing (an empty list has no draw and no first survivor).
+    const std::size_t limit = settings.topK ? std::min<std::size_t>(static_cast<std::size_t>(std::max(*settings.topK, 1)), n) : n;
     const bool cut = limit < n || settings.topP;
 
     std::vector<std::int32_t>& order = w.order;

@@ -18,7 +18,9 @@ CandidateList candidatesFromOrder(const std::vector<double>& probs, const std::v
                                   const SamplerSettings& settings)
 {
     const std::size_t n = order.size();
-    const std::size_t limit = settings.topK ? std::min<std::size_t>(*settings.topK, n) : n;
+    // top-k < 1 is refused by validateSettings(); keep the first token rather than none if one
+    // arrives anyway (callers read the first survivor).
+    const std::size_t limit = settings.topK ? std::min<std::size_t>(static_cast<std::size_t>(std::max(*settings.topK, 1)), n) : n;
     // Probabilities are non-increasing along `order` (exp is monotonic), so the running total
     // in this order is the running total candidates() computes: the same values, same order.
     std::size_t kept = limit;

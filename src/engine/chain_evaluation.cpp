@@ -1,6 +1,7 @@
 #include "chain_evaluation.h"
 
 #include "candidates.h"
+#include "softmax_kernel.h"
 #include "stage_support.h"
 
 #include <algorithm>
@@ -37,15 +38,20 @@ CandidateList survivorsOf(const CandidateArray& final, const Eigen::Ref<const Ei
     // Whole-vocabulary softmax of the adjusted logits at the chain's temperature.
     const double scale = context.temperatureScale > 0.0 ? context.temperatureScale : 1.0;
     const bool greedy = context.temperatureScale == 0.0;
-    const auto adjusted = [&](Eigen::Index i) {
+    const auto unscaled = [&](Eigen::Index i) {
         const auto found = context.adjustedLogits.find(static_cast<std::int32_t>(i));
-        return (found == context.adjustedLogits.end() ? logits[i] : found->second) / scale;
+        return found == context.adjustedLogits.end() ? logits[i] : found->second;
     };
-    double maxLogit = detail::kNegInf;
+    double maxUnscaled = detail::kNegInf;
     for (Eigen::Index i = 0; i < logits.size(); ++i)
-        maxLogit = std::max(maxLogit, adjusted(i));
+        maxUnscaled = std::max(maxUnscaled, unscaled(i));
+    // l / T - max / T as the chain computes it, unless max / T overflows: then (l - max) / T, the
+    // same in exact arithmetic and never inf - inf.
+    const bool shift = detail::scaledMaxOverflows(maxUnscaled, scale);
+    const double maxLogit = shift ? 0.0 : maxUnscaled / scale;
+    const auto adjusted = [&](Eigen::Index i) { return shift ? (unscaled(i) - maxUnscaled) / scale : unscaled(i) / scale; };
     double sum = 0.0;
-    if (maxLogit != detail::kNegInf)
+    if (maxUnscaled != detail::kNegInf)
         for (Eigen::Index i = 0; i < logits.size(); ++i)
             sum += std::exp(adjusted(i) - maxLogit);
 

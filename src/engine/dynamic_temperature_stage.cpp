@@ -36,7 +36,7 @@ void DynamicTemperatureStage::apply(CandidateArray& candidates, SamplerContext& 
         if (candidates.size() <= 1)
             return;
         const double low = std::max(0.0, t - delta);
-        const double high = t + delta;
+        const double high = detail::saturated(t + delta);  // t + delta may overflow; the range stays finite
         candidates.softmax();
         candidates.sortDescending();
         const double maxEntropy = std::log(static_cast<double>(candidates.size()));
@@ -46,8 +46,9 @@ void DynamicTemperatureStage::apply(CandidateArray& candidates, SamplerContext& 
     m_last = dynamic;
     if (candidates.empty())
         return;
-    if (dynamic <= 0.0) {
-        // llama.cpp's T <= 0 rule; with delta > 0 it would divide by 0 here, which gives NaN.
+    if (dynamic <= 0.0 || divisionOverflows(candidates, context, dynamic)) {
+        // llama.cpp's T <= 0 rule; with delta > 0 it would divide by 0 here, which gives NaN. A T
+        // so small that l / T overflows is its T -> 0 limit, the same greedy mask.
         detail::maskAllBut(candidates, candidates.argmax());
         candidates.softmax();
         context.temperatureScale = 0.0;

@@ -32,7 +32,7 @@ void removeBelow(CandidateArray& candidates, double cutoff, std::size_t minKeep)
     auto& data = candidates.data();
     std::vector<bool> remove(data.size());
     for (std::size_t i = 0; i < data.size(); ++i)
-        remove[i] = data[i].p < cutoff;
+        remove[i] = data[i].p < cutoff - detail::kBoundaryTolerance;  // a p on the cut stays, as in exact math
     if (minKeep > 0 && !data.empty()) {
         // HF keeps every token scoring at least the min_keep-th largest score (ties included).
         std::vector<double> logits(data.size());

@@ -1,11 +1,14 @@
 #include "explorer_chain.h"
 
+#include "chain_divergences.h"
 #include "chain_evaluation.h"
 #include "candidates_from_order.h"
 #include "chain_text.h"
 #include "logit_bias_stage.h"
 #include "logits_parser.h"
 #include "sampler_context.h"
+#include "softmax.h"
+#include "temperature_stage.h"
 
 #include <algorithm>
 #include <map>
@@ -53,6 +56,18 @@ std::vector<std::int32_t> reorder(const std::vector<std::int32_t>& order, const 
     for (const auto& entry : changed)
         out.insert(std::lower_bound(out.begin(), out.end(), entry.first, before), entry.first);
     return out;
+}
+
+// The temperature whose probabilities the Explorer shows: the preset's greedy temperatures
+// (llama.cpp's T <= 0, vLLM's T < 1e-5) are shown as T = 0, the argmax.
+double displayTemperature(const ExplorerChain& chain)
+{
+    const double t = chain.lesson.temperature;
+    if (chain.semantics == Semantics::LlamaCpp && t <= 0.0)
+        return 0.0;
+    if (chain.semantics == Semantics::Vllm && t < TemperatureStage::kVllmGreedyBelow)
+        return 0.0;
+    return t;
 }
 
 }  // namespace
@@ -113,6 +128,12 @@ std::string describeExplorerChain(const ExplorerChain& chain)
     return text;
 }
 
+std::vector<std::string> explorerChainWarnings(const ExplorerChain& chain)
+{
+    auto built = buildChain(toChainSettings(chain), chain.semantics);
+    return built ? llamaCppDivergences(built.value()) : std::vector<std::string>{};
+}
+
 SamplerAnalysis analyseExplorerChain(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain,
                                      const std::vector<std::int32_t>& order)
 {
@@ -122,6 +143,11 @@ SamplerAnalysis analyseExplorerChain(const Eigen::Ref<const Eigen::ArrayXd>& log
     CandidateList survivors = runChain(logits, chain, context).value();
     // Probabilities at T and the entropy are those of the logits the chain's bias, penalties,
     // DRY and n-gram bans left (the changes are kept on the temperature-1 scale).
+    // Only the temperature is read from the lesson's settings here: their top-k and top-p follow
+    // the preset's rules (hf's top-k 0 is "off", llama.cpp's top-p may be 0), which analyse()'s
+    // lesson cut does not know, and the survivors are the chain's anyway.
+    SamplerSettings display;
+    display.temperature = displayTemperature(chain);
     SamplerAnalysis a;
     Eigen::ArrayXd adjusted;
     if (!context.adjustedLogits.empty()) {
@@ -130,9 +156,9 @@ SamplerAnalysis analyseExplorerChain(const Eigen::Ref<const Eigen::ArrayXd>& log
             adjusted[id] = logit;
     }
     if (adjusted.size() > 0 && !validateLogits(adjusted))
-        a = analyse(adjusted, chain.lesson, reorder(order, adjusted, context.adjustedLogits));
+        a = analyse(adjusted, display, reorder(order, adjusted, context.adjustedLogits));
     else
-        a = analyse(logits, chain.lesson, order);  // no change (or every token banned: nothing to show)
+        a = analyse(logits, display, order);  // no change (or every token banned: nothing to show)
     a.survivors = std::move(survivors);
     double kept = 0.0;
     for (const Candidate& c : a.survivors)
@@ -140,7 +166,7 @@ SamplerAnalysis analyseExplorerChain(const Eigen::Ref<const Eigen::ArrayXd>& log
     a.massKept = std::min(1.0, kept);
     a.massRemoved = std::max(0.0, 1.0 - a.massKept);
     a.outsideTop1 = a.survivors.empty() ? 0.0 : std::max(0.0, 1.0 - a.survivors.front().p);
-    if (chain.lesson.temperature == 0.0)
+    if (display.temperature == 0.0 || actsAsGreedy(logits, display.temperature))
         a.rule = CutRule::Greedy;  // every preset takes the argmax at T = 0
     else
         a.rule = a.survivors.size() < static_cast<std::size_t>(logits.size()) ? CutRule::Chain : CutRule::None;

@@ -47,6 +47,10 @@ Result<SamplerChain> explorerSamplerChain(const ExplorerChain& chain);
 // The active stages in the preset's order: "top-k=40 → top-p=0.9 → temperature=0.8".
 std::string describeExplorerChain(const ExplorerChain& chain);
 
+// Warnings for a chain that reaches llama.cpp behaviour LogitLab does not reproduce (a logit bias
+// after a sorting stage: llamaCppDivergences()); empty when there are none or the chain is invalid.
+std::vector<std::string> explorerChainWarnings(const ExplorerChain& chain);
+
 // analyse() for any preset. `order` is idsByDescendingLogit(logits). For a chain, `pRaw` is the
 // zoo's (softmax with the chain's logit changes, before truncation) and the rule is Chain; the
 // probabilities at T and the entropy are those of the logits after the chain's changes (logit

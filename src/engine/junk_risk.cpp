@@ -1,12 +1,14 @@
 #include "junk_risk.h"
 
 #include "logits_parser.h"
+#include "number_format.h"
 #include "rng_factory.h"
 #include "seed_split.h"
 #include "softmax.h"
 #include "statistics.h"
 #include "uniform_bits.h"
 #include "wilson_interval.h"
+#include "work_limits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -61,6 +63,11 @@ std::optional<std::string> validate(const JunkRiskParameters& p)
     }
     if (p.replies > JunkRiskExperiment::kMaxReplies)
         return "replies: at most " + std::to_string(JunkRiskExperiment::kMaxReplies);
+    const double draws = static_cast<double>(p.replies) * static_cast<double>(p.lengths.back())
+        * static_cast<double>(p.decoders.size());
+    if (auto tooMuch = checkWork("replies", draws, kMaxJunkRiskDraws,
+                                 "use fewer replies or shorter lengths (replies x longest length x settings draws)"))
+        return tooMuch;
     const auto& names = rngNames();
     if (std::find(names.begin(), names.end(), p.rng) == names.end())
         return "rng: unknown generator '" + p.rng + "'";
@@ -108,6 +115,12 @@ Result<JunkRiskExperiment> JunkRiskExperiment::prepare(JunkRiskParameters parame
         const CandidateList list = decoder.candidates(parameters.logits);
         if (list.empty())
             return Error{"settings: '" + decoder.label + "' keeps no token"};
+        // An alias table over NaN weights draws garbage (a Monte Carlo of 20% junk where the truth
+        // is 0): refuse rather than report it. The chain itself keeps probabilities finite.
+        for (const Candidate& c : list)
+            if (!(c.p >= 0.0 && c.p <= 1.0))
+                return Error{"settings: '" + decoder.label + "' gives token #" + std::to_string(c.id)
+                             + " a probability that is not in [0, 1]: " + formatDouble(c.p)};
         // Junk candidates first, then the rest, each in the chain's order: a relabelling that
         // leaves the distribution unchanged and makes the junk test a comparison.
         CandidateList ordered = list;

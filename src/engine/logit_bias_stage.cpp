@@ -18,7 +18,9 @@ void LogitBiasStage::parametersChanged()
         return;
     for (std::string_view item : detail::splitOn(text("bias"), '/')) {
         const std::size_t at = item.find('@');
-        m_bias[static_cast<std::int32_t>(*parseDouble(item.substr(0, at)))] += *parseDouble(item.substr(at + 1));
+        auto& bias = m_bias[static_cast<std::int32_t>(*parseDouble(item.substr(0, at)))];
+        const double value = *parseDouble(item.substr(at + 1));
+        bias = value == detail::kNegInf || bias == detail::kNegInf ? detail::kNegInf : detail::saturated(bias + value);
     }
 }
 
@@ -37,7 +39,12 @@ void LogitBiasStage::apply(CandidateArray& candidates, SamplerContext& context)
         const auto found = m_bias.find(t.id);
         if (found == m_bias.end())
             continue;
-        t.logit += found->second;
+        // -inf bans; a finite bias on a finite logit stays finite (1e308 + 1e308 is DBL_MAX, not
+        // +inf, whose softmax would be inf - inf = NaN).
+        if (found->second == detail::kNegInf || detail::masked(t))
+            t.logit = detail::kNegInf;
+        else
+            t.logit = detail::saturated(t.logit + found->second);
         context.noteAdjusted(t.id, t.logit);
     }
     candidates.setSorted(false);

@@ -34,7 +34,9 @@ void MinPStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
     const std::size_t keep = minKeep();
 
     if (semantics() == Semantics::LlamaCpp || semantics() == Semantics::Lesson) {
-        const double threshold = data[candidates.argmax()].logit + std::log(p);
+        // ln p_i - ln p_max >= ln p, with the boundary tolerance: a token exactly on the cut stays
+        // however its logit rounded.
+        const double threshold = data[candidates.argmax()].logit + std::log(p) - detail::kBoundaryTolerance;
         if (!candidates.sorted()) {
             std::vector<TokenData> kept;
             for (const auto& t : data)
@@ -60,7 +62,7 @@ void MinPStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
         pMax = std::max(pMax, t.p);
     std::vector<bool> remove(data.size());
     for (std::size_t i = 0; i < data.size(); ++i)
-        remove[i] = data[i].p < p * pMax;
+        remove[i] = data[i].p < p * pMax - detail::kBoundaryTolerance;
     detail::removeExceptTop(candidates, std::move(remove), std::max<std::size_t>(keep, 1));
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sampler_stage.h"
+#include "stage_support.h"
 
 #include <cmath>
 
@@ -33,11 +34,12 @@ public:
     void accept(const CandidateArray& final, std::size_t index, SamplerContext& /*context*/) override
     {
         const double p = final[index].p;
+        // Kept finite so that tau or eta near DBL_MAX cannot turn mu into inf - inf = NaN.
         if (p > 0.0)
-            m_mu -= this->number("eta") * (-std::log2(p) - this->number("tau"));
+            m_mu = detail::saturated(m_mu - detail::saturated(this->number("eta") * (-std::log2(p) - this->number("tau"))));
     }
 
-    void reset() override { m_mu = 2.0 * this->number("tau"); }
+    void reset() override { m_mu = detail::saturated(2.0 * this->number("tau")); }
     double mu() const { return m_mu; }
 
 protected:

@@ -1,8 +1,10 @@
 #include "penalties_stage.h"
 
 #include "number_format.h"
+#include "stage_support.h"
 
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 
 namespace logitlab::engine {
@@ -71,8 +73,11 @@ void PenaltiesStage::apply(CandidateArray& candidates, SamplerContext& context)
         if (found == counts.end())
             continue;
         // 0 is unchanged by either branch, so the libraries' "< 0" and "<= 0" tests agree.
-        t.logit = t.logit <= 0.0 ? t.logit * repeat : t.logit / repeat;
-        t.logit -= found->second * frequency + presence;
+        if (t.logit == -std::numeric_limits<double>::infinity())
+            continue;  // a banned token stays banned
+        // Every step is kept finite: repeat = 1e-320 turns a positive logit into DBL_MAX, not +inf.
+        t.logit = detail::saturated(t.logit <= 0.0 ? t.logit * repeat : t.logit / repeat);
+        t.logit = detail::saturated(t.logit - detail::saturated(found->second * frequency + presence));
         context.noteAdjusted(t.id, t.logit);
     }
     candidates.setSorted(false);

@@ -31,6 +31,18 @@ void fillProbabilities(const Eigen::Ref<const Eigen::ArrayXd>& logits, const Sam
     for (std::size_t i = 0; i < n; ++i)
         if (p[static_cast<Eigen::Index>(i)] > 0.0)
             weighted += p[static_cast<Eigen::Index>(i)] * (logits[static_cast<Eigen::Index>(i)] - maxLogit);
+    if (!std::isfinite(weighted)) {
+        // l - l_max overflowed (logits near +-1e308): the same sum on the scaled logits, which
+        // the softmax above found finite.
+        const double maxScaled = maxLogit / settings.temperature;
+        weighted = 0.0;
+        for (std::size_t i = 0; i < n; ++i)
+            if (p[static_cast<Eigen::Index>(i)] > 0.0)
+                weighted += p[static_cast<Eigen::Index>(i)]
+                    * (logits[static_cast<Eigen::Index>(i)] / settings.temperature - maxScaled);
+        a.entropyNats = std::max(0.0, -std::log(p[top]) - weighted);
+        return;
+    }
     a.entropyNats = std::max(0.0, -std::log(p[top]) - weighted / settings.temperature);
 }
 
@@ -43,7 +55,7 @@ void summarise(const SamplerSettings& settings, std::size_t n, SamplerAnalysis& 
         kept += c.pRaw;
     a.massKept = settings.temperature == 0.0 ? 1.0 : kept;
     a.massRemoved = std::max(0.0, 1.0 - a.massKept);
-    a.outsideTop1 = std::max(0.0, 1.0 - a.survivors.front().p);
+    a.outsideTop1 = a.survivors.empty() ? 0.0 : std::max(0.0, 1.0 - a.survivors.front().p);
 
     if (settings.temperature == 0.0) {
         a.rule = CutRule::Greedy;
@@ -58,10 +70,19 @@ void summarise(const SamplerSettings& settings, std::size_t n, SamplerAnalysis& 
     }
 }
 
+// A temperature so small that l/T overflows is shown as what it does: greedy (T = 0).
+SamplerSettings effective(const Eigen::Ref<const Eigen::ArrayXd>& logits, SamplerSettings settings)
+{
+    if (actsAsGreedy(logits, settings.temperature))
+        settings.temperature = 0.0;
+    return settings;
+}
+
 }  // namespace
 
-SamplerAnalysis analyse(const Eigen::Ref<const Eigen::ArrayXd>& logits, const SamplerSettings& settings)
+SamplerAnalysis analyse(const Eigen::Ref<const Eigen::ArrayXd>& logits, const SamplerSettings& requested)
 {
+    const SamplerSettings settings = effective(logits, requested);
     SamplerAnalysis a;
     fillProbabilities(logits, settings, a);
     a.survivors = candidates(logits, settings);
@@ -69,10 +90,13 @@ SamplerAnalysis analyse(const Eigen::Ref<const Eigen::ArrayXd>& logits, const Sa
     return a;
 }
 
-SamplerAnalysis analyse(const Eigen::Ref<const Eigen::ArrayXd>& logits, const SamplerSettings& settings,
+SamplerAnalysis analyse(const Eigen::Ref<const Eigen::ArrayXd>& logits, const SamplerSettings& requested,
                         const std::vector<std::int32_t>& order)
 {
+    const SamplerSettings settings = effective(logits, requested);
     SamplerAnalysis a;
+    if (order.empty())
+        return a;
     fillProbabilities(logits, settings, a);
     if (settings.temperature == 0.0)
         a.survivors = {Candidate{order.front(), 1.0, 1.0}};

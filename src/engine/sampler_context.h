@@ -3,6 +3,8 @@
 // before truncation (p_raw) without keeping every removed token in the working array.
 #pragma once
 
+#include "stage_support.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -23,7 +25,10 @@ struct SamplerContext {
     // Records that token `id` now has `currentLogit` (on the current temperature scale).
     void noteAdjusted(std::int32_t id, double currentLogit)
     {
-        adjustedLogits[id] = temperatureScale > 0.0 ? currentLogit * temperatureScale : currentLogit;
+        // -inf is a ban and stays one; anything else stays finite, as the stages keep it.
+        adjustedLogits[id] = temperatureScale > 0.0 && currentLogit != detail::kNegInf
+            ? detail::saturated(currentLogit * temperatureScale)
+            : currentLogit;
     }
 };
 

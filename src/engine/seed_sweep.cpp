@@ -3,6 +3,7 @@
 #include "number_format.h"
 #include "rng_factory.h"
 #include "sequence_hash.h"
+#include "work_limits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,6 +48,9 @@ Result<SeedSweepExperiment> SeedSweepExperiment::prepare(SeedSweepParameters p)
 {
     if (!p.source || p.source->outcomeIds().empty())
         return Error{"source: no distribution to draw from"};
+    for (double e : p.source->expected())
+        if (!(e >= 0.0 && e <= 1.0))
+            return Error{"source: a claimed probability is not in [0, 1]: " + formatDouble(e)};
     if (auto rng = makeRng(p.rng, 0); !rng)
         return Error{rng.error()};
     if (p.seeds.empty())
@@ -59,6 +63,9 @@ Result<SeedSweepExperiment> SeedSweepExperiment::prepare(SeedSweepParameters p)
     if (p.drawsPerSeed > kMaxDrawsPerSeed)
         return Error{"draws: " + std::to_string(p.drawsPerSeed) + " per seed is more than the limit of "
                      + std::to_string(kMaxDrawsPerSeed)};
+    if (auto tooMuch = checkWork("draws", static_cast<double>(p.seeds.size()) * static_cast<double>(p.drawsPerSeed),
+                                 kMaxSeedSweepDraws, "use fewer seeds or fewer draws per seed (seeds x draws)"))
+        return Error{*tooMuch};
     const std::uint64_t bytes = memoryEstimate(p.seeds.size(), p.source->outcomeIds().size());
     if (bytes > kMaxMemoryBytes)
         return Error{"seeds: " + std::to_string(p.seeds.size()) + " seeds x " + std::to_string(p.source->outcomeIds().size())
@@ -137,7 +144,14 @@ SeedSweepSummary SeedSweepExperiment::summarise(const std::vector<SeedResult>& r
     summary.pooledBins = static_cast<int>(m_binExpected.size());
     summary.pValueHistogram.assign(kHistogramBins, 0);
     std::vector<double> chiPValues, gPValues;
+    if (ids.size() == 1)
+        summary.noTest = "no test: one outcome";
+    else if (m_binExpected.size() < 2)
+        summary.noTest = "no test: one bin (every token expects fewer than "
+            + formatDouble(kMinExpectedPerBin) + " draws per seed; draw more)";
     for (const SeedResult& r : results) {
+        if (!r.chiSquare.tested || !r.gTest.tested)
+            continue;  // 0 degrees of freedom: a p-value of 1 that tests nothing
         chiPValues.push_back(r.chiSquare.pValue);
         gPValues.push_back(r.gTest.pValue);
         const auto bin = std::min<std::size_t>(static_cast<std::size_t>(r.chiSquare.pValue * kHistogramBins),

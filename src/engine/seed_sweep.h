@@ -56,6 +56,11 @@ struct SeedSweepSummary {
     std::optional<std::uint64_t> firstDifference;  // of the compared seeds; none if identical
     bool comparedIdentical = false;
     int pooledBins = 0;             // bins the per-seed tests use after pooling small ones
+    // Why there is no test, e.g. "no test: one outcome" (a chain that leaves one token): every
+    // draw is that token, the tests have 0 degrees of freedom, and chiSquareUniformity,
+    // gTestUniformity and pooledChiSquare are untested (their p-values mean nothing). Empty when tested.
+    std::string noTest;
+    bool tested() const { return noTest.empty(); }
 };
 
 class SeedSweepExperiment {

@@ -12,6 +12,11 @@ namespace logitlab::engine {
 Eigen::ArrayXd softmax(const Eigen::Ref<const Eigen::ArrayXd>& logits, double temperature);
 Eigen::ArrayXd softmax(const Eigen::Ref<const Eigen::ArrayXf>& logits, double temperature);
 
+// True when `temperature` acts as greedy on these logits: T = 0, or T > 0 so small that
+// max(l) / T overflows a double (its T -> 0 limit; docs/engine.md).
+bool actsAsGreedy(const Eigen::Ref<const Eigen::ArrayXd>& logits, double temperature);
+bool actsAsGreedy(const Eigen::Ref<const Eigen::ArrayXf>& logits, double temperature);
+
 // Index of the largest logit; the lowest id wins ties (JavaScript's indexOf(Math.max(...))).
 std::int32_t argmax(const Eigen::Ref<const Eigen::ArrayXd>& logits);
 std::int32_t argmax(const Eigen::Ref<const Eigen::ArrayXf>& logits);

@@ -20,6 +20,15 @@ inline constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 // otherwise land on either side by accident (D6 in docs/semantics.md).
 inline constexpr double kBoundaryTolerance = 1e-12;
 
+// The result of arithmetic on a finite logit (bias, penalty, DRY) kept finite: an overflow to
+// +-inf becomes +-DBL_MAX, as likely (or unlikely) as a double can make a token. -inf is kept
+// only where a stage bans a token on purpose.
+inline double saturated(double logit)
+{
+    constexpr double kMax = std::numeric_limits<double>::max();
+    return logit > kMax ? kMax : (logit < -kMax ? -kMax : logit);
+}
+
 inline bool masked(const TokenData& t)
 {
     return t.logit == kNegInf;

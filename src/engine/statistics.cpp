@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <stdexcept>
 
 namespace logitlab::engine {
 
@@ -23,6 +24,8 @@ FitTest fitTest(const std::vector<std::uint64_t>& observed, const std::vector<do
     FitTest test;
     int bins = 0;
     for (std::size_t i = 0; i < observed.size(); ++i) {
+        if (!(expected[i] >= 0.0 && expected[i] <= 1.0))
+            return FitTest{};  // not a probability (NaN from upstream): no test, rather than a NaN one
         const double e = expected[i] * static_cast<double>(total);
         if (e == 0.0) {
             if (observed[i] != 0) {
@@ -35,11 +38,17 @@ FitTest fitTest(const std::vector<std::uint64_t>& observed, const std::vector<do
         ++bins;
     }
     test.degreesOfFreedom = std::max(bins - 1, 0);
-    if (std::isinf(test.statistic) || test.degreesOfFreedom == 0)
+    if (std::isinf(test.statistic)) {
+        test.tested = true;  // a count where nothing was expected fails whatever the bins
         return test;
+    }
+    if (test.degreesOfFreedom == 0 || std::isnan(test.statistic)) {
+        test.pValue = 1.0;  // one outcome: every count is what it must be, and there is no test
+        return test;
+    }
+    test.tested = true;
     test.statistic = std::max(test.statistic, 0.0);  // G can round to a hair below 0
-    const boost::math::chi_squared_distribution<double> dist(test.degreesOfFreedom);
-    test.pValue = boost::math::cdf(boost::math::complement(dist, test.statistic));
+    test.pValue = chiSquareSurvival(test.statistic, test.degreesOfFreedom);
     return test;
 }
 
@@ -78,13 +87,27 @@ FitTest chiSquareTest(const std::vector<std::uint64_t>& observed, const std::vec
 FitTest gTest(const std::vector<std::uint64_t>& observed, const std::vector<double>& expected)
 {
     const FitTest half = fitTest(observed, expected, [](double o, double e) { return o > 0 ? o * std::log(o / e) : 0.0; });
-    if (std::isinf(half.statistic) || half.degreesOfFreedom == 0)
+    if (std::isinf(half.statistic) || !half.tested)
         return half;
     FitTest test = half;
     test.statistic = 2.0 * half.statistic;
-    const boost::math::chi_squared_distribution<double> dist(test.degreesOfFreedom);
-    test.pValue = boost::math::cdf(boost::math::complement(dist, test.statistic));
+    test.pValue = chiSquareSurvival(test.statistic, test.degreesOfFreedom);
     return test;
+}
+
+double chiSquareSurvival(double statistic, int degreesOfFreedom)
+{
+    if (degreesOfFreedom < 1 || !(statistic > 0.0))
+        return 1.0;
+    if (std::isinf(statistic))
+        return 0.0;
+    try {
+        const boost::math::chi_squared_distribution<double> dist(degreesOfFreedom);
+        const double p = boost::math::cdf(boost::math::complement(dist, statistic));
+        return std::isnan(p) ? 1.0 : std::clamp(p, 0.0, 1.0);
+    } catch (const std::exception&) {
+        return 1.0;  // unreachable with the checks above; an exception must not end the program
+    }
 }
 
 std::vector<std::size_t> poolSmallBins(const std::vector<double>& expected, std::uint64_t total, double minExpected,
@@ -117,8 +140,10 @@ std::vector<std::size_t> poolSmallBins(const std::vector<double>& expected, std:
 KsTest ksUniformTest(std::vector<double> values)
 {
     KsTest test;
+    std::erase_if(values, [](double v) { return std::isnan(v); });
     if (values.empty())
         return test;
+    test.tested = true;
     std::sort(values.begin(), values.end());
     const double n = static_cast<double>(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) {

@@ -10,6 +10,9 @@ struct FitTest {
     double statistic = 0.0;
     int degreesOfFreedom = 0;
     double pValue = 1.0;  // probability of a statistic at least this large if the sampler is right
+    // False when there is nothing to test: 0 degrees of freedom (one outcome, or every bin pooled
+    // into one), or expectations that are not probabilities. pValue is then 1 and means nothing.
+    bool tested = false;
 };
 
 // Pearson's chi-square of observed counts against expected probabilities (same length, the
@@ -31,11 +34,17 @@ std::vector<std::size_t> poolSmallBins(const std::vector<double>& expected, std:
 struct KsTest {
     double statistic = 0.0;  // D: largest gap between the empirical and the uniform CDF
     double pValue = 1.0;
+    bool tested = false;     // false without values (pValue is then 1 and means nothing)
 };
 
 // One-sample Kolmogorov-Smirnov test of values against Uniform(0, 1), with Stephens' small-sample
-// correction of the asymptotic Kolmogorov distribution.
+// correction of the asymptotic Kolmogorov distribution. NaN values are left out.
 KsTest ksUniformTest(std::vector<double> values);
+
+// P(X >= statistic) for X chi-square distributed with `degreesOfFreedom`; 1 for dof < 1 or a
+// statistic that is NaN or <= 0, 0 for +inf. Never throws (Boost.Math reports bad parameters by
+// exception; they are checked here first, and anything it still raises becomes "no evidence").
+double chiSquareSurvival(double statistic, int degreesOfFreedom);
 
 // P(at least one junk token in n steps) when each step picks junk with probability q.
 double probabilityAtLeastOnce(double q, double n);

@@ -1,6 +1,7 @@
 #include "temperature_stage.h"
 
 #include "number_format.h"
+#include "softmax_kernel.h"
 #include "stage_support.h"
 
 #include <cmath>
@@ -39,11 +40,20 @@ std::optional<std::string> TemperatureStage::validate() const
     return std::nullopt;
 }
 
+bool divisionOverflows(const CandidateArray& candidates, const SamplerContext& context, double t)
+{
+    if (candidates.empty() || !(t > 0.0))
+        return false;
+    // A second temperature can also underflow the product of the two that p_raw divides by.
+    return detail::scaledMaxOverflows(candidates[candidates.argmax()].logit, t)
+        || (context.temperatureScale > 0.0 && context.temperatureScale * t == 0.0);
+}
+
 void divideLogits(CandidateArray& candidates, SamplerContext& context, double t)
 {
     for (auto& c : candidates.data())
         c.logit /= t;
-    context.temperatureScale *= t;
+    context.temperatureScale = detail::saturated(context.temperatureScale * t);
 }
 
 namespace {
@@ -63,6 +73,16 @@ void TemperatureStage::apply(CandidateArray& candidates, SamplerContext& context
     const double t = number("t");
     if (candidates.empty())
         return;
+    if (divisionOverflows(candidates, context, t)) {
+        // l / T would overflow (T = 1e-320): the T -> 0 limit, greedy by the preset's own rule.
+        if (semantics() == Semantics::LlamaCpp) {
+            detail::maskAllBut(candidates, candidates.argmax());
+            context.temperatureScale = 0.0;
+        } else {
+            keepArgmax(candidates, context);
+        }
+        return;
+    }
     switch (semantics()) {
     case Semantics::Lesson:
         if (t == 0.0) {

@@ -18,6 +18,10 @@ public:
     static constexpr double kVllmGreedyBelow = 1e-5;
 };
 
+// True when dividing by t > 0 would overflow a finite logit (or the chain's temperature scale):
+// such a t acts as greedy, its T -> 0 limit, instead of producing inf - inf = NaN.
+bool divisionOverflows(const CandidateArray& candidates, const SamplerContext& context, double t);
+
 // Divides the logits by t > 0 and records the scale for p_raw (shared with dynamic temperature).
 void divideLogits(CandidateArray& candidates, SamplerContext& context, double t);
 

@@ -51,10 +51,19 @@ void TypicalStage::apply(CandidateArray& candidates, SamplerContext& /*context*/
     std::vector<double> score(data.size());
     for (std::size_t i = 0; i < data.size(); ++i)
         score[i] = data[i].p > 0.0 ? std::fabs(-std::log(data[i].p) - h) : std::numeric_limits<double>::infinity();
+    // Scores equal in exact arithmetic (p = 0.5, 0.25, 0.25 all score 0.5 ln 2) differ by an ulp
+    // in double; within the boundary tolerance they are ties, in array order.
     std::vector<std::size_t> order(data.size());
     for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&score](std::size_t a, std::size_t b) { return score[a] < score[b]; });
+    for (std::size_t start = 0; start < order.size();) {
+        std::size_t end = start + 1;
+        while (end < order.size() && score[order[end]] <= score[order[start]] + detail::kBoundaryTolerance)
+            ++end;
+        std::sort(order.begin() + static_cast<std::ptrdiff_t>(start), order.begin() + static_cast<std::ptrdiff_t>(end));
+        start = end;
+    }
 
     if (semantics() != Semantics::Hf) {
         double cumulative = 0.0;
@@ -87,7 +96,7 @@ void TypicalStage::apply(CandidateArray& candidates, SamplerContext& /*context*/
     const double boundary = score[order[last]];
     std::vector<bool> remove(data.size());
     for (std::size_t i = 0; i < data.size(); ++i)
-        remove[i] = score[i] > boundary;
+        remove[i] = score[i] > boundary + detail::kBoundaryTolerance;  // ties on the boundary score stay
     for (std::size_t r = 0; r < std::min(keep, order.size()); ++r)
         remove[order[r]] = false;
     detail::removeExceptTop(candidates, std::move(remove), 0);
