@@ -121,9 +121,9 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
         try {
             PreparedChain prepared = prepareChain(parser, request, s);
             engine::SamplerContext samplerContext;
-            samplerContext.history = request.history;
+            samplerContext.history = prepared.history;
             o.survivors = engine::evaluateChain(prepared.chain, prepared.distribution.logits, samplerContext);
-            o.chain = chainToJson(prepared.chain, true);
+            o.chain = app::chainToJson(prepared.chain, true);
             o.chainText = QString::fromStdString(engine::formatChain(prepared.chain, true));
             if (!haveDistribution) {
                 distribution = prepared.distribution;

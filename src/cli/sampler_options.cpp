@@ -3,6 +3,7 @@
 #include "chain_options.h"
 #include "logits_file.h"
 #include "logits_parser.h"
+#include "sampler_parameters.h"
 
 #include <climits>
 
@@ -70,14 +71,15 @@ void addSamplerOptions(QCommandLineParser& parser)
          QStringLiteral("list")},
         {QStringLiteral("tokens"), QStringLiteral("Comma-separated token names, one per logit (default: ids)."),
          QStringLiteral("list")},
-        {QStringLiteral("temperature"), QStringLiteral("Temperature: 0 is greedy (argmax), otherwise > 0. Default 1."),
-         QStringLiteral("T")},
-        {QStringLiteral("top-k"), QStringLiteral("Keep the K most likely tokens (K >= 1). Default: off."),
-         QStringLiteral("K")},
-        {QStringLiteral("top-p"),
-         QStringLiteral("Keep the smallest top set whose total exceeds P, in (0, 1]. Default: off."),
-         QStringLiteral("P")},
     });
+    addParameterOptions(parser, true);
+}
+
+void addParameterOptions(QCommandLineParser& parser, bool lesson)
+{
+    for (const engine::SamplerParameter& p : engine::samplerParameters())
+        if ((p.group == engine::ParameterGroup::Lesson) == lesson)
+            parser.addOption({QString::fromLatin1(p.name), QString::fromLatin1(p.help), QString::fromLatin1(p.valueName)});
 }
 
 engine::Distribution readDistributionOptions(const QCommandLineParser& parser)

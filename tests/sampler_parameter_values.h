@@ -1,0 +1,45 @@
+// For the suites that round-trip every sampler parameter: a preset that accepts each setting of
+// engine::samplerParameters() and a value of it that preset runs (not the "not set" value), so
+// a data-driven test has one row per parameter and fails for a parameter the table gains.
+#pragma once
+
+#include "sampler_parameters.h"
+
+#include <cmath>
+#include <string>
+
+namespace logitlab::test {
+
+inline engine::Semantics presetFor(const engine::SamplerParameter& p)
+{
+    for (engine::Semantics s : engine::allSemantics())
+        if (engine::presetAccepts(p, s))
+            return s;
+    return engine::Semantics::Lesson;
+}
+
+// A quarter of the way into the table's range (whole numbers rounded); token lists name tokens
+// of a three-token vocabulary.
+inline double valueFor(const engine::SamplerParameter& p)
+{
+    const double v = p.minimum + (p.maximum - p.minimum) * 0.25;
+    return engine::isWholeNumber(p) ? std::round(v) : v;
+}
+
+inline std::string listFor(const engine::SamplerParameter& p)
+{
+    return p.list == &engine::ChainSettings::logitBias ? "1@0.5/2@-inf" : "0/2";
+}
+
+// The settings with `p` alone set.
+inline engine::ChainSettings settingsWith(const engine::SamplerParameter& p)
+{
+    engine::ChainSettings s;
+    if (p.list)
+        s.*p.list = listFor(p);
+    else
+        s.*p.field = valueFor(p);
+    return s;
+}
+
+}  // namespace logitlab::test
