@@ -67,7 +67,7 @@ private slots:
         QCOMPARE(counts.value(QStringLiteral("{")).toInt(), 393);
         QCOMPARE(counts.value(QStringLiteral("(")).toInt(), 114);
         QCOMPARE(result.value(QStringLiteral("settings")).toObject(),
-                 (QJsonObject{{QStringLiteral("temperature"), 1}, {QStringLiteral("topP"), 0.9}}));
+                 (QJsonObject{{QStringLiteral("temperature"), 1}, {QStringLiteral("top-p"), 0.9}}));
         QCOMPARE(result.value(QStringLiteral("semantics")).toString(), QStringLiteral("lesson"));
         QCOMPARE(result.value(QStringLiteral("chain")).toArray().size(), 1);
     }
@@ -204,11 +204,13 @@ private slots:
         QTest::newRow("bias syntax") << base + QStringList{QStringLiteral("--logit-bias"), QStringLiteral("1=2")}
                                      << "logit-bias: item 1";
         QTest::newRow("bias outside vocabulary") << base + QStringList{QStringLiteral("--logit-bias"), QStringLiteral("9:1")}
-                                                 << "logit-bias: bias: token id 9 is outside";
+                                                 << "logit-bias: item 1 '9:1': the token is outside the vocabulary";
         QTest::newRow("history outside vocabulary") << base + QStringList{QStringLiteral("--history"), QStringLiteral("0,7"),
                                                                           QStringLiteral("--repeat-penalty"),
                                                                           QStringLiteral("1.2")}
-                                                    << "history: token 7 is outside";
+                                                    << "history: item 2 '7' is outside the vocabulary";
+        QTest::newRow("history not a token") << base + QStringList{QStringLiteral("--history"), QStringLiteral("0,x")}
+                                             << "history: item 2 'x' is neither a token in the table nor a token id";
         QTest::newRow("probs range") << QStringList{QStringLiteral("candidates"), QStringLiteral("--probs"),
                                                     QStringLiteral("0.5,1.5")}
                                      << "probs: item 2";

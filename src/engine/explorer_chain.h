@@ -10,6 +10,7 @@
 #include "chain_settings.h"
 #include "result.h"
 #include "sampler_analysis.h"
+#include "sampler_parameters.h"  // chainSettingFields(): the Explorer lists a chain's settings by it
 #include "sampler_settings.h"
 #include "semantics.h"
 #include "temperature_sweep.h"

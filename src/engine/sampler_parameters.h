@@ -23,16 +23,16 @@ enum class ParameterGroup { Lesson, Filters, Penalties, Adaptive, TokenList };
 
 struct SamplerParameter {
     const char* name = "";                // "top-p", "xtc-probability": CLI option and JSON key
-    std::vector<const char*> oldKeys;     // spellings of earlier files, still read: "topP", "top_p"
+    std::vector<const char*> oldKeys{};   // spellings of earlier files, still read: "topP", "top_p"
     std::optional<double> ChainSettings::*field = nullptr;  // a number ...
     std::string ChainSettings::*list = nullptr;             // ... or a token list in the stage's spelling
     const char* stage = "";               // presetOrder() key of the stage it configures ("" for min-keep)
     const char* stageName = "";           // the stage (stageNames()) that declares it; "" for mirostat's version
     const char* stageParameter = "";      // its name in that stage and in the chain text
-    std::vector<Semantics> presets;       // empty: the presets whose chain has `stage`
+    std::vector<Semantics> presets{};     // empty: the presets whose chain has `stage`
     double minimum = 0.0;                 // the range the app's files and controls hold; each
     double maximum = 0.0;                 // preset's own rules are the stage's validate()
-    std::optional<double> notSet;         // the control's "not set" value when it is not the stage's default
+    std::optional<double> notSet{};       // the control's "not set" value when it is not the stage's default
     const char* help = "";                // the CLI's one-line help
     const char* valueName = "value";      // the CLI's name for the value
     ParameterGroup group = ParameterGroup::Filters;
