@@ -1,5 +1,10 @@
 // logitlab-cli's chain options end to end: the built binary run through QProcess, its JSON
-// read back, and every bad input ending with exit code 2 and one stderr line that names it.
+// read back, every parameter of the one table from its option to the chain and back, and every
+// bad input ending with exit code 2 and one stderr line that names it.
+#include "chain_json.h"
+#include "number_format.h"
+#include "sampler_parameter_values.h"
+#include "sampler_settings_json.h"
 #include "test_support.h"
 
 #include <QJsonArray>
@@ -240,6 +245,40 @@ private slots:
         QVERIFY(run.out.isEmpty());
         QCOMPARE(run.err.count(QLatin1Char('\n')), 1);
         QVERIFY2(run.err.contains(names), qPrintable(run.err));
+    }
+
+    // Every parameter of engine::samplerParameters(): option -> chain -> JSON -> chain, and the
+    // settings the CLI prints spelt as the option.
+    void everyParameterRoundTripsFromItsOption_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const engine::SamplerParameter& p : engine::samplerParameters())
+            QTest::newRow(p.name) << QString::fromLatin1(p.name);
+    }
+
+    void everyParameterRoundTripsFromItsOption()
+    {
+        QFETCH(QString, name);
+        const engine::SamplerParameter& p = *engine::findSamplerParameter(name.toStdString());
+        const engine::Semantics semantics = test::presetFor(p);
+        const engine::ChainSettings settings = test::settingsWith(p);
+        QString value;
+        if (p.list)
+            value = p.list == &engine::ChainSettings::logitBias ? QStringLiteral("1:0.5,2:-inf") : QStringLiteral("0,2");
+        else
+            value = QString::fromStdString(engine::formatDouble(*(settings.*p.field)));
+        const QJsonObject out = json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("1,2,3"),
+                                      QStringLiteral("--semantics"),
+                                      QString::fromStdString(engine::semanticsName(semantics)), QLatin1String("--") + name,
+                                      value});
+        QCOMPARE(out.value(QStringLiteral("settings")).toObject().value(name),
+                 app::samplerSettingsToJson(settings).value(name));
+        const auto back = app::chainFromJson(out.value(QStringLiteral("chain")).toArray(), semantics);
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().c_str());
+        const auto built = engine::buildChain(settings, semantics);
+        QVERIFY2(built.ok(), built.ok() ? "" : built.error().c_str());
+        QCOMPARE(QString::fromStdString(engine::formatChain(back.value())),
+                 QString::fromStdString(engine::formatChain(built.value(), true)));
     }
 };
 

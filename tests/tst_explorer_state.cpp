@@ -49,24 +49,28 @@ private slots:
         QVERIFY(back->chain == chain);
     }
 
-    void versionOneStillOpens()
+    // Version 1 spelt min-p "minP"; versions 1 and 2 spelt top-k and top-p "topK" and "topP".
+    void olderVersionsStillOpen_data()
     {
-        const auto state = app::explorerStateFromJson(
-            withSampler(R"({"semantics": "hf", "temperature": 0.7, "minP": 0.1, "typical": 0.9})", 1),
-            QStringLiteral("old.json"));
+        QTest::addColumn<int>("version");
+        QTest::addColumn<QString>("sampler");
+        QTest::newRow("version 1") << 1 << R"({"semantics": "hf", "temperature": 0.7, "minP": 0.1, "typical": 0.9,
+                                               "topK": 20, "topP": 0.9})";
+        QTest::newRow("version 2") << 2 << R"({"semantics": "hf", "temperature": 0.7, "min-p": 0.1, "typical": 0.9,
+                                               "topK": 20, "topP": 0.9})";
+    }
+
+    void olderVersionsStillOpen()
+    {
+        QFETCH(int, version);
+        QFETCH(QString, sampler);
+        const auto state = app::explorerStateFromJson(withSampler(sampler, version), QStringLiteral("old.json"));
         QVERIFY2(state.ok(), state.ok() ? "" : state.error().c_str());
         QCOMPARE(state->chain.stages.minP, std::optional<double>(0.1));
         QCOMPARE(state->chain.stages.typical, std::optional<double>(0.9));
-    }
-
-    void versionTwoSpellingsStillOpen()
-    {
-        const auto state = app::explorerStateFromJson(
-            withSampler(R"({"semantics": "hf", "temperature": 0.7, "topK": 20, "topP": 0.9})", 2),
-            QStringLiteral("old.json"));
-        QVERIFY2(state.ok(), state.ok() ? "" : state.error().c_str());
         QCOMPARE(state->chain.lesson.topK, std::optional<int>(20));
         QCOMPARE(state->chain.lesson.topP, std::optional<double>(0.9));
+        QCOMPARE(state->chain.lesson.temperature, 0.7);
     }
 
     void theOneSpellingIsWritten()
