@@ -18,12 +18,12 @@ inline engine::Semantics presetFor(const engine::SamplerParameter& p)
     return engine::Semantics::Lesson;
 }
 
-// A quarter of the way into the table's range (whole numbers rounded); token lists name tokens
-// of a three-token vocabulary.
+// A quarter of the way into the table's range, rounded to the decimals the Explorer shows;
+// token lists name tokens of a three-token vocabulary.
 inline double valueFor(const engine::SamplerParameter& p)
 {
-    const double v = p.minimum + (p.maximum - p.minimum) * 0.25;
-    return engine::isWholeNumber(p) ? std::round(v) : v;
+    const double scale = std::pow(10.0, engine::isWholeNumber(p) ? 0 : p.decimals);
+    return std::round((p.minimum + (p.maximum - p.minimum) * 0.25) * scale) / scale;
 }
 
 inline std::string listFor(const engine::SamplerParameter& p)

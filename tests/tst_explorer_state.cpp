@@ -147,6 +147,9 @@ private slots:
             QTest::addRow("%s topK x", semantics) << prefix + R"("topK": "x"})"
                                                   << "bad.json: sampler.topK: must be a whole number, not a string";
         }
+        QTest::newRow("more decimals than shown") << R"({"semantics": "hf", "epsilon": 0.00025})"
+                                                  << "bad.json: sampler.epsilon: has more than the 4 decimals the "
+                                                     "Explorer holds, got 0.00025";
         QTest::newRow("top-p above 1") << R"({"top-p": 1.5})" << "bad.json: sampler.top-p: must be in [0, 1], got 1.5";
         QTest::newRow("mirostat 3") << R"({"semantics": "llama.cpp", "mirostat": 3})"
                                     << "bad.json: sampler.mirostat: must be in 0..2, got 3";

@@ -3,6 +3,7 @@
 #include "experiment_file.h"
 #include "json_object_reader.h"
 #include "logits_parser.h"
+#include "number_format.h"
 #include "sampler_settings_json.h"
 #include "rng_factory.h"
 
@@ -61,7 +62,16 @@ engine::ExplorerChain samplerFromJson(JsonObjectReader& r)
     engine::ExplorerChain chain;
     chain.semantics = *engine::parseSemantics(
         r.string(QStringLiteral("semantics"), QStringLiteral("lesson"), semanticsNames()).toStdString());
-    engine::ChainSettings settings = readSamplerSettings(r);
+    engine::ChainSettings settings;
+    for (const engine::SamplerParameter& p : engine::samplerParameters()) {
+        const QString key = readSamplerSetting(r, p, settings);
+        // A spin box keeps `decimals` places: a value with more would change when shown.
+        if (!key.isEmpty() && p.field
+            && QString::number(*(settings.*p.field), 'f', p.decimals).toDouble() != *(settings.*p.field))
+            throw JsonFieldError{r.keyPath(key), QStringLiteral("has more than the %1 decimals the Explorer holds, got %2")
+                                                     .arg(p.decimals)
+                                                     .arg(QString::fromStdString(engine::formatDouble(*(settings.*p.field))))};
+    }
     chain.lesson.temperature = settings.temperature.value_or(1.0);
     if (settings.topK)
         chain.lesson.topK = static_cast<int>(*settings.topK);
