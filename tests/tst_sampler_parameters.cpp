@@ -61,17 +61,33 @@ private slots:
         QVERIFY(p.list || p.minimum <= p.maximum);
     }
 
+    // min-keep names its presets in the table; they are exactly those with a stage declaring it.
+    void minKeepPresetsMatchTheStages()
+    {
+        const engine::SamplerParameter& minKeep = *engine::findSamplerParameter("min-keep");
+        for (engine::Semantics s : engine::allSemantics()) {
+            bool declared = false;
+            for (const std::string& key : engine::presetOrder(s))
+                if (auto stage = engine::makeStage(key == "mirostat" ? "mirostat-v2" : key, s))
+                    declared = declared || stage.value()->findParameter("min-keep");
+            QCOMPARE(engine::presetAccepts(minKeep, s), declared);
+        }
+    }
+
     // settings -> chain -> JSON -> chain, and the chain text, under a preset that has the setting.
     void everyParameterRoundTripsThroughTheChain_data() { addParameterRows(); }
     void everyParameterRoundTripsThroughTheChain()
     {
         const engine::SamplerParameter& p = current();
         const engine::Semantics semantics = test::presetFor(p);
-        const auto chain = engine::buildChain(test::settingsWith(p), semantics);
+        engine::ChainSettings settings = test::settingsWith(p);
+        if (p.field == &engine::ChainSettings::minKeep)
+            settings.topP = 0.5;  // min-keep shows on the stages it applies to
+        const auto chain = engine::buildChain(settings, semantics);
         QVERIFY2(chain.ok(), chain.ok() ? "" : chain.error().c_str());
         const std::string text = engine::formatChain(chain.value());
         if (p.field != &engine::ChainSettings::mirostatTau && p.field != &engine::ChainSettings::mirostatEta
-            && p.field != &engine::ChainSettings::dynatempExponent)  // these alone leave their stage off
+            && p.field != &engine::ChainSettings::dynatempExponent)  // these alone ask for no stage
             QVERIFY2(!chain->stages().empty(), text.c_str());
 
         const QJsonArray json = app::chainToJson(chain.value(), false);
