@@ -5,7 +5,6 @@
 #include "logits_parser.h"
 #include "sampler_parameters.h"
 
-#include <climits>
 
 namespace logitlab::cli {
 
@@ -93,8 +92,11 @@ SamplerInput readSamplerOptions(const QCommandLineParser& parser)
     input.distribution = readDistribution(parser);
     if (parser.isSet(QStringLiteral("temperature")))
         input.settings.temperature = doubleOption(parser, QStringLiteral("temperature"));
-    if (parser.isSet(QStringLiteral("top-k")))
-        input.settings.topK = static_cast<int>(integerOption(parser, QStringLiteral("top-k"), 1, INT_MAX));
+    if (parser.isSet(QStringLiteral("top-k"))) {
+        const engine::SamplerParameter& topK = *engine::findSamplerParameter("top-k");
+        input.settings.topK = static_cast<int>(integerOption(parser, QStringLiteral("top-k"), static_cast<qint64>(topK.minimum),
+                                                             static_cast<qint64>(topK.maximum)));
+    }
     if (parser.isSet(QStringLiteral("top-p")))
         input.settings.topP = doubleOption(parser, QStringLiteral("top-p"));
     if (auto problem = engine::validateSettings(input.settings))
