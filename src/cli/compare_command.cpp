@@ -101,7 +101,7 @@ QStringList explainDifference(Semantics a, Semantics b, const ChainRequest& requ
     if (s.typical && a != Semantics::Vllm && b != Semantics::Vllm)
         rules << QStringLiteral("D4 typical boundary: llama.cpp stops at a total > p, hf at >= p and keeps ties "
                                 "on the boundary score");
-    if ((s.repeatPenalty || s.frequencyPenalty || s.presencePenalty) && !request.history.empty())
+    if ((s.repeatPenalty || s.frequencyPenalty || s.presencePenalty) && !request.history.isEmpty())
         rules << QStringLiteral("D7 penalty scope: llama.cpp looks at the last penalty-last-n tokens, hf and vllm "
                                 "at the whole history");
     if (s.minKeep && (involves(Semantics::Hf) || involves(Semantics::LlamaCpp)))
