@@ -18,12 +18,16 @@ inline engine::Semantics presetFor(const engine::SamplerParameter& p)
     return engine::Semantics::Lesson;
 }
 
-// A quarter of the way into the table's range, rounded to the decimals the Explorer shows;
-// token lists name tokens of a three-token vocabulary.
+// A quarter of the way into the table's range (half way where that is the "not set" value),
+// rounded to the decimals the Explorer shows; token lists name tokens of a three-token
+// vocabulary.
 inline double valueFor(const engine::SamplerParameter& p)
 {
     const double scale = std::pow(10.0, engine::isWholeNumber(p) ? 0 : p.decimals);
-    return std::round((p.minimum + (p.maximum - p.minimum) * 0.25) * scale) / scale;
+    const auto at = [&](double fraction) {
+        return std::round((p.minimum + (p.maximum - p.minimum) * fraction) * scale) / scale;
+    };
+    return at(0.25) == engine::notSetValue(p) ? at(0.5) : at(0.25);
 }
 
 inline std::string listFor(const engine::SamplerParameter& p)
