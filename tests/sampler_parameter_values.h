@@ -3,7 +3,10 @@
 // a data-driven test has one row per parameter and fails for a parameter the table gains.
 #pragma once
 
+#include "explorer_chain.h"
 #include "sampler_parameters.h"
+
+#include <QTest>
 
 #include <cmath>
 #include <string>
@@ -44,6 +47,27 @@ inline engine::ChainSettings settingsWith(const engine::SamplerParameter& p)
     else
         s.*p.field = valueFor(p);
     return s;
+}
+
+// The Explorer's chain with `p` alone set, under a preset that has it.
+inline engine::ExplorerChain explorerChainWith(const engine::SamplerParameter& p)
+{
+    return engine::fromChainSettings(settingsWith(p), presetFor(p));
+}
+
+// A data-driven test with one row per parameter: addParameterRows() in the _data function,
+// currentParameter() in the test.
+inline void addParameterRows()
+{
+    QTest::addColumn<QString>("name");
+    for (const engine::SamplerParameter& p : engine::samplerParameters())
+        QTest::newRow(p.name) << QString::fromLatin1(p.name);
+}
+
+inline const engine::SamplerParameter& currentParameter()
+{
+    QFETCH(QString, name);
+    return *engine::findSamplerParameter(name.toStdString());
 }
 
 }  // namespace logitlab::test

@@ -249,17 +249,11 @@ private slots:
 
     // Every parameter of engine::samplerParameters(): option -> chain -> JSON -> chain, and the
     // settings the CLI prints spelt as the option.
-    void everyParameterRoundTripsFromItsOption_data()
-    {
-        QTest::addColumn<QString>("name");
-        for (const engine::SamplerParameter& p : engine::samplerParameters())
-            QTest::newRow(p.name) << QString::fromLatin1(p.name);
-    }
-
+    void everyParameterRoundTripsFromItsOption_data() { test::addParameterRows(); }
     void everyParameterRoundTripsFromItsOption()
     {
-        QFETCH(QString, name);
-        const engine::SamplerParameter& p = *engine::findSamplerParameter(name.toStdString());
+        const engine::SamplerParameter& p = test::currentParameter();
+        const QString name = QString::fromLatin1(p.name);
         const engine::Semantics semantics = test::presetFor(p);
         const engine::ChainSettings settings = test::settingsWith(p);
         QString value;

@@ -197,17 +197,10 @@ private slots:
 
     // The controls are derived from engine::samplerParameters(): each setting's box has the
     // table's range, decimals and step, and a chain with the setting comes back unchanged.
-    void everyParameterHasItsControl_data()
-    {
-        QTest::addColumn<QString>("name");
-        for (const engine::SamplerParameter& p : engine::samplerParameters())
-            QTest::newRow(p.name) << QString::fromLatin1(p.name);
-    }
-
+    void everyParameterHasItsControl_data() { test::addParameterRows(); }
     void everyParameterHasItsControl()
     {
-        QFETCH(QString, name);
-        const engine::SamplerParameter& p = *engine::findSamplerParameter(name.toStdString());
+        const engine::SamplerParameter& p = test::currentParameter();
         ChainControls controls;
         if (p.field && p.group != engine::ParameterGroup::Lesson) {
             QDoubleSpinBox* box = controls.stageBox(p.name);
@@ -218,18 +211,7 @@ private slots:
             QCOMPARE(box->singleStep(), p.step);
             QCOMPARE(box->value(), engine::notSetValue(p));
         }
-        engine::ExplorerChain chain;
-        chain.semantics = test::presetFor(p);
-        engine::ChainSettings settings = test::settingsWith(p);
-        if (settings.temperature)
-            chain.lesson.temperature = *settings.temperature;
-        if (settings.topK)
-            chain.lesson.topK = static_cast<int>(*settings.topK);
-        chain.lesson.topP = settings.topP;
-        settings.temperature.reset();
-        settings.topK.reset();
-        settings.topP.reset();
-        chain.stages = settings;
+        const engine::ExplorerChain chain = test::explorerChainWith(p);
         controls.setTokenNames(std::make_shared<const std::vector<std::string>>(
             std::vector<std::string>{"a", "b", "c"}));
         controls.setChain(chain);

@@ -87,30 +87,13 @@ private slots:
     }
 
     // Every parameter of the table through a state file, under a preset that has it.
-    void everyParameterRoundTrips_data()
-    {
-        QTest::addColumn<QString>("name");
-        for (const engine::SamplerParameter& p : engine::samplerParameters())
-            QTest::newRow(p.name) << QString::fromLatin1(p.name);
-    }
-
+    void everyParameterRoundTrips_data() { test::addParameterRows(); }
     void everyParameterRoundTrips()
     {
-        QFETCH(QString, name);
-        const engine::SamplerParameter& p = *engine::findSamplerParameter(name.toStdString());
+        const engine::SamplerParameter& p = test::currentParameter();
         app::ExplorerState state;
         state.distribution = engine::lessonExample();
-        state.chain.semantics = test::presetFor(p);
-        engine::ChainSettings settings = test::settingsWith(p);
-        if (settings.temperature)
-            state.chain.lesson.temperature = *settings.temperature;
-        if (settings.topK)
-            state.chain.lesson.topK = static_cast<int>(*settings.topK);
-        state.chain.lesson.topP = settings.topP;
-        settings.temperature.reset();
-        settings.topK.reset();
-        settings.topP.reset();
-        state.chain.stages = settings;
+        state.chain = test::explorerChainWith(p);
         state.seed = app::ExplorerState::kMaxSeed;
         state.draws = app::ExplorerState::kMaxDraws;
         const auto back = app::explorerStateFromJson(app::explorerStateToJson(state), QStringLiteral("s.json"));

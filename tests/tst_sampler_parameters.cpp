@@ -14,22 +14,8 @@
 
 using namespace logitlab;
 
-namespace {
-
-void addParameterRows()
-{
-    QTest::addColumn<QString>("name");
-    for (const engine::SamplerParameter& p : engine::samplerParameters())
-        QTest::newRow(p.name) << QString::fromLatin1(p.name);
-}
-
-const engine::SamplerParameter& current()
-{
-    QFETCH(QString, name);
-    return *engine::findSamplerParameter(name.toStdString());
-}
-
-}  // namespace
+using test::addParameterRows;
+using test::currentParameter;
 
 class TestSamplerParameters : public QObject {
     Q_OBJECT
@@ -48,7 +34,7 @@ private slots:
     void everyRowNamesADeclaredParameter_data() { addParameterRows(); }
     void everyRowNamesADeclaredParameter()
     {
-        const engine::SamplerParameter& p = current();
+        const engine::SamplerParameter& p = currentParameter();
         if (p.field == &engine::ChainSettings::mirostat) {
             QVERIFY(!engine::stageSpec(p));  // it picks mirostat's version rather than setting a value
             return;
@@ -81,7 +67,7 @@ private slots:
     void everyParameterRoundTripsThroughTheChain_data() { addParameterRows(); }
     void everyParameterRoundTripsThroughTheChain()
     {
-        const engine::SamplerParameter& p = current();
+        const engine::SamplerParameter& p = currentParameter();
         const engine::Semantics semantics = test::presetFor(p);
         engine::ChainSettings settings = test::settingsWith(p);
         if (p.field == &engine::ChainSettings::minKeep)
@@ -106,7 +92,7 @@ private slots:
     void everyParameterRoundTripsThroughJson_data() { addParameterRows(); }
     void everyParameterRoundTripsThroughJson()
     {
-        const engine::SamplerParameter& p = current();
+        const engine::SamplerParameter& p = currentParameter();
         const engine::ChainSettings settings = test::settingsWith(p);
         const QJsonObject json = app::samplerSettingsToJson(settings);
         QCOMPARE(json.keys(), QStringList{QString::fromLatin1(p.name)});

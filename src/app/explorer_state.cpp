@@ -59,8 +59,7 @@ QJsonObject samplerJson(const engine::ExplorerChain& chain)
 // the page shows is exactly what the file says (nothing is clamped or replaced by a default).
 engine::ExplorerChain samplerFromJson(JsonObjectReader& r)
 {
-    engine::ExplorerChain chain;
-    chain.semantics = *engine::parseSemantics(
+    const engine::Semantics semantics = *engine::parseSemantics(
         r.string(QStringLiteral("semantics"), QStringLiteral("lesson"), semanticsNames()).toStdString());
     engine::ChainSettings settings;
     for (const engine::SamplerParameter& p : engine::samplerParameters()) {
@@ -72,14 +71,7 @@ engine::ExplorerChain samplerFromJson(JsonObjectReader& r)
                                                      .arg(p.decimals)
                                                      .arg(QString::fromStdString(engine::formatDouble(*(settings.*p.field))))};
     }
-    chain.lesson.temperature = settings.temperature.value_or(1.0);
-    if (settings.topK)
-        chain.lesson.topK = static_cast<int>(*settings.topK);
-    chain.lesson.topP = settings.topP;
-    settings.temperature.reset();
-    settings.topK.reset();
-    settings.topP.reset();
-    chain.stages = std::move(settings);
+    engine::ExplorerChain chain = engine::fromChainSettings(std::move(settings), semantics);
     if (r.has(QStringLiteral("order"))) {
         const QJsonArray order = r.array(QStringLiteral("order"));
         for (qsizetype i = 0; i < order.size(); ++i) {
