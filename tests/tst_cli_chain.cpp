@@ -263,7 +263,7 @@ private slots:
             value = QString::fromStdString(engine::formatDouble(*(settings.*p.field)));
         const QJsonObject out = json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("1,2,3"),
                                       QStringLiteral("--semantics"),
-                                      QString::fromStdString(engine::semanticsName(semantics)), QLatin1String("--") + name,
+                                      QString::fromStdString(engine::semanticsName(semantics)), QStringLiteral("--") + name,
                                       value});
         QCOMPARE(out.value(QStringLiteral("settings")).toObject().value(name),
                  app::samplerSettingsToJson(settings).value(name));
