@@ -63,7 +63,7 @@ private slots:
         QCOMPARE(s[2].toObject().value(QStringLiteral("p")).toDouble(), 0.1402443831660885);
         QCOMPARE(s[0].toObject().value(QStringLiteral("p_raw")).toDouble(), 0.5770064660454952);
         QVERIFY(r.out.contains("0.6285317192117624"));  // full precision in the text too
-        QCOMPARE(o.value(QStringLiteral("settings")).toObject().value(QStringLiteral("topP")).toDouble(), 0.9);
+        QCOMPARE(o.value(QStringLiteral("settings")).toObject().value(QStringLiteral("top-p")).toDouble(), 0.9);
     }
 
     void candidatesDefaultsAndGreedy()

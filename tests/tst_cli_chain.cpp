@@ -1,5 +1,10 @@
 // logitlab-cli's chain options end to end: the built binary run through QProcess, its JSON
-// read back, and every bad input ending with exit code 2 and one stderr line that names it.
+// read back, every parameter of the one table from its option to the chain and back, and every
+// bad input ending with exit code 2 and one stderr line that names it.
+#include "chain_json.h"
+#include "number_format.h"
+#include "sampler_parameter_values.h"
+#include "sampler_settings_json.h"
 #include "test_support.h"
 
 #include <QJsonArray>
@@ -67,7 +72,7 @@ private slots:
         QCOMPARE(counts.value(QStringLiteral("{")).toInt(), 393);
         QCOMPARE(counts.value(QStringLiteral("(")).toInt(), 114);
         QCOMPARE(result.value(QStringLiteral("settings")).toObject(),
-                 (QJsonObject{{QStringLiteral("temperature"), 1}, {QStringLiteral("topP"), 0.9}}));
+                 (QJsonObject{{QStringLiteral("temperature"), 1}, {QStringLiteral("top-p"), 0.9}}));
         QCOMPARE(result.value(QStringLiteral("semantics")).toString(), QStringLiteral("lesson"));
         QCOMPARE(result.value(QStringLiteral("chain")).toArray().size(), 1);
     }
@@ -278,11 +283,13 @@ private slots:
         QTest::newRow("bias syntax") << base + QStringList{QStringLiteral("--logit-bias"), QStringLiteral("1=2")}
                                      << "logit-bias: item 1";
         QTest::newRow("bias outside vocabulary") << base + QStringList{QStringLiteral("--logit-bias"), QStringLiteral("9:1")}
-                                                 << "logit-bias: bias: token id 9 is outside";
+                                                 << "logit-bias: item 1 '9:1': the token is outside the vocabulary";
         QTest::newRow("history outside vocabulary") << base + QStringList{QStringLiteral("--history"), QStringLiteral("0,7"),
                                                                           QStringLiteral("--repeat-penalty"),
                                                                           QStringLiteral("1.2")}
-                                                    << "history: token 7 is outside";
+                                                    << "history: item 2 '7' is outside the vocabulary";
+        QTest::newRow("history not a token") << base + QStringList{QStringLiteral("--history"), QStringLiteral("0,x")}
+                                             << "history: item 2 'x' is neither a token in the table nor a token id";
         QTest::newRow("probs range") << QStringList{QStringLiteral("candidates"), QStringLiteral("--probs"),
                                                     QStringLiteral("0.5,1.5")}
                                      << "probs: item 2";
@@ -334,6 +341,34 @@ private slots:
         QVERIFY(run.out.isEmpty());
         QCOMPARE(run.err.count(QLatin1Char('\n')), 1);
         QVERIFY2(run.err.contains(names), qPrintable(run.err));
+    }
+
+    // Every parameter of engine::samplerParameters(): option -> chain -> JSON -> chain, and the
+    // settings the CLI prints spelt as the option.
+    void everyParameterRoundTripsFromItsOption_data() { test::addParameterRows(); }
+    void everyParameterRoundTripsFromItsOption()
+    {
+        const engine::SamplerParameter& p = test::currentParameter();
+        const QString name = QString::fromLatin1(p.name);
+        const engine::Semantics semantics = test::presetFor(p);
+        const engine::ChainSettings settings = test::settingsWith(p);
+        QString value;
+        if (p.list)
+            value = p.list == &engine::ChainSettings::logitBias ? QStringLiteral("1:0.5,2:-inf") : QStringLiteral("0,2");
+        else
+            value = QString::fromStdString(engine::formatDouble(*(settings.*p.field)));
+        const QJsonObject out = json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("1,2,3"),
+                                      QStringLiteral("--semantics"),
+                                      QString::fromStdString(engine::semanticsName(semantics)), QStringLiteral("--") + name,
+                                      value});
+        QCOMPARE(out.value(QStringLiteral("settings")).toObject().value(name),
+                 app::samplerSettingsToJson(settings).value(name));
+        const auto back = app::chainFromJson(out.value(QStringLiteral("chain")).toArray(), semantics);
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().c_str());
+        const auto built = engine::buildChain(settings, semantics);
+        QVERIFY2(built.ok(), built.ok() ? "" : built.error().c_str());
+        QCOMPARE(QString::fromStdString(engine::formatChain(back.value())),
+                 QString::fromStdString(engine::formatChain(built.value(), true)));
     }
 };
 

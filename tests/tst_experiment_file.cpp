@@ -113,11 +113,31 @@ private slots:
         QCOMPARE(linear.expand(), (std::vector<std::int64_t>{10, 20, 30}));
     }
 
+    // Files written before the one spelling (top_k, top_p) still read, and say the same.
+    void oldSpellingsStillRead()
+    {
+        QJsonObject root = lessonJson();
+        QJsonArray settings = root.value(QStringLiteral("settings")).toArray();
+        QJsonObject setting = settings[1].toObject();
+        setting.insert(QStringLiteral("top_p"), setting.take(QStringLiteral("top-p")));
+        setting.insert(QStringLiteral("top_k"), 3);
+        settings[1] = setting;
+        root.insert(QStringLiteral("settings"), settings);
+        const auto spec = parseJunkRisk(root, QStringLiteral("old.json"));
+        QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().c_str());
+        QCOMPARE(spec->settings[1].sampler.topP, std::optional<double>(0.9));
+        QCOMPARE(spec->settings[1].sampler.topK, std::optional<int>(3));
+        // Written back in the one spelling.
+        const QJsonObject written = settingToJson(spec->settings[1]);
+        QVERIFY(written.contains(QStringLiteral("top-p")) && written.contains(QStringLiteral("top-k")));
+        QVERIFY(!written.contains(QStringLiteral("top_p")));
+    }
+
     void overrides()
     {
         auto root = applyOverride(lessonJson(), QStringLiteral("replies=500"));
         QVERIFY(root.ok());
-        root = applyOverride(root.value(), QStringLiteral("settings.1.top_p=0.5"));
+        root = applyOverride(root.value(), QStringLiteral("settings.1.top-p=0.5"));
         QVERIFY(root.ok());
         root = applyOverride(root.value(), QStringLiteral("rng=mulberry32")); // not JSON: taken as a string
         QVERIFY(root.ok());
@@ -130,7 +150,7 @@ private slots:
         QCOMPARE(spec->rng, QStringLiteral("mulberry32"));
         QCOMPARE(spec->lengths.list, (QList<qint64>{10, 20}));
 
-        QVERIFY(!applyOverride(lessonJson(), QStringLiteral("settings.7.top_p=0.5")).ok());
+        QVERIFY(!applyOverride(lessonJson(), QStringLiteral("settings.7.top-p=0.5")).ok());
         QVERIFY(!applyOverride(lessonJson(), QStringLiteral("=3")).ok());
         QVERIFY(!applyOverride(lessonJson(), QStringLiteral("replies")).ok());
         QVERIFY(!applyOverride(lessonJson(), QStringLiteral("replies.x=3")).ok());
@@ -164,10 +184,12 @@ private slots:
                                                 << "distribution.probabilities.2: must be a number";
         QTest::newRow("out of range replies") << "replies=-1"
                                               << "replies: must be in 0..1000000000, got -1";
-        QTest::newRow("out of range top_p") << "settings.1.top_p=0"
-                                            << "settings.1.top_p: must be in (0, 1]";
-        QTest::newRow("out of range top_k") << "settings.1.top_k=0"
-                                            << "settings.1.top_k: must be in 1..";
+        QTest::newRow("out of range top-p") << "settings.1.top-p=0"
+                                            << "settings.1.top-p: must be in (0, 1]";
+        QTest::newRow("out of range top-k") << "settings.1.top-k=0"
+                                            << "settings.1.top-k: must be in 1..";
+        QTest::newRow("both spellings of top-p") << "settings.1.top_p=0.5"
+                                                 << "settings.1.top_p: is the old spelling of top-p: give only one of them";
         QTest::newRow("out of range temperature") << "settings.0.temperature=-1"
                                                   << "settings.0.temperature: must be in [0, 1000]";
         QTest::newRow("out of range length") << "lengths=[0,300]"

@@ -2,12 +2,14 @@
 // drop makes) changes the cut as the engine says and is one undo step; the further stages (XTC,
 // penalties with a context typed by name, logit bias) reach the table; bad token text is refused
 // next to the controls and loses nothing; draws follow the preset's rule; the state file keeps
-// the order, the context and the bias.
+// the order, the context and the bias; every setting of the one parameter table has its box,
+// laid out as the table says, and comes back from the controls as it was set.
 #include "chain_controls.h"
 #include "example_files.h"
 #include "chain_order_list.h"
 #include "explorer_page.h"
 #include "logits_table_model.h"
+#include "sampler_parameter_values.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -191,6 +193,29 @@ private slots:
         QVERIFY(labelOf("epsilon")->isEnabled());
         QVERIFY(!labelOf("xtc-probability")->isEnabled());
         QVERIFY(controls->stageBox("xtc-probability")->isEnabled());  // so a value can still be cleared
+    }
+
+    // The controls are derived from engine::samplerParameters(): each setting's box has the
+    // table's range, decimals and step, and a chain with the setting comes back unchanged.
+    void everyParameterHasItsControl_data() { test::addParameterRows(); }
+    void everyParameterHasItsControl()
+    {
+        const engine::SamplerParameter& p = test::currentParameter();
+        ChainControls controls;
+        if (p.field && p.group != engine::ParameterGroup::Lesson) {
+            QDoubleSpinBox* box = controls.stageBox(p.name);
+            QVERIFY(box);
+            QCOMPARE(box->maximum(), p.maximum);
+            QCOMPARE(box->minimum(), std::min(p.minimum, engine::notSetValue(p)));
+            QCOMPARE(box->decimals(), p.decimals);
+            QCOMPARE(box->singleStep(), p.step);
+            QCOMPARE(box->value(), engine::notSetValue(p));
+        }
+        const engine::ExplorerChain chain = test::explorerChainWith(p);
+        controls.setTokenNames(std::make_shared<const std::vector<std::string>>(
+            std::vector<std::string>{"a", "b", "c"}));
+        controls.setChain(chain);
+        QVERIFY(controls.chain() == chain);
     }
 
     void drawsUseThePresetsRule()

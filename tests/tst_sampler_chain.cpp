@@ -92,12 +92,12 @@ private slots:
         QCOMPARE(QString::fromStdString(engine::formatChain(test::chainOf(printed, s))), canonical);
 
         // JSON: every parameter out, the same chain back.
-        const QJsonArray json = cli::chainToJson(chain, false);
+        const QJsonArray json = app::chainToJson(chain, false);
         QCOMPARE(json.size(), static_cast<qsizetype>(chain.stages().size()));
-        auto back = cli::chainFromJson(json, s);
+        auto back = app::chainFromJson(json, s);
         QVERIFY2(back.ok(), back.ok() ? "" : back.error().c_str());
         QCOMPARE(QString::fromStdString(engine::formatChain(back.value())), canonical);
-        QCOMPARE(cli::chainToJson(back.value(), false), json);
+        QCOMPARE(app::chainToJson(back.value(), false), json);
     }
 
     void errorsNameStageAndParameter_data()

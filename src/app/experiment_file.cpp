@@ -4,6 +4,7 @@
 #include "json_object_reader.h"
 #include "logits_file.h"
 #include "rng_factory.h"
+#include "sampler_settings_json.h"
 #include "synthetic_logits.h"
 
 #include <QCryptographicHash>
@@ -24,8 +25,6 @@ namespace {
 
 using engine::Error;
 using Kind = DistributionSpec::Kind;
-
-constexpr qint64 kMaxTopK = 2147483647;
 
 const QStringList kDistributionKinds{QStringLiteral("logits"), QStringLiteral("probabilities"), QStringLiteral("file"),
                                      QStringLiteral("zipf"), QStringLiteral("normal")};
@@ -139,14 +138,19 @@ DistributionSpec readDistribution(JsonObjectReader& r)
 SettingSpec readSetting(JsonObjectReader& r)
 {
     SettingSpec s;
-    s.sampler.temperature = r.number(QStringLiteral("temperature"), 1.0, 0.0, 1000.0);
-    if (r.has(QStringLiteral("top_k")))
-        s.sampler.topK = static_cast<int>(r.integer(QStringLiteral("top_k"), {}, 1, kMaxTopK));
-    if (r.has(QStringLiteral("top_p"))) {
-        s.sampler.topP = r.number(QStringLiteral("top_p"), {}, 0.0, 1.0);
-        if (*s.sampler.topP == 0.0)
-            throw JsonFieldError{r.keyPath(QStringLiteral("top_p")), QStringLiteral("must be in (0, 1], got 0")};
+    // The lesson's three by the one table of sampler parameters (older files' top_k, top_p too).
+    engine::ChainSettings settings;
+    for (const engine::SamplerParameter& p : engine::samplerParameters()) {
+        if (p.group != engine::ParameterGroup::Lesson)
+            continue;
+        const QString key = readSamplerSetting(r, p, settings);
+        if (p.field == &engine::ChainSettings::topP && settings.topP == 0.0)
+            throw JsonFieldError{r.keyPath(key), QStringLiteral("must be in (0, 1], got 0")};
     }
+    s.sampler.temperature = settings.temperature.value_or(1.0);
+    if (settings.topK)
+        s.sampler.topK = static_cast<int>(*settings.topK);
+    s.sampler.topP = settings.topP;
     s.label = r.string(QStringLiteral("label"), QString::fromStdString(engine::describeSettings(s.sampler)));
     if (s.label.isEmpty())
         throw JsonFieldError{r.keyPath(QStringLiteral("label")), QStringLiteral("must not be empty")};
@@ -183,11 +187,8 @@ QJsonObject distributionToJson(const DistributionSpec& d)
 
 QJsonObject settingToJson(const SettingSpec& s)
 {
-    QJsonObject o{{QStringLiteral("label"), s.label}, {QStringLiteral("temperature"), s.sampler.temperature}};
-    if (s.sampler.topK)
-        o.insert(QStringLiteral("top_k"), *s.sampler.topK);
-    if (s.sampler.topP)
-        o.insert(QStringLiteral("top_p"), *s.sampler.topP);
+    QJsonObject o = samplerSettingsToJson(s.sampler);
+    o.insert(QStringLiteral("label"), s.label);
     return o;
 }
 

@@ -1,6 +1,10 @@
 #include "explorer_state.h"
 
+#include "experiment_file.h"
+#include "json_object_reader.h"
 #include "logits_parser.h"
+#include "number_format.h"
+#include "sampler_settings_json.h"
 #include "rng_factory.h"
 
 #include <QJsonArray>
@@ -16,36 +20,26 @@ namespace logitlab::app {
 namespace {
 
 const QString kFormat = QStringLiteral("logitlab-explorer");
+constexpr qint64 kMaxSeedNumber = qint64(1) << 53;  // doubles hold whole numbers exactly up to here
 
 engine::Error fail(const QString& source, const QString& message)
 {
     return engine::Error{(source + QStringLiteral(": ") + message).toStdString()};
 }
 
-// Version 1 spelt min-p "minP" (and knew only it and typical beyond the lesson's three).
-QString fieldKey(const engine::ChainSettingField& field, int version)
+QStringList semanticsNames()
 {
-    if (version == 1 && field.field == &engine::ChainSettings::minP)
-        return QStringLiteral("minP");
-    return QString::fromLatin1(field.name);
+    QStringList names;
+    for (engine::Semantics s : engine::allSemantics())
+        names << QString::fromStdString(engine::semanticsName(s));
+    return names;
 }
 
 QJsonObject samplerJson(const engine::ExplorerChain& chain)
 {
-    const auto& lesson = chain.lesson;
-    QJsonObject sampler{{QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(chain.semantics))},
-                        {QStringLiteral("temperature"), lesson.temperature}};
-    if (lesson.topK)
-        sampler[QStringLiteral("topK")] = *lesson.topK;
-    if (lesson.topP)
-        sampler[QStringLiteral("topP")] = *lesson.topP;
-    for (const auto& field : engine::chainSettingFields())
-        if (const auto& value = chain.stages.*field.field)
-            sampler[fieldKey(field, ExplorerState::kVersion)] = *value;
-    if (!chain.stages.logitBias.empty())
-        sampler[QStringLiteral("logit-bias")] = QString::fromStdString(chain.stages.logitBias);
-    if (!chain.stages.dryBreakers.empty())
-        sampler[QStringLiteral("dry-breakers")] = QString::fromStdString(chain.stages.dryBreakers);
+    // The lesson's three and every stage's values, by the one table's names.
+    QJsonObject sampler = samplerSettingsToJson(engine::toChainSettings(chain));
+    sampler[QStringLiteral("semantics")] = QString::fromStdString(engine::semanticsName(chain.semantics));
     if (!chain.stages.order.empty()) {
         QJsonArray order;
         for (const auto& stage : chain.stages.order)
@@ -61,51 +55,97 @@ QJsonObject samplerJson(const engine::ExplorerChain& chain)
     return sampler;
 }
 
-engine::Result<engine::ExplorerChain> samplerFromJson(const QJsonObject& sampler, int version)
+// Every value is checked for its type and for the range the Explorer's controls hold, so what
+// the page shows is exactly what the file says (nothing is clamped or replaced by a default).
+engine::ExplorerChain samplerFromJson(JsonObjectReader& r)
 {
-    const auto bad = [](const QString& key, const QString& message) {
-        return engine::Error{QStringLiteral("sampler.%1: %2").arg(key, message).toStdString()};
-    };
-    engine::ExplorerChain chain;
-    QStringList known{QStringLiteral("semantics"), QStringLiteral("temperature"), QStringLiteral("topK"),
-                      QStringLiteral("topP")};
-    const QString semantics = sampler.value(QStringLiteral("semantics")).toString(QStringLiteral("lesson"));
-    const auto parsed = engine::parseSemantics(semantics.toStdString());
-    if (!parsed)
-        return bad(QStringLiteral("semantics"), QStringLiteral("unknown preset '%1'").arg(semantics));
-    chain.semantics = *parsed;
-    chain.lesson.temperature = sampler.value(QStringLiteral("temperature")).toDouble(1.0);
-    if (sampler.contains(QStringLiteral("topK")))
-        chain.lesson.topK = sampler.value(QStringLiteral("topK")).toInt();
-    if (sampler.contains(QStringLiteral("topP")))
-        chain.lesson.topP = sampler.value(QStringLiteral("topP")).toDouble();
-    for (const auto& field : engine::chainSettingFields()) {
-        const QString key = fieldKey(field, version);
-        known << key;
-        if (!sampler.contains(key))
-            continue;
-        if (!sampler.value(key).isDouble())
-            return bad(key, QStringLiteral("not a number"));
-        chain.stages.*field.field = sampler.value(key).toDouble();
+    const engine::Semantics semantics = *engine::parseSemantics(
+        r.string(QStringLiteral("semantics"), QStringLiteral("lesson"), semanticsNames()).toStdString());
+    engine::ChainSettings settings;
+    for (const engine::SamplerParameter& p : engine::samplerParameters()) {
+        const QString key = readSamplerSetting(r, p, settings);
+        // A spin box keeps `decimals` places: a value with more would change when shown.
+        if (!key.isEmpty() && p.field
+            && QString::number(*(settings.*p.field), 'f', p.decimals).toDouble() != *(settings.*p.field))
+            throw JsonFieldError{r.keyPath(key), QStringLiteral("has more than the %1 decimals the Explorer holds, got %2")
+                                                     .arg(p.decimals)
+                                                     .arg(QString::fromStdString(engine::formatDouble(*(settings.*p.field))))};
     }
-    if (version >= 2) {
-        known << QStringLiteral("logit-bias") << QStringLiteral("dry-breakers") << QStringLiteral("order")
-              << QStringLiteral("context");
-        chain.stages.logitBias = sampler.value(QStringLiteral("logit-bias")).toString().toStdString();
-        chain.stages.dryBreakers = sampler.value(QStringLiteral("dry-breakers")).toString().toStdString();
-        for (const QJsonValue v : sampler.value(QStringLiteral("order")).toArray())
-            chain.stages.order.push_back(v.toString().toStdString());
-        const QJsonArray context = sampler.value(QStringLiteral("context")).toArray();
-        for (qsizetype i = 0; i < context.size(); ++i) {
-            if (!context[i].isDouble() || context[i].toDouble() < 0 || context[i].toDouble() != context[i].toInt())
-                return bad(QStringLiteral("context[%1]").arg(i), QStringLiteral("not a token id"));
-            chain.context.push_back(context[i].toInt());
+    engine::ExplorerChain chain = engine::fromChainSettings(std::move(settings), semantics);
+    if (r.has(QStringLiteral("order"))) {
+        const QJsonArray order = r.array(QStringLiteral("order"));
+        for (qsizetype i = 0; i < order.size(); ++i) {
+            if (!order[i].isString())
+                throw JsonFieldError{r.keyPath(QStringLiteral("order[%1]").arg(i)), QStringLiteral("must be a stage name")};
+            chain.stages.order.push_back(order[i].toString().toStdString());
         }
     }
-    for (const QString& key : sampler.keys())
-        if (!known.contains(key))
-            return bad(key, QStringLiteral("unknown key"));
+    if (r.has(QStringLiteral("context"))) {
+        const QJsonArray context = r.array(QStringLiteral("context"));
+        for (qsizetype i = 0; i < context.size(); ++i)
+            chain.context.push_back(static_cast<std::int32_t>(JsonObjectReader::integerAt(
+                context[i], r.keyPath(QStringLiteral("context[%1]").arg(i)), 0, 2147483647)));
+    }
+    r.finish();
     return chain;
+}
+
+ExplorerState stateFromJson(const QJsonObject& root)
+{
+    JsonObjectReader r(root, QString());
+    r.value(QStringLiteral("format"));  // both checked before reading
+    r.value(QStringLiteral("version"));
+
+    ExplorerState state;
+    const QJsonArray tokens = r.array(QStringLiteral("tokens"));
+    const QJsonArray logits = r.array(QStringLiteral("logits"));
+    if (logits.isEmpty())
+        throw JsonFieldError{QStringLiteral("logits"), QStringLiteral("missing or empty")};
+    if (tokens.size() != logits.size())
+        throw JsonFieldError{QStringLiteral("tokens"),
+                             QStringLiteral("%1 names for %2 logits").arg(tokens.size()).arg(logits.size())};
+    state.distribution.logits.resize(logits.size());
+    for (qsizetype i = 0; i < logits.size(); ++i) {
+        const QJsonValue v = logits[i];
+        if (v.isDouble())
+            state.distribution.logits[i] = v.toDouble();
+        else if (v.toString() == QLatin1String("-inf"))
+            state.distribution.logits[i] = -std::numeric_limits<double>::infinity();
+        else
+            throw JsonFieldError{QStringLiteral("logits[%1]").arg(i), QStringLiteral("not a number")};
+        const QString name = tokens[i].toString();
+        if (name.isEmpty())
+            throw JsonFieldError{QStringLiteral("tokens[%1]").arg(i), QStringLiteral("a token needs a name")};
+        state.distribution.tokens.push_back(name.toStdString());
+    }
+
+    if (r.has(QStringLiteral("sampler"))) {
+        JsonObjectReader sampler(r.object(QStringLiteral("sampler")), QStringLiteral("sampler"));
+        state.chain = samplerFromJson(sampler);
+    }
+
+    if (r.has(QStringLiteral("draw"))) {
+        JsonObjectReader draw(r.object(QStringLiteral("draw")), QStringLiteral("draw"));
+        state.rng = draw.string(QStringLiteral("rng"), state.rng, rngNameList());
+        // The seed is written as a string, as JSON numbers lose 64-bit integers; a number is read too.
+        const QString seedKey = draw.keyPath(QStringLiteral("seed"));
+        if (draw.has(QStringLiteral("seed"))) {
+            const QJsonValue seed = draw.value(QStringLiteral("seed"));
+            bool ok = true;
+            state.seed = seed.isString() ? seed.toString().toULongLong(&ok)
+                                         : static_cast<quint64>(JsonObjectReader::integerAt(seed, seedKey, 0, kMaxSeedNumber));
+            if (!ok)
+                throw JsonFieldError{seedKey, QStringLiteral("must be a whole number, got \"%1\"").arg(seed.toString())};
+        }
+        if (state.seed > ExplorerState::kMaxSeed)
+            throw JsonFieldError{seedKey, QStringLiteral("must be in 0..%1 (what the Explorer's seed box holds), got %2")
+                                              .arg(ExplorerState::kMaxSeed)
+                                              .arg(state.seed)};
+        state.draws = draw.integer(QStringLiteral("count"), state.draws, 1, ExplorerState::kMaxDraws);
+        draw.finish();
+    }
+    r.finish();
+    return state;
 }
 
 }  // namespace
@@ -139,57 +179,26 @@ engine::Result<ExplorerState> explorerStateFromJson(const QByteArray& json, cons
     const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
     if (doc.isNull())
         return fail(source, QStringLiteral("not JSON: %1 at offset %2").arg(error.errorString()).arg(error.offset));
+    if (!doc.isObject())
+        return fail(source, QStringLiteral("the file must hold one JSON object"));
     const QJsonObject root = doc.object();
+    // The format and version decide how the rest is read: they are checked first.
     if (root.value(QStringLiteral("format")).toString() != kFormat)
         return fail(source, QStringLiteral("format: expected \"%1\"").arg(kFormat));
-    const int version = root.value(QStringLiteral("version")).toInt(-1);
-    if (version < 1 || version > ExplorerState::kVersion)
+    const QJsonValue version = root.value(QStringLiteral("version"));
+    if (!version.isDouble() || version.toDouble() < 1 || version.toDouble() > ExplorerState::kVersion
+        || version.toDouble() != std::floor(version.toDouble()))
         return fail(source, QStringLiteral("version: %1 is not one this LogitLab reads (1..%2)")
-                                .arg(version)
+                                .arg(version.isDouble() ? QString::number(version.toDouble()) : QStringLiteral("missing"))
                                 .arg(ExplorerState::kVersion));
 
-    ExplorerState state;
-    const QJsonArray tokens = root.value(QStringLiteral("tokens")).toArray();
-    const QJsonArray logits = root.value(QStringLiteral("logits")).toArray();
-    if (logits.isEmpty())
-        return fail(source, QStringLiteral("logits: missing or empty"));
-    if (tokens.size() != logits.size())
-        return fail(source, QStringLiteral("tokens: %1 names for %2 logits").arg(tokens.size()).arg(logits.size()));
-    state.distribution.logits.resize(logits.size());
-    for (qsizetype i = 0; i < logits.size(); ++i) {
-        const QJsonValue v = logits[i];
-        if (v.isDouble())
-            state.distribution.logits[i] = v.toDouble();
-        else if (v.toString() == QLatin1String("-inf"))
-            state.distribution.logits[i] = -std::numeric_limits<double>::infinity();
-        else
-            return fail(source, QStringLiteral("logits[%1]: not a number").arg(i));
-        const QString name = tokens[i].toString();
-        if (name.isEmpty())
-            return fail(source, QStringLiteral("tokens[%1]: a token needs a name").arg(i));
-        state.distribution.tokens.push_back(name.toStdString());
-    }
-    if (auto problem = engine::validateLogits(state.distribution.logits))
+    auto state = readStrictly<ExplorerState>(stateFromJson, root, source);
+    if (!state)
+        return state;
+    if (auto problem = engine::validateLogits(state->distribution.logits))
         return fail(source, QString::fromStdString(*problem));
-
-    auto chain = samplerFromJson(root.value(QStringLiteral("sampler")).toObject(), version);
-    if (!chain)
-        return fail(source, QString::fromStdString(chain.error()));
-    state.chain = std::move(chain).value();
-    if (auto problem = engine::validateExplorerChain(state.chain, state.distribution.tokens.size()))
+    if (auto problem = engine::validateExplorerChain(state->chain, state->distribution.tokens.size()))
         return fail(source, QStringLiteral("sampler: ") + QString::fromStdString(*problem));
-
-    const QJsonObject draw = root.value(QStringLiteral("draw")).toObject();
-    state.rng = draw.value(QStringLiteral("rng")).toString(state.rng);
-    if (!engine::makeRng(state.rng.toStdString(), 0))
-        return fail(source, QStringLiteral("draw.rng: unknown generator '%1'").arg(state.rng));
-    bool ok = true;
-    state.seed = draw.value(QStringLiteral("seed")).toString(QStringLiteral("42")).toULongLong(&ok);
-    if (!ok)
-        return fail(source, QStringLiteral("draw.seed: not a whole number"));
-    state.draws = static_cast<qint64>(draw.value(QStringLiteral("count")).toDouble(1000));
-    if (state.draws < 1)
-        return fail(source, QStringLiteral("draw.count: must be at least 1"));
     return state;
 }
 

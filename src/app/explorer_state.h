@@ -1,8 +1,9 @@
 // The Explorer's state as a small versioned JSON file ("Save experiment..."): the tokens and
-// logits, the sampler chain (semantics preset and values) and the draw settings. Until the runner's experiment-file
-// format lands this is what File > Save/Open use for the Explorer; docs/explorer.md has the
-// format. -inf logits (tokens of probability 0) are written as the string "-inf", as JSON
-// has no infinity.
+// logits, the sampler chain (semantics preset and values) and the draw settings. File > Save/Open
+// use it for the Explorer; docs/explorer.md has the format. -inf logits (tokens of probability 0)
+// are written as the string "-inf", as JSON has no infinity. It is read as strictly as an
+// experiment file: a value of the wrong type, out of the range the Explorer holds, or a key
+// nobody knows is refused with the key named, never clamped or replaced by a default.
 #pragma once
 
 #include "distribution.h"
@@ -15,7 +16,10 @@
 namespace logitlab::app {
 
 struct ExplorerState {
-    static constexpr int kVersion = 2;  // 2: every stage, the order and the context
+    // 2: every stage, the order and the context; 3: every key spelt as its CLI option ("top-k").
+    static constexpr int kVersion = 3;
+    static constexpr quint64 kMaxSeed = 2'147'483'647;  // what the Explorer's seed box holds
+    static constexpr qint64 kMaxDraws = 10'000'000;     // and its draw count
 
     engine::Distribution distribution;
     engine::ExplorerChain chain;  // semantics preset, every stage's values, order, context

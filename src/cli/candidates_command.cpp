@@ -2,6 +2,7 @@
 
 #include "chain_evaluation.h"
 #include "chain_json.h"
+#include "sampler_settings_json.h"
 #include "chain_options.h"
 #include "chain_text.h"
 #include "compare_command.h"
@@ -15,12 +16,7 @@ namespace logitlab::cli {
 
 QJsonObject settingsJson(const engine::SamplerSettings& settings)
 {
-    QJsonObject json{{QStringLiteral("temperature"), settings.temperature}};
-    if (settings.topK)
-        json.insert(QStringLiteral("topK"), *settings.topK);
-    if (settings.topP)
-        json.insert(QStringLiteral("topP"), *settings.topP);
-    return json;
+    return app::samplerSettingsToJson(settings);
 }
 
 QJsonArray survivorsJson(const engine::CandidateList& survivors, const engine::Distribution& distribution)
@@ -55,7 +51,7 @@ int runCandidates(CommandContext& context)
 
     PreparedChain prepared = prepareChain(parser, request, request.semantics);
     engine::SamplerContext samplerContext;
-    samplerContext.history = request.history;
+    samplerContext.history = prepared.history;
     const engine::CandidateList survivors =
         engine::evaluateChain(prepared.chain, prepared.distribution.logits, samplerContext);
     const auto& distribution = prepared.distribution;
@@ -64,9 +60,9 @@ int runCandidates(CommandContext& context)
     if (json) {
         const QJsonObject root{
             {QStringLiteral("survivors"), survivorsJson(survivors, distribution)},
-            {QStringLiteral("settings"), lesson ? settingsJson(*lesson) : chainSettingsJson(request.settings)},
+            {QStringLiteral("settings"), lesson ? settingsJson(*lesson) : chainSettingsJson(prepared.settings)},
             {QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(request.semantics))},
-            {QStringLiteral("chain"), chainToJson(prepared.chain, true)}};
+            {QStringLiteral("chain"), app::chainToJson(prepared.chain, true)}};
         context.out << QJsonDocument(root).toJson(QJsonDocument::Compact) << '\n';
         return 0;
     }

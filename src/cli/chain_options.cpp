@@ -5,6 +5,9 @@
 #include "logits_parser.h"
 #include "number_format.h"
 #include "sampler_options.h"
+#include "sampler_parameters.h"
+#include "sampler_settings_json.h"
+#include "token_reference.h"
 
 #include <cmath>
 
@@ -17,39 +20,20 @@ QString fromStd(const std::string& s)
     return QString::fromStdString(s);
 }
 
-std::vector<std::int32_t> readIdList(const QString& option, const QString& text)
+// The table's token names, for --history and the token-list options: a token by name, "#id" or
+// a plain id (engine/token_reference, as in the Explorer's fields).
+std::vector<std::string> tokenNames(const engine::Distribution& distribution)
 {
-    std::vector<std::int32_t> ids;
-    if (text.trimmed().isEmpty())
-        return ids;
-    const QStringList items = text.split(QLatin1Char(','));
-    for (qsizetype i = 0; i < items.size(); ++i) {
-        bool ok = false;
-        const int id = items[i].trimmed().toInt(&ok);
-        if (!ok || id < 0)
-            throw UsageError{QStringLiteral("%1: item %2: '%3' is not a token id").arg(option).arg(i + 1).arg(items[i])};
-        ids.push_back(id);
-    }
-    return ids;
+    return distribution.tokens.empty() ? std::vector<std::string>(static_cast<std::size_t>(distribution.logits.size()))
+                                       : distribution.tokens;
 }
 
-// "5:-1.5,7:2" -> "5@-1.5/7@2", the stage's own spelling.
-std::string readLogitBias(const QString& text)
+template <class T>
+T orUsageError(engine::Result<T> result)
 {
-    std::string out;
-    const QStringList items = text.split(QLatin1Char(','));
-    for (qsizetype i = 0; i < items.size(); ++i) {
-        const QStringList parts = items[i].trimmed().split(QLatin1Char(':'));
-        bool ok = false;
-        const int id = parts.value(0).toInt(&ok);
-        const auto value = parts.size() == 2 ? engine::parseDouble(parts[1].trimmed().toStdString()) : std::nullopt;
-        if (parts.size() != 2 || !ok || id < 0 || !value || std::isnan(*value) || *value == INFINITY)
-            throw UsageError{QStringLiteral("logit-bias: item %1: '%2' is not id:value (value a number or -inf)")
-                                 .arg(i + 1)
-                                 .arg(items[i])};
-        out += (out.empty() ? "" : "/") + std::to_string(id) + "@" + engine::formatDouble(*value);
-    }
-    return out;
+    if (!result)
+        throw UsageError{fromStd(result.error())};
+    return std::move(result).value();
 }
 
 }  // namespace
@@ -64,15 +48,11 @@ void addChainOptions(QCommandLineParser& parser)
          QStringLiteral("The chain as text, in order, e.g. top-k=40,top-p=0.95,min-p=0.05,temperature=0.8."),
          QStringLiteral("stages")},
         {QStringLiteral("defaults"), QStringLiteral("Start from the library's default values.")},
-        {QStringLiteral("history"), QStringLiteral("Tokens already generated, oldest first (penalties, DRY, n-grams)."),
-         QStringLiteral("ids")},
-        {QStringLiteral("logit-bias"), QStringLiteral("Per-token bias, id:value,... (-inf bans)."),
-         QStringLiteral("list")},
-        {QStringLiteral("dry-breakers"), QStringLiteral("DRY sequence-breaker token ids, comma-separated."),
+        {QStringLiteral("history"),
+         QStringLiteral("Tokens already generated, oldest first, by id or name (penalties, DRY, n-grams)."),
          QStringLiteral("ids")},
     });
-    for (const auto& o : engine::chainSettingFields())
-        parser.addOption({QString::fromLatin1(o.name), QString::fromLatin1(o.help), QStringLiteral("value")});
+    addParameterOptions(parser, false);  // addSamplerOptions has the lesson's three
 }
 
 ChainRequest readChainOptions(const QCommandLineParser& parser)
@@ -86,60 +66,57 @@ ChainRequest readChainOptions(const QCommandLineParser& parser)
     request.defaults = parser.isSet(QStringLiteral("defaults"));
 
     auto& s = request.settings;
-    const auto read = [&parser](const char* name, std::optional<double>& field) {
-        if (parser.isSet(QString::fromLatin1(name)))
-            field = doubleOption(parser, QString::fromLatin1(name));
-    };
-    read("temperature", s.temperature);
-    read("top-k", s.topK);
-    read("top-p", s.topP);
     bool beyondLesson = false;
-    for (const auto& o : engine::chainSettingFields()) {
-        read(o.name, s.*o.field);
-        beyondLesson = beyondLesson || (s.*o.field).has_value();
-    }
-    if (parser.isSet(QStringLiteral("logit-bias")))
-        s.logitBias = readLogitBias(parser.value(QStringLiteral("logit-bias")));
-    if (parser.isSet(QStringLiteral("dry-breakers"))) {
-        for (std::int32_t id : readIdList(QStringLiteral("dry-breakers"), parser.value(QStringLiteral("dry-breakers"))))
-            s.dryBreakers += (s.dryBreakers.empty() ? "" : "/") + std::to_string(id);
+    for (const engine::SamplerParameter& p : engine::samplerParameters()) {
+        const QString name = QString::fromLatin1(p.name);
+        if (!parser.isSet(name))
+            continue;
+        if (p.list)
+            request.tokenLists.emplace_back(&p, parser.value(name));
+        else
+            s.*p.field = doubleOption(parser, name);
+        beyondLesson = beyondLesson || p.group != engine::ParameterGroup::Lesson;
     }
     if (parser.isSet(QStringLiteral("history")))
-        request.history = readIdList(QStringLiteral("history"), parser.value(QStringLiteral("history")));
+        request.history = parser.value(QStringLiteral("history"));
 
-    const bool stageOptions = beyondLesson || s.temperature || s.topK || s.topP || !s.logitBias.empty()
-        || !s.dryBreakers.empty();
     if (parser.isSet(QStringLiteral("chain"))) {
-        if (stageOptions)
+        if (beyondLesson || s.temperature || s.topK || s.topP)
             throw UsageError{QStringLiteral("chain: give either --chain or per-stage options such as --top-k, not both")};
         if (request.defaults)
             throw UsageError{QStringLiteral("chain: --defaults applies to the preset's chain, not to --chain")};
         request.chainText = parser.value(QStringLiteral("chain")).toStdString();
     }
-    request.lessonOptionsOnly = request.semantics == engine::Semantics::Lesson && !beyondLesson
-        && s.logitBias.empty() && s.dryBreakers.empty() && !request.chainText && !request.defaults;
+    request.lessonOptionsOnly = request.semantics == engine::Semantics::Lesson && !beyondLesson && !request.chainText
+        && !request.defaults;
     return request;
 }
 
-engine::SamplerChain buildRequestedChain(const ChainRequest& request, engine::Semantics semantics,
-                                         std::size_t vocabSize)
+void buildRequestedChain(PreparedChain& prepared, const ChainRequest& request, engine::Semantics semantics)
 {
-    for (std::int32_t id : request.history)
-        if (static_cast<std::size_t>(id) >= vocabSize)
-            throw UsageError{QStringLiteral("history: token %1 is outside the vocabulary of %2").arg(id).arg(vocabSize)};
+    const std::vector<std::string> names = tokenNames(prepared.distribution);
+    prepared.history = orUsageError(engine::parseTokenReferences(request.history.toStdString(), names, "history"));
+    prepared.settings = request.settings;
+    for (const auto& [parameter, text] : request.tokenLists) {
+        const std::string typed = text.toStdString();
+        prepared.settings.*parameter->list = parameter->list == &engine::ChainSettings::logitBias
+            ? orUsageError(engine::parseBiasReferences(typed, names, parameter->name))
+            : engine::stageListFromIds(orUsageError(engine::parseTokenReferences(typed, names, parameter->name)));
+    }
 
     auto chain = request.chainText
         ? engine::parseChain(*request.chainText, semantics)
-        : engine::buildChain(request.defaults ? engine::withLibraryDefaults(request.settings, semantics)
-                                              : request.settings,
+        : engine::buildChain(request.defaults ? engine::withLibraryDefaults(prepared.settings, semantics)
+                                              : prepared.settings,
                              semantics);
     if (!chain)
         throw UsageError{fromStd(chain.error())};
+    const auto vocabSize = static_cast<std::size_t>(prepared.distribution.logits.size());
     for (const auto& stage : chain->stages())
         if (const auto* bias = dynamic_cast<const engine::LogitBiasStage*>(stage.get()))
             if (auto bad = bias->checkVocabulary(vocabSize))
                 throw UsageError{fromStd(*bad)};
-    return std::move(chain).value();
+    prepared.chain = std::move(chain).value();
 }
 
 PreparedChain prepareChain(const QCommandLineParser& parser, const ChainRequest& request, engine::Semantics semantics)
@@ -151,25 +128,15 @@ PreparedChain prepareChain(const QCommandLineParser& parser, const ChainRequest&
     } else {
         prepared.distribution = readDistributionOptions(parser);
     }
-    prepared.chain = buildRequestedChain(request, semantics, static_cast<std::size_t>(prepared.distribution.logits.size()));
+    buildRequestedChain(prepared, request, semantics);
     return prepared;
 }
 
 QJsonObject chainSettingsJson(const engine::ChainSettings& s)
 {
-    QJsonObject json{{QStringLiteral("temperature"), s.temperature.value_or(1.0)}};
-    if (s.topK)
-        json.insert(QStringLiteral("topK"), *s.topK);
-    if (s.topP)
-        json.insert(QStringLiteral("topP"), *s.topP);
-    for (const auto& o : engine::chainSettingFields())
-        if ((s.*o.field).has_value())
-            json.insert(QString::fromLatin1(o.name), *(s.*o.field));
-    if (!s.logitBias.empty())
-        json.insert(QStringLiteral("logit-bias"), fromStd(s.logitBias));
-    if (!s.dryBreakers.empty())
-        json.insert(QStringLiteral("dry-breakers"), fromStd(s.dryBreakers));
-    return json;
+    engine::ChainSettings shown = s;
+    shown.temperature = s.temperature.value_or(1.0);
+    return app::samplerSettingsToJson(shown);
 }
 
 Eigen::ArrayXd logitsFromProbabilities(const QString& text)

@@ -6,6 +6,7 @@
 #include "chain_settings.h"
 #include "command_line.h"
 #include "distribution.h"
+#include "sampler_parameters.h"
 #include "sampler_chain.h"
 #include "semantics.h"
 
@@ -22,9 +23,12 @@ namespace logitlab::cli {
 struct ChainRequest {
     engine::Semantics semantics = engine::Semantics::Lesson;
     std::optional<std::string> chainText;   // --chain, instead of the per-stage options
-    engine::ChainSettings settings;         // from the per-stage options
+    engine::ChainSettings settings;         // the numbers of the per-stage options
+    // The token-list options (--logit-bias, --dry-breakers) and --history as typed: tokens by id
+    // or name, resolved against the distribution's token names when the chain is built.
+    std::vector<std::pair<const engine::SamplerParameter*, QString>> tokenLists;
+    QString history;
     bool defaults = false;                  // --defaults: fill in the library's default values
-    std::vector<std::int32_t> history;      // --history, oldest first
     bool lessonOptionsOnly = true;          // nothing beyond --temperature/--top-k/--top-p was given
 };
 
@@ -33,22 +37,25 @@ void addChainOptions(QCommandLineParser& parser);
 // Throws UsageError naming the option when a value cannot be read.
 ChainRequest readChainOptions(const QCommandLineParser& parser);
 
-// The chain `request` asks for under `semantics`, validated for a vocabulary of `vocabSize`.
-// Throws UsageError naming the stage and parameter (or the option) when anything is wrong.
-engine::SamplerChain buildRequestedChain(const ChainRequest& request, engine::Semantics semantics,
-                                         std::size_t vocabSize);
-
-// A distribution and the chain to run on it.
+// A distribution, the chain to run on it, the settings it was built from (the token lists in the
+// stage's spelling) and the history (ids, oldest first).
 struct PreparedChain {
     engine::Distribution distribution;
     engine::SamplerChain chain{engine::Semantics::Lesson};
+    engine::ChainSettings settings;
+    std::vector<std::int32_t> history;
 };
+
+// Builds the chain `request` asks for under `semantics` on `prepared.distribution`, resolving
+// the token lists and the history against its tokens. Throws UsageError naming the stage and
+// parameter (or the option) when anything is wrong.
+void buildRequestedChain(PreparedChain& prepared, const ChainRequest& request, engine::Semantics semantics);
 
 // Reads the logits and builds the requested chain under `semantics`. The lesson's own options
 // (--temperature, --top-k, --top-p alone) are read and checked exactly as before chains existed.
 PreparedChain prepareChain(const QCommandLineParser& parser, const ChainRequest& request, engine::Semantics semantics);
 
-// {"temperature":1,"topK":40,...}: the values given (temperature always), in the lesson's spelling.
+// {"temperature":1,"top-k":40,...}: the values given (temperature always), spelt as the options.
 QJsonObject chainSettingsJson(const engine::ChainSettings& settings);
 
 // --probs: "0.5,0.3,0.2" -> ln p each (0 gives -inf). Throws UsageError naming the item.

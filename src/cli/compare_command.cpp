@@ -103,7 +103,7 @@ QStringList explainDifference(Semantics a, Semantics b, const ChainRequest& requ
     if (s.typical && a != Semantics::Vllm && b != Semantics::Vllm)
         rules << QStringLiteral("D4 typical boundary: llama.cpp stops at a total > p, hf at >= p and keeps ties "
                                 "on the boundary score");
-    if ((s.repeatPenalty || s.frequencyPenalty || s.presencePenalty) && !request.history.empty())
+    if ((s.repeatPenalty || s.frequencyPenalty || s.presencePenalty) && !request.history.isEmpty())
         rules << QStringLiteral("D7 penalty scope: llama.cpp looks at the last penalty-last-n tokens, hf and vllm "
                                 "at the whole history");
     if (s.minKeep && (involves(Semantics::Hf) || involves(Semantics::LlamaCpp)))
@@ -123,9 +123,9 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
         try {
             PreparedChain prepared = prepareChain(parser, request, s);
             engine::SamplerContext samplerContext;
-            samplerContext.history = request.history;
+            samplerContext.history = prepared.history;
             o.survivors = engine::evaluateChain(prepared.chain, prepared.distribution.logits, samplerContext);
-            o.chain = chainToJson(prepared.chain, true);
+            o.chain = app::chainToJson(prepared.chain, true);
             o.chainText = QString::fromStdString(engine::formatChain(prepared.chain, true));
             for (const std::string& w : engine::llamaCppDivergences(prepared.chain))
                 o.warnings << QString::fromStdString(w);

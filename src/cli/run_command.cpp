@@ -103,7 +103,7 @@ int runRun(CommandContext& context)
     parser.addOptions({
         {QStringLiteral("out"), QStringLiteral("Folder to write into (created if needed). Required."), QStringLiteral("DIR")},
         {QStringLiteral("threads"), QStringLiteral("Worker threads (1..1024). Default: all cores."), QStringLiteral("N")},
-        {QStringLiteral("set"), QStringLiteral("Override a key of the file, e.g. replies=1000 or settings.1.top_p=0.95. Repeatable."),
+        {QStringLiteral("set"), QStringLiteral("Override a key of the file, e.g. replies=1000 or settings.1.top-p=0.95. Repeatable."),
          QStringLiteral("key=value")},
         {QStringLiteral("formats"), QStringLiteral("Comma list of csv, png, svg, pdf. Default: %1.").arg(QString::fromLatin1(kDefaultFormats)),
          QStringLiteral("list"), QString::fromLatin1(kDefaultFormats)},

@@ -38,7 +38,7 @@ constexpr qint64 kMaxSequence = 10'000'000;
 // (candidates() once, then its walk); a stateless chain runs once; a stateful one (penalties,
 // DRY, n-grams, XTC, mirostat) runs again before every draw, with the history growing as in a
 // real decode (the logits themselves stay fixed: there is no model behind them).
-std::function<std::int32_t()> drawer(PreparedChain& prepared, const ChainRequest& request, engine::Rng& rng,
+std::function<std::int32_t()> drawer(PreparedChain& prepared, engine::Rng& rng,
                                      const engine::Rng& stageRng)
 {
     if (const auto lesson = engine::lessonFastPath(prepared.chain)) {
@@ -47,7 +47,7 @@ std::function<std::int32_t()> drawer(PreparedChain& prepared, const ChainRequest
         return [walk, &rng] { return walk->list()[walk->indexAt(rng.nextDouble())].id; };
     }
     auto context = std::make_shared<engine::SamplerContext>();
-    context->history = request.history;
+    context->history = prepared.history;
     engine::SamplerChain& chain = prepared.chain;
     chain.setRng(stageRng);  // XTC's coin: a stream of its own (engine::randomStageSeed)
     const auto& logits = prepared.distribution.logits;
@@ -135,7 +135,7 @@ int runSample(CommandContext& context)
     std::map<std::int32_t, qint64> counts;
     QJsonArray sequence;
     const auto stageRng = engine::makeRng(rngName.toStdString(), engine::randomStageSeed(static_cast<std::uint64_t>(seed)));
-    const std::function<std::int32_t()> next = drawer(prepared, request, *rng.value(), *stageRng.value());
+    const std::function<std::int32_t()> next = drawer(prepared, *rng.value(), *stageRng.value());
     for (qint64 i = 0; i < draws; ++i) {
         const std::int32_t id = next();
         ++counts[id];
@@ -165,9 +165,9 @@ int runSample(CommandContext& context)
                          {QStringLiteral("draws"), draws},
                          {QStringLiteral("seed"), seed},
                          {QStringLiteral("rng"), rngName},
-                         {QStringLiteral("settings"), lesson ? settingsJson(*lesson) : chainSettingsJson(request.settings)},
+                         {QStringLiteral("settings"), lesson ? settingsJson(*lesson) : chainSettingsJson(prepared.settings)},
                          {QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(request.semantics))},
-                         {QStringLiteral("chain"), chainToJson(prepared.chain, true)}};
+                         {QStringLiteral("chain"), app::chainToJson(prepared.chain, true)}};
         if (withSequence)
             root.insert(QStringLiteral("sequence"), sequence);
         context.out << QJsonDocument(root).toJson(QJsonDocument::Compact) << '\n';

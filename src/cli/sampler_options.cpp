@@ -3,8 +3,8 @@
 #include "chain_options.h"
 #include "logits_file.h"
 #include "logits_parser.h"
+#include "sampler_parameters.h"
 
-#include <climits>
 
 namespace logitlab::cli {
 
@@ -70,14 +70,15 @@ void addSamplerOptions(QCommandLineParser& parser)
          QStringLiteral("list")},
         {QStringLiteral("tokens"), QStringLiteral("Comma-separated token names, one per logit (default: ids)."),
          QStringLiteral("list")},
-        {QStringLiteral("temperature"), QStringLiteral("Temperature: 0 is greedy (argmax), otherwise > 0. Default 1."),
-         QStringLiteral("T")},
-        {QStringLiteral("top-k"), QStringLiteral("Keep the K most likely tokens (K >= 1). Default: off."),
-         QStringLiteral("K")},
-        {QStringLiteral("top-p"),
-         QStringLiteral("Keep the smallest top set whose total exceeds P, in (0, 1]. Default: off."),
-         QStringLiteral("P")},
     });
+    addParameterOptions(parser, true);
+}
+
+void addParameterOptions(QCommandLineParser& parser, bool lesson)
+{
+    for (const engine::SamplerParameter& p : engine::samplerParameters())
+        if ((p.group == engine::ParameterGroup::Lesson) == lesson)
+            parser.addOption({QString::fromLatin1(p.name), QString::fromLatin1(p.help), QString::fromLatin1(p.valueName)});
 }
 
 engine::Distribution readDistributionOptions(const QCommandLineParser& parser)
@@ -91,8 +92,11 @@ SamplerInput readSamplerOptions(const QCommandLineParser& parser)
     input.distribution = readDistribution(parser);
     if (parser.isSet(QStringLiteral("temperature")))
         input.settings.temperature = doubleOption(parser, QStringLiteral("temperature"));
-    if (parser.isSet(QStringLiteral("top-k")))
-        input.settings.topK = static_cast<int>(integerOption(parser, QStringLiteral("top-k"), 1, INT_MAX));
+    if (parser.isSet(QStringLiteral("top-k"))) {
+        const engine::SamplerParameter& topK = *engine::findSamplerParameter("top-k");
+        input.settings.topK = static_cast<int>(integerOption(parser, QStringLiteral("top-k"), static_cast<qint64>(topK.minimum),
+                                                             static_cast<qint64>(topK.maximum)));
+    }
     if (parser.isSet(QStringLiteral("top-p")))
         input.settings.topP = doubleOption(parser, QStringLiteral("top-p"));
     if (auto problem = engine::validateSettings(input.settings))

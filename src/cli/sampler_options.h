@@ -17,6 +17,10 @@ struct SamplerInput {
 
 void addSamplerOptions(QCommandLineParser& parser);
 
+// The options of engine::samplerParameters(): the lesson's three (temperature, top-k, top-p), or
+// every other setting; each with the table's name, help and value name.
+void addParameterOptions(QCommandLineParser& parser, bool lesson);
+
 // The logits (--logits, --logits-file or --probs) and token names alone.
 engine::Distribution readDistributionOptions(const QCommandLineParser& parser);
 

@@ -46,16 +46,8 @@ struct ChainSettings {
     friend bool operator==(const ChainSettings&, const ChainSettings&) = default;
 };
 
-// The numeric settings beyond the lesson's three (temperature, top-k, top-p): one row per field,
-// with its option name, the stage it configures and a one-line help. The CLI's options, the
-// Explorer's controls and the Explorer's saved files all read this one table.
-struct ChainSettingField {
-    const char* name;                            // "min-p", "xtc-probability", ...
-    std::optional<double> ChainSettings::*field;
-    const char* stage;                           // key in presetOrder(): "min-p", "xtc", "penalties"
-    const char* help;
-};
-const std::vector<ChainSettingField>& chainSettingFields();
+// Which setting sets which stage parameter, its option name and its help are in
+// sampler_parameters.h (samplerParameters()).
 
 // The key in presetOrder() of a stage by its name: "mirostat-v2" -> "mirostat",
 // "dynamic-temperature" -> "temperature", others unchanged.

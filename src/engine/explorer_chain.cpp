@@ -89,6 +89,21 @@ ChainSettings toChainSettings(const ExplorerChain& chain)
     return s;
 }
 
+ExplorerChain fromChainSettings(ChainSettings settings, Semantics semantics)
+{
+    ExplorerChain chain;
+    chain.semantics = semantics;
+    chain.lesson.temperature = settings.temperature.value_or(1.0);
+    if (settings.topK)
+        chain.lesson.topK = static_cast<int>(*settings.topK);
+    chain.lesson.topP = settings.topP;
+    settings.temperature.reset();
+    settings.topK.reset();
+    settings.topP.reset();
+    chain.stages = std::move(settings);
+    return chain;
+}
+
 Result<SamplerChain> explorerSamplerChain(const ExplorerChain& chain)
 {
     ChainSettings settings = toChainSettings(chain);

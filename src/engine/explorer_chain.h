@@ -10,6 +10,7 @@
 #include "chain_settings.h"
 #include "result.h"
 #include "sampler_analysis.h"
+#include "sampler_parameters.h"  // chainSettingFields(): the Explorer lists a chain's settings by it
 #include "sampler_settings.h"
 #include "semantics.h"
 #include "temperature_sweep.h"
@@ -36,6 +37,8 @@ struct ExplorerChain {
 };
 
 ChainSettings toChainSettings(const ExplorerChain& chain);
+// The inverse: temperature (1 when unset), top-k and top-p go to the lesson's part.
+ExplorerChain fromChainSettings(ChainSettings settings, Semantics semantics);
 
 // A message naming the stage and the problem (e.g. "typical: not part of the vllm chain"). With
 // a vocabulary size, context tokens and logit-bias ids are checked against it too.

@@ -6,6 +6,7 @@
 #include "token_reference.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace logitlab::ui {
 
@@ -33,16 +35,28 @@ QString number(double v)
     return QString::fromStdString(engine::formatDouble(v));
 }
 
-const StageFieldSpec& specOf(const std::string& name)
+const engine::SamplerParameter& parameter(const std::string& name)
 {
-    const auto& all = stageFieldSpecs();
-    return *std::find_if(all.begin(), all.end(), [&](const StageFieldSpec& s) { return name == s.name; });
+    return *engine::findSamplerParameter(name);
 }
 
-const engine::ChainSettingField& fieldOf(const std::string& name)
+// A box as the table describes its setting: range, decimals, step, tooltip, and the value that
+// means "not set" (shown as "off", "default", ... when it is the box's minimum).
+template <class Box>
+void configureBox(Box* box, const engine::SamplerParameter& p)
 {
-    const auto& all = engine::chainSettingFields();
-    return *std::find_if(all.begin(), all.end(), [&](const engine::ChainSettingField& f) { return name == f.name; });
+    using Value = decltype(box->value());
+    const double notSet = engine::notSetValue(p);
+    const double minimum = std::min(notSet, p.minimum);
+    box->setRange(static_cast<Value>(minimum), static_cast<Value>(p.maximum));
+    if constexpr (std::is_same_v<Box, QDoubleSpinBox>)
+        box->setDecimals(p.decimals);
+    box->setSingleStep(static_cast<Value>(p.step));
+    box->setValue(static_cast<Value>(notSet));
+    if (*p.notSetText != '\0' && notSet == minimum)
+        box->setSpecialValueText(QCoreApplication::translate("SamplerParameters", p.notSetText));
+    box->setToolTip(parameterTooltip(p));
+    box->setObjectName(QString::fromLatin1(p.name));
 }
 
 // A row whose label carries its control's tooltip and focuses it (Alt+letter).
@@ -75,27 +89,14 @@ ChainControls::ChainControls(QWidget* parent)
       m_problem(new QLabel),
       m_order(new QLabel)
 {
-    m_temperature->setRange(0.0, 5.0);
-    m_temperature->setDecimals(2);
-    m_temperature->setSingleStep(0.05);
-    m_temperature->setValue(1.0);
+    configureBox(m_temperature, parameter("temperature"));
     m_temperature->setAccelerated(true);
-    m_temperature->setToolTip(
-        tr("Divides every logit before softmax: below 1 sharpens the distribution, above 1 flattens it, 0 takes "
-           "the argmax."));
     m_temperatureSlider->setRange(0, 3 * kSliderSteps);
     m_temperatureSlider->setValue(kSliderSteps);
     m_temperatureSlider->setToolTip(m_temperature->toolTip());
-    m_topK->setRange(0, 1'000'000);
-    m_topK->setSpecialValueText(tr("off"));
-    m_topK->setToolTip(tr("Keeps only the K most likely tokens; off keeps them all."));
-    m_topP->setRange(0.0, 1.0);
-    m_topP->setDecimals(3);
-    m_topP->setSingleStep(0.05);
-    m_topP->setSpecialValueText(tr("off"));
+    configureBox(m_topK, parameter("top-k"));
+    configureBox(m_topP, parameter("top-p"));
     m_topP->setValue(0.9);
-    m_topP->setToolTip(tr("Keeps the smallest set of top tokens whose total probability exceeds P; off keeps them "
-                          "all."));
     for (engine::Semantics sem : engine::allSemantics())
         m_semantics->addItem(QString::fromStdString(engine::semanticsName(sem)));
     m_semantics->setToolTip(tr("Whose rules run the chain: the order of the stages, the boundaries and the ties "
@@ -110,10 +111,9 @@ ChainControls::ChainControls(QWidget* parent)
     m_context->setToolTip(tr("The tokens generated before this step, oldest first, by name or #id: what the "
                              "penalties, DRY and the n-gram ban look at."));
     m_logitBias->setPlaceholderText(tr("e.g. banana:-inf, users:+1.5"));
-    m_logitBias->setToolTip(tr("Adds a value to chosen tokens' logits before anything else, as token:value "
-                               "pairs; -inf bans a token."));
+    m_logitBias->setToolTip(parameterTooltip(parameter("logit-bias")));
     m_dryBreakers->setPlaceholderText(tr("e.g. #13 #198"));
-    m_dryBreakers->setToolTip(tr("Tokens that end a repeated sequence for DRY (a newline, say), by name or #id."));
+    m_dryBreakers->setToolTip(parameterTooltip(parameter("dry-breakers")));
     m_presetOrder->setToolTip(tr("Puts the stages back in the preset's own order."));
     m_orderList->setMaximumHeight(150);
 
@@ -126,10 +126,10 @@ ChainControls::ChainControls(QWidget* parent)
     auto* form = new QFormLayout;
     form->setContentsMargins(0, 0, 0, 0);
     addRow(form, tr("&Semantics"), m_semantics, m_semantics);
-    addRow(form, tr("&Temperature"), m_temperature, tempField);
+    addRow(form, parameterLabel(parameter("temperature")), m_temperature, tempField);
     form->addRow(QString(), m_greedy);
-    addRow(form, tr("Top-&k"), m_topK, m_topK);
-    addRow(form, tr("Top-&p"), m_topP, m_topP);
+    addRow(form, parameterLabel(parameter("top-k")), m_topK, m_topK);
+    addRow(form, parameterLabel(parameter("top-p")), m_topP, m_topP);
 
     // A tab bar over a stacked widget rather than a QTabWidget: the stack can take the height of
     // the page on show, where a QTabWidget keeps the height of its tallest page (Penalties).
@@ -141,7 +141,7 @@ ChainControls::ChainControls(QWidget* parent)
         addTab(buildStageTab(group), stageFieldGroups()[group]);
     auto* bias = new QWidget;
     auto* biasForm = new QFormLayout(bias);
-    addRow(biasForm, tr("Logit &bias"), m_logitBias, m_logitBias);
+    addRow(biasForm, parameterLabel(parameter("logit-bias")), m_logitBias, m_logitBias);
     addTab(bias, tr("Bias"));
     m_tabs->setDocumentMode(true);
     m_tabs->setExpanding(false);
@@ -212,23 +212,16 @@ QWidget* ChainControls::buildStageTab(int group)
     auto* form = new QFormLayout(page);
     if (group == 1)  // the penalties look at the context: it comes first
         addRow(form, tr("&Context"), m_context, m_context);
-    for (const StageFieldSpec& spec : stageFieldSpecs()) {
-        if (spec.group != group)
+    for (const engine::SamplerParameter& p : engine::samplerParameters()) {
+        if (stageFieldGroup(p) != group)
             continue;
         auto* box = new QDoubleSpinBox;
-        box->setRange(spec.minimum, spec.maximum);
-        box->setDecimals(spec.decimals);
-        box->setSingleStep(spec.step);
-        box->setValue(spec.unset);
-        if (!spec.unsetText.isEmpty() && spec.unset == spec.minimum)
-            box->setSpecialValueText(spec.unsetText);
-        box->setToolTip(spec.tooltip);
-        box->setObjectName(QString::fromLatin1(spec.name));
-        m_boxes[spec.name] = box;
-        m_boxLabels[spec.name] = addRow(form, spec.label, box, box);
+        configureBox(box, p);
+        m_boxes[p.name] = box;
+        m_boxLabels[p.name] = addRow(form, parameterLabel(p), box, box);
     }
     if (group == 1)
-        addRow(form, tr("DRY breakers"), m_dryBreakers, m_dryBreakers);
+        addRow(form, parameterLabel(parameter("dry-breakers")), m_dryBreakers, m_dryBreakers);
     return page;
 }
 
@@ -256,8 +249,8 @@ engine::ExplorerChain ChainControls::chain() const
     c.lesson = settings();
     // A box left at its stage's default sets nothing: leaving it alone never changes the chain.
     for (const auto& [name, box] : m_boxes)
-        if (box->value() != specOf(name).unset)
-            c.stages.*fieldOf(name).field = box->value();
+        if (box->value() != engine::notSetValue(parameter(name)))
+            c.stages.*parameter(name).field = box->value();
     c.stages.logitBias = m_biasSpelling;
     c.stages.dryBreakers = m_breakerSpelling;
     c.stages.order = m_customOrder;
@@ -275,7 +268,7 @@ void ChainControls::setChain(const engine::ExplorerChain& chain)
     m_topK->setValue(chain.lesson.topK.value_or(0));
     m_topP->setValue(chain.lesson.topP.value_or(0.0));
     for (const auto& [name, box] : m_boxes)
-        box->setValue((chain.stages.*fieldOf(name).field).value_or(specOf(name).unset));
+        box->setValue((chain.stages.*parameter(name).field).value_or(engine::notSetValue(parameter(name))));
     m_biasSpelling = chain.stages.logitBias;
     m_breakerSpelling = chain.stages.dryBreakers;
     m_customOrder = chain.stages.order;
@@ -381,10 +374,8 @@ void ChainControls::updateLabels()
     const engine::ExplorerChain c = chain();
     m_greedy->setVisible(m_temperature->value() == 0.0);
     // A stage the preset's library lacks is dimmed (its box stays editable so a value can be cleared).
-    for (const auto& [name, label] : m_boxLabels) {
-        const std::string stage = fieldOf(name).stage;
-        label->setEnabled(stage.empty() || engine::presetHasStage(c.semantics, stage));
-    }
+    for (const auto& [name, label] : m_boxLabels)
+        label->setEnabled(engine::presetAccepts(parameter(name), c.semantics));
     // A chain the preset cannot run is said next to the controls; the page keeps the last good one.
     const auto problem = engine::validateExplorerChain(c, m_names ? m_names->size() : 0);
     showProblem(problem ? QString::fromStdString(*problem) : QString());

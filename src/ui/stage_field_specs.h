@@ -1,31 +1,24 @@
-// How the Explorer shows each numeric setting of engine::chainSettingFields(): the label, the
-// one-sentence tooltip, the spin box's range and steps, and the value that means "not set"
-// (the stage's own default, so leaving a box alone never changes what the chain does). When
-// that value is the box's minimum the box shows `unsetText` there ("off", "default").
+// How the Explorer lays out the settings of engine::samplerParameters(): the tabs their groups sit
+// on. Everything else about a setting (label, tooltip, range, decimals, step, the value and text
+// that mean "not set") is the engine's table, translated here at the UI edge.
 #pragma once
+
+#include "sampler_parameters.h"
 
 #include <QString>
 #include <QStringList>
 
-#include <vector>
-
 namespace logitlab::ui {
 
-struct StageFieldSpec {
-    const char* name;  // engine::ChainSettingField::name
-    int group;         // index into stageFieldGroups()
-    QString label;
-    QString tooltip;
-    double minimum;
-    double maximum;
-    int decimals;
-    double step;
-    double unset;
-    QString unsetText;
-};
-
-// The tabs the fields are grouped in: "Filters", "Penalties", "Adaptive".
+// The tabs, in order: "Filters", "Penalties", "Adaptive".
 const QStringList& stageFieldGroups();
-const std::vector<StageFieldSpec>& stageFieldSpecs();
+
+// The tab of a setting on stageFieldGroups(), or -1 for the lesson's three and the token lists,
+// which have widgets of their own.
+int stageFieldGroup(const engine::SamplerParameter& parameter);
+
+// The table's label and tooltip, translated.
+QString parameterLabel(const engine::SamplerParameter& parameter);
+QString parameterTooltip(const engine::SamplerParameter& parameter);
 
 }  // namespace logitlab::ui

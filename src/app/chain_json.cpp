@@ -4,7 +4,7 @@
 
 #include <QJsonObject>
 
-namespace logitlab::cli {
+namespace logitlab::app {
 
 QJsonArray chainToJson(const engine::SamplerChain& chain, bool activeOnly)
 {
@@ -57,4 +57,4 @@ engine::Result<engine::SamplerChain> chainFromJson(const QJsonArray& json, engin
     return chain;
 }
 
-}  // namespace logitlab::cli
+}  // namespace logitlab::app
