@@ -1,5 +1,7 @@
 #include "explorer_state.h"
 
+#include "input_limits.h"
+#include "json_duplicate_keys.h"
 #include "logits_parser.h"
 #include "rng_factory.h"
 
@@ -139,6 +141,8 @@ engine::Result<ExplorerState> explorerStateFromJson(const QByteArray& json, cons
     const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
     if (doc.isNull())
         return fail(source, QStringLiteral("not JSON: %1 at offset %2").arg(error.errorString()).arg(error.offset));
+    if (const auto duplicate = duplicateJsonKeyProblem(json))
+        return fail(source, *duplicate);
     const QJsonObject root = doc.object();
     if (root.value(QStringLiteral("format")).toString() != kFormat)
         return fail(source, QStringLiteral("format: expected \"%1\"").arg(kFormat));
@@ -168,6 +172,8 @@ engine::Result<ExplorerState> explorerStateFromJson(const QByteArray& json, cons
         if (name.isEmpty())
             return fail(source, QStringLiteral("tokens[%1]: a token needs a name").arg(i));
         state.distribution.tokens.push_back(name.toStdString());
+        if (auto problem = engine::tokenNameProblem(state.distribution.tokens.back()))
+            return fail(source, QStringLiteral("tokens[%1]: %2").arg(i).arg(QString::fromStdString(*problem)));
     }
     if (auto problem = engine::validateLogits(state.distribution.logits))
         return fail(source, QString::fromStdString(*problem));
