@@ -5,6 +5,8 @@
 #include "experiment_runner.h"
 #include "experiment_file.h"
 #include "experiment_outputs.h"
+#include "interrupt_guard.h"
+#include "output_set.h"
 #include "save_text.h"
 
 #include <QApplication>
@@ -120,6 +122,13 @@ int runRun(CommandContext& context)
     const QString outDir = parser.value(QStringLiteral("out"));
     if (QFileInfo(outDir).exists() && !QFileInfo(outDir).isDir())
         throw UsageError{QStringLiteral("--out: %1 exists and is not a folder").arg(outDir)};
+    // From here a signal cancels the run; the output is staged, and the staging removed again on
+    // any failure, so DIR keeps its earlier set. Preparing now says "cannot create" before the
+    // computation rather than after it.
+    const InterruptGuard interrupt;
+    app::OutputSet output(outDir);
+    if (const QString problem = output.prepare(); !problem.isEmpty())
+        throw UsageError{QStringLiteral("--out: ") + problem};
     const int threads = parser.isSet(QStringLiteral("threads"))
                             ? static_cast<int>(integerOption(parser, QStringLiteral("threads"), 1, 1024))
                             : app::defaultThreadCount();
@@ -142,9 +151,16 @@ int runRun(CommandContext& context)
     ProgressLine progress(context.err, QFileInfo(path).completeBaseName());
     request.control.started = [&progress](std::size_t total) { progress.started(total); };
     request.control.progress = [&progress](std::size_t done) { progress.update(done); };
+    request.control.isCancelled = [&interrupt] { return interrupt.interrupted(); };
     ExperimentOutputs outputs = kind.value() == QLatin1String("seed-sweep") ? runSeedSweepRequest(request)
                                                                              : runJunkRiskRequest(request);
     progress.finish();
+    const auto interrupted = [&] {
+        context.err << "logitlab-cli run: interrupted by " << interrupt.signalName() << "; nothing written\n";
+        return interrupt.exitCode();
+    };
+    if (interrupt.interrupted())
+        return interrupted();
     if (outputs.status.state == app::RunStatus::State::Failed)
         throw UsageError{outputs.status.message};  // bad input found while setting up: nothing written
     if (!outputs.status.finished()) {
@@ -152,38 +168,28 @@ int runRun(CommandContext& context)
         return 1;
     }
 
-    if (!QDir().mkpath(outDir))
-        throw UsageError{QStringLiteral("--out: cannot create %1").arg(outDir)};
-    const QDir dir(outDir);
-    QStringList written;
-    const auto fail = [&written](const QString& message) {
-        // A later file failed: remove what this run wrote so no half set is left behind.
-        for (const QString& f : written)
-            QFile::remove(f);
-        throw UsageError{message};
+    // Every file goes to the staging folder first; a failure names the file where it belongs.
+    const auto check = [&](const QString& error) {
+        if (!error.isEmpty())
+            throw UsageError{QString(error).replace(output.stagingFolder(), QDir::cleanPath(outDir))};
     };
     if (formats.contains(QStringLiteral("csv"))) {
-        for (const auto& [suffix, text] : outputs.tables) {
-            const QString csvPath = dir.filePath(outputs.name + suffix + QStringLiteral(".csv"));
-            const QString error = app::saveText(csvPath, text);
-            if (!error.isEmpty())
-                fail(error);
-            written << csvPath;
-        }
+        for (const auto& [suffix, text] : outputs.tables)
+            check(app::saveText(output.stage(outputs.name + suffix + QStringLiteral(".csv")), text));
     }
     for (const auto& [suffix, chart] : outputs.charts) {
         for (const QString& name : formats) {
             const auto format = ui::chartFormatFromName(name);
             if (!format)
                 continue;  // csv
-            const QString chartPath = dir.filePath(outputs.name + suffix + QLatin1Char('.') + name);
-            const QString error = ui::exportChart(chart, chartPath, *format, outputs.provenance);
-            if (!error.isEmpty())
-                fail(error);
-            written << chartPath;
+            check(ui::exportChart(chart, output.stage(outputs.name + suffix + QLatin1Char('.') + name), *format,
+                                  outputs.provenance));
         }
     }
-    for (const QString& f : written)
+    if (interrupt.interrupted())
+        return interrupted();
+    check(output.commit());
+    for (const QString& f : output.paths())
         context.out << f << '\n';
     context.err << outputs.summary << '\n';
     return 0;
