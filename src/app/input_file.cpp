@@ -3,6 +3,8 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
+
 namespace logitlab::app {
 
 namespace {
@@ -48,7 +50,16 @@ engine::Result<QByteArray> readInputFile(const QString& path, qint64 maxBytes)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return engine::Error{path.toStdString() + ": cannot read: " + file.errorString().toStdString()};
-    QByteArray bytes = file.read(maxBytes + 1);
+    // In slices: QIODevice::read(n) reserves n bytes up front, which for the limit would be
+    // 64 MiB per file however small it is.
+    QByteArray bytes;
+    bytes.reserve(std::min(file.size(), maxBytes) + 1);
+    while (bytes.size() <= maxBytes) {
+        const QByteArray part = file.read(std::min<qint64>(qint64{1} << 20, maxBytes + 1 - bytes.size()));
+        if (part.isEmpty())
+            break;  // the end, or an error (checked below)
+        bytes += part;
+    }
     if (file.error() != QFileDevice::NoError)
         return engine::Error{path.toStdString() + ": cannot read: " + file.errorString().toStdString()};
     if (bytes.size() > maxBytes)
