@@ -95,7 +95,9 @@ int runRun(CommandContext& context)
     parser.setApplicationDescription(
         QStringLiteral("Run an experiment file headless. Writes DIR/<name>.csv (provenance in '#' lines) and the\n"
                        "chart as DIR/<name>.<format>. The same file and seed give the same CSV bytes on any\n"
-                       "thread count. Nothing is written when the file or an option is wrong (exit code 2)."));
+                       "thread count. Nothing is written when the file or an option is wrong (exit code 2). The\n"
+                       "files appear together or not at all: a failed write or Ctrl-C (exit 130; SIGTERM 143)\n"
+                       "leaves DIR as it was."));
     parser.addPositionalArgument(QStringLiteral("FILE.json"), QStringLiteral("The experiment file (docs/experiments.md)."));
     parser.addOptions({
         {QStringLiteral("out"), QStringLiteral("Folder to write into (created if needed). Required."), QStringLiteral("DIR")},
