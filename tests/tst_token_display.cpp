@@ -4,6 +4,7 @@
 // a message naming its length and the limit.
 #include "explorer_page.h"
 #include "logits_table_model.h"
+#include "model_csv.h"
 #include "probability_chart.h"
 #include "token_display.h"
 
@@ -105,6 +106,10 @@ private slots:
 
         QVERIFY(!page.readoutText().contains(longName));
         QVERIFY(page.readoutText().size() < 2000);
+
+        // Copy table and Export table carry the whole name.
+        QVERIFY(app::modelToTsv(*model).contains(longName + QLatin1Char('\t')));
+        QVERIFY(app::modelToCsv(*model, app::Provenance(QStringLiteral("t"))).contains(longName));
     }
 
     // Over the limit: refused when read, with the length and the limit; the table stays.
