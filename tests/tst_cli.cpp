@@ -166,6 +166,11 @@ private slots:
         QTest::newRow("unknown rng") << QStringList{s, "--logits", "1", "--rng", "dice"} << "unknown generator 'dice'";
         QTest::newRow("draws < 0") << QStringList{s, "--logits", "1", "--draws", "-3"} << "draws: must be between 0";
         QTest::newRow("missing file") << QStringList{c, "--logits-file", "/nonexistent/l.txt"} << "no such file";
+        QTest::newRow("device file") << QStringList{c, "--logits-file", "/dev/zero"} << "/dev/zero: is not a regular file";
+        QTest::newRow("newline in a token") << QStringList{c, "--logits", "1,x\ny"}
+                                            << "item 2 ('x\\ny') is not a number";
+        QTest::newRow("token name too long") << QStringList{c, "--logits", "1", "--tokens", QString(2000, QLatin1Char('t'))}
+                                             << "tokens: item 1 is 2,000 characters long; token names are limited to 1,024";
         QTest::newRow("unknown option") << QStringList{c, "--logits", "1", "--top-z", "3"} << "Unknown option 'top-z'";
         QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command 'frobnicate'";
     }

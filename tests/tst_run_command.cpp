@@ -8,9 +8,13 @@
 #include <QFile>
 #include <QImage>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
+
+#include <csignal>
+#include <sys/mount.h>
 
 namespace {
 
@@ -40,6 +44,21 @@ QByteArray readAll(const QString& path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The CLI with its environment set up as runCli() does, not yet started.
+void prepare(QProcess& process)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    process.setProcessEnvironment(env);
+}
+
+QStringList entries(const QString& folder)
+{
+    return QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
 }
 
 } // namespace
@@ -193,7 +212,7 @@ private slots:
         QTest::newRow("bad --formats") << QStringList{file, QStringLiteral("--formats"), QStringLiteral("csv,gif")}
                                        << "--formats: unknown format 'gif'";
         QTest::newRow("missing file") << QStringList{QStringLiteral("/nonexistent/x.json")}
-                                      << "/nonexistent/x.json: cannot read";
+                                      << "/nonexistent/x.json: no such file";
         QTest::newRow("no file") << QStringList{} << "missing the experiment file";
         QTest::newRow("two files") << QStringList{file, file} << "unexpected argument";
         QTest::newRow("malformed") << QStringList{QStringLiteral("MALFORMED")} << "malformed JSON at offset";
@@ -229,6 +248,119 @@ private slots:
         QVERIFY2(errLines[0].contains(message), run.err.constData());
         QVERIFY(run.out.isEmpty());
         QVERIFY(!QFileInfo::exists(out)); // nothing written, not even the folder
+    }
+
+    // --out under a regular file is refused before the file is read or anything computed.
+    void outUnderARegularFileFailsFirst()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("file"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        const Run run = runCli({logitlab::test::examplePath(QStringLiteral("seed-sweep-200-seeds.json")), QStringLiteral("--out"),
+                                file + QStringLiteral("/out"), QStringLiteral("--set"), QStringLiteral("seeds.count=1000000"),
+                                QStringLiteral("--formats"), QStringLiteral("csv")});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(QString::fromUtf8(run.err),
+                 QStringLiteral("logitlab-cli run: error: --out: %1/out: cannot create the folder: Not a directory\n").arg(file));
+        QCOMPARE(entries(dir.path()), QStringList{"file"});
+    }
+
+    // A run that fails after --out was created removes the folder again, and an existing folder
+    // keeps exactly what it held.
+    void failedRunLeavesNoFolder()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("new/out"));
+        const Run run = runCli({logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json")), QStringLiteral("--out"), out,
+                                QStringLiteral("--set"), QStringLiteral("replies=-1")});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(entries(dir.path()), QStringList());
+    }
+
+    // A full disk while the set is written: the earlier CSV stays byte for byte, the new PNG
+    // never appears, no staging folder is left, and the message is the operating system's.
+    void fullDiskKeepsTheEarlierSet()
+    {
+        QTemporaryDir dir;
+        const QString disk = dir.filePath(QStringLiteral("disk"));
+        QVERIFY(QDir().mkpath(disk));
+        if (::mount("tmpfs", QFile::encodeName(disk).constData(), "tmpfs", 0, "size=64k") != 0)
+            QSKIP("cannot mount a 64 KiB tmpfs here (needs root)");
+        const auto unmount = qScopeGuard([&disk] { ::umount2(QFile::encodeName(disk).constData(), MNT_DETACH); });
+        const QString out = QDir(disk).filePath(QStringLiteral("out"));
+        const QString file = logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json"));
+        const Run first = runCli({file, QStringLiteral("--out"), out, QStringLiteral("--set"), QStringLiteral("replies=1000"),
+                                  QStringLiteral("--formats"), QStringLiteral("csv")});
+        QVERIFY2(first.exitCode == 0, first.err.constData());
+        const QString csv = QDir(out).filePath(QStringLiteral("junk-risk-lesson.csv"));
+        const QByteArray earlier = readAll(csv);
+        QVERIFY(earlier.contains("# replies: 1000"));
+
+        const Run second = runCli({file, QStringLiteral("--out"), out, QStringLiteral("--set"), QStringLiteral("replies=2000"),
+                                   QStringLiteral("--formats"), QStringLiteral("csv,png")});
+        QCOMPARE(second.exitCode, 2);
+        const QString err = QString::fromUtf8(second.err);
+        QVERIFY2(err.startsWith(QStringLiteral("logitlab-cli run: error: ") + out) && err.contains(QStringLiteral("No space left on device"))
+                     && err.count(QLatin1Char('\n')) == 1,
+                 second.err.constData());
+        QVERIFY2(!err.contains(QStringLiteral(".logitlab-tmp")), second.err.constData());
+        QCOMPARE(readAll(csv), earlier);
+        QCOMPARE(entries(out), QStringList{"junk-risk-lesson.csv"});
+
+        // A folder created for the failed run goes again.
+        const Run fresh = runCli({file, QStringLiteral("--out"), QDir(disk).filePath(QStringLiteral("fresh")),
+                                  QStringLiteral("--formats"), QStringLiteral("csv,png")});
+        QCOMPARE(fresh.exitCode, 2);
+        QCOMPARE(entries(disk), QStringList{"out"});
+    }
+
+    void signalCancelsTheRun_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::addColumn<bool>("earlierSet");
+        QTest::newRow("SIGINT, new folder") << int(SIGINT) << false;
+        QTest::newRow("SIGTERM, earlier set") << int(SIGTERM) << true;
+    }
+    // Ctrl-C or kill during a long run: exit 128 + signal, one line, nothing of the run left.
+    void signalCancelsTheRun()
+    {
+        QFETCH(int, signal);
+        QFETCH(bool, earlierSet);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("out"));
+        if (earlierSet) {
+            QVERIFY(QDir().mkpath(out));
+            QFile earlier(QDir(out).filePath(QStringLiteral("seed-sweep-200-seeds.csv")));
+            QVERIFY(earlier.open(QIODevice::WriteOnly));
+            earlier.write("earlier");
+        }
+        QProcess process;
+        prepare(process);
+        // 2 x 10^9 draws on one thread: far longer than the test waits (and under the work limit).
+        process.start(logitlab::test::binaryPath(QStringLiteral("logitlab-cli")),
+                      {QStringLiteral("run"), logitlab::test::examplePath(QStringLiteral("seed-sweep-200-seeds.json")),
+                       QStringLiteral("--out"), out, QStringLiteral("--set"), QStringLiteral("seeds.count=20000"),
+                       QStringLiteral("--set"), QStringLiteral("draws=100000"), QStringLiteral("--threads"), QStringLiteral("1"),
+                       QStringLiteral("--formats"), QStringLiteral("csv,png")});
+        QVERIFY(process.waitForStarted());
+        // The staging folder appears once the handlers are in place, before the computation.
+        QTRY_VERIFY_WITH_TIMEOUT(entries(out).join(QLatin1Char(' ')).contains(QStringLiteral(".logitlab-tmp-")), 60'000);
+        QCOMPARE(::kill(static_cast<pid_t>(process.processId()), signal), 0);
+        QVERIFY(process.waitForFinished(60'000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 128 + signal);
+        QCOMPARE(QString::fromUtf8(process.readAllStandardError()),
+                 QStringLiteral("logitlab-cli run: interrupted by %1; nothing written\n")
+                     .arg(signal == SIGINT ? QStringLiteral("SIGINT") : QStringLiteral("SIGTERM")));
+        QVERIFY(process.readAllStandardOutput().isEmpty());
+        if (earlierSet) {
+            QCOMPARE(entries(out), QStringList{"seed-sweep-200-seeds.csv"});
+            QCOMPARE(readAll(QDir(out).filePath(QStringLiteral("seed-sweep-200-seeds.csv"))), QByteArray("earlier"));
+        } else {
+            QVERIFY(!QFileInfo::exists(out));
+        }
     }
 };
 

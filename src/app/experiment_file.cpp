@@ -1,6 +1,8 @@
 #include "experiment_file.h"
 
 #include "csv_writer.h"
+#include "input_file.h"
+#include "json_duplicate_keys.h"
 #include "json_object_reader.h"
 #include "logits_file.h"
 #include "rng_factory.h"
@@ -9,7 +11,6 @@
 
 #include <QCryptographicHash>
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -111,6 +112,9 @@ DistributionSpec readDistribution(JsonObjectReader& r)
                 if (!tokens[i].isString())
                     throw JsonFieldError{r.keyPath(QStringLiteral("tokens")) + QLatin1Char('.') + QString::number(i),
                                          QStringLiteral("must be a string")};
+                if (auto problem = engine::tokenNameProblem(tokens[i].toString().toStdString()))
+                    throw JsonFieldError{r.keyPath(QStringLiteral("tokens")) + QLatin1Char('.') + QString::number(i),
+                                         QString::fromStdString(*problem)};
                 d.tokens << tokens[i].toString();
             }
         }
@@ -207,10 +211,10 @@ QString describeDistribution(const DistributionSpec& d, const QString& baseDir)
         break;
     }
     // The file's hash, so a CSV can be matched to the exact logits it came from.
-    QFile file(QFileInfo(d.path).isAbsolute() ? d.path : QDir(baseDir).filePath(d.path));
+    const auto bytes = readInputFile(QFileInfo(d.path).isAbsolute() ? d.path : QDir(baseDir).filePath(d.path));
     QString hash = QStringLiteral("unreadable");
-    if (file.open(QIODevice::ReadOnly))
-        hash = QString::fromLatin1(QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256).toHex());
+    if (bytes)
+        hash = QString::fromLatin1(QCryptographicHash::hash(bytes.value(), QCryptographicHash::Sha256).toHex());
     return QStringLiteral("file %1 sha256=%2").arg(d.path, hash);
 }
 
@@ -222,15 +226,17 @@ engine::Result<QJsonObject> parseExperimentJson(const QByteArray& json, const QS
         return Error{QStringLiteral("%1: malformed JSON at offset %2: %3").arg(source).arg(error.offset).arg(error.errorString()).toStdString()};
     if (!document.isObject())
         return Error{QStringLiteral("%1: the file must hold one JSON object").arg(source).toStdString()};
+    if (const auto duplicate = duplicateJsonKeyProblem(json))
+        return Error{QStringLiteral("%1: %2").arg(source, *duplicate).toStdString()};
     return document.object();
 }
 
 engine::Result<QJsonObject> readExperimentJson(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Error{QStringLiteral("%1: cannot read: %2").arg(path, file.errorString()).toStdString()};
-    return parseExperimentJson(file.readAll(), path);
+    const auto bytes = readInputFile(path);
+    if (!bytes)
+        return Error{bytes.error()};
+    return parseExperimentJson(bytes.value(), path);
 }
 
 engine::Result<QJsonObject> applyOverride(QJsonObject root, const QString& assignment)
@@ -246,6 +252,10 @@ engine::Result<QJsonObject> applyOverride(QJsonObject root, const QString& assig
     const QJsonValue value = error.error == QJsonParseError::NoError && wrapped.array().size() == 1
                                  ? wrapped.array().at(0)
                                  : QJsonValue(text);
+    if (value.isObject() || value.isArray()) {
+        if (const auto duplicate = duplicateJsonKeyProblem(text.toUtf8()))
+            return Error{QStringLiteral("--set %1: %2").arg(assignment.left(eq), *duplicate).toStdString()};
+    }
 
     QString failure;
     std::function<QJsonValue(const QJsonValue&, qsizetype)> set = [&](const QJsonValue& node, qsizetype depth) -> QJsonValue {

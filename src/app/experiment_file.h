@@ -5,6 +5,7 @@
 #pragma once
 
 #include "distribution.h"
+#include "input_limits.h"
 #include "json_object_reader.h"
 #include "result.h"
 #include "sampler_settings.h"
@@ -38,7 +39,7 @@ struct SettingSpec {
 };
 
 inline constexpr int kExperimentFileVersion = 1;
-inline constexpr qint64 kMaxVocabulary = 1 << 20;
+inline constexpr qint64 kMaxVocabulary = static_cast<qint64>(engine::kMaxValues);  // one limit for every source
 inline constexpr qint64 kMaxSeed = qint64{1} << 53;  // every whole number up to here is exact in JSON
 
 QStringList rngNameList();

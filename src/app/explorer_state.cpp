@@ -2,6 +2,8 @@
 
 #include "experiment_file.h"
 #include "json_object_reader.h"
+#include "input_limits.h"
+#include "json_duplicate_keys.h"
 #include "logits_parser.h"
 #include "number_format.h"
 #include "sampler_settings_json.h"
@@ -117,6 +119,8 @@ ExplorerState stateFromJson(const QJsonObject& root)
         if (name.isEmpty())
             throw JsonFieldError{QStringLiteral("tokens[%1]").arg(i), QStringLiteral("a token needs a name")};
         state.distribution.tokens.push_back(name.toStdString());
+        if (auto problem = engine::tokenNameProblem(state.distribution.tokens.back()))
+            throw JsonFieldError{QStringLiteral("tokens[%1]").arg(i), QString::fromStdString(*problem)};
     }
 
     if (r.has(QStringLiteral("sampler"))) {
@@ -181,6 +185,8 @@ engine::Result<ExplorerState> explorerStateFromJson(const QByteArray& json, cons
         return fail(source, QStringLiteral("not JSON: %1 at offset %2").arg(error.errorString()).arg(error.offset));
     if (!doc.isObject())
         return fail(source, QStringLiteral("the file must hold one JSON object"));
+    if (const auto duplicate = duplicateJsonKeyProblem(json))
+        return fail(source, *duplicate);
     const QJsonObject root = doc.object();
     // The format and version decide how the rest is read: they are checked first.
     if (root.value(QStringLiteral("format")).toString() != kFormat)

@@ -19,6 +19,15 @@ QString cellText(const QVariant& value)
     }
 }
 
+// Numbers as the table shows them; text whole (a long token name is shown cut, token_display.h).
+QString tsvCellText(const QAbstractItemModel& model, const QModelIndex& index)
+{
+    const QVariant edit = model.data(index, Qt::EditRole);
+    if (edit.typeId() == QMetaType::QString)
+        return edit.toString();
+    return model.data(index, Qt::DisplayRole).toString();
+}
+
 QStringList headers(const QAbstractItemModel& model)
 {
     QStringList columns;
@@ -60,7 +69,7 @@ bool TableTextBuilder::addRows(int rows)
             if (m_csv)
                 fields << cellText(m_model->data(index, Qt::EditRole));
             else
-                fields << m_model->data(index, Qt::DisplayRole).toString().replace(QLatin1Char('\t'), QLatin1Char(' '));
+                fields << tsvCellText(*m_model, index).replace(QLatin1Char('\t'), QLatin1Char(' '));
         }
         if (m_csv)
             m_csv->addRow(fields);

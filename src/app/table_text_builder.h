@@ -21,8 +21,9 @@ namespace logitlab::app {
 class TableTextBuilder {
 public:
     // CSV when a provenance is given (numbers from Qt::EditRole at full precision), else TSV
-    // (display text, tabs in cells turned into spaces). The model must outlive the builder and
-    // must not change while it builds.
+    // (numbers as displayed, text cells whole from Qt::EditRole since views may show them cut,
+    // tabs in cells turned into spaces). The model must outlive the builder and must not change
+    // while it builds.
     TableTextBuilder(const QAbstractItemModel& model, std::optional<Provenance> provenance);
     // CSV of a result table: exactly what `logitlab-cli run` writes for it (resultTableCsv).
     TableTextBuilder(ResultTable table, const Provenance& provenance);

@@ -1,12 +1,14 @@
 #include "chart_export.h"
 
 #include "build_info.h"
+#include "reproducible_pdf.h"
 #include "save_text.h"
 
 #include <QBuffer>
 #include <QChart>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
+#include <QHashSeed>
 #include <QImage>
 #include <QPageLayout>
 #include <QPageSize>
@@ -113,6 +115,12 @@ QString xmlEscaped(const QString& text)
 
 QByteArray renderPdf(ChartStage& stage, QSize size, const app::Provenance& provenance)
 {
+    // Qt keeps the PDF's fonts in a QHash and writes them in its order, which follows the hash
+    // seed: random per process unless made deterministic. Only for this writer's lifetime.
+    struct DeterministicHashing {
+        DeterministicHashing() { QHashSeed::setDeterministicGlobalSeed(); }
+        ~DeterministicHashing() { QHashSeed::resetRandomGlobalSeed(); }
+    } const deterministicHashing;
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -137,7 +145,7 @@ QByteArray renderPdf(ChartStage& stage, QSize size, const app::Provenance& prove
     QPainter painter(&pdf);
     stage.render(painter, QRectF(QPointF(0, 0), QSizeF(size)));
     painter.end();
-    return bytes;
+    return app::withFixedPdfDates(bytes, app::sourceDateEpoch());  // no wall-clock date
 }
 
 }  // namespace

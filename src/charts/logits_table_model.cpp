@@ -1,8 +1,10 @@
 #include "logits_table_model.h"
 
 #include "function_command.h"
+#include "input_limits.h"
 #include "logits_parser.h"
 #include "number_format.h"
+#include "token_display.h"
 
 #include <QUndoStack>
 
@@ -101,12 +103,17 @@ QString LogitsTableModel::tokenName(std::int32_t id) const
     return QString::fromStdString(m_table->distribution.tokens[static_cast<std::size_t>(id)]);
 }
 
+QString LogitsTableModel::shownName(std::int32_t id) const
+{
+    return shownTokenName(m_table->distribution.tokens[static_cast<std::size_t>(id)]);
+}
+
 QString LogitsTableModel::cutDescription() const
 {
     const auto& a = m_analysis;
     if (a.survivors.empty())
         return {};
-    const QString last = tokenName(a.survivors.back().id);
+    const QString last = shownName(a.survivors.back().id);
     switch (a.rule) {
     case engine::CutRule::Greedy:
         return tr("greedy: argmax '%1'").arg(last);
@@ -155,13 +162,17 @@ QVariant LogitsTableModel::data(const QModelIndex& index, int role) const
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && index.column() == SurvivorColumn && survivor < 0)
         return tr("Removed by the filters: %1").arg(cutDescription());
+    if (role == Qt::ToolTipRole && index.column() == TokenColumn
+        && m_table->distribution.tokens[row].size() > static_cast<std::size_t>(kShownTokenChars))
+        return QString::fromStdString(m_table->distribution.tokens[row]);  // the whole of a cut name
     if (!(display || edit))
         return {};
 
     const double p = m_analysis.probabilities[row];
     switch (index.column()) {
-    case TokenColumn:
-        return QString::fromStdString(m_table->distribution.tokens[row]);
+    case TokenColumn:  // shown cut, edited whole
+        return display ? shownTokenName(m_table->distribution.tokens[row])
+                       : QString::fromStdString(m_table->distribution.tokens[row]);
     case LogitColumn: {
         const double logit = m_table->distribution.logits[static_cast<Eigen::Index>(row)];
         return display ? QVariant(QString::fromStdString(engine::formatDouble(logit))) : QVariant(logit);
@@ -228,6 +239,10 @@ bool LogitsTableModel::setData(const QModelIndex& index, const QVariant& value, 
             emit editRejected(tr("Row %1: a token needs a name.").arg(row));
             return false;
         }
+        if (auto problem = engine::tokenNameProblem(token.toStdString())) {
+            emit editRejected(tr("Row %1: the name %2.").arg(row).arg(QString::fromStdString(*problem)));
+            return false;
+        }
         accepted = token;
         previous = tokenName(row);
     } else if (index.column() == LogitColumn) {
@@ -255,7 +270,7 @@ bool LogitsTableModel::setData(const QModelIndex& index, const QVariant& value, 
         return true;
     }
     const int column = index.column();
-    const QString what = column == TokenColumn ? tr("Rename token %1").arg(row) : tr("Edit logit of '%1'").arg(tokenName(row));
+    const QString what = column == TokenColumn ? tr("Rename token %1").arg(row) : tr("Edit logit of '%1'").arg(shownName(row));
     m_undoStack->push(new FunctionCommand(
         what, [this, row, column, accepted] { applyCell(row, column, accepted); },
         [this, row, column, previous] { applyCell(row, column, previous); }));

@@ -64,6 +64,8 @@ public:
     // Ids by token name, lower id first on equal names.
     const std::vector<std::int32_t>& idsByToken() const { return m_table->byToken; }
     QString tokenName(std::int32_t id) const;
+    // The name as charts and readouts show it: cut to ui::kShownTokenChars (token_display.h).
+    QString shownName(std::int32_t id) const;
     // Position of the token in survivors(), or -1 when it was cut.
     int survivorPosition(std::int32_t id) const { return m_survivorIndex[static_cast<std::size_t>(id)]; }
     // The rule that made the cut, in words: "cumulative 0.918 > 0.9 after 'items'".

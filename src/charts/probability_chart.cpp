@@ -137,7 +137,7 @@ void ProbabilityChart::rebuild()
         if (position >= 0)
             kept << i;
         // A category axis needs unique names; repeated tokens get their id.
-        QString name = m_model->tokenName(id);
+        QString name = m_model->shownName(id);
         if (seen.contains(name))
             name += QStringLiteral(" #%1").arg(id);
         seen.insert(name);

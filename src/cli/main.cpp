@@ -3,6 +3,7 @@
 #include "candidates_command.h"
 #include "cli_application.h"
 #include "command_line.h"
+#include "one_line_text.h"
 #include "run_command.h"
 #include "sample_command.h"
 
@@ -50,7 +51,7 @@ int main(int argc, char* argv[])
     const QString name = args[1];
     const auto command = commands.find(name);
     if (command == commands.end()) {
-        err << "logitlab-cli: error: unknown command '" << name << "' (try --help)\n";
+        err << "logitlab-cli: error: unknown command '" << logitlab::app::oneLineText(name) << "' (try --help)\n";
         return 2;
     }
     args.removeAt(1);
@@ -60,7 +61,9 @@ int main(int argc, char* argv[])
         return command->second(context);
     } catch (const UsageError& e) {
         out.flush();
-        err << "logitlab-cli " << name << ": error: " << e.message << '\n';
+        // The message may quote the input (a token, a file's field): one line whatever it holds.
+        err << "logitlab-cli " << logitlab::app::oneLineText(name) << ": error: " << logitlab::app::oneLineText(e.message)
+            << '\n';
         return 2;
     }
 }

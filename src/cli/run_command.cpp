@@ -6,6 +6,8 @@
 #include "experiment_file.h"
 #include "experiment_kind.h"
 #include "experiment_runner.h"
+#include "interrupt_guard.h"
+#include "output_set.h"
 #include "save_text.h"
 
 #include <QApplication>
@@ -96,7 +98,9 @@ int runRun(CommandContext& context)
         QStringLiteral("Run an experiment file, or a state file the Explorer saved, headless. Writes each result\n"
                        "table as DIR/<name><suffix>.csv (provenance in '#' lines) and each chart as\n"
                        "DIR/<name><suffix>.<format>. The same file and seed give the same CSV bytes on any\n"
-                       "thread count. Nothing is written when the file or an option is wrong (exit code 2).\n"
+                       "thread count. Nothing is written when the file or an option is wrong (exit code 2). The\n"
+                       "files appear together or not at all: a failed write or Ctrl-C (exit 130; SIGTERM 143)\n"
+                       "leaves DIR as it was.\n"
                        "Kinds: %1.").arg(app::experimentKindIds().join(QStringLiteral(", "))));
     parser.addPositionalArgument(QStringLiteral("FILE.json"),
                                  QStringLiteral("The experiment file or Explorer state file (docs/experiments.md)."));
@@ -125,6 +129,13 @@ int runRun(CommandContext& context)
     const QString outDir = parser.value(QStringLiteral("out"));
     if (QFileInfo(outDir).exists() && !QFileInfo(outDir).isDir())
         throw UsageError{QStringLiteral("--out: %1 exists and is not a folder").arg(outDir)};
+    // From here a signal cancels the run; the output is staged, and the staging removed again on
+    // any failure, so DIR keeps its earlier set. Preparing now says "cannot create" before the
+    // computation rather than after it.
+    const InterruptGuard interrupt;
+    app::OutputSet output(outDir);
+    if (const QString problem = output.prepare(); !problem.isEmpty())
+        throw UsageError{QStringLiteral("--out: ") + problem};
     const int threads = parser.isSet(QStringLiteral("threads"))
                             ? static_cast<int>(integerOption(parser, QStringLiteral("threads"), 1, 1024))
                             : app::defaultThreadCount();
@@ -146,8 +157,15 @@ int runRun(CommandContext& context)
     run.threads = threads;
     run.control.started = [&progress](std::size_t total) { progress.started(total); };
     run.control.progress = [&progress](std::size_t done) { progress.update(done); };
+    run.control.isCancelled = [&interrupt] { return interrupt.interrupted(); };
     const app::ExperimentResult outputs = kind.value()->run(root, run);
     progress.finish();
+    const auto interrupted = [&] {
+        context.err << "logitlab-cli run: interrupted by " << interrupt.signalName() << "; nothing written\n";
+        return interrupt.exitCode();
+    };
+    if (interrupt.interrupted())
+        return interrupted();
     if (outputs.status.state == app::RunStatus::State::Failed)
         throw UsageError{outputs.status.message};  // bad input found while setting up: nothing written
     if (!outputs.status.finished()) {
@@ -156,38 +174,29 @@ int runRun(CommandContext& context)
     }
     const ui::ExperimentCharts charts = wantsCharts ? ui::experimentCharts(outputs) : ui::ExperimentCharts{};
 
-    if (!QDir().mkpath(outDir))
-        throw UsageError{QStringLiteral("--out: cannot create %1").arg(outDir)};
-    const QDir dir(outDir);
-    QStringList written;
-    const auto fail = [&written](const QString& message) {
-        // A later file failed: remove what this run wrote so no half set is left behind.
-        for (const QString& f : written)
-            QFile::remove(f);
-        throw UsageError{message};
+    // Every file goes to the staging folder first; a failure names the file where it belongs.
+    const auto check = [&](const QString& error) {
+        if (!error.isEmpty())
+            throw UsageError{QString(error).replace(output.stagingFolder(), QDir::cleanPath(outDir))};
     };
     if (formats.contains(QStringLiteral("csv"))) {
-        for (const app::ResultTable& table : outputs.tables) {
-            const QString csvPath = dir.filePath(outputs.name + table.suffix + QStringLiteral(".csv"));
-            const QString error = app::saveText(csvPath, app::resultTableCsv(outputs.provenance, table));
-            if (!error.isEmpty())
-                fail(error);
-            written << csvPath;
-        }
+        for (const app::ResultTable& table : outputs.tables)
+            check(app::saveText(output.stage(outputs.name + table.suffix + QStringLiteral(".csv")),
+                                app::resultTableCsv(outputs.provenance, table)));
     }
     for (const auto& [suffix, chart] : charts.charts) {
         for (const QString& name : formats) {
             const auto format = ui::chartFormatFromName(name);
             if (!format)
                 continue;  // csv
-            const QString chartPath = dir.filePath(outputs.name + suffix + QLatin1Char('.') + name);
-            const QString error = ui::exportChart(chart, chartPath, *format, outputs.provenance);
-            if (!error.isEmpty())
-                fail(error);
-            written << chartPath;
+            check(ui::exportChart(chart, output.stage(outputs.name + suffix + QLatin1Char('.') + name), *format,
+                                  outputs.provenance));
         }
     }
-    for (const QString& f : written)
+    if (interrupt.interrupted())
+        return interrupted();
+    check(output.commit());
+    for (const QString& f : output.paths())
         context.out << f << '\n';
     context.err << outputs.summary << '\n';
     return 0;

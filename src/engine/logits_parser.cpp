@@ -1,5 +1,6 @@
 #include "logits_parser.h"
 
+#include "input_limits.h"
 #include "number_format.h"
 #include "stage_support.h"
 
@@ -29,6 +30,24 @@ std::optional<std::string> illegalLogit(double value)
         return "is NaN";
     if (value == std::numeric_limits<double>::infinity())
         return "is +inf (only -inf, probability 0, is allowed)";
+    return std::nullopt;
+}
+
+std::string tooManyValues(const std::string& source)
+{
+    return source + ": more than " + groupedNumber(kMaxValues) + " logits (the limit for one distribution)";
+}
+
+// Files that are not UTF-8 text, named for what they are instead of failing on line 1 with
+// bytes no message can show.
+std::optional<std::string> notPlainText(std::string_view text)
+{
+    if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF")
+        return "is UTF-16 text; save it as UTF-8";
+    const auto nul = text.find('\0');
+    if (nul != std::string_view::npos)
+        return "holds a NUL byte at line " + std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n'))
+               + ": not a text file (UTF-16 text must be saved as UTF-8)";
     return std::nullopt;
 }
 
@@ -73,6 +92,9 @@ Result<std::vector<double>> parseNumberList(std::string_view text, std::string_v
         return Error{std::string(field) + ": the list is empty"};
     std::vector<double> values;
     const auto parts = detail::splitOn(text, ',');
+    if (parts.size() > kMaxValues)
+        return Error{std::string(field) + ": " + groupedNumber(parts.size()) + " items; the limit is "
+                     + groupedNumber(kMaxValues)};
     for (std::size_t i = 0; i < parts.size(); ++i) {
         const auto value = parseDouble(parts[i]);
         if (!value)
@@ -93,6 +115,8 @@ Result<std::vector<std::string>> parseTokenList(std::string_view text)
         const auto token = trim(parts[i]);
         if (token.empty())
             return Error{"tokens: item " + std::to_string(i + 1) + " is empty"};
+        if (auto problem = tokenNameProblem(token))
+            return Error{"tokens: item " + std::to_string(i + 1) + " " + *problem};
         tokens.emplace_back(token);
     }
     return tokens;
@@ -156,6 +180,12 @@ Result<std::vector<std::string>> splitCsvRecord(std::string_view line)
 Result<Distribution> parseLogitsText(std::string_view text, std::string_view sourceName)
 {
     const std::string source(sourceName);
+    // Excel and Notepad start UTF-8 files with a byte order mark; it is not part of the data.
+    constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+    if (text.substr(0, kUtf8Bom.size()) == kUtf8Bom)
+        text.remove_prefix(kUtf8Bom.size());
+    if (auto problem = notPlainText(text))
+        return Error{source + ": " + *problem};
     Distribution dist;
     std::vector<double> logits;
     enum class Format { Unknown, Numbers, Csv } format = Format::Unknown;
@@ -187,6 +217,8 @@ Result<Distribution> parseLogitsText(std::string_view text, std::string_view sou
                 return Error{where + "logit " + quoted(trim(line)) + " is not a number"};
             if (auto problem = illegalLogit(*value))
                 return Error{where + "logit " + *problem};
+            if (logits.size() == kMaxValues)
+                return Error{tooManyValues(source)};
             logits.push_back(*value);
             continue;
         }
@@ -200,6 +232,10 @@ Result<Distribution> parseLogitsText(std::string_view text, std::string_view sou
             return Error{where + "logit " + quoted(trim(fields->at(1))) + " is not a number"};
         if (auto problem = illegalLogit(*value))
             return Error{where + "logit " + *problem};
+        if (auto problem = tokenNameProblem(fields->at(0)))
+            return Error{where + "token name " + *problem};
+        if (logits.size() == kMaxValues)
+            return Error{tooManyValues(source)};
         dist.tokens.push_back(fields->at(0));
         logits.push_back(*value);
     }

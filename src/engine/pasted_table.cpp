@@ -1,5 +1,6 @@
 #include "pasted_table.h"
 
+#include "input_limits.h"
 #include "logits_parser.h"
 
 #include <cmath>
@@ -84,6 +85,16 @@ PastedTable parsePastedTable(std::string_view text)
         if (fields.size() == 2 && fields.front().empty()) {
             out.problems.push_back({row, "the token has no name"});
             continue;
+        }
+        if (fields.size() == 2) {
+            if (auto problem = tokenNameProblem(fields.front())) {
+                out.problems.push_back({row, "the token name " + *problem});
+                continue;
+            }
+        }
+        if (logits.size() == kMaxValues) {
+            out.problems.push_back({row, "more than " + groupedNumber(kMaxValues) + " rows (the limit for one distribution); the rest was not read"});
+            break;
         }
         out.distribution.tokens.push_back(fields.size() == 2 ? fields.front() : std::to_string(logits.size()));
         logits.push_back(*value);

@@ -7,6 +7,7 @@
 #include "explorer_draws.h"
 #include "explorer_state.h"
 #include "function_command.h"
+#include "input_file.h"
 #include "lesson_examples.h"
 #include "lesson_presets.h"
 #include "logits_file.h"
@@ -14,6 +15,7 @@
 #include "logits_sort_proxy.h"
 #include "logits_table_model.h"
 #include "number_format.h"
+#include "one_line_text.h"
 #include "pasted_table.h"
 #include "pooled_fit_test.h"
 #include "prepared_distribution.h"
@@ -34,7 +36,6 @@
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -131,6 +132,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     m_tabs->setTabToolTip(DrawsTab, tr("Seeded draws from the survivors, against the expected counts."));
 
     m_error->setObjectName(QStringLiteral("errorLabel"));
+    m_error->setTextFormat(Qt::PlainText);  // a token like "<b>" in a message is text
     m_error->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold"));
     m_error->setWordWrap(true);
     m_error->hide();
@@ -773,7 +775,7 @@ std::pair<std::vector<std::int32_t>, QStringList> ExplorerPage::topTokens(int co
     const auto& order = m_model->idsByLogit();
     for (std::size_t i = 0; i < order.size() && i < static_cast<std::size_t>(count); ++i) {
         top.first.push_back(order[i]);
-        top.second << m_model->tokenName(order[i]);
+        top.second << m_model->shownName(order[i]);
     }
     return top;
 }
@@ -926,7 +928,7 @@ void ExplorerPage::drawsFinished()
     for (const auto& c : m_drawnList) {
         if (names.size() > DrawChart::kTopBars)
             break;
-        names << m_model->tokenName(c.id);
+        names << m_model->shownName(c.id);
     }
     std::vector<double> expected;
     for (const auto& c : m_drawnList)
@@ -958,19 +960,17 @@ QString ExplorerPage::openExperiment(const QString& path)
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != QLatin1String("json"))
         return openLogitsFile(path);  // a plain logits file
-    const auto cannotRead = [path](const QFile& file) { return tr("%1: cannot read: %2").arg(path, file.errorString()); };
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return cannotRead(file);
-    file.close();  // read and parsed on the worker: a 262,144-token experiment is megabytes of JSON
+    // Not a regular file (a device, a FIFO) or over the size limit: said at once, never read.
+    if (auto problem = app::inputFileProblem(path))
+        return QString::fromStdString(*problem);
     const QString name = QFileInfo(path).fileName();
     startLoad(
-        tr("Opening %1...").arg(path),
-        [path, name, cannotRead] {
-            QFile file(path);
-            if (!file.open(QIODevice::ReadOnly))
-                return LoadedTable::failure(cannotRead(file));
-            auto state = app::explorerStateFromJson(file.readAll(), name);
+        tr("Opening %1...").arg(path),  // read and parsed on the worker: a 262,144-token experiment is megabytes of JSON
+        [path, name] {
+            const auto bytes = app::readInputFile(path);
+            if (!bytes)
+                return LoadedTable::failure(QString::fromStdString(bytes.error()));
+            auto state = app::explorerStateFromJson(bytes.value(), name);
             if (!state)
                 return LoadedTable::failure(QString::fromStdString(state.error()));
             LoadedTable loaded = LoadedTable::of(std::move(state.value().distribution));
@@ -988,8 +988,9 @@ QString ExplorerPage::openExperiment(const QString& path)
     return {};
 }
 
-void ExplorerPage::showError(const QString& message)
+void ExplorerPage::showError(const QString& raw)
 {
+    const QString message = app::oneLineText(raw);  // it may quote a file's bytes
     m_error->setText(message);
     m_error->show();
     emit statusMessage(message);

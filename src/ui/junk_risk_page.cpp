@@ -4,6 +4,7 @@
 #include "junk_risk_chart.h"
 #include "junk_risk_table_model.h"
 #include "logits_parser.h"
+#include "one_line_text.h"
 #include "rng_factory.h"
 
 #include <QChartView>
@@ -216,6 +217,7 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     m_threads->setToolTip(tr("Worker threads. Changes the speed, never the numbers."));
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_error->setTextFormat(Qt::PlainText);
     m_error->hide();
     m_cancel->setEnabled(false);
 
@@ -420,7 +422,7 @@ QString JunkRiskPage::openFile(const QString& path)
 {
     const auto spec = app::readJunkRiskFile(path);
     if (!spec) {
-        m_error->setText(QString::fromStdString(spec.error()));
+        m_error->setText(app::oneLineText(QString::fromStdString(spec.error())));
         m_error->show();
         return m_error->text();
     }
@@ -434,7 +436,7 @@ QString JunkRiskPage::saveFile(const QString& path)
 {
     const auto spec = specFromControls();
     QString error = spec.ok() ? app::writeJunkRiskFile(path, spec.value()) : QString::fromStdString(spec.error());
-    m_error->setText(error);
+    m_error->setText(app::oneLineText(error));
     m_error->setVisible(!error.isEmpty());
     if (error.isEmpty())
         emit statusMessage(tr("Saved %1").arg(path));
@@ -445,7 +447,7 @@ void JunkRiskPage::run()
 {
     const auto spec = specFromControls();
     if (!spec) {
-        m_error->setText(QString::fromStdString(spec.error()));
+        m_error->setText(app::oneLineText(QString::fromStdString(spec.error())));
         m_error->show();
         return;
     }
@@ -481,7 +483,7 @@ void JunkRiskPage::onFinished()
     } else {
         const app::JunkRiskOutcome outcome = m_watcher.result();
         if (!outcome.status.finished()) {
-            m_error->setText(outcome.status.message);
+            m_error->setText(app::oneLineText(outcome.status.message));
             m_error->show();
             emit statusMessage(tr("Run failed"));
         } else {

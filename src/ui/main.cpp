@@ -4,6 +4,7 @@
 #include "headless_demo.h"
 #include "junk_risk_page.h"
 #include "main_window.h"
+#include "one_line_text.h"
 #include "seed_sweep_page.h"
 
 #include <QApplication>
@@ -79,7 +80,7 @@ int main(int argc, char* argv[])
             for (const QString& path : demo.written)
                 QTextStream(stdout) << "wrote " << path << '\n';
             if (!demo.error.isEmpty()) {
-                err << "logitlab: error: " << demo.error << '\n';
+                err << "logitlab: error: " << logitlab::app::oneLineText(demo.error) << '\n';
                 return 1;
             }
             if (!parser.isSet(QStringLiteral("screenshot")))
@@ -124,7 +125,7 @@ int main(int argc, char* argv[])
     if (parser.isSet(QStringLiteral("open"))) {
         const QString problem = explorer->openExperiment(parser.value(QStringLiteral("open")));
         if (!problem.isEmpty()) {
-            err << "logitlab: error: --open: " << problem << '\n';
+            err << "logitlab: error: --open: " << logitlab::app::oneLineText(problem) << '\n';
             return 2;
         }
     }

@@ -3,6 +3,7 @@
 #include "build_info.h"
 #include "chart_export.h"
 #include "model_csv.h"
+#include "one_line_text.h"
 #include "page.h"
 #include "save_text.h"
 #include "table_text_builder.h"
@@ -203,7 +204,7 @@ void MainWindow::rebuildRecentMenu()
         m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] {
             const QString error = openExperimentFrom(path);
             if (!error.isEmpty())
-                QMessageBox::warning(this, tr("Open experiment"), error);
+                QMessageBox::warning(this, tr("Open experiment"), app::oneLineText(error));
         });
     if (files.isEmpty())
         m_recentMenu->addAction(tr("(none yet)"))->setEnabled(false);
@@ -293,14 +294,14 @@ void MainWindow::startTableExport(const QString& path)
     Page* page = currentPage();
     if (!page || !page->resultsModel()) {
         const QString error = tr("This page has no table to export.");
-        QMessageBox::warning(this, tr("Export table"), error);
+        QMessageBox::warning(this, tr("Export table"), app::oneLineText(error));
         emit tableTextDone(error);
         return;
     }
     buildTableText(true, tr("Writing %1...").arg(QFileInfo(path).fileName()), [this, path](const QString& text) {
         const QString error = app::saveText(path, text);
         if (!error.isEmpty())
-            QMessageBox::warning(this, tr("Export table"), error);
+            QMessageBox::warning(this, tr("Export table"), app::oneLineText(error));
         else
             m_status->setText(tr("Table written to %1").arg(path));
         return error;
@@ -361,7 +362,7 @@ void MainWindow::exportChartInteractive()
         return;
     const QString error = exportChartTo(path);
     if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export chart"), error);
+        QMessageBox::warning(this, tr("Export chart"), app::oneLineText(error));
     else
         m_status->setText(tr("Chart written to %1").arg(path));
 }
@@ -383,7 +384,7 @@ void MainWindow::saveInteractive()
         path += QStringLiteral(".json");
     const QString error = saveExperimentTo(path);
     if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Save experiment"), error);
+        QMessageBox::warning(this, tr("Save experiment"), app::oneLineText(error));
 }
 
 void MainWindow::openInteractive()
@@ -395,7 +396,7 @@ void MainWindow::openInteractive()
         return;
     const QString error = openExperimentFrom(path);
     if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Open experiment"), error);
+        QMessageBox::warning(this, tr("Open experiment"), app::oneLineText(error));
 }
 
 void MainWindow::showLesson()

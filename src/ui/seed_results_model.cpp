@@ -1,5 +1,7 @@
 #include "seed_results_model.h"
 
+#include "token_display.h"
+
 namespace logitlab::ui {
 
 SeedResultsModel::SeedResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -38,7 +40,10 @@ QVariant SeedResultsModel::data(const QModelIndex& index, int role) const
     case ChiSquarePColumn: return display ? QVariant(QString::number(r.chiSquare.pValue, 'f', 4)) : QVariant(r.chiSquare.pValue);
     case GColumn: return display ? QVariant(QString::number(r.gTest.statistic, 'f', 3)) : QVariant(r.gTest.statistic);
     case GPColumn: return display ? QVariant(QString::number(r.gTest.pValue, 'f', 4)) : QVariant(r.gTest.pValue);
-    case MostDrawnColumn: return m_tokenNames.value(static_cast<qsizetype>(r.mostDrawn));
+    case MostDrawnColumn: {  // shown cut, exported whole
+        const QString name = m_tokenNames.value(static_cast<qsizetype>(r.mostDrawn));
+        return display ? shownTokenName(name) : name;
+    }
     case HashColumn:
         return role == SortRole ? QVariant::fromValue<qulonglong>(r.hash)
                                 : QVariant(QStringLiteral("%1").arg(r.hash, 16, 16, QLatin1Char('0')));

@@ -1,11 +1,13 @@
 #include "seed_sweep_page.h"
 
 #include "lesson_examples.h"
+#include "one_line_text.h"
 #include "rng_factory.h"
 #include "save_text.h"
 #include "seed_results_model.h"
 #include "seed_sweep_charts.h"
 #include "semantics.h"
+#include "token_display.h"
 #include "token_spread_model.h"
 
 #include <QChartView>
@@ -125,6 +127,7 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     m_threads->setToolTip(tr("Worker threads. The results are the same for any number."));
     m_replaySeed->setToolTip(tr("A swept seed to draw again and compare bit for bit."));
     m_error->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_error->setTextFormat(Qt::PlainText);
     m_error->setWordWrap(true);
     m_error->hide();
     m_verdict->setWordWrap(true);
@@ -257,8 +260,9 @@ void SeedSweepPage::cancel()
         m_watcher.cancel();
 }
 
-void SeedSweepPage::showError(const QString& message)
+void SeedSweepPage::showError(const QString& raw)
 {
+    const QString message = app::oneLineText(raw);  // it may quote a file's bytes
     m_error->setText(message);
     m_error->setVisible(!message.isEmpty());
     if (!message.isEmpty())
@@ -407,9 +411,12 @@ void SeedSweepPage::onFinished()
             m_resultSpec = m_pendingSpec;
             m_outcome = std::move(outcome);
             m_hasResults = true;
+            QStringList shownNames;  // cut for the axes (token_display.h); the models cut their own
+            for (const QString& name : m_outcome.tokenNames)
+                shownNames << shownTokenName(name);
             m_seedModel->setResults(m_outcome.results, m_outcome.tokenNames);
             m_tokenModel->setTokens(m_outcome.summary.tokens, m_outcome.tokenNames);
-            m_charts->setSummary(m_outcome.summary, m_outcome.tokenNames, m_outcome.results.size(),
+            m_charts->setSummary(m_outcome.summary, shownNames, m_outcome.results.size(),
                                  static_cast<std::uint64_t>(m_resultSpec.draws));
             const auto& ks = m_outcome.summary.chiSquareUniformity;
             QString verdict = tr("<b>%1</b><br>KS of the per-seed p-values: D = %2, p = %3<br>Pooled chi-square p = %4<br>"

@@ -1,5 +1,7 @@
 #include "token_spread_model.h"
 
+#include "token_display.h"
+
 namespace logitlab::ui {
 
 TokenSpreadModel::TokenSpreadModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -36,7 +38,7 @@ QVariant TokenSpreadModel::data(const QModelIndex& index, int role) const
         return display ? QVariant(QString::number(v, 'f', decimals)) : QVariant(v);
     };
     switch (index.column()) {
-    case TokenColumn: return m_names.value(index.row());
+    case TokenColumn: return display ? shownTokenName(m_names.value(index.row())) : m_names.value(index.row());
     case ProbabilityColumn: return number(t.expected, 4);
     case PooledColumn: return QVariant::fromValue<qulonglong>(t.pooled);
     case ExpectedColumn: return number(t.expectedPooled, 1);

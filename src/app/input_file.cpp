@@ -1,0 +1,70 @@
+#include "input_file.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace logitlab::app {
+
+namespace {
+
+// `size` is what the file system says; a file that grows while it is read says less.
+std::string tooLarge(const QString& path, const std::string& size, qint64 maxBytes)
+{
+    return path.toStdString() + ": " + size + " is over the limit of "
+           + engine::groupedNumber(static_cast<std::size_t>(maxBytes)) + " bytes for an input file";
+}
+
+// The checks that need no open file: opening a FIFO for reading blocks until a writer comes.
+std::optional<std::string> typeProblem(const QString& path, qint64 maxBytes)
+{
+    const QFileInfo info(path);
+    if (!info.exists())
+        return path.toStdString() + ": no such file";
+    if (info.isDir())
+        return path.toStdString() + ": is a folder, not a file";
+    if (!info.isFile())
+        return path.toStdString() + ": is not a regular file (a device, pipe or socket); give a file";
+    if (info.size() > maxBytes)
+        return tooLarge(path, engine::groupedNumber(static_cast<std::size_t>(info.size())) + " bytes", maxBytes);
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> inputFileProblem(const QString& path, qint64 maxBytes)
+{
+    if (auto problem = typeProblem(path, maxBytes))
+        return problem;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return path.toStdString() + ": cannot read: " + file.errorString().toStdString();
+    return std::nullopt;
+}
+
+engine::Result<QByteArray> readInputFile(const QString& path, qint64 maxBytes)
+{
+    if (auto problem = typeProblem(path, maxBytes))
+        return engine::Error{*problem};
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return engine::Error{path.toStdString() + ": cannot read: " + file.errorString().toStdString()};
+    // In slices: QIODevice::read(n) reserves n bytes up front, which for the limit would be
+    // 64 MiB per file however small it is.
+    QByteArray bytes;
+    bytes.reserve(std::min(file.size(), maxBytes) + 1);
+    while (bytes.size() <= maxBytes) {
+        const QByteArray part = file.read(std::min<qint64>(qint64{1} << 20, maxBytes + 1 - bytes.size()));
+        if (part.isEmpty())
+            break;  // the end, or an error (checked below)
+        bytes += part;
+    }
+    if (file.error() != QFileDevice::NoError)
+        return engine::Error{path.toStdString() + ": cannot read: " + file.errorString().toStdString()};
+    if (bytes.size() > maxBytes)
+        return engine::Error{tooLarge(path, "the file (still growing while it was read)", maxBytes)};
+    return bytes;
+}
+
+}  // namespace logitlab::app

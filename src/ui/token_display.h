@@ -1,0 +1,19 @@
+// Token names as the GUI shows them: in table cells, chart axes and legends, and readouts. A
+// name is cut to kShownTokenChars characters with an ellipsis, so a long name (up to the
+// 1,024-character read limit of engine/input_limits.h) costs the layout no more than a short
+// one; the full name stays in the model for editing and in the cell's tooltip.
+#pragma once
+
+#include <QString>
+
+#include <string_view>
+
+namespace logitlab::ui {
+
+inline constexpr qsizetype kShownTokenChars = 40;
+
+// Converts only the bytes it shows: the rest of a long name is never decoded.
+QString shownTokenName(std::string_view name);
+QString shownTokenName(const QString& name);
+
+}  // namespace logitlab::ui
