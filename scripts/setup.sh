@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what LogitLab needs on Debian 12, only when something is missing (so it is quick
-# when already set up). Needs root, or sudo.
+# when already set up). Needs root, or sudo. Extra packages can be named as arguments
+# (scripts/fuzz.sh adds clang and libFuzzer's runtime).
 set -euo pipefail
 
 packages=(g++ cmake ninja-build pkg-config qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
           libboost-dev libeigen3-dev libbenchmark-dev libxkbcommon-dev libgl1-mesa-dev libgl1-mesa-dri
-          xvfb xauth fonts-dejavu-core ccache)
+          xvfb xauth fonts-dejavu-core ccache "$@")
 
 missing=()
 for p in "${packages[@]}"; do

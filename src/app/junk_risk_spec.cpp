@@ -26,7 +26,6 @@ using engine::JunkDefinition;
 using Kind = DistributionSpec::Kind;
 
 constexpr qint64 kMaxId = 2147483647;
-constexpr qint64 kMaxTopK = 2147483647;
 
 const QStringList kJunkKinds{QStringLiteral("below-probability"), QStringLiteral("tail-mass"), QStringLiteral("ids")};
 
