@@ -290,6 +290,34 @@ private slots:
         }
     }
 
+    // A decode extends the history by one token per draw; the stage's automaton follows it, and
+    // starts again when it is handed another history.
+    void dryFollowsAGrowingHistory()
+    {
+        engine::SamplerChain chain = test::chainOf("dry=1:base=2:allowed-length=2:breakers=3", Semantics::LlamaCpp);
+        std::mt19937 gen(7);
+        std::uniform_int_distribution<int> token(0, 3);
+        std::vector<std::int32_t> history;
+        const std::vector<double> zeros(4, 0.0);
+        for (int step = 0; step < 400; ++step) {
+            if (step == 200)
+                history.assign(history.begin() + 50, history.end());  // another history, shorter
+            history.push_back(token(gen));
+            engine::SamplerContext context;
+            context.history = history;
+            engine::CandidateArray array = test::arrayFromLogits(zeros);
+            chain.apply(array, context);
+            const auto expected = dryLengthsByDefinition(history, 2, history.size(), {3});
+            for (const TokenData& t : array.data()) {
+                const auto found = expected.find(t.id);
+                const double loss = found == expected.end() || t.id == 3
+                    ? 0.0
+                    : std::pow(2.0, std::min<double>(static_cast<double>(found->second) - 2.0, 128.0));
+                QCOMPARE(-t.logit + 0.0, loss);
+            }
+        }
+    }
+
     // Issue 11, item 11: the work of a request is known before it starts.
     void workEstimates()
     {

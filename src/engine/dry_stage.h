@@ -4,7 +4,11 @@
 #pragma once
 
 #include "sampler_stage.h"
+#include "suffix_automaton.h"
 
+#include <cstddef>
+#include <map>
+#include <optional>
 #include <set>
 
 namespace logitlab::engine {
@@ -21,7 +25,16 @@ protected:
     void parametersChanged() override;
 
 private:
+    // The longest match length per following token: over the whole history from the automaton,
+    // over a last-n window by the Z-algorithm.
+    std::map<std::int32_t, std::size_t> wholeHistoryLengths(const std::vector<std::int32_t>& history,
+                                                            std::size_t allowed);
+
     std::set<std::int32_t> m_breakers;
+    // The automaton of the history seen last (a decode extends it by one token per draw) and the
+    // position of the latest breaker in it.
+    SuffixAutomaton m_automaton;
+    std::optional<std::size_t> m_lastBreaker;
 };
 
 }  // namespace logitlab::engine

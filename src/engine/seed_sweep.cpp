@@ -63,15 +63,16 @@ Result<SeedSweepExperiment> SeedSweepExperiment::prepare(SeedSweepParameters p)
     if (p.drawsPerSeed > kMaxDrawsPerSeed)
         return Error{"draws: " + std::to_string(p.drawsPerSeed) + " per seed is more than the limit of "
                      + std::to_string(kMaxDrawsPerSeed)};
-    if (auto tooMuch = checkWork("draws", static_cast<double>(p.seeds.size()) * static_cast<double>(p.drawsPerSeed),
-                                 kMaxSeedSweepDraws, "use fewer seeds or fewer draws per seed (seeds x draws)"))
-        return Error{*tooMuch};
     const std::uint64_t bytes = memoryEstimate(p.seeds.size(), p.source->outcomeIds().size());
     if (bytes > kMaxMemoryBytes)
         return Error{"seeds: " + std::to_string(p.seeds.size()) + " seeds x " + std::to_string(p.source->outcomeIds().size())
                      + " tokens would need about " + formatDouble(std::ceil(double(bytes) / double(1 << 20)))
                      + " MiB of counts, more than the " + std::to_string(kMaxMemoryBytes >> 20)
                      + " MiB allowed; use fewer seeds or a chain that keeps fewer tokens"};
+    // After the memory check: a sweep too large for memory is told so first.
+    if (auto tooMuch = checkWork("draws", static_cast<double>(p.seeds.size()) * static_cast<double>(p.drawsPerSeed),
+                                 kMaxSeedSweepDraws, "use fewer seeds or fewer draws per seed (seeds x draws)"))
+        return Error{*tooMuch};
     std::unordered_set<std::uint64_t> distinct(p.seeds.begin(), p.seeds.end());
     if (distinct.size() != p.seeds.size())
         return Error{"seeds: the list repeats a seed"};

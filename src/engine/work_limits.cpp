@@ -44,7 +44,9 @@ std::optional<std::string> checkWork(const std::string& what, double steps, doub
 {
     if (steps <= limit)
         return std::nullopt;
-    return what + ": about " + formatDouble(std::round(steps / 1e6) * 1e6) + " steps of work, more than the limit of "
+    // Two significant digits: "about 2.6e+10", not eleven digits of false precision.
+    const double unit = std::pow(10.0, std::floor(std::log10(steps)) - 1.0);
+    return what + ": about " + formatDouble(std::round(steps / unit) * unit) + " steps of work, more than the limit of "
         + formatDouble(limit) + " (docs/experiments.md, work limits); " + advice;
 }
 
