@@ -10,6 +10,7 @@
 #include "seed_sweep_charts.h"
 #include "seed_sweep_job.h"
 #include "sweep_chart.h"
+#include "token_display.h"
 
 #include <QStringList>
 
@@ -49,7 +50,7 @@ void seedSweepCharts(const app::ExperimentResult& result, ExperimentCharts& out)
 
 QString nameOf(const app::ExplorerRun& run, std::int32_t id)
 {
-    return QString::fromStdString(run.table->distribution.tokens[static_cast<std::size_t>(id)]);
+    return shownTokenName(run.table->distribution.tokens[static_cast<std::size_t>(id)]);
 }
 
 void explorerCharts(const app::ExperimentResult& result, ExperimentCharts& out)

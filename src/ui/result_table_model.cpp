@@ -1,5 +1,7 @@
 #include "result_table_model.h"
 
+#include "token_display.h"
+
 #include <cmath>
 #include <limits>
 
@@ -41,7 +43,8 @@ QVariant ResultTableModel::data(const QModelIndex& index, int role) const
     const bool number = column.kind != app::ResultColumn::Kind::Text;
     switch (role) {
     case Qt::DisplayRole:
-        return app::displayCell(column, row);
+        // Long text (a 1,000-character token name) is cut on screen; the tooltip holds it whole.
+        return number ? app::displayCell(column, row) : shownTokenName(app::displayCell(column, row));
     case Qt::EditRole:
         return column.cell(row);
     case Qt::ToolTipRole: {
