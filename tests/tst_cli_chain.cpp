@@ -2,6 +2,7 @@
 // read back, every parameter of the one table from its option to the chain and back, and every
 // bad input ending with exit code 2 and one stderr line that names it.
 #include "chain_json.h"
+#include "chain_text.h"
 #include "number_format.h"
 #include "sampler_parameter_values.h"
 #include "sampler_settings_json.h"

@@ -2,7 +2,6 @@
 
 #include "chain_evaluation.h"
 #include "chain_json.h"
-#include "sampler_settings_json.h"
 #include "chain_options.h"
 #include "chain_text.h"
 #include "compare_command.h"
@@ -13,11 +12,6 @@
 #include <QJsonDocument>
 
 namespace logitlab::cli {
-
-QJsonObject settingsJson(const engine::SamplerSettings& settings)
-{
-    return app::samplerSettingsToJson(settings);
-}
 
 QJsonArray survivorsJson(const engine::CandidateList& survivors, const engine::Distribution& distribution)
 {
@@ -60,7 +54,7 @@ int runCandidates(CommandContext& context)
     if (json) {
         const QJsonObject root{
             {QStringLiteral("survivors"), survivorsJson(survivors, distribution)},
-            {QStringLiteral("settings"), lesson ? settingsJson(*lesson) : chainSettingsJson(prepared.settings)},
+            {QStringLiteral("settings"), requestedSettingsJson(request, prepared)},
             {QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(request.semantics))},
             {QStringLiteral("chain"), app::chainToJson(prepared.chain, true)}};
         context.out << QJsonDocument(root).toJson(QJsonDocument::Compact) << '\n';

@@ -14,9 +14,6 @@ namespace logitlab::cli {
 
 int runCandidates(CommandContext& context);
 
-// {"temperature":1,"topK":2,"topP":0.9}: the lesson's spelling of the settings.
-QJsonObject settingsJson(const engine::SamplerSettings& settings);
-
 // [{"id","token","p","p_raw"},...]
 QJsonArray survivorsJson(const engine::CandidateList& survivors, const engine::Distribution& distribution);
 

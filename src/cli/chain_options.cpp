@@ -1,5 +1,6 @@
 #include "chain_options.h"
 
+#include "chain_evaluation.h"
 #include "chain_text.h"
 #include "logit_bias_stage.h"
 #include "logits_parser.h"
@@ -137,6 +138,14 @@ QJsonObject chainSettingsJson(const engine::ChainSettings& s)
     engine::ChainSettings shown = s;
     shown.temperature = s.temperature.value_or(1.0);
     return app::samplerSettingsToJson(shown);
+}
+
+QJsonObject requestedSettingsJson(const ChainRequest& request, const PreparedChain& prepared)
+{
+    const auto lesson = engine::lessonFastPath(prepared.chain);
+    if (lesson && (request.chainText || request.lessonOptionsOnly))
+        return app::samplerSettingsToJson(*lesson);
+    return chainSettingsJson(prepared.settings);
 }
 
 Eigen::ArrayXd logitsFromProbabilities(const QString& text)

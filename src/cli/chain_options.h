@@ -58,6 +58,10 @@ PreparedChain prepareChain(const QCommandLineParser& parser, const ChainRequest&
 // {"temperature":1,"top-k":40,...}: the values given (temperature always), spelt as the options.
 QJsonObject chainSettingsJson(const engine::ChainSettings& settings);
 
+// The "settings" of the --json output: every value given (even one that leaves its stage off),
+// or, for a --chain text or the lesson's options alone, the lesson's three the chain amounts to.
+QJsonObject requestedSettingsJson(const ChainRequest& request, const PreparedChain& prepared);
+
 // --probs: "0.5,0.3,0.2" -> ln p each (0 gives -inf). Throws UsageError naming the item.
 Eigen::ArrayXd logitsFromProbabilities(const QString& text);
 

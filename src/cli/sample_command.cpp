@@ -165,7 +165,7 @@ int runSample(CommandContext& context)
                          {QStringLiteral("draws"), draws},
                          {QStringLiteral("seed"), seed},
                          {QStringLiteral("rng"), rngName},
-                         {QStringLiteral("settings"), lesson ? settingsJson(*lesson) : chainSettingsJson(prepared.settings)},
+                         {QStringLiteral("settings"), requestedSettingsJson(request, prepared)},
                          {QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(request.semantics))},
                          {QStringLiteral("chain"), app::chainToJson(prepared.chain, true)}};
         if (withSequence)
