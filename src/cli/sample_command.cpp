@@ -64,7 +64,7 @@ std::function<std::int32_t()> drawer(PreparedChain& prepared, engine::Rng& rng,
 }
 
 // How many tokens the draws choose among (for the work estimate of a chain that runs once).
-std::size_t survivorCount(PreparedChain& prepared, const ChainRequest& request)
+std::size_t survivorCount(PreparedChain& prepared)
 {
     if (const auto lesson = engine::lessonFastPath(prepared.chain))
         return engine::candidates(prepared.distribution.logits, *lesson).size();
@@ -72,7 +72,7 @@ std::size_t survivorCount(PreparedChain& prepared, const ChainRequest& request)
         return static_cast<std::size_t>(prepared.distribution.logits.size());
     engine::SamplerChain copy = prepared.chain;
     engine::SamplerContext context;
-    context.history = request.history;
+    context.history = prepared.history;
     const auto& logits = prepared.distribution.logits;
     return copy.run(logits.data(), static_cast<std::size_t>(logits.size()), context).size();
 }
@@ -127,7 +127,7 @@ int runSample(CommandContext& context)
 
     if (auto tooMuch = engine::checkWork(
             "draws", engine::sampleSteps(prepared.chain, static_cast<std::size_t>(distribution.logits.size()),
-                                         survivorCount(prepared, request), static_cast<double>(draws), request.history.size()),
+                                         survivorCount(prepared), static_cast<double>(draws), prepared.history.size()),
             engine::kMaxSampleSteps,
             "use fewer draws (a chain with penalties, DRY, n-gram bans, XTC or mirostat runs again before every draw)"))
         throw UsageError{QString::fromStdString(*tooMuch)};
