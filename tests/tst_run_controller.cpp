@@ -134,8 +134,10 @@ private slots:
         QVERIFY(!progress.isEmpty());
         QCOMPARE(progress.last().at(0).toInt(), 3);
         QCOMPARE(progress.last().at(1).toInt(), 3);
+        // Before the job states its total the future may report 0 of 0 (a busy indicator);
+        // every real report is the current run's, none the superseded one's 7.
         for (const auto& report : progress)
-            QCOMPARE(report.at(1).toInt(), 3);
+            QVERIFY(report.at(1).toInt() == 0 || report.at(1).toInt() == 3);
     }
 
     void busyIsCountedAcrossControllers()

@@ -46,6 +46,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <initializer_list>
+
 namespace logitlab::ui {
 
 namespace {
@@ -142,7 +144,10 @@ ExplorerPage::~ExplorerPage()
 {
     blockSignals(true);  // the window may be half destroyed: what cancel() reports must not reach it
     cancel();
-    // Their controllers wait for the workers; before the model and charts they land in go.
+    // Their controllers wait for the workers; before the model and charts they land in go, and
+    // nothing being torn down may call into them afterwards.
+    for (QObject* source : std::initializer_list<QObject*>{m_model, m_tabs, m_controls, m_drawPanel, m_vocabulary})
+        source->disconnect(this);
     delete m_views;
     delete m_edits;
 }
