@@ -632,10 +632,11 @@ private slots:
     {
         ExplorerPage page;
         page.applyPreset(1);
-        QSignalSpy offered(&page, &ExplorerPage::junkRiskRequested);
+        QSignalSpy offered(&page, &Page::distributionOffered);
         page.findChild<QPushButton*>(QStringLiteral("junkRiskButton"))->click();
         QCOMPARE(offered.count(), 1);
-        const auto d = offered.first().first().value<engine::Distribution>();
+        QCOMPARE(offered.first().at(0).toString(), QStringLiteral("junk-risk"));
+        const auto d = offered.first().at(1).value<engine::Distribution>();
         QCOMPARE(d.tokens.front(), std::string("=>"));
         QVERIFY((d.logits == engine::lessonExercise().logits).all());
     }

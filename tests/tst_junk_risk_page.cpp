@@ -2,7 +2,8 @@
 // chart, a cancelled run leaves the previous results, and bad input is shown inline.
 #include "junk_risk_chart.h"
 #include "junk_risk_page.h"
-#include "junk_risk_table_model.h"
+#include "junk_risk_job.h"
+#include "result_table_model.h"
 
 #include "decoder.h"
 #include "example_files.h"
@@ -54,21 +55,23 @@ private slots:
     void modelPassesTester()
     {
         QFETCH(qulonglong, replies);
-        ui::JunkRiskTableModel model;
+        ui::ResultTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
-        model.setRows(smallRows(replies));
+        model.setTable(app::junkRiskTable(smallRows(replies)));
         QCOMPARE(model.rowCount(), 6);
-        QCOMPARE(model.columnCount(), int(ui::JunkRiskTableModel::ColumnCount));
+        QCOMPARE(model.columnCount(), 13);  // the CSV's columns
         QCOMPARE(resets.size(), 1); // whole results: one reset, no row inserts
-        const QModelIndex n = model.index(2, ui::JunkRiskTableModel::LengthColumn);
+        const QModelIndex n = model.index(2, model.column(QStringLiteral("n")));
         QCOMPARE(model.data(n).toString(), QStringLiteral("100"));
-        QCOMPARE(model.data(n, ui::JunkRiskTableModel::SortRole).toDouble(), 100.0);
-        const QModelIndex mc = model.index(0, ui::JunkRiskTableModel::MonteCarloColumn);
+        QCOMPARE(model.data(n, ui::ResultTableModel::SortRole).toDouble(), 100.0);
+        const QModelIndex mc = model.index(0, model.column(QStringLiteral("p_any_mc")));
         QCOMPARE(model.data(mc).toString().isEmpty(), replies == 0);
-        QCOMPARE(model.data(model.index(5, ui::JunkRiskTableModel::AnalyticColumn)).toDouble(),
-                 0.0); // top-k 2 cuts banana
-        model.setRows({});
+        // top-k 2 cuts banana: exactly 0, shown as a number, not a blank read as 0
+        const QModelIndex analytic = model.index(5, model.column(QStringLiteral("p_any_analytic")));
+        QCOMPARE(model.data(analytic).toString(), QStringLiteral("0"));
+        QCOMPARE(model.data(analytic, Qt::EditRole).toDouble(), 0.0);
+        model.setTable({});
         QCOMPARE(model.rowCount(), 0);
     }
 
@@ -110,8 +113,10 @@ private slots:
         QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
         page.run();
         QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 30000);
-        const auto before = page.model()->rows();
-        QCOMPARE(before.size(), std::size_t{24});
+        const app::ResultTable before = page.model()->table();
+        const int withJunk = page.model()->column(QStringLiteral("replies_with_junk"));
+        const QString fourthBefore = page.model()->data(page.model()->index(3, withJunk)).toString();
+        QCOMPARE(before.rows, std::size_t{24});
 
         QCOMPARE(page.openFile(test::examplePath(QStringLiteral("junk-risk-zipf-262k.json"))), QString());
         page.repliesBox()->setValue(100'000'000); // far too long to finish during the test
@@ -121,8 +126,8 @@ private slots:
         page.cancel();
         QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 2, 1000);
         QCOMPARE(ended.at(1).at(0).toBool(), false);
-        QCOMPARE(page.model()->rows().size(), before.size());
-        QCOMPARE(page.model()->rows()[3].repliesWithJunk, before[3].repliesWithJunk);
+        QCOMPARE(page.model()->table().rows, before.rows);
+        QCOMPARE(page.model()->data(page.model()->index(3, withJunk)).toString(), fourthBefore);
     }
 
     void badControlsShownInline()

@@ -1,5 +1,7 @@
 #include "explorer_run.h"
 
+#include "explorer_provenance.h"
+
 #include "chain_settings.h"
 #include "explorer_chain.h"
 #include "logits_parser.h"
@@ -7,7 +9,6 @@
 #include "pooled_fit_test.h"
 #include "sampler_settings.h"
 #include "semantics.h"
-#include "token_reference.h"
 
 #include <QObject>
 
@@ -245,51 +246,12 @@ ResultTable explorerCompareTable(const ExplorerRun& run)
     return t;
 }
 
-Provenance explorerProvenance(const ExplorerState& state, const QString& source)
-{
-    const auto& chain = state.chain;
-    const auto& d = state.distribution;
-    const auto names = d.tokens;
-    Provenance p(QStringLiteral("explorer"));
-    p.add(QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(chain.semantics)));
-    p.add(QStringLiteral("settings"), QString::fromStdString(engine::describeSettings(chain.lesson)));
-    for (const auto& field : engine::chainSettingFields())
-        if (const auto& value = chain.stages.*field.field)
-            p.add(QString::fromLatin1(field.name), *value);
-    if (!chain.stages.logitBias.empty())
-        p.add(QStringLiteral("logit-bias"), QString::fromStdString(engine::formatBiasReferences(chain.stages.logitBias, names)));
-    if (!chain.stages.dryBreakers.empty())
-        p.add(QStringLiteral("dry-breakers"), QString::fromStdString(engine::formatTokenReferences(
-                                                  engine::idsFromStageList(chain.stages.dryBreakers), names)));
-    if (!chain.context.empty())
-        p.add(QStringLiteral("context"), QString::fromStdString(engine::formatTokenReferences(chain.context, names)));
-    const auto& order = chain.stages.order.empty() ? engine::presetOrder(chain.semantics) : chain.stages.order;
-    QStringList stages;
-    for (const auto& stage : order)
-        stages << QString::fromStdString(stage);
-    p.add(QStringLiteral("order"),
-          (chain.stages.order.empty() ? QObject::tr("preset: ") : QObject::tr("custom: ")) + stages.join(QStringLiteral(", ")));
-    p.add(QStringLiteral("chain"), explorerChainText(chain));
-    p.add(QStringLiteral("source"), source);
-    p.add(QStringLiteral("vocabulary size"), QString::number(d.logits.size()));
-    if (d.logits.size() <= 64) {
-        QStringList values;
-        for (Eigen::Index i = 0; i < d.logits.size(); ++i)
-            values << number(d.logits[i]);
-        p.add(QStringLiteral("logits"), values.join(QLatin1Char(',')));
-    }
-    p.add(QStringLiteral("rng"), state.rng);
-    p.add(QStringLiteral("seed"), QString::number(state.seed));
-    p.add(QStringLiteral("draws"), QString::number(state.draws));
-    return p;
-}
-
 ExperimentResult explorerResult(ExplorerRun run, const QString& name, const QString& source)
 {
     ExperimentResult result;
     result.kind = QStringLiteral("explorer");
     result.name = name;
-    result.provenance = explorerProvenance(run.state, source);
+    result.provenance = explorerProvenance(run.state, explorerChainText(run.state.chain), source);
     result.provenance.add(QStringLiteral("result: draws test"), run.drawsTest.isEmpty() ? QObject::tr("no draws") : run.drawsTest);
     const auto& presets = engine::allSemantics();
     for (std::size_t s = 0; s < presets.size() && s < run.compare.size(); ++s)

@@ -52,9 +52,6 @@ ResultTable explorerSweepTable(const ExplorerRun& run);
 ResultTable explorerDrawsTable(const ExplorerRun& run);
 ResultTable explorerCompareTable(const ExplorerRun& run);
 
-// Every setting of the state, for CSV headers and chart metadata.
-Provenance explorerProvenance(const ExplorerState& state, const QString& source);
-
 // The whole run as a result: four tables, the provenance, a summary line; details hold the run.
 ExperimentResult explorerResult(ExplorerRun run, const QString& name, const QString& source);
 

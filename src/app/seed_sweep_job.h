@@ -36,6 +36,13 @@ SeedSweepOutcome runSeedSweep(const SeedSweepSpec& spec, const QString& baseDir,
 QFuture<SeedSweepOutcome> startSeedSweep(const SeedSweepSpec& spec, const QString& baseDir, const QString& source,
                                          int threads);
 
+// The verdict every front end shows: tested, and the per-seed p-values look uniform (KS p >= 0.01).
+inline constexpr double kSeedSweepAlpha = 0.01;
+inline bool seedSweepConsistent(const engine::SeedSweepSummary& summary)
+{
+    return summary.tested() && summary.chiSquareUniformity.pValue >= kSeedSweepAlpha;
+}
+
 // Every parameter and the file's canonical JSON; not the thread count (the CSV must not depend
 // on it).
 Provenance seedSweepProvenance(const SeedSweepSpec& spec, const QString& baseDir);

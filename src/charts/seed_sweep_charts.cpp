@@ -1,5 +1,7 @@
 #include "seed_sweep_charts.h"
 
+#include "seed_sweep_job.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -40,12 +42,6 @@ void clear(QChart* chart)
         chart->removeAxis(axis);
         delete axis;
     }
-}
-
-QString verdict(double pValue)
-{
-    return pValue < 0.01 ? QObject::tr("not uniform: the sampler does not match its probabilities")
-                         : QObject::tr("consistent with a correct sampler");
 }
 
 void deleteUnlessInScene(QChart* chart)
@@ -114,12 +110,17 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
     histogram->attachAxis(seedAxis);
     flat->attachAxis(lineAxis);
     flat->attachAxis(seedAxis);
-    m_pValues->setTitle(tr("%1 seeds x %2 draws: KS D = %3, p = %4, %5")
-                            .arg(seeds)
-                            .arg(drawsPerSeed)
-                            .arg(summary.chiSquareUniformity.statistic, 0, 'f', 4)
-                            .arg(summary.chiSquareUniformity.pValue, 0, 'g', 3)
-                            .arg(verdict(summary.chiSquareUniformity.pValue)));
+    if (!summary.tested())  // one outcome: 0 degrees of freedom, every p-value would read 1
+        m_pValues->setTitle(tr("%1 seeds x %2 draws: no test (%3)").arg(seeds).arg(drawsPerSeed).arg(QString::fromStdString(summary.noTest)));
+    else
+        m_pValues->setTitle(tr("%1 seeds x %2 draws: KS D = %3, p = %4, %5")
+                                .arg(seeds)
+                                .arg(drawsPerSeed)
+                                .arg(summary.chiSquareUniformity.statistic, 0, 'f', 4)
+                                .arg(summary.chiSquareUniformity.pValue, 0, 'g', 3)
+                                .arg(app::seedSweepConsistent(summary)
+                                         ? tr("consistent with a correct sampler")
+                                         : tr("not uniform: the sampler does not match its probabilities")));
 
     const int shown = std::min<int>(kMaxTokensShown, static_cast<int>(summary.tokens.size()));
     const QString more = shown < static_cast<int>(summary.tokens.size())

@@ -1,7 +1,7 @@
 #include "chain_controls.h"
 
 #include "chain_order_list.h"
-#include "number_format.h"
+#include "explorer_run.h"
 #include "stage_field_specs.h"
 #include "token_reference.h"
 
@@ -29,11 +29,6 @@ namespace logitlab::ui {
 namespace {
 
 constexpr int kSliderSteps = 100;  // slider units per 1.0 of temperature
-
-QString number(double v)
-{
-    return QString::fromStdString(engine::formatDouble(v));
-}
 
 const engine::SamplerParameter& parameter(const std::string& name)
 {
@@ -334,24 +329,7 @@ void ChainControls::tokenFieldEdited(QLineEdit* edit)
 
 QString ChainControls::chainText() const
 {
-    const auto c = chain();
-    if (!c.lessonOnly()) {
-        QString text = QString::fromStdString(engine::semanticsName(c.semantics) + ": " + engine::describeExplorerChain(c))
-            + tr(" → renormalise → draw");
-        if (c.xtcAtRandom())
-            text += tr(" (XTC fires with probability %1: shown firing)").arg(number(*c.stages.xtcProbability));
-        return text;
-    }
-    const auto s = c.lesson;
-    if (s.temperature == 0.0)
-        return tr("temperature 0 → argmax (top-k and top-p have nothing to cut)");
-    QStringList stages{tr("temperature %1").arg(number(s.temperature))};
-    if (s.topK)
-        stages << tr("top-k %1").arg(*s.topK);
-    if (s.topP)
-        stages << tr("top-p %1").arg(number(*s.topP));
-    stages << tr("renormalise") << tr("draw");
-    return stages.join(QStringLiteral(" → "));
+    return app::explorerChainText(chain());
 }
 
 void ChainControls::userChanged(bool temperatureOnly)

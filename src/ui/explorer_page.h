@@ -1,31 +1,21 @@
 // The Distribution Explorer: the page a teacher projects and a researcher keeps open. A table
 // of tokens and logits, the sampler chain's controls, one-click lesson presets, a synthetic
-// vocabulary generator, and three charts (what the sampler keeps, the temperature sweep, and
-// seeded draws against expectation) with readouts. Every number comes from the engine; every
-// parameter and table edit is an undo step. New tables (Generate, Open, Paste) are read, checked
-// and sorted on a worker and handed to the table in one cheap step, so the UI thread never
-// waits for a large vocabulary.
+// vocabulary generator, and four charts (what the sampler keeps, the temperature sweep, seeded
+// draws against expectation, the presets compared) with readouts. Every number comes from the
+// engine; every parameter and table edit is an undo step. The page is layout and wiring: the
+// table's loads and edits are ExplorerTableController's, the background charts ExplorerViews',
+// the draw controls DrawPanel's, so the UI thread never waits for a large vocabulary.
 #pragma once
 
 #include "distribution.h"
-#include "explorer_chain.h"
-#include "explorer_draws.h"
-#include "loaded_table.h"
+#include "draw_counts.h"
+#include "explorer_state.h"
 #include "page.h"
-#include "prepared_distribution.h"
-#include "sampler_settings.h"
 #include "synthetic_vocabulary.h"
-#include "temperature_sweep.h"
 
-#include <QFutureWatcher>
-
-#include <atomic>
-#include <functional>
-#include <memory>
-#include <optional>
+#include <QList>
 
 QT_BEGIN_NAMESPACE
-class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
@@ -35,11 +25,18 @@ class QTableView;
 class QUndoStack;
 QT_END_NAMESPACE
 
+namespace logitlab::app {
+class BusyCounter;
+}
+
 namespace logitlab::ui {
 
 class ChainControls;
 class CompareChart;
 class DrawChart;
+class DrawPanel;
+class ExplorerTableController;
+class ExplorerViews;
 class LogitsSortProxy;
 class LogitsTableModel;
 class ProbabilityChart;
@@ -55,9 +52,12 @@ public:
     explicit ExplorerPage(QWidget* parent = nullptr);
     ~ExplorerPage() override;
 
+    QString id() const override { return QStringLiteral("explorer"); }
     QString title() const override;
     QChart* chart() const override;
     QAbstractItemModel* resultsModel() const override;
+    // The token table as logitlab-cli run writes it for the page's saved state (by id).
+    std::optional<app::ResultTable> resultTable() const override;
     app::Provenance provenance() const override;
     void cancel() override;
     QUndoStack* undoStack() const override { return m_undo; }
@@ -75,7 +75,7 @@ public:
     void generateVocabulary(const engine::SyntheticSpec& spec);
     QString openLogitsFile(const QString& path);  // empty when the load started, else the message shown
     void pasteText(const QString& text);
-    bool loading() const { return m_loadInFlight; }
+    bool loading() const;
     void addToken();
     void removeSelectedTokens();
     void startDraws();
@@ -96,14 +96,12 @@ public:
     bool sweepRunning() const;
     bool compareRunning() const;
     bool drawsRunning() const;
-    const engine::DrawCounts& lastDraws() const { return m_lastDraws; }
+    const engine::DrawCounts& lastDraws() const;
     QString readoutText() const;  // every readout, one per line
 
 signals:
-    // "Junk risk of these logits": the window hands them to the junk-risk page.
-    void junkRiskRequested(const engine::Distribution& distribution);
-    // "Seed sweep of these logits": the window hands them to the seed-sweep page.
-    void seedSweepRequested(const engine::Distribution& distribution);
+    // "Junk risk of these logits" and "Seed sweep of these logits" offer the table to the pages
+    // "junk-risk" and "seed-sweep" through Page::distributionOffered.
     // A background load ended: its table is in, or its error shown, or it was cancelled.
     // Not emitted for a load a newer one superseded (that one's end follows).
     void loadFinished();
@@ -116,38 +114,12 @@ protected:
 private:
     QWidget* buildParameters();
     QWidget* buildTablePanel();
-    void chainEdited(const engine::ExplorerChain& chain, bool temperatureOnly);
-    void applyChain(const engine::ExplorerChain& chain);
-    // One undo step replacing the table (and the settings); `source` is recorded in provenance.
-    void replaceAll(engine::Distribution distribution, const engine::ExplorerChain& chain, const QString& what,
-                    const QString& source);
-    // `analysis`: the table's computed columns under `chain`, when a loader worked them out.
-    void replaceTable(std::shared_ptr<const engine::PreparedDistribution> table, const engine::ExplorerChain& chain,
-                      const QString& what, const QString& source,
-                      std::optional<engine::SamplerAnalysis> analysis = std::nullopt);
-    void showTable(const std::shared_ptr<const engine::PreparedDistribution>& table,
-                   const engine::ExplorerChain& chain, const QString& source,
-                   std::optional<engine::SamplerAnalysis> analysis = std::nullopt);
-    // Runs `read`, the preparation of its table and its analysis on the thread pool, then `land`
-    // on the UI thread with the result (a failed read shows its error instead). `message` is
-    // the status while it runs.
-    using LoadRead = std::function<LoadedTable()>;
-    using LoadLanding = std::function<void(LoadedTable&)>;
-    void startLoad(const QString& message, LoadRead read, LoadLanding land);
-    // Stops a load in flight (its result is dropped) and says `message`; nothing when none runs.
-    void dropLoad(const QString& message);
-    void takeLoad();
-    void setLoading(bool loading);
+    void connectParts();
     void resultsChanged();
     QStringList readoutLines() const;
     void updateReadouts();
-    void startSweep();
-    void updateCompare();
-    // The `count` most likely tokens (by logit): ids and names, for the charts that track a few.
-    std::pair<std::vector<std::int32_t>, QStringList> topTokens(int count) const;
-    void sweepFinished();
-    void compareFinished();
-    void drawsFinished();
+    // The table, chain and draw settings as an experiment: what Save writes and exports describe.
+    app::ExplorerState state() const;
     void showError(const QString& message);
     void clearError();
 
@@ -159,55 +131,16 @@ private:
     SweepChart* m_sweep;
     DrawChart* m_draws;
     CompareChart* m_compare;
-    bool m_compareDirty = true;
     SyntheticVocabularyForm* m_vocabulary;
+    DrawPanel* m_drawPanel;
     QTabWidget* m_tabs;
     QTableView* m_table;
     ReadoutPanel* m_readouts;
     QLabel* m_lessonPoint;
     QLabel* m_error;
-    QSpinBox* m_drawCount;
-    QSpinBox* m_drawSeed;
-    QComboBox* m_drawRng;
-    QPushButton* m_drawButton;
-    QString m_source;
-    int m_mergeSerial = 0;
-
-    // Background work: a generation number drops results of superseded requests.
-    QFutureWatcher<std::vector<engine::SweepPoint>> m_sweepWatcher;
-    struct CompareOutcome {
-        std::vector<engine::Result<engine::CandidateList>> results;
-    };
-    QFutureWatcher<CompareOutcome> m_compareWatcher;
-    bool m_compareInFlight = false;
-    bool m_comparePending = false;
-    std::vector<std::int32_t> m_compareIds;
-    QStringList m_compareNames;
-    struct DrawOutcome {
-        engine::ExplorerDraws draws;
-        QString error;
-    };
-    QFutureWatcher<DrawOutcome> m_drawWatcher;
-    std::shared_ptr<std::atomic<bool>> m_sweepStop;
-    std::shared_ptr<std::atomic<bool>> m_drawStop;
-    bool m_sweepDirty = true;
-    bool m_sweepPending = false;
-    bool m_sweepInFlight = false;  // started and its result not yet taken (finished is queued)
-    bool m_drawInFlight = false;
-    engine::ExplorerChain m_sweptChain;
-    QStringList m_sweepNames;
-    engine::CandidateList m_drawnList;  // what the last draws were compared with
-    QString m_drawCaption;
-    engine::DrawCounts m_lastDraws;
-
-    // The load in flight: its future, what to do with its table, and its generation (a load
-    // started later, or cancel(), moves the generation on and so drops it). The result is
-    // shared so the UI thread can move out of it: QFuture hands results out by copy, and
-    // takeResult() leaves the future unfinished for waitForFinished().
-    QFutureWatcher<std::shared_ptr<LoadedTable>> m_loadWatcher;
-    LoadLanding m_landLoad;
-    int m_loadGeneration = 0;
-    bool m_loadInFlight = false;
+    app::BusyCounter* m_busy;  // loads and draws
+    ExplorerTableController* m_edits;
+    ExplorerViews* m_views;
     QList<QPushButton*> m_loadButtons;  // Generate, Open, Paste: disabled while loading
 };
 

@@ -2,16 +2,14 @@
 
 #include "experiment_runner.h"
 #include "junk_risk_chart.h"
-#include "junk_risk_table_model.h"
+#include "result_table_model.h"
 #include "logits_parser.h"
-#include "one_line_text.h"
 #include "rng_factory.h"
 
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -183,13 +181,14 @@ engine::Result<app::LengthSpec> parseLengthsText(const QString& text)
 } // namespace
 
 JunkRiskPage::JunkRiskPage(QWidget* parent)
-    : Page(parent), m_model(new JunkRiskTableModel(this)), m_chart(new JunkRiskChart(this)),
+    : ExperimentPage(parent), m_model(new ResultTableModel(this)), m_chart(new JunkRiskChart(this)),
+      m_runs(new app::RunController<app::JunkRiskOutcome>(app::RunControllerBase::Mode::Supersede, this)),
       m_distribution(new QComboBox), m_vocabulary(new QSpinBox), m_shape(new QDoubleSpinBox), m_junkKind(new QComboBox),
       m_junkValue(new QDoubleSpinBox), m_junkIds(new QLineEdit), m_settings(new QPlainTextEdit),
       m_lengths(new QLineEdit), m_replies(new QSpinBox), m_seed(new QSpinBox), m_rng(new QComboBox),
-      m_threads(new QSpinBox), m_logN(new QCheckBox(tr("log scale for N"))), m_run(new QPushButton(tr("Run"))),
-      m_cancel(new QPushButton(tr("Cancel"))), m_error(new QLabel), m_table(new QTableView)
+      m_threads(new QSpinBox), m_logN(new QCheckBox(tr("log scale for N"))), m_table(new QTableView)
 {
+    setExperimentRuns(m_runs);
     m_distribution->addItems({QString(), tr("Zipf over V tokens"), tr("normal logits over V tokens")});
     m_distribution->setToolTip(tr("The per-step distribution, the same at every step."));
     m_vocabulary->setRange(2, static_cast<int>(app::kMaxVocabulary));
@@ -215,33 +214,12 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     m_threads->setRange(1, 256);
     m_threads->setValue(app::defaultThreadCount());
     m_threads->setToolTip(tr("Worker threads. Changes the speed, never the numbers."));
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #b00020"));
-    m_error->setTextFormat(Qt::PlainText);
-    m_error->hide();
-    m_cancel->setEnabled(false);
 
-    auto* open = new QPushButton(tr("Open…"));
-    auto* save = new QPushButton(tr("Save…"));
-    connect(open, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Open experiment"), m_baseDir, tr("Experiment files (*.json)"));
-        if (!path.isEmpty())
-            openFile(path);
-    });
-    connect(save, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Save experiment"), m_baseDir, tr("Experiment files (*.json)"));
-        if (!path.isEmpty())
-            saveFile(path);
-    });
-    connect(m_run, &QPushButton::clicked, this, &JunkRiskPage::run);
-    connect(m_cancel, &QPushButton::clicked, this, &JunkRiskPage::cancel);
-    connect(m_distribution, &QComboBox::currentIndexChanged, this, &JunkRiskPage::updateEnabled);
-    connect(m_junkKind, &QComboBox::currentIndexChanged, this, &JunkRiskPage::updateEnabled);
+    connect(m_distribution, &QComboBox::currentIndexChanged, this, &JunkRiskPage::runStateChanged);
+    connect(m_junkKind, &QComboBox::currentIndexChanged, this, &JunkRiskPage::runStateChanged);
     connect(m_logN, &QCheckBox::toggled, this, [this](bool log) {
         if (m_hasResults)
-            m_chart->setRows(m_model->rows(), log);
+            m_chart->setRows(m_rows, log);
     });
 
     auto* form = new QFormLayout;
@@ -261,19 +239,19 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     form->addRow(tr("Threads"), m_threads);
     form->addRow(QString(), m_logN);
     auto* buttons = new QHBoxLayout;
-    for (QPushButton* b : {open, save, m_run, m_cancel})
+    for (QPushButton* b : {openButton(), saveButton(), runButton(), cancelButton()})
         buttons->addWidget(b);
     auto* controls = new QVBoxLayout;
     controls->addLayout(form);
     controls->addLayout(buttons);
-    controls->addWidget(m_error);
+    controls->addWidget(errorLabel());
     controls->addStretch();
     auto* controlBox = new QGroupBox(tr("Experiment"));
     controlBox->setLayout(controls);
 
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(m_model);
-    proxy->setSortRole(JunkRiskTableModel::SortRole);
+    proxy->setSortRole(ResultTableModel::SortRole);
     m_table->setModel(proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(-1, Qt::AscendingOrder); // the experiment's order until a header is clicked
@@ -296,18 +274,7 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
 
-    connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, this,
-            [this](int value) { emit progressChanged(value, m_watcher.progressMaximum()); });
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, &JunkRiskPage::onFinished);
-
     setSpec(lessonSpec(), QString());
-}
-
-JunkRiskPage::~JunkRiskPage()
-{
-    m_watcher.disconnect(this);
-    m_watcher.cancel();
-    m_watcher.waitForFinished();
 }
 
 QString JunkRiskPage::title() const
@@ -325,19 +292,24 @@ QAbstractItemModel* JunkRiskPage::resultsModel() const
     return m_model;
 }
 
+std::optional<app::ResultTable> JunkRiskPage::resultTable() const
+{
+    return m_model->table();
+}
+
 app::Provenance JunkRiskPage::provenance() const
 {
     if (m_hasResults)
-        return app::junkRiskProvenance(m_resultSpec, m_baseDir);
+        return app::junkRiskProvenance(m_resultSpec, baseDir());
     const auto spec = specFromControls();
-    return app::junkRiskProvenance(spec.ok() ? spec.value() : m_loaded, m_baseDir);
+    return app::junkRiskProvenance(spec.ok() ? spec.value() : m_loaded, baseDir());
 }
 
 void JunkRiskPage::setSpec(const app::JunkRiskSpec& spec, const QString& baseDir)
 {
     using Kind = app::DistributionSpec::Kind;
     m_loaded = spec;
-    m_baseDir = baseDir;
+    setBaseDir(baseDir);
     m_distribution->setItemText(FromFile, describeLoaded(spec.distribution));
     const bool synthetic = spec.distribution.kind == Kind::Zipf || spec.distribution.kind == Kind::Normal;
     m_distribution->setCurrentIndex(!synthetic ? FromFile : spec.distribution.kind == Kind::Zipf ? Zipf : Normal);
@@ -355,10 +327,10 @@ void JunkRiskPage::setSpec(const app::JunkRiskSpec& spec, const QString& baseDir
     m_seed->setValue(static_cast<int>(std::min<qint64>(spec.seed, m_seed->maximum())));
     m_rng->setCurrentText(spec.rng);
     m_logN->setChecked(spec.logLengthAxis);
-    updateEnabled();
+    runStateChanged();
 }
 
-void JunkRiskPage::useLogits(const engine::Distribution& distribution)
+bool JunkRiskPage::acceptDistribution(const engine::Distribution& distribution)
 {
     const auto current = specFromControls();
     app::JunkRiskSpec spec = current.ok() ? current.value() : m_loaded;
@@ -368,7 +340,8 @@ void JunkRiskPage::useLogits(const engine::Distribution& distribution)
         spec.distribution.values << logit;
     for (const auto& token : distribution.tokens)
         spec.distribution.tokens << QString::fromStdString(token);
-    setSpec(spec, m_baseDir);
+    setSpec(spec, baseDir());
+    return true;
 }
 
 engine::Result<app::JunkRiskSpec> JunkRiskPage::specFromControls() const
@@ -418,98 +391,52 @@ engine::Result<app::JunkRiskSpec> JunkRiskPage::specFromControls() const
     return checked.value();
 }
 
-QString JunkRiskPage::openFile(const QString& path)
+QString JunkRiskPage::readExperimentFile(const QString& path)
 {
     const auto spec = app::readJunkRiskFile(path);
-    if (!spec) {
-        m_error->setText(app::oneLineText(QString::fromStdString(spec.error())));
-        m_error->show();
-        return m_error->text();
-    }
-    m_error->hide();
+    if (!spec)
+        return QString::fromStdString(spec.error());
     setSpec(spec.value(), QFileInfo(path).absolutePath());
-    emit statusMessage(tr("Opened %1").arg(path));
     return {};
 }
 
-QString JunkRiskPage::saveFile(const QString& path)
+QString JunkRiskPage::writeExperimentFile(const QString& path)
 {
     const auto spec = specFromControls();
-    QString error = spec.ok() ? app::writeJunkRiskFile(path, spec.value()) : QString::fromStdString(spec.error());
-    m_error->setText(app::oneLineText(error));
-    m_error->setVisible(!error.isEmpty());
-    if (error.isEmpty())
-        emit statusMessage(tr("Saved %1").arg(path));
-    return error;
+    return spec.ok() ? app::writeJunkRiskFile(path, spec.value()) : QString::fromStdString(spec.error());
 }
 
 void JunkRiskPage::run()
 {
     const auto spec = specFromControls();
     if (!spec) {
-        m_error->setText(app::oneLineText(QString::fromStdString(spec.error())));
-        m_error->show();
+        showError(QString::fromStdString(spec.error()));
         return;
     }
-    m_error->hide();
-    // A new future detaches the watcher from the old one (its pending signals are dropped), so a
-    // superseded run can never overwrite the newer one's results.
-    QFuture<app::JunkRiskOutcome> previous = m_watcher.future();
-    previous.cancel();
-    m_pendingSpec = spec.value();
-    m_watcher.setFuture(app::startJunkRisk(spec.value(), m_baseDir, tr("page"), m_threads->value()));
-    emit busyChanged(true);
-    emit statusMessage(tr("Running %1…").arg(spec->name));
-    updateEnabled();
+    startRun<app::JunkRiskOutcome>(
+        *m_runs, tr("Running %1…").arg(spec->name),
+        [spec = spec.value(), dir = baseDir(), source = tr("page"), threads = m_threads->value()](
+            const app::WorkControl& control) { return app::runJunkRisk(spec, dir, source, threads, control); },
+        [this, spec = spec.value()](app::JunkRiskOutcome& outcome) { showResults(spec, outcome); });
 }
 
-bool JunkRiskPage::isRunning() const
+void JunkRiskPage::showResults(const app::JunkRiskSpec& spec, const app::JunkRiskOutcome& outcome)
 {
-    return m_watcher.isRunning();
+    m_resultSpec = spec;
+    m_hasResults = true;
+    m_rows = outcome.rows;
+    m_model->setTable(app::junkRiskResult(spec, baseDir(), outcome, m_threads->value()).tables.front());
+    m_chart->setRows(outcome.rows, m_logN->isChecked());
 }
 
-void JunkRiskPage::cancel()
+void JunkRiskPage::runStateChanged()
 {
-    if (m_watcher.isRunning())
-        m_watcher.cancel();
-}
-
-void JunkRiskPage::onFinished()
-{
-    emit busyChanged(false);
-    bool completed = false;
-    if (m_watcher.isCanceled() || m_watcher.future().resultCount() == 0) {
-        emit statusMessage(tr("Cancelled; the results shown are from the previous run"));
-    } else {
-        const app::JunkRiskOutcome outcome = m_watcher.result();
-        if (!outcome.status.finished()) {
-            m_error->setText(app::oneLineText(outcome.status.message));
-            m_error->show();
-            emit statusMessage(tr("Run failed"));
-        } else {
-            m_resultSpec = m_pendingSpec;
-            m_hasResults = true;
-            m_model->setRows(outcome.rows);
-            m_chart->setRows(outcome.rows, m_logN->isChecked());
-            emit statusMessage(tr("%1 draws in %2 s").arg(outcome.draws).arg(outcome.seconds, 0, 'f', 2));
-            completed = true;
-        }
-    }
-    updateEnabled();
-    emit runEnded(completed);
-}
-
-void JunkRiskPage::updateEnabled()
-{
-    const bool running = m_watcher.isRunning();
     const bool synthetic = m_distribution->currentIndex() != FromFile;
     m_vocabulary->setEnabled(synthetic);
     m_shape->setEnabled(synthetic);
     const bool ids = m_junkKind->currentIndex() == static_cast<int>(engine::JunkDefinition::Kind::Ids);
     m_junkValue->setVisible(!ids);
     m_junkIds->setVisible(ids);
-    m_run->setEnabled(!running);
-    m_cancel->setEnabled(running);
 }
 
 } // namespace logitlab::ui

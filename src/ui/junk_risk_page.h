@@ -1,23 +1,18 @@
 // The junk-risk page: the experiment's parameters as controls (or opened from an experiment
-// file), Run / Cancel on the shared runner, progress to the status bar, the risk chart and the
-// results table. Only whole, finished runs reach the chart and table; a cancelled run leaves
-// the previous results as they were.
+// file), the risk chart and the results table. The run lifecycle (Run / Cancel, progress, only
+// whole finished runs shown) is ExperimentPage's.
 #pragma once
 
 #include "junk_risk_job.h"
 #include "junk_risk_spec.h"
-#include "page.h"
-
-#include <QFutureWatcher>
+#include "experiment_page.h"
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
-class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
-class QPushButton;
 class QSpinBox;
 class QTableView;
 QT_END_NAMESPACE
@@ -25,54 +20,46 @@ QT_END_NAMESPACE
 namespace logitlab::ui {
 
 class JunkRiskChart;
-class JunkRiskTableModel;
+class ResultTableModel;
 
-class JunkRiskPage : public Page {
+class JunkRiskPage : public ExperimentPage {
     Q_OBJECT
 public:
     explicit JunkRiskPage(QWidget* parent = nullptr);
-    ~JunkRiskPage() override; // cancels a running experiment and waits for it
 
+    QString id() const override { return QStringLiteral("junk-risk"); }
     QString title() const override;
     QChart* chart() const override;
     QAbstractItemModel* resultsModel() const override;
+    std::optional<app::ResultTable> resultTable() const override;
     app::Provenance provenance() const override;
-    void cancel() override;
+    // Runs on logits from elsewhere (the Explorer's table); the other parameters stay.
+    bool acceptDistribution(const engine::Distribution& distribution) override;
 
-    // Shows the file's parameters in the controls; an error is shown inline and returned.
-    QString openFile(const QString& path);
-    QString saveFile(const QString& path);
-    // File > Open/Save experiment in the main window.
-    QString openExperiment(const QString& path) override { return openFile(path); }
-    QString saveExperiment(const QString& path) override { return saveFile(path); }
     void setSpec(const app::JunkRiskSpec& spec, const QString& baseDir);
-    // Runs on logits from elsewhere (e.g. the explorer's table); the other parameters stay.
-    void useLogits(const engine::Distribution& distribution);
+    void useLogits(const engine::Distribution& distribution) { acceptDistribution(distribution); }
     // The controls as an experiment; an error names the control and is shown inline.
     engine::Result<app::JunkRiskSpec> specFromControls() const;
 
-    void run();
-    bool isRunning() const;
-    JunkRiskTableModel* model() const { return m_model; }
-    QLabel* errorLabel() const { return m_error; }
+    void run() override;
+    ResultTableModel* model() const { return m_model; }
     QSpinBox* repliesBox() const { return m_replies; }
     QSpinBox* threadsBox() const { return m_threads; }
 
-signals:
-    // After every run: finished with results, or not (cancelled or failed).
-    void runEnded(bool completed);
+protected:
+    QString readExperimentFile(const QString& path) override;
+    QString writeExperimentFile(const QString& path) override;
+    void runStateChanged() override;
 
 private:
-    void onFinished();
-    void updateEnabled();
+    void showResults(const app::JunkRiskSpec& spec, const app::JunkRiskOutcome& outcome);
 
-    JunkRiskTableModel* m_model;
+    ResultTableModel* m_model;  // the result table logitlab-cli run writes for the same file
     JunkRiskChart* m_chart;
-    QFutureWatcher<app::JunkRiskOutcome> m_watcher;
+    app::RunController<app::JunkRiskOutcome>* m_runs;
     app::JunkRiskSpec m_loaded;      // the distribution "as in the file" comes from here
-    QString m_baseDir;               // where relative paths in the file are resolved
-    app::JunkRiskSpec m_pendingSpec; // what the running experiment computes
     app::JunkRiskSpec m_resultSpec;  // what the shown results were computed from
+    std::vector<engine::JunkRiskRow> m_rows;  // the shown results, for the chart
     bool m_hasResults = false;
 
     QComboBox* m_distribution;
@@ -88,9 +75,6 @@ private:
     QComboBox* m_rng;
     QSpinBox* m_threads;
     QCheckBox* m_logN;
-    QPushButton* m_run;
-    QPushButton* m_cancel;
-    QLabel* m_error;
     QTableView* m_table;
 };
 

@@ -17,7 +17,6 @@
 namespace logitlab::ui {
 
 struct LoadedTable {
-    int generation = 0;                  // the load it answers: results of superseded loads are dropped
     engine::Distribution distribution;   // as read; moved into `table` on the worker
     std::shared_ptr<const engine::PreparedDistribution> table;  // null when the load failed
     QString error;                       // why nothing was loaded: for the error label

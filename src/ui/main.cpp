@@ -2,10 +2,9 @@
 #include "allocator_tuning.h"
 #include "explorer_page.h"
 #include "headless_demo.h"
-#include "junk_risk_page.h"
 #include "main_window.h"
 #include "one_line_text.h"
-#include "seed_sweep_page.h"
+#include "workbench.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -89,22 +88,7 @@ int main(int argc, char* argv[])
     }
 
     MainWindow window;
-    auto* explorer = new ExplorerPage;
-    window.addPage(explorer);
-    auto* junkRisk = new JunkRiskPage;
-    window.addPage(junkRisk);
-    auto* seedSweep = new SeedSweepPage;
-    window.addPage(seedSweep);
-    QObject::connect(explorer, &ExplorerPage::junkRiskRequested, &window,
-                     [&window, junkRisk](const logitlab::engine::Distribution& distribution) {
-                         junkRisk->useLogits(distribution);
-                         window.pageList()->setCurrentRow(1);
-                     });
-    QObject::connect(explorer, &ExplorerPage::seedSweepRequested, &window,
-                     [&window, seedSweep](const logitlab::engine::Distribution& distribution) {
-                         seedSweep->useLogits(distribution);
-                         window.pageList()->setCurrentRow(2);
-                     });
+    ExplorerPage* explorer = buildWorkbench(window).explorer;
     if (parser.isSet(QStringLiteral("page"))) {
         const auto found = window.pageList()->findItems(parser.value(QStringLiteral("page")), Qt::MatchFixedString);
         if (found.isEmpty()) {

@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "build_info.h"
+#include "busy_counter.h"
 #include "chart_export.h"
 #include "model_csv.h"
 #include "one_line_text.h"
@@ -54,6 +55,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_pages(new QStackedWidget),
       m_splitter(new QSplitter(Qt::Horizontal)),
       m_undoGroup(new QUndoGroup(this)),
+      m_busyPages(new app::BusyCounter(this)),
       m_status(new QLabel),
       m_progress(new QProgressBar),
       m_cancel(new QPushButton(tr("Cancel")))
@@ -82,6 +84,7 @@ MainWindow::MainWindow(QWidget* parent)
             page->cancel();
     });
     connect(m_pageList, &QListWidget::currentRowChanged, this, &MainWindow::pageChanged);
+    connect(m_busyPages, &app::BusyCounter::busyChanged, this, &MainWindow::setBusy);
 
     createMenus();
     m_status->setText(tr("Ready"));
@@ -99,7 +102,8 @@ void MainWindow::addPage(Page* page)
     if (QUndoStack* stack = page->undoStack())
         m_undoGroup->addStack(stack);
     connect(page, &Page::statusMessage, this, &MainWindow::showPageStatus);
-    connect(page, &Page::busyChanged, this, &MainWindow::setBusy);
+    connect(page, &Page::busyChanged, m_busyPages, &app::BusyCounter::change);
+    connect(page, &Page::distributionOffered, this, &MainWindow::handOff);
     connect(page, &Page::progressChanged, this, [this](int done, int total) {
         m_progress->setRange(0, total);
         m_progress->setValue(done);
@@ -117,6 +121,30 @@ void MainWindow::addPage(Page* page)
 Page* MainWindow::currentPage() const
 {
     return qobject_cast<Page*>(m_pages->currentWidget());
+}
+
+Page* MainWindow::page(const QString& id) const
+{
+    for (int i = 0; i < m_pages->count(); ++i)
+        if (auto* page = qobject_cast<Page*>(m_pages->widget(i)); page && !id.isEmpty() && page->id() == id)
+            return page;
+    return nullptr;
+}
+
+void MainWindow::showPage(Page* page)
+{
+    const int index = m_pages->indexOf(page);
+    if (index >= 0)
+        m_pageList->setCurrentRow(index);
+}
+
+bool MainWindow::handOff(const QString& target, const engine::Distribution& distribution)
+{
+    Page* page = this->page(target);
+    if (!page || !page->acceptDistribution(distribution))
+        return false;
+    showPage(page);
+    return true;
 }
 
 void MainWindow::pageChanged(int index)
@@ -452,6 +480,10 @@ void MainWindow::saveSettings() const
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     saveSettings();
+    // Work under way stops now; each page's controllers wait for their workers when destroyed.
+    for (int i = 0; i < m_pages->count(); ++i)
+        if (auto* page = qobject_cast<Page*>(m_pages->widget(i)))
+            page->cancel();
     QMainWindow::closeEvent(event);
 }
 

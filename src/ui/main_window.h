@@ -4,6 +4,8 @@
 // geometry, every named splitter's sizes and the recent files persist in QSettings.
 #pragma once
 
+#include "distribution.h"
+
 #include <QMainWindow>
 
 #include <functional>
@@ -19,6 +21,10 @@ class QStackedWidget;
 class QUndoGroup;
 QT_END_NAMESPACE
 
+namespace logitlab::app {
+class BusyCounter;
+}
+
 namespace logitlab::ui {
 
 class Page;
@@ -33,6 +39,12 @@ public:
     // Adds a page to the list (the first one added is shown) and restores its splitters.
     void addPage(Page* page);
     Page* currentPage() const;
+    // The page whose id() is `id`, or nullptr.
+    Page* page(const QString& id) const;
+    void showPage(Page* page);
+    // Gives `distribution` to the page `target` and shows it when the page takes it; the
+    // pages' distributionOffered() comes here. Returns whether a page took it.
+    bool handOff(const QString& target, const engine::Distribution& distribution);
     QListWidget* pageList() const { return m_pageList; }
     QUndoGroup* undoGroup() const { return m_undoGroup; }
     QStringList recentFiles() const;
@@ -71,7 +83,7 @@ private:
     void showLesson();
     void showAbout();
     void showPageStatus(const QString& message);
-    void setBusy(bool busy);
+    void setBusy(bool busy);  // from the count of busy pages
     void buildTableText(bool csv, const QString& what, const std::function<QString(const QString&)>& finish);
     void pageChanged(int index);
 
@@ -79,6 +91,7 @@ private:
     QStackedWidget* m_pages;
     QSplitter* m_splitter;
     QUndoGroup* m_undoGroup;
+    app::BusyCounter* m_busyPages;  // pages with work under way: the bar shows while any has
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_status;

@@ -1,9 +1,12 @@
 // The contract between the main window and an experiment page: a title for the page list, the
 // chart and results table the File menu exports, the provenance those exports carry, the undo
 // stack the Edit menu drives, saving and opening the page's experiment, the lesson behind it
-// for the Help menu, and signals for the status bar (messages, progress, busy state).
+// for the Help menu, signals for the status bar (messages, progress, busy state), and the
+// hand-off of work between pages: a page offers a distribution to another page by id, and the
+// window gives it to that page and shows it.
 #pragma once
 
+#include "distribution.h"
 #include "provenance.h"
 #include "result_table.h"
 
@@ -24,6 +27,8 @@ class Page : public QWidget {
 public:
     using QWidget::QWidget;
 
+    // A name other pages hand work to, e.g. "junk-risk"; empty when the page takes none.
+    virtual QString id() const { return {}; }
     virtual QString title() const = 0;
     virtual QChart* chart() const { return nullptr; }
     virtual QAbstractItemModel* resultsModel() const { return nullptr; }
@@ -48,11 +53,20 @@ public:
     {
         return tr("%1: the %2 page cannot open files").arg(path, title());
     }
+    // Work handed over by another page (the Explorer's table): true when the page took it and
+    // now shows it, ready to run.
+    virtual bool acceptDistribution(const engine::Distribution& distribution)
+    {
+        Q_UNUSED(distribution);
+        return false;
+    }
 
 signals:
     void statusMessage(const QString& message);
     void progressChanged(int done, int total);
     void busyChanged(bool busy);
+    // Asks the window to hand `distribution` to the page whose id() is `target` and show it.
+    void distributionOffered(const QString& target, const logitlab::engine::Distribution& distribution);
 };
 
 }  // namespace logitlab::ui

@@ -1,14 +1,12 @@
 #include "seed_sweep_page.h"
 
 #include "lesson_examples.h"
-#include "one_line_text.h"
 #include "rng_factory.h"
 #include "save_text.h"
-#include "seed_results_model.h"
 #include "seed_sweep_charts.h"
 #include "semantics.h"
+#include "result_table_model.h"
 #include "token_display.h"
-#include "token_spread_model.h"
 
 #include <QChartView>
 #include <QCheckBox>
@@ -34,8 +32,6 @@
 namespace logitlab::ui {
 
 namespace {
-
-enum Tab { PValuesTab, SpreadTab, CountsTab, SeedsTab, TokensTab };
 
 app::DistributionSpec logitsSpec(const engine::Distribution& d)
 {
@@ -74,10 +70,12 @@ QChartView* chartView(QChart* chart)
 }  // namespace
 
 SeedSweepPage::SeedSweepPage(QWidget* parent)
-    : Page(parent),
+    : ExperimentPage(parent),
+      m_runs(new app::RunController<app::SeedSweepOutcome>(app::RunControllerBase::Mode::Supersede, this)),
+      m_replays(new app::RunController<QString>(app::RunControllerBase::Mode::Supersede, this)),
       m_charts(new SeedSweepCharts(this)),
-      m_seedModel(new SeedResultsModel(this)),
-      m_tokenModel(new TokenSpreadModel(this)),
+      m_seedModel(new ResultTableModel(this)),
+      m_tokenModel(new ResultTableModel(this)),
       m_source(new QComboBox),
       m_semantics(new QComboBox),
       m_chain(new QLineEdit(QStringLiteral("temperature=1,top-p=0.9"))),
@@ -89,15 +87,14 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
       m_compareA(new QSpinBox),
       m_compareB(new QSpinBox),
       m_threads(new QSpinBox),
-      m_run(new QPushButton(tr("&Run"))),
-      m_cancel(new QPushButton(tr("Cancel"))),
       m_replaySeed(new QSpinBox),
       m_replay(new QPushButton(tr("Re&play"))),
       m_replayResult(new QLabel),
       m_verdict(new QLabel),
-      m_error(new QLabel),
       m_tabs(new QTabWidget)
 {
+    setExperimentRuns(m_runs);
+    addRuns(m_replays);
     m_source->addItems({tr("Lesson exercise: => { ( async //"), tr("Lesson example: users data items result banana"),
                         tr("Explorer's logits"), tr("Logits file..."), tr("As in the experiment file")});
     m_source->setToolTip(tr("The next-token distribution every seed draws from."));
@@ -126,10 +123,6 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     m_threads->setValue(QThread::idealThreadCount());
     m_threads->setToolTip(tr("Worker threads. The results are the same for any number."));
     m_replaySeed->setToolTip(tr("A swept seed to draw again and compare bit for bit."));
-    m_error->setStyleSheet(QStringLiteral("color: #b00020"));
-    m_error->setTextFormat(Qt::PlainText);
-    m_error->setWordWrap(true);
-    m_error->hide();
     m_verdict->setWordWrap(true);
     m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_replayResult->setWordWrap(true);
@@ -148,23 +141,21 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     form->addRow(m_compare, compareRow);
     form->addRow(tr("&Threads"), m_threads);
     auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_run);
-    buttons->addWidget(m_cancel);
+    buttons->addWidget(runButton());
+    buttons->addWidget(cancelButton());
     auto* replayRow = new QHBoxLayout;
     replayRow->addWidget(m_replaySeed, 1);
     replayRow->addWidget(m_replay);
-    auto* open = new QPushButton(tr("Open..."));
-    auto* save = new QPushButton(tr("Save..."));
     auto* files = new QHBoxLayout;
-    files->addWidget(open);
-    files->addWidget(save);
+    files->addWidget(openButton());
+    files->addWidget(saveButton());
 
     auto* controls = new QGroupBox(tr("Seed sweep"));
     auto* controlsLayout = new QVBoxLayout(controls);
     controlsLayout->addLayout(files);
     controlsLayout->addLayout(form);
     controlsLayout->addLayout(buttons);
-    controlsLayout->addWidget(m_error);
+    controlsLayout->addWidget(errorLabel());
     controlsLayout->addWidget(m_verdict);
     auto* replayBox = new QGroupBox(tr("Replay a seed"));
     auto* replayLayout = new QVBoxLayout(replayBox);
@@ -180,8 +171,8 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     m_tabs->addTab(chartView(m_charts->pValues()), tr("p-values"));
     m_tabs->addTab(chartView(m_charts->spread()), tr("Spread by seed"));
     m_tabs->addTab(chartView(m_charts->counts()), tr("Counts"));
-    m_tabs->addTab(sortedTable(m_seedModel, SeedResultsModel::SortRole, this), tr("Per seed"));
-    m_tabs->addTab(sortedTable(m_tokenModel, TokenSpreadModel::SortRole, this), tr("Per token"));
+    m_tabs->addTab(sortedTable(m_seedModel, ResultTableModel::SortRole, this), tr("Per seed"));
+    m_tabs->addTab(sortedTable(m_tokenModel, ResultTableModel::SortRole, this), tr("Per token"));
 
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(left);
@@ -191,10 +182,8 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
 
-    connect(m_run, &QPushButton::clicked, this, &SeedSweepPage::run);
-    connect(m_cancel, &QPushButton::clicked, this, &SeedSweepPage::cancel);
     connect(m_replay, &QPushButton::clicked, this, [this] { replay(m_replaySeed->value()); });
-    connect(m_compare, &QCheckBox::toggled, this, &SeedSweepPage::updateEnabled);
+    connect(m_compare, &QCheckBox::toggled, this, &SeedSweepPage::runStateChanged);
     connect(m_source, &QComboBox::activated, this, [this](int index) {
         if (index == LogitsFile) {
             const QString path = QFileDialog::getOpenFileName(this, tr("Open logits"), QString(),
@@ -202,28 +191,9 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
             if (!path.isEmpty())
                 m_filePath = path;
         }
-        updateEnabled();
+        runStateChanged();
     });
-    connect(open, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open experiment"), QString(), tr("Experiment (*.json)"));
-        if (!path.isEmpty())
-            openFile(path);
-    });
-    connect(save, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save experiment"), QString(), tr("Experiment (*.json)"));
-        if (!path.isEmpty())
-            saveFile(path);
-    });
-    connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, this,
-            [this](int value) { emit progressChanged(value, m_watcher.progressMaximum()); });
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, &SeedSweepPage::onFinished);
-    updateEnabled();
-}
-
-SeedSweepPage::~SeedSweepPage()
-{
-    m_watcher.cancel();
-    m_watcher.waitForFinished();
+    runStateChanged();
 }
 
 QString SeedSweepPage::title() const
@@ -247,26 +217,16 @@ QAbstractItemModel* SeedSweepPage::resultsModel() const
     return m_tokenModel;
 }
 
+std::optional<app::ResultTable> SeedSweepPage::resultTable() const
+{
+    return static_cast<const ResultTableModel*>(resultsModel())->table();
+}
+
 app::Provenance SeedSweepPage::provenance() const
 {
     if (!m_hasResults)
         return app::Provenance(QStringLiteral("seed-sweep (not run yet)"));
-    return app::seedSweepResultHeader(app::seedSweepProvenance(m_resultSpec, m_baseDir), m_outcome);
-}
-
-void SeedSweepPage::cancel()
-{
-    if (m_watcher.isRunning())
-        m_watcher.cancel();
-}
-
-void SeedSweepPage::showError(const QString& raw)
-{
-    const QString message = app::oneLineText(raw);  // it may quote a file's bytes
-    m_error->setText(message);
-    m_error->setVisible(!message.isEmpty());
-    if (!message.isEmpty())
-        emit statusMessage(message);
+    return app::seedSweepResultHeader(app::seedSweepProvenance(m_resultSpec, baseDir()), m_outcome);
 }
 
 engine::Result<app::SeedSweepSpec> SeedSweepPage::specFromControls() const
@@ -315,7 +275,7 @@ engine::Result<app::SeedSweepSpec> SeedSweepPage::specFromControls() const
 
 void SeedSweepPage::setSpec(const app::SeedSweepSpec& spec, const QString& baseDir)
 {
-    m_baseDir = baseDir;
+    setBaseDir(baseDir);
     m_loaded = spec.distribution;
     m_source->setCurrentIndex(AsInExperimentFile);
     m_semantics->setCurrentText(spec.semantics);
@@ -330,47 +290,38 @@ void SeedSweepPage::setSpec(const app::SeedSweepSpec& spec, const QString& baseD
         m_compareA->setValue(static_cast<int>(spec.compare->first));
         m_compareB->setValue(static_cast<int>(spec.compare->second));
     }
-    updateEnabled();
+    runStateChanged();
 }
 
-QString SeedSweepPage::openFile(const QString& path)
+QString SeedSweepPage::readExperimentFile(const QString& path)
 {
     const auto spec = app::readSeedSweepFile(path);
-    if (!spec) {
-        showError(QString::fromStdString(spec.error()));
-        return m_error->text();
-    }
+    if (!spec)
+        return QString::fromStdString(spec.error());
     if (!spec->seedRange)
         emit statusMessage(tr("The file lists its seeds; the page sweeps %1 seeds from %2").arg(spec->seedList.size()).arg(spec->seeds().front()));
-    showError(QString());
     setSpec(spec.value(), QFileInfo(path).absolutePath());
-    emit statusMessage(tr("Opened %1").arg(path));
     return {};
 }
 
-QString SeedSweepPage::saveFile(const QString& path)
+QString SeedSweepPage::writeExperimentFile(const QString& path)
 {
     const auto spec = specFromControls();
-    if (!spec) {
-        showError(QString::fromStdString(spec.error()));
-        return m_error->text();
-    }
+    if (!spec)
+        return QString::fromStdString(spec.error());
     app::SeedSweepSpec named = spec.value();
     named.name = QFileInfo(path).completeBaseName().isEmpty() ? named.name : QFileInfo(path).completeBaseName();
     if (!app::parseSeedSweep(app::toJson(named), path))
         named.name = spec->name;  // a file name that is not a valid experiment name keeps the default
-    const QString error = app::saveBytes(path, QJsonDocument(app::toJson(named)).toJson(QJsonDocument::Indented));
-    showError(error);
-    if (error.isEmpty())
-        emit statusMessage(tr("Saved %1").arg(path));
-    return error;
+    return app::saveBytes(path, QJsonDocument(app::toJson(named)).toJson(QJsonDocument::Indented));
 }
 
-void SeedSweepPage::useLogits(const engine::Distribution& distribution)
+bool SeedSweepPage::acceptDistribution(const engine::Distribution& distribution)
 {
     m_explorerLogits = distribution;
     m_source->setCurrentIndex(ExplorerLogits);
-    updateEnabled();
+    runStateChanged();
+    return true;
 }
 
 void SeedSweepPage::run()
@@ -380,102 +331,101 @@ void SeedSweepPage::run()
         showError(QString::fromStdString(spec.error()));
         return;
     }
-    showError(QString());
-    // A new future detaches the watcher from the old one, so a superseded run never overwrites
-    // the newer one's results.
-    QFuture<app::SeedSweepOutcome> previous = m_watcher.future();
-    previous.cancel();
-    m_pendingSpec = spec.value();
-    m_watcher.setFuture(app::startSeedSweep(spec.value(), m_baseDir, tr("controls"), m_threads->value()));
-    emit busyChanged(true);
-    emit statusMessage(tr("Sweeping %1 seeds x %2 draws...").arg(spec->seeds().size()).arg(spec->draws));
-    updateEnabled();
+    startRun<app::SeedSweepOutcome>(
+        *m_runs, tr("Sweeping %1 seeds x %2 draws...").arg(spec->seeds().size()).arg(spec->draws),
+        [spec = spec.value(), dir = baseDir(), source = tr("controls"), threads = m_threads->value()](
+            const app::WorkControl& control) { return app::runSeedSweep(spec, dir, source, threads, control); },
+        [this, spec = spec.value()](app::SeedSweepOutcome& outcome) { showResults(spec, outcome); });
 }
 
-bool SeedSweepPage::isRunning() const
+void SeedSweepPage::showResults(const app::SeedSweepSpec& spec, app::SeedSweepOutcome& outcome)
 {
-    return m_watcher.isRunning();
-}
-
-void SeedSweepPage::onFinished()
-{
-    emit busyChanged(false);
-    bool completed = false;
-    if (m_watcher.isCanceled() || m_watcher.future().resultCount() == 0) {
-        emit statusMessage(tr("Cancelled; the results shown are from the previous run"));
+    m_replays->cancel();  // a replay of the previous run's seed no longer answers anything shown
+    m_resultSpec = spec;
+    m_outcome = std::move(outcome);
+    m_hasResults = true;
+    // The tables logitlab-cli run writes for the same spec: one declaration, two front ends.
+    const app::ExperimentResult result = app::seedSweepResult(spec, baseDir(), m_outcome, m_threads->value());
+    m_tokenModel->setTable(*result.table(QString()));
+    m_seedModel->setTable(*result.table(QStringLiteral("-seeds")));
+    QStringList shownNames;  // cut for the axes (token_display.h); the table cuts its own
+    for (const QString& name : m_outcome.tokenNames)
+        shownNames << shownTokenName(name);
+    m_charts->setSummary(m_outcome.summary, shownNames, m_outcome.results.size(),
+                         static_cast<std::uint64_t>(m_resultSpec.draws));
+    const auto& summary = m_outcome.summary;
+    const auto& ks = summary.chiSquareUniformity;
+    QString verdict;
+    if (!summary.tested()) {
+        // A chain that leaves one token: 0 degrees of freedom, nothing to test.
+        verdict = tr("<b>No test: %1.</b><br>First seed: %2")
+                      .arg(QString::fromStdString(summary.noTest).toHtmlEscaped(),
+                           m_outcome.replayIdentical ? tr("replayed bit for bit") : tr("did NOT replay"));
     } else {
-        app::SeedSweepOutcome outcome = m_watcher.result();
-        if (!outcome.status.finished()) {
-            showError(outcome.status.message);
-        } else {
-            m_resultSpec = m_pendingSpec;
-            m_outcome = std::move(outcome);
-            m_hasResults = true;
-            QStringList shownNames;  // cut for the axes (token_display.h); the models cut their own
-            for (const QString& name : m_outcome.tokenNames)
-                shownNames << shownTokenName(name);
-            m_seedModel->setResults(m_outcome.results, m_outcome.tokenNames);
-            m_tokenModel->setTokens(m_outcome.summary.tokens, m_outcome.tokenNames);
-            m_charts->setSummary(m_outcome.summary, shownNames, m_outcome.results.size(),
-                                 static_cast<std::uint64_t>(m_resultSpec.draws));
-            const auto& ks = m_outcome.summary.chiSquareUniformity;
-            QString verdict = tr("<b>%1</b><br>KS of the per-seed p-values: D = %2, p = %3<br>Pooled chi-square p = %4<br>"
-                                 "First seed: %5")
-                                  .arg(ks.pValue < 0.01 ? tr("The draws do not match the claimed probabilities.")
-                                                        : tr("Consistent with a correct sampler."))
-                                  .arg(ks.statistic, 0, 'f', 4)
-                                  .arg(ks.pValue, 0, 'g', 3)
-                                  .arg(m_outcome.summary.pooledChiSquare.pValue, 0, 'g', 3)
-                                  .arg(m_outcome.replayIdentical ? tr("replayed bit for bit") : tr("did NOT replay"));
-            if (m_outcome.summary.comparedIdentical)
-                verdict += tr("<br>The compared seeds drew identical sequences.");
-            else if (m_outcome.summary.firstDifference)
-                verdict += tr("<br>The compared seeds first differ at draw %1.").arg(*m_outcome.summary.firstDifference);
-            m_verdict->setText(verdict);
-            m_replaySeed->setValue(static_cast<int>(std::min<std::uint64_t>(m_outcome.results.front().seed, std::numeric_limits<int>::max())));
-            m_replayResult->clear();
-            emit statusMessage(tr("%1 draws in %2 s").arg(m_outcome.draws).arg(m_outcome.seconds, 0, 'f', 2));
-            completed = true;
-        }
+        verdict = tr("<b>%1</b><br>KS of the per-seed p-values: D = %2, p = %3<br>Pooled chi-square p = %4<br>"
+                     "First seed: %5")
+                      .arg(app::seedSweepConsistent(summary) ? tr("Consistent with a correct sampler.")
+                                                             : tr("The draws do not match the claimed probabilities."))
+                      .arg(ks.statistic, 0, 'f', 4)
+                      .arg(ks.pValue, 0, 'g', 3)
+                      .arg(summary.pooledChiSquare.pValue, 0, 'g', 3)
+                      .arg(m_outcome.replayIdentical ? tr("replayed bit for bit") : tr("did NOT replay"));
     }
-    updateEnabled();
-    emit runEnded(completed);
+    if (m_outcome.summary.comparedIdentical)
+        verdict += tr("<br>The compared seeds drew identical sequences.");
+    else if (m_outcome.summary.firstDifference)
+        verdict += tr("<br>The compared seeds first differ at draw %1.").arg(*m_outcome.summary.firstDifference);
+    m_verdict->setText(verdict);
+    m_replaySeed->setValue(static_cast<int>(std::min<std::uint64_t>(m_outcome.results.front().seed, std::numeric_limits<int>::max())));
+    m_replayResult->clear();
 }
 
 QString SeedSweepPage::replay(qint64 seed)
 {
-    QString message;
     const auto& results = m_outcome.results;
     const auto it = std::find_if(results.begin(), results.end(),
                                  [seed](const engine::SeedResult& r) { return r.seed == static_cast<std::uint64_t>(seed); });
     if (!m_hasResults || it == results.end()) {
-        message = tr("Seed %1 is not one of the last run's seeds.").arg(seed);
-    } else {
-        auto input = app::toSeedSweepInput(m_resultSpec, m_baseDir, tr("controls"));
-        auto experiment = input ? engine::SeedSweepExperiment::prepare(input->parameters)
-                                : engine::Result<engine::SeedSweepExperiment>(engine::Error{input.error()});
-        if (!experiment) {
-            message = QString::fromStdString(experiment.error());
-        } else {
-            const std::uint64_t hash = experiment->replayHash(it->seed);
-            message = hash == it->hash ? tr("Seed %1 replayed bit for bit (hash %2).").arg(seed).arg(hash, 16, 16, QLatin1Char('0'))
-                                       : tr("Seed %1 did NOT replay: hash %2, first run %3.")
-                                             .arg(seed)
-                                             .arg(hash, 16, 16, QLatin1Char('0'))
-                                             .arg(it->hash, 16, 16, QLatin1Char('0'));
-        }
+        const QString message = tr("Seed %1 is not one of the last run's seeds.").arg(seed);
+        showReplay(message);
+        return message;
     }
-    m_replayResult->setText(message);
-    emit statusMessage(message);
-    return message;
+    // Preparing the experiment and drawing the seed again is a whole seed's work: on a worker.
+    m_replayResult->setText(tr("Replaying seed %1...").arg(seed));
+    m_replays->start(
+        [spec = m_resultSpec, dir = baseDir(), source = tr("controls"), seed, firstHash = it->hash](
+            const app::WorkControl&) {
+            auto input = app::toSeedSweepInput(spec, dir, source);
+            auto experiment = input ? engine::SeedSweepExperiment::prepare(input->parameters)
+                                    : engine::Result<engine::SeedSweepExperiment>(engine::Error{input.error()});
+            if (!experiment)
+                return QString::fromStdString(experiment.error());
+            const std::uint64_t hash = experiment->replayHash(static_cast<std::uint64_t>(seed));
+            return hash == firstHash ? tr("Seed %1 replayed bit for bit (hash %2).").arg(seed).arg(hash, 16, 16, QLatin1Char('0'))
+                                     : tr("Seed %1 did NOT replay: hash %2, first run %3.")
+                                           .arg(seed)
+                                           .arg(hash, 16, 16, QLatin1Char('0'))
+                                           .arg(firstHash, 16, 16, QLatin1Char('0'));
+        },
+        [this](QString& message) { showReplay(message); });
+    return {};
 }
 
-void SeedSweepPage::updateEnabled()
+bool SeedSweepPage::replayRunning() const
 {
-    const bool running = m_watcher.isRunning();
-    m_run->setEnabled(!running);
-    m_cancel->setEnabled(running);
-    m_replay->setEnabled(!running && m_hasResults);
+    return m_replays->isRunning();
+}
+
+void SeedSweepPage::showReplay(const QString& message)
+{
+    m_replayResult->setText(message);
+    emit statusMessage(message);
+    emit replayEnded(message);
+}
+
+void SeedSweepPage::runStateChanged()
+{
+    m_replay->setEnabled(!isRunning() && !m_replays->isRunning() && m_hasResults);
     m_compareA->setEnabled(m_compare->isChecked());
     m_compareB->setEnabled(m_compare->isChecked());
 }

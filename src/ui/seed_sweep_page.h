@@ -1,15 +1,13 @@
 // The seed-sweep page: is the sampler right, does a seed replay, how much do answers vary by
-// seed. Parameters as controls (or from an experiment file), Run / Cancel on the shared runner
-// with progress in the status bar, three charts (p-values, spread, counts), per-seed and
-// per-token tables, and a replay check of any swept seed. Only whole, finished runs reach the
-// charts and tables; a cancelled run leaves the previous results as they were.
+// seed. Parameters as controls (or from an experiment file), three charts (p-values, spread,
+// counts), per-seed and per-token tables, and a replay check of any swept seed, run on a worker
+// like the sweep. The run lifecycle (Run / Cancel, progress, only whole finished runs shown) is
+// ExperimentPage's.
 #pragma once
 
-#include "page.h"
+#include "experiment_page.h"
 #include "seed_sweep_job.h"
 #include "seed_sweep_spec.h"
-
-#include <QFutureWatcher>
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
@@ -23,39 +21,39 @@ QT_END_NAMESPACE
 
 namespace logitlab::ui {
 
-class SeedResultsModel;
+class ResultTableModel;
 class SeedSweepCharts;
-class TokenSpreadModel;
 
-class SeedSweepPage : public Page {
+class SeedSweepPage : public ExperimentPage {
     Q_OBJECT
 public:
     enum Source { LessonExercise, LessonExample, ExplorerLogits, LogitsFile, AsInExperimentFile };
+    enum Tab { PValuesTab, SpreadTab, CountsTab, SeedsTab, TokensTab };
 
     explicit SeedSweepPage(QWidget* parent = nullptr);
-    ~SeedSweepPage() override;  // cancels a running sweep and waits for it
 
+    QString id() const override { return QStringLiteral("seed-sweep"); }
     QString title() const override;
     QChart* chart() const override;                    // the chart on the current tab
     QAbstractItemModel* resultsModel() const override; // the per-seed table on its tab, else per token
+    std::optional<app::ResultTable> resultTable() const override;  // that table, as logitlab-cli run writes it
     app::Provenance provenance() const override;
-    void cancel() override;
+    // Sweeps logits from elsewhere (the Explorer's table): the distribution becomes "Explorer's logits".
+    bool acceptDistribution(const engine::Distribution& distribution) override;
 
-    QString openFile(const QString& path);  // an error message, or empty
-    QString saveFile(const QString& path);
     void setSpec(const app::SeedSweepSpec& spec, const QString& baseDir);
-    void useLogits(const engine::Distribution& distribution);
+    void useLogits(const engine::Distribution& distribution) { acceptDistribution(distribution); }
     engine::Result<app::SeedSweepSpec> specFromControls() const;
 
-    void run();
-    bool isRunning() const;
-    // Draws `seed` again and says whether it replayed bit for bit (the answer also goes to
-    // replayLabel()). The seed must be one of the last run's.
+    void run() override;
+    // Draws `seed` again on a worker; replayEnded() and replayLabel() say whether it replayed
+    // bit for bit. Returns empty when the replay started, else why not (also in replayLabel()):
+    // the seed must be one of the last run's.
     QString replay(qint64 seed);
+    bool replayRunning() const;
 
-    SeedResultsModel* seedModel() const { return m_seedModel; }
-    TokenSpreadModel* tokenModel() const { return m_tokenModel; }
-    QLabel* errorLabel() const { return m_error; }
+    ResultTableModel* seedModel() const { return m_seedModel; }
+    ResultTableModel* tokenModel() const { return m_tokenModel; }
     QLabel* verdictLabel() const { return m_verdict; }
     QLabel* replayLabel() const { return m_replayResult; }
     QLineEdit* chainEdit() const { return m_chain; }
@@ -66,26 +64,30 @@ public:
     const app::SeedSweepOutcome& outcome() const { return m_outcome; }
 
 signals:
-    void runEnded(bool completed);
+    // A replay ended: the message replayLabel() shows.
+    void replayEnded(const QString& message);
+
+protected:
+    QString readExperimentFile(const QString& path) override;
+    QString writeExperimentFile(const QString& path) override;
+    void runStateChanged() override;
 
 private:
-    void onFinished();
-    void updateEnabled();
-    void showError(const QString& message);
+    void showResults(const app::SeedSweepSpec& spec, app::SeedSweepOutcome& outcome);
+    void showReplay(const QString& message);
 
-    QFutureWatcher<app::SeedSweepOutcome> m_watcher;
-    app::SeedSweepSpec m_pendingSpec;
+    app::RunController<app::SeedSweepOutcome>* m_runs;
+    app::RunController<QString>* m_replays;
     app::SeedSweepSpec m_resultSpec;
     app::SeedSweepOutcome m_outcome;
     bool m_hasResults = false;
-    QString m_baseDir;
     QString m_filePath;                      // LogitsFile: the file
     engine::Distribution m_explorerLogits;   // ExplorerLogits: the logits handed over
     app::DistributionSpec m_loaded;          // AsInExperimentFile: the opened file's distribution
 
     SeedSweepCharts* m_charts;
-    SeedResultsModel* m_seedModel;
-    TokenSpreadModel* m_tokenModel;
+    ResultTableModel* m_seedModel;   // <name>-seeds.csv of logitlab-cli run
+    ResultTableModel* m_tokenModel;  // <name>.csv
     QComboBox* m_source;
     QComboBox* m_semantics;
     QLineEdit* m_chain;
@@ -97,13 +99,10 @@ private:
     QSpinBox* m_compareA;
     QSpinBox* m_compareB;
     QSpinBox* m_threads;
-    QPushButton* m_run;
-    QPushButton* m_cancel;
     QSpinBox* m_replaySeed;
     QPushButton* m_replay;
     QLabel* m_replayResult;
     QLabel* m_verdict;
-    QLabel* m_error;
     QTabWidget* m_tabs;
 };
 

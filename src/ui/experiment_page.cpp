@@ -1,0 +1,133 @@
+#include "experiment_page.h"
+
+#include "busy_counter.h"
+#include "one_line_text.h"
+
+#include <QFileDialog>
+#include <QLabel>
+#include <QMetaObject>
+#include <QPushButton>
+
+namespace logitlab::ui {
+
+ExperimentPage::ExperimentPage(QWidget* parent)
+    : Page(parent),
+      m_busy(new app::BusyCounter(this)),
+      m_open(new QPushButton(tr("Open…"))),
+      m_save(new QPushButton(tr("Save…"))),
+      m_run(new QPushButton(tr("&Run"))),
+      m_cancel(new QPushButton(tr("Cancel"))),
+      m_error(new QLabel)
+{
+    m_error->setObjectName(QStringLiteral("errorLabel"));
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_error->setTextFormat(Qt::PlainText);  // a token like "<b>" in a message is text
+    m_error->hide();
+    m_cancel->setEnabled(false);
+    connect(m_busy, &app::BusyCounter::busyChanged, this, &Page::busyChanged);
+    connect(m_run, &QPushButton::clicked, this, &ExperimentPage::run);
+    connect(m_cancel, &QPushButton::clicked, this, &ExperimentPage::cancel);
+    connect(m_open, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open experiment"), m_baseDir, tr("Experiment files (*.json)"));
+        if (!path.isEmpty())
+            openExperiment(path);
+    });
+    connect(m_save, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save experiment"), m_baseDir, tr("Experiment files (*.json)"));
+        if (!path.isEmpty())
+            saveExperiment(path);
+    });
+}
+
+ExperimentPage::~ExperimentPage()
+{
+    // The window may be half destroyed: nothing the stop reports may reach it.
+    blockSignals(true);
+    for (app::RunControllerBase* runs : m_runs) {
+        runs->blockSignals(true);
+        runs->cancel();
+    }
+    for (app::RunControllerBase* runs : m_runs)
+        runs->waitForWorkers();
+}
+
+void ExperimentPage::setExperimentRuns(app::RunControllerBase* runs)
+{
+    addRuns(runs);
+    m_experimentRuns = runs;
+    connect(runs, &app::RunControllerBase::progressChanged, this, &Page::progressChanged);
+    connect(runs, &app::RunControllerBase::failed, this, [this](int, const QString& message) {
+        showError(message);
+        runFinished(false);
+    });
+}
+
+void ExperimentPage::addRuns(app::RunControllerBase* runs)
+{
+    m_runs << runs;
+    connect(runs, &app::RunControllerBase::busyChanged, m_busy, &app::BusyCounter::change);
+    connect(runs, &app::RunControllerBase::busyChanged, this, &ExperimentPage::updateButtons);
+}
+
+bool ExperimentPage::isRunning() const
+{
+    return m_experimentRuns && m_experimentRuns->isRunning();
+}
+
+void ExperimentPage::cancel()
+{
+    bool stoppedExperiment = false;
+    for (app::RunControllerBase* runs : m_runs)
+        if (runs->cancel() && runs == m_experimentRuns)
+            stoppedExperiment = true;
+    if (!stoppedExperiment)
+        return;
+    emit statusMessage(tr("Cancelled; the results shown are from the previous run"));
+    QMetaObject::invokeMethod(this, [this] { emit runEnded(false); }, Qt::QueuedConnection);
+}
+
+void ExperimentPage::runFinished(bool completed)
+{
+    runStateChanged();
+    emit runEnded(completed);
+}
+
+void ExperimentPage::updateButtons()
+{
+    const bool running = isRunning();
+    m_run->setEnabled(!running);
+    m_cancel->setEnabled(running);
+    runStateChanged();
+}
+
+QString ExperimentPage::openExperiment(const QString& path)
+{
+    const QString error = readExperimentFile(path);
+    showError(error);
+    if (error.isEmpty())
+        emit statusMessage(tr("Opened %1").arg(path));
+    return error;
+}
+
+QString ExperimentPage::saveExperiment(const QString& path)
+{
+    const QString error = writeExperimentFile(path);
+    showError(error);
+    if (error.isEmpty())
+        emit statusMessage(tr("Saved %1").arg(path));
+    return error;
+}
+
+void ExperimentPage::showError(const QString& raw)
+{
+    const QString message = app::oneLineText(raw);  // it may quote a file's bytes
+    m_error->setText(message);
+    m_error->setVisible(!message.isEmpty());
+    if (!message.isEmpty())
+        emit statusMessage(message);
+}
+
+}  // namespace logitlab::ui

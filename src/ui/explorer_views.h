@@ -1,0 +1,87 @@
+// The Explorer's background views of its table: the temperature sweep, the four-preset
+// comparison and the seeded draws, each computed on a worker through a RunController and put
+// in its chart on the UI thread. The sweep and Compare run the latest request only (one worker
+// each, so a slider drag shows the newest result); draws supersede each other and count in the
+// page's busy state. Compare runs only while on screen, and draws belong to the settings they
+// were made with.
+#pragma once
+
+#include "candidate.h"
+#include "draw_counts.h"
+#include "explorer_chain.h"
+#include "explorer_draws.h"
+#include "result.h"
+#include "run_controller.h"
+#include "temperature_sweep.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace logitlab::ui {
+
+class CompareChart;
+class DrawChart;
+class DrawPanel;
+class LogitsTableModel;
+class SweepChart;
+
+class ExplorerViews : public QObject {
+    Q_OBJECT
+public:
+    ExplorerViews(const LogitsTableModel* model, SweepChart* sweep, CompareChart* compare, DrawChart* draws,
+                  const DrawPanel* drawSettings, QObject* parent = nullptr);
+
+    // The table or chain changed: the sweep follows (unless only T moved), Compare when
+    // `compareShown` (else when next shown), the draws when `drawsShown` (else they are cleared).
+    void resultsChanged(bool compareShown, bool drawsShown);
+    // The logits changed: the next resultsChanged() sweeps again even if the chain did not move.
+    void logitsChanged() { m_sweepDirty = true; }
+    // A chart tab came on screen: Compare catches up, the draws are made if there are none.
+    void compareShown();
+    void drawsShown();
+    void startDraws();
+    // Stops the sweep and the draws (the compare has no stop and finishes).
+    void cancel();
+
+    bool sweepRunning() const { return m_sweepRuns->isRunning(); }
+    bool compareRunning() const { return m_compareRuns->isRunning(); }
+    bool drawsRunning() const { return m_drawRuns->isRunning(); }
+    const engine::DrawCounts& lastDraws() const { return m_lastDraws; }
+    // For the page's busy state: the draws (the views' other work is not shown as busy).
+    app::RunControllerBase* drawRuns() const { return m_drawRuns; }
+
+signals:
+    void statusMessage(const QString& message);
+
+private:
+    struct DrawOutcome {
+        engine::ExplorerDraws draws;
+        QString error;
+    };
+    using CompareResults = std::vector<engine::Result<engine::CandidateList>>;
+
+    void startSweep();
+    void startCompare();
+    void showDraws(engine::ExplorerDraws& draws, const QString& caption);
+    // The `count` most likely tokens (by logit): ids and names, for the charts that track a few.
+    std::pair<std::vector<std::int32_t>, QStringList> topTokens(int count) const;
+
+    const LogitsTableModel* m_model;
+    SweepChart* m_sweep;
+    CompareChart* m_compare;
+    DrawChart* m_draws;
+    const DrawPanel* m_drawSettings;
+    app::RunController<std::vector<engine::SweepPoint>>* m_sweepRuns;
+    app::RunController<CompareResults>* m_compareRuns;
+    app::RunController<DrawOutcome>* m_drawRuns;
+    bool m_sweepDirty = true;
+    bool m_compareDirty = true;
+    engine::ExplorerChain m_sweptChain;  // the chain (at T = 1) of the newest sweep requested
+    engine::DrawCounts m_lastDraws;
+};
+
+}  // namespace logitlab::ui

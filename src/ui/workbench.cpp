@@ -1,0 +1,22 @@
+#include "workbench.h"
+
+#include "explorer_page.h"
+#include "junk_risk_page.h"
+#include "main_window.h"
+#include "seed_sweep_page.h"
+
+namespace logitlab::ui {
+
+Workbench buildWorkbench(MainWindow& window)
+{
+    Workbench pages;
+    pages.explorer = new ExplorerPage;
+    window.addPage(pages.explorer);
+    pages.junkRisk = new JunkRiskPage;
+    window.addPage(pages.junkRisk);
+    pages.seedSweep = new SeedSweepPage;
+    window.addPage(pages.seedSweep);
+    return pages;
+}
+
+}  // namespace logitlab::ui

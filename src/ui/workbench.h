@@ -1,0 +1,22 @@
+// The workbench as the application shows it: the Explorer, Junk risk and Seed sweep pages in
+// the main window, in that order. Pages hand work to each other through the page interface
+// (Page::distributionOffered -> MainWindow::handOff -> Page::acceptDistribution), so this only
+// adds them; main() and the tests build the same window with it.
+#pragma once
+
+namespace logitlab::ui {
+
+class ExplorerPage;
+class JunkRiskPage;
+class MainWindow;
+class SeedSweepPage;
+
+struct Workbench {
+    ExplorerPage* explorer = nullptr;
+    JunkRiskPage* junkRisk = nullptr;
+    SeedSweepPage* seedSweep = nullptr;
+};
+
+Workbench buildWorkbench(MainWindow& window);
+
+}  // namespace logitlab::ui

@@ -1,0 +1,95 @@
+// The workbench main() shows, built the way main() builds it: the pages in order, and the
+// hand-offs between them through the page interface. The Explorer's "Junk risk of these
+// logits" and "Seed sweep of these logits" give its table to the target page, which shows it
+// and becomes current; a hand-off to a page that takes none, or to no page, changes nothing.
+#include "explorer_page.h"
+#include "junk_risk_page.h"
+#include "logits_table_model.h"
+#include "main_window.h"
+#include "seed_sweep_page.h"
+#include "workbench.h"
+
+#include <QComboBox>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace logitlab;
+using namespace logitlab::ui;
+
+namespace {
+
+// What a page would run on, as the experiment file's distribution spec.
+app::DistributionSpec shownDistribution(const Workbench& pages, const QString& target)
+{
+    if (target == QLatin1String("junk-risk")) {
+        const auto spec = pages.junkRisk->specFromControls();
+        return spec ? spec->distribution : app::DistributionSpec{};
+    }
+    const auto spec = pages.seedSweep->specFromControls();
+    return spec ? spec->distribution : app::DistributionSpec{};
+}
+
+}  // namespace
+
+class TestWorkbench : public QObject {
+    Q_OBJECT
+private slots:
+    void pagesInOrder()
+    {
+        MainWindow window;
+        const Workbench pages = buildWorkbench(window);
+        QCOMPARE(window.pageList()->count(), 3);
+        QCOMPARE(window.currentPage(), pages.explorer);
+        QCOMPARE(window.page(QStringLiteral("explorer")), pages.explorer);
+        QCOMPARE(window.page(QStringLiteral("junk-risk")), pages.junkRisk);
+        QCOMPARE(window.page(QStringLiteral("seed-sweep")), pages.seedSweep);
+        QCOMPARE(window.page(QStringLiteral("no-such-page")), nullptr);
+    }
+
+    void explorerHandsItsTableOver_data()
+    {
+        QTest::addColumn<QString>("button");
+        QTest::addColumn<QString>("target");
+        QTest::newRow("junk risk") << "junkRiskButton" << "junk-risk";
+        QTest::newRow("seed sweep") << "seedSweepButton" << "seed-sweep";
+    }
+    void explorerHandsItsTableOver()
+    {
+        QFETCH(QString, button);
+        QFETCH(QString, target);
+        MainWindow window;
+        const Workbench pages = buildWorkbench(window);
+        QSignalSpy finished(pages.explorer, &ExplorerPage::loadFinished);
+        pages.explorer->pasteText(QStringLiteral("alpha\t2.5\nbeta\t1\ngamma\t-0.5\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
+        QVERIFY(shownDistribution(pages, target).values != QList<double>({2.5, 1.0, -0.5}));
+
+        pages.explorer->findChild<QPushButton*>(button)->click();
+        QCOMPARE(window.currentPage(), window.page(target));
+        QCOMPARE(window.pageList()->currentItem()->text(), window.page(target)->title());
+        const app::DistributionSpec shown = shownDistribution(pages, target);
+        QCOMPARE(shown.kind, app::DistributionSpec::Kind::Logits);
+        QCOMPARE(shown.values, QList<double>({2.5, 1.0, -0.5}));
+        QCOMPARE(shown.tokens, QStringList({QStringLiteral("alpha"), QStringLiteral("beta"), QStringLiteral("gamma")}));
+        if (target == QLatin1String("seed-sweep"))
+            QCOMPARE(pages.seedSweep->findChild<QComboBox*>()->currentIndex(), int(SeedSweepPage::ExplorerLogits));
+    }
+
+    void aHandOffNobodyTakesChangesNothing()
+    {
+        MainWindow window;
+        const Workbench pages = buildWorkbench(window);
+        window.showPage(pages.junkRisk);
+        const engine::Distribution d = pages.explorer->model()->distribution();
+        QVERIFY(!window.handOff(QStringLiteral("explorer"), d));  // the Explorer takes no hand-offs
+        QVERIFY(!window.handOff(QStringLiteral("no-such-page"), d));
+        QCOMPARE(window.currentPage(), pages.junkRisk);
+        QVERIFY(window.handOff(QStringLiteral("seed-sweep"), d));
+        QCOMPARE(window.currentPage(), pages.seedSweep);
+    }
+};
+
+QTEST_MAIN(TestWorkbench)
+#include "tst_workbench.moc"
