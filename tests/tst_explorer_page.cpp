@@ -173,7 +173,7 @@ private slots:
         QVERIFY(c.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(c.readAll());
         QVERIFY(text.startsWith(QLatin1String("# app: LogitLab\n")));
-        QVERIFY(text.contains(QLatin1String("users,3,0.5770064660454952,yes,0.6285317192117624,1\n")));
+        QVERIFY(text.contains(QLatin1String("\n0,users,3,0.5770064660454952,1,0.6285317192117624,1\n")));
 
         QVERIFY(!window.exportChartTo(dir.filePath(QStringLiteral("c.bmp"))).isEmpty());
         // A failed write names the file and leaves nothing behind.
@@ -518,18 +518,20 @@ private slots:
         for (const QString& line : lines)
             if (!line.startsWith(QLatin1Char('#')))
                 rows << line;
-        QCOMPARE(rows.first(), QStringLiteral("token,logit,p at T,survivor,renormalised p,rank"));
+        // The columns `logitlab-cli run` writes for a saved Explorer state (app::explorerTokenTable).
+        QCOMPARE(rows.first(), QStringLiteral("token_id,token,logit,p,survivor,p_renormalised,rank"));
         const auto d = engine::lessonExample();
         const Eigen::ArrayXd probs = engine::softmax(d.logits, 1.0);
         const auto survivors = engine::candidates(d.logits, engine::SamplerSettings{1.0, std::nullopt, 0.9});
         QCOMPARE(rows.size(), 6);
         for (int i = 0; i < 5; ++i) {
             const QStringList f = rows[i + 1].split(QLatin1Char(','));
-            QCOMPARE(f[0], QString::fromStdString(d.tokens[static_cast<std::size_t>(i)]));
-            QCOMPARE(*engine::parseDouble(f[2].toStdString()), probs[i]);
+            QCOMPARE(f[0], QString::number(i));
+            QCOMPARE(f[1], QString::fromStdString(d.tokens[static_cast<std::size_t>(i)]));
+            QCOMPARE(*engine::parseDouble(f[3].toStdString()), probs[i]);
             const double renormalised = i < 3 ? survivors[static_cast<std::size_t>(i)].p : 0.0;
-            QCOMPARE(*engine::parseDouble(f[4].toStdString()), renormalised);
-            QCOMPARE(f[3], i < 3 ? QStringLiteral("yes") : QStringLiteral("no"));
+            QCOMPARE(*engine::parseDouble(f[5].toStdString()), renormalised);
+            QCOMPARE(f[4], i < 3 ? QStringLiteral("1") : QStringLiteral("0"));
         }
     }
 

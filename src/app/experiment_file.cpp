@@ -7,6 +7,8 @@
 #include "logits_file.h"
 #include "rng_factory.h"
 #include "sampler_settings_json.h"
+#include "semantics.h"
+#include "stateless_chain.h"
 #include "synthetic_logits.h"
 
 #include <QCryptographicHash>
@@ -39,6 +41,30 @@ QJsonArray numbers(const QList<double>& values)
 }
 
 }  // namespace
+
+QStringList semanticsNames()
+{
+    QStringList names;
+    for (engine::Semantics s : engine::allSemantics())
+        names << QString::fromStdString(engine::semanticsName(s));
+    return names;
+}
+
+QString SettingSpec::describe() const
+{
+    return isChain() ? semantics + QStringLiteral(": ") + chain : QString::fromStdString(engine::describeSettings(sampler));
+}
+
+engine::Result<engine::Decoder> settingDecoder(const SettingSpec& s)
+{
+    if (!s.isChain())
+        return engine::decoderFromSettings(s.label.toStdString(), s.sampler);
+    auto chain = engine::parseStatelessChain(s.semantics.toStdString(), s.chain.toStdString(),
+                                             "a reply's risk at one fixed distribution per step needs a stateless chain");
+    if (!chain)
+        return Error{chain.error()};
+    return engine::decoderFromChain(s.label.toStdString(), chain.value());
+}
 
 QStringList rngNameList()
 {
@@ -142,6 +168,25 @@ DistributionSpec readDistribution(JsonObjectReader& r)
 SettingSpec readSetting(JsonObjectReader& r)
 {
     SettingSpec s;
+    if (r.has(QStringLiteral("chain"))) {
+        // Any stateless chain of the zoo, as in seed sweeps; the lesson's keys do not mix in.
+        s.semantics = r.string(QStringLiteral("semantics"), QStringLiteral("lesson"), semanticsNames());
+        s.chain = r.string(QStringLiteral("chain"), {});
+        if (s.chain.trimmed().isEmpty())
+            throw JsonFieldError{r.keyPath(QStringLiteral("chain")), QStringLiteral("must not be empty")};
+        if (auto decoder = settingDecoder(s); !decoder) {
+            // Engine messages often start with the key already ("chain: ..."): say it once.
+            QString message = QString::fromStdString(decoder.error());
+            if (message.startsWith(QStringLiteral("chain: ")))
+                message = message.mid(7);
+            throw JsonFieldError{r.keyPath(QStringLiteral("chain")), message};
+        }
+        s.label = r.string(QStringLiteral("label"), s.describe());
+        if (s.label.isEmpty())
+            throw JsonFieldError{r.keyPath(QStringLiteral("label")), QStringLiteral("must not be empty")};
+        r.finish();  // temperature, top-k or top-p beside a chain is an unknown key here
+        return s;
+    }
     // The lesson's three by the one table of sampler parameters (older files' top_k, top_p too).
     engine::ChainSettings settings;
     for (const engine::SamplerParameter& p : engine::samplerParameters()) {
@@ -191,6 +236,8 @@ QJsonObject distributionToJson(const DistributionSpec& d)
 
 QJsonObject settingToJson(const SettingSpec& s)
 {
+    if (s.isChain())
+        return {{QStringLiteral("label"), s.label}, {QStringLiteral("semantics"), s.semantics}, {QStringLiteral("chain"), s.chain}};
     QJsonObject o = samplerSettingsToJson(s.sampler);
     o.insert(QStringLiteral("label"), s.label);
     return o;

@@ -4,6 +4,7 @@
 // by its own spec (junk_risk_spec.h, seed_sweep_spec.h).
 #pragma once
 
+#include "decoder.h"
 #include "distribution.h"
 #include "input_limits.h"
 #include "json_object_reader.h"
@@ -31,9 +32,17 @@ struct DistributionSpec {
     friend bool operator==(const DistributionSpec&, const DistributionSpec&) = default;
 };
 
+// A decoding setting of a junk-risk file: the lesson's three values, or any stateless chain
+// of the zoo under a semantics preset ({"label", "semantics", "chain"}, as in seed sweeps).
 struct SettingSpec {
     QString label;
-    engine::SamplerSettings sampler;
+    engine::SamplerSettings sampler;  // when `chain` is empty
+    QString semantics = {};           // with `chain`: "lesson", "llama.cpp", "hf", "vllm"
+    QString chain = {};               // the chain text, e.g. "top-k=40,min-p=0.05,temperature=0.8"
+
+    bool isChain() const { return !chain.isEmpty(); }
+    // "temperature=1,top-p=0.9" or "llama.cpp: min-p=0.05,temperature=0.8".
+    QString describe() const;
 
     friend bool operator==(const SettingSpec&, const SettingSpec&) = default;
 };
@@ -43,6 +52,7 @@ inline constexpr qint64 kMaxVocabulary = static_cast<qint64>(engine::kMaxValues)
 inline constexpr qint64 kMaxSeed = qint64{1} << 53;  // every whole number up to here is exact in JSON
 
 QStringList rngNameList();
+QStringList semanticsNames();  // the presets, by the names files use
 
 struct ExperimentHeader {
     QString name;         // names the output files
@@ -53,6 +63,9 @@ struct ExperimentHeader {
 // that "experiment" is `experiment`, then name and description. Throws JsonFieldError.
 ExperimentHeader readHeader(JsonObjectReader& root, const QString& experiment);
 QJsonObject headerToJson(const ExperimentHeader& header, const QString& experiment);
+
+// The decoder a setting describes; an error names the chain's problem (a stateful stage).
+engine::Result<engine::Decoder> settingDecoder(const SettingSpec& setting);
 
 // The "distribution" and "settings[i]" objects. Throw JsonFieldError.
 DistributionSpec readDistribution(JsonObjectReader& r);

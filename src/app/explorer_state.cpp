@@ -29,14 +29,6 @@ engine::Error fail(const QString& source, const QString& message)
     return engine::Error{(source + QStringLiteral(": ") + message).toStdString()};
 }
 
-QStringList semanticsNames()
-{
-    QStringList names;
-    for (engine::Semantics s : engine::allSemantics())
-        names << QString::fromStdString(engine::semanticsName(s));
-    return names;
-}
-
 QJsonObject samplerJson(const engine::ExplorerChain& chain)
 {
     // The lesson's three and every stage's values, by the one table's names.

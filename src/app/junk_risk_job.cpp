@@ -69,7 +69,7 @@ Provenance junkRiskProvenance(const JunkRiskSpec& spec, const QString& baseDir)
 {
     QStringList settings;
     for (const SettingSpec& s : spec.settings)
-        settings << s.label + QStringLiteral(" = ") + QString::fromStdString(engine::describeSettings(s.sampler));
+        settings << s.label + QStringLiteral(" = ") + s.describe();
     QStringList lengths;
     for (auto n : spec.lengths.expand())
         lengths << QString::number(n);

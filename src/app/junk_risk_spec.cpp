@@ -234,8 +234,12 @@ engine::Result<engine::JunkRiskParameters> toParameters(const JunkRiskSpec& spec
     engine::JunkRiskParameters p;
     p.logits = std::move(distribution.value().logits);
     p.junk = spec.junk;
-    for (const SettingSpec& s : spec.settings)
-        p.decoders.push_back(engine::decoderFromSettings(s.label.toStdString(), s.sampler));
+    for (qsizetype i = 0; i < spec.settings.size(); ++i) {
+        auto decoder = settingDecoder(spec.settings[i]);
+        if (!decoder)
+            return Error{QStringLiteral("settings.%1.chain: ").arg(i).toStdString() + decoder.error()};
+        p.decoders.push_back(std::move(decoder).value());
+    }
     p.lengths = spec.lengths.expand();
     p.replies = static_cast<std::uint64_t>(spec.replies);
     p.seed = static_cast<std::uint64_t>(spec.seed);

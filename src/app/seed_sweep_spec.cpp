@@ -6,6 +6,7 @@
 #include "json_object_reader.h"
 #include "sampler_context.h"
 #include "semantics.h"
+#include "stateless_chain.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -17,14 +18,6 @@ namespace logitlab::app {
 namespace {
 
 using engine::Error;
-
-QStringList semanticsNames()
-{
-    QStringList names;
-    for (auto s : engine::allSemantics())
-        names << QString::fromStdString(engine::semanticsName(s));
-    return names;
-}
 
 void readSeeds(JsonObjectReader& r, SeedSweepSpec& spec)
 {
@@ -139,17 +132,8 @@ QJsonObject toJson(const SeedSweepSpec& spec)
 
 engine::Result<engine::SamplerChain> sweepChain(const SeedSweepSpec& spec)
 {
-    const auto semantics = engine::parseSemantics(spec.semantics.toStdString());
-    if (!semantics)
-        return Error{"semantics: unknown preset '" + spec.semantics.toStdString() + "'"};
-    auto chain = engine::parseChain(spec.chain.toStdString(), *semantics);
-    if (!chain)
-        return Error{chain.error()};
-    if (chain->stateful())
-        return Error{"chain: '" + spec.chain.toStdString()
-                     + "' has stages whose state changes after every draw (mirostat, XTC, penalties over the "
-                       "history); a sweep over one fixed distribution needs a stateless chain"};
-    return chain;
+    return engine::parseStatelessChain(spec.semantics.toStdString(), spec.chain.toStdString(),
+                                       "a sweep over one fixed distribution needs a stateless chain");
 }
 
 engine::Result<SeedSweepInput> toSeedSweepInput(const SeedSweepSpec& spec, const QString& baseDir,

@@ -3,6 +3,7 @@
 #include "experiment_runner.h"
 #include "junk_risk_chart.h"
 #include "result_table_model.h"
+#include "setting_lines.h"
 #include "logits_parser.h"
 #include "rng_factory.h"
 
@@ -67,63 +68,6 @@ QString describeLoaded(const app::DistributionSpec& d)
         break;
     }
     return JunkRiskPage::tr("as in the file");
-}
-
-// "label: temperature=1,top-p=0.9" per line; the label is optional.
-QString settingsText(const QList<app::SettingSpec>& settings)
-{
-    QStringList lines;
-    for (const auto& s : settings) {
-        const QString chain = QString::fromStdString(engine::describeSettings(s.sampler));
-        lines << (s.label == chain ? chain : s.label + QStringLiteral(": ") + chain);
-    }
-    return lines.join(QLatin1Char('\n'));
-}
-
-engine::Result<QList<app::SettingSpec>> parseSettingsText(const QString& text)
-{
-    QList<app::SettingSpec> out;
-    const QStringList lines = text.split(QLatin1Char('\n'));
-    for (qsizetype n = 0; n < lines.size(); ++n) {
-        QString line = lines[n].trimmed();
-        if (line.isEmpty())
-            continue;
-        const auto fail = [n](const QString& why) {
-            return Error{JunkRiskPage::tr("Settings, line %1: %2").arg(n + 1).arg(why).toStdString()};
-        };
-        app::SettingSpec s;
-        const qsizetype colon = line.indexOf(QLatin1Char(':'));
-        if (colon >= 0) {
-            s.label = line.left(colon).trimmed();
-            line = line.mid(colon + 1).trimmed();
-        }
-        for (const QString& part : line.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-            const QStringList kv = part.split(QLatin1Char('='));
-            const auto value = kv.size() == 2 ? engine::parseDouble(kv[1].trimmed().toStdString()) : std::nullopt;
-            if (!value)
-                return fail(JunkRiskPage::tr("'%1' is not key=number").arg(part.trimmed()));
-            const QString key = kv[0].trimmed();
-            if (key == QLatin1String("temperature"))
-                s.sampler.temperature = *value;
-            else if (key == QLatin1String("top-k") && *value == std::floor(*value) && *value >= 1 &&
-                     *value <= 2147483647.0)
-                s.sampler.topK = static_cast<int>(*value);
-            else if (key == QLatin1String("top-p"))
-                s.sampler.topP = *value;
-            else
-                return fail(
-                    JunkRiskPage::tr("'%1': use temperature=, top-k= (a whole number) or top-p=").arg(part.trimmed()));
-        }
-        if (auto problem = engine::validateSettings(s.sampler))
-            return fail(QString::fromStdString(*problem));
-        if (s.label.isEmpty())
-            s.label = QString::fromStdString(engine::describeSettings(s.sampler));
-        out << s;
-    }
-    if (out.isEmpty() || out.size() > app::kMaxSettings)
-        return Error{
-            JunkRiskPage::tr("Settings: give 1 to %1 settings, one per line").arg(app::kMaxSettings).toStdString()};
-    return out;
 }
 
 // "1,10,300", "1..2000 log 30" or "10..1000 step 10".
@@ -202,7 +146,11 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     m_junkValue->setDecimals(6);
     m_junkValue->setSingleStep(0.001);
     m_junkIds->setPlaceholderText(tr("ids, e.g. 4 or 10,11,12"));
-    m_settings->setPlaceholderText(tr("one per line, e.g.\nplain: temperature=1\ntop-p 0.9: temperature=1,top-p=0.9"));
+    m_settings->setPlaceholderText(tr("one per line, [label:] [preset:] chain, e.g.\nplain: temperature=1\n"
+                                      "top-p 0.9: temperature=1, top-p=0.9\nllama min-p: llama.cpp: min-p=0.1, temperature=1"));
+    m_settings->setToolTip(tr("One decoding setting per line: an optional label, an optional preset (lesson, llama.cpp, "
+                              "hf, vllm) and any chain of stages without state, e.g. "
+                              "'hf top-k: hf: top-k=50, temperature=0.7'."));
     m_settings->setMaximumHeight(110);
     m_lengths->setToolTip(tr("A list (1,10,300) or a range: 1..2000 log 30, or 10..1000 step 10."));
     m_replies->setRange(0, static_cast<int>(engine::JunkRiskExperiment::kMaxReplies));
@@ -321,7 +269,7 @@ void JunkRiskPage::setSpec(const app::JunkRiskSpec& spec, const QString& baseDir
     for (auto id : spec.junk.ids)
         ids << QString::number(id);
     m_junkIds->setText(ids.join(QLatin1Char(',')));
-    m_settings->setPlainText(settingsText(spec.settings));
+    m_settings->setPlainText(app::settingsToLines(spec.settings));
     m_lengths->setText(lengthsText(spec.lengths));
     m_replies->setValue(static_cast<int>(std::min<qint64>(spec.replies, m_replies->maximum())));
     m_seed->setValue(static_cast<int>(std::min<qint64>(spec.seed, m_seed->maximum())));
@@ -372,7 +320,7 @@ engine::Result<app::JunkRiskSpec> JunkRiskPage::specFromControls() const
     } else {
         spec.junk.value = m_junkValue->value();
     }
-    auto settings = parseSettingsText(m_settings->toPlainText());
+    auto settings = app::settingsFromLines(m_settings->toPlainText());
     if (!settings)
         return Error{settings.error()};
     spec.settings = settings.value();
