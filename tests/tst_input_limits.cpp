@@ -110,6 +110,14 @@ private slots:
         QCOMPARE(QString::fromStdString(engine::parseNumberList(list, "logits").error()),
                  QStringLiteral("logits: 1,048,577 items; the limit is 1,048,576"));
         QCOMPARE(app::kMaxVocabulary, qint64(engine::kMaxValues));
+
+        // Explorer state files too (their size cap alone would let 30 million through).
+        QByteArray state = "{\"format\":\"logitlab-explorer\",\"version\":2,\"tokens\":[";
+        for (std::size_t i = 0; i <= engine::kMaxValues; ++i)
+            state += i ? ",\"t\"" : "\"t\"";
+        state += "],\"logits\":[" + QByteArray(QByteArray(",1").repeated(qsizetype(engine::kMaxValues + 1)).mid(1)) + "]}";
+        QCOMPARE(QString::fromStdString(app::explorerStateFromJson(state, QStringLiteral("s.json")).error()),
+                 QStringLiteral("s.json: logits: 1,048,577 values; the limit is 1,048,576"));
     }
 
     void tokenNameLength_data()

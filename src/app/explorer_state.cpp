@@ -95,6 +95,11 @@ ExplorerState stateFromJson(const QJsonObject& root)
     const QJsonArray logits = r.array(QStringLiteral("logits"));
     if (logits.isEmpty())
         throw JsonFieldError{QStringLiteral("logits"), QStringLiteral("missing or empty")};
+    if (static_cast<std::size_t>(logits.size()) > engine::kMaxValues)  // the limit every reader applies
+        throw JsonFieldError{QStringLiteral("logits"),
+                             QStringLiteral("%1 values; the limit is %2")
+                                 .arg(QString::fromStdString(engine::groupedNumber(static_cast<std::size_t>(logits.size()))),
+                                      QString::fromStdString(engine::groupedNumber(engine::kMaxValues)))};
     if (tokens.size() != logits.size())
         throw JsonFieldError{QStringLiteral("tokens"),
                              QStringLiteral("%1 names for %2 logits").arg(tokens.size()).arg(logits.size())};
