@@ -113,9 +113,10 @@ private slots:
         future.waitForFinished();
         const qint64 latency = timer.elapsed();
         qInfo("cancel took %lld ms", latency);
-        // The runner notices within one work item (a few ms) plus its 20 ms poll; 250 ms leaves
-        // room for a loaded machine while still failing if cancel were only seen at the end.
-        QVERIFY2(latency < 250, qPrintable(QString::number(latency)));
+        // The runner notices within one work item (a few ms) plus its 20 ms poll. The bound is
+        // loose on purpose (a speed check belongs in bench/, and ThreadSanitizer on a loaded
+        // machine is slow): the run itself is minutes, so a cancel seen only at its end fails.
+        QVERIFY2(latency < 10'000, qPrintable(QString::number(latency)));
         QVERIFY(future.isCanceled());
         QCOMPARE(future.resultCount(), 0);
         QTRY_VERIFY(watcher.isFinished());
