@@ -1,5 +1,6 @@
 // The runner and the junk-risk job on it: byte-identical CSV for any thread count and run to
 // run, cancellation that is prompt and leaves no result, failures that stay inside the run.
+#include "background_run.h"
 #include "experiment_runner.h"
 #include "junk_risk_job.h"
 #include "junk_risk_spec.h"
@@ -100,8 +101,10 @@ private slots:
     {
         JunkRiskSpec spec = example(QStringLiteral("junk-risk-zipf-262k.json"));
         spec.replies = 1'000'000; // minutes of work: the run can only end by being cancelled
-        QFuture<JunkRiskOutcome> future =
-            startJunkRisk(spec, logitlab::test::examplePath(QString()), QStringLiteral("test"), 2);
+        // As the GUI runs it: on QtConcurrent's pool, cancel and progress through the future.
+        QFuture<JunkRiskOutcome> future = runInBackground<JunkRiskOutcome>([spec](const WorkControl& control) {
+            return runJunkRisk(spec, logitlab::test::examplePath(QString()), QStringLiteral("test"), 2, control);
+        });
         QFutureWatcher<JunkRiskOutcome> watcher;
         QSignalSpy progress(&watcher, &QFutureWatcherBase::progressValueChanged);
         watcher.setFuture(future);

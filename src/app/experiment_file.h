@@ -73,6 +73,18 @@ SettingSpec readSetting(JsonObjectReader& r);
 QJsonObject distributionToJson(const DistributionSpec& d);
 QJsonObject settingToJson(const SettingSpec& s);
 
+// The keys every experiment file shares, read into `spec`: the header (name, description) and
+// the "distribution" object. Throws JsonFieldError.
+template <class Spec>
+void readCommonKeys(JsonObjectReader& r, const QString& experiment, Spec& spec)
+{
+    const ExperimentHeader header = readHeader(r, experiment);
+    spec.name = header.name;
+    spec.description = header.description;
+    JsonObjectReader distribution(r.object(QStringLiteral("distribution")), QStringLiteral("distribution"));
+    spec.distribution = readDistribution(distribution);
+}
+
 // For provenance: the distribution in one line; a file is named with its SHA-256.
 QString describeDistribution(const DistributionSpec& d, const QString& baseDir);
 

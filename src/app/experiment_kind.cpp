@@ -49,9 +49,7 @@ engine::Result<const ExperimentKind*> kindOfFile(const QJsonObject& root, const 
 
 ExperimentResult badInputResult(const QString& kind, const QString& message)
 {
-    ExperimentResult result;
-    result.kind = kind;
-    result.status = {RunStatus::State::Failed, message};
+    ExperimentResult result = resultOf(kind, QString(), {RunStatus::State::Failed, message});
     result.badInput = true;
     return result;
 }

@@ -2,6 +2,15 @@
 
 namespace logitlab::app {
 
+ExperimentResult resultOf(QString kind, QString name, RunStatus status)
+{
+    ExperimentResult result;
+    result.kind = std::move(kind);
+    result.name = std::move(name);
+    result.status = std::move(status);
+    return result;
+}
+
 const ResultTable* ExperimentResult::table(const QString& suffix) const
 {
     for (const auto& t : tables)

@@ -30,4 +30,8 @@ struct ExperimentResult {
     const ResultTable* table(const QString& suffix) const;
 };
 
+// The start of every kind's result: which kind, the output name and how the run ended. A kind
+// fills in the rest only when the run finished.
+ExperimentResult resultOf(QString kind, QString name, RunStatus status);
+
 }  // namespace logitlab::app

@@ -1,7 +1,5 @@
 #include "junk_risk_job.h"
 
-#include "background_run.h"
-
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -55,14 +53,6 @@ JunkRiskOutcome runJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, co
     outcome.draws = total.draws;
     outcome.seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
     return outcome;
-}
-
-QFuture<JunkRiskOutcome> startJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, const QString& source,
-                                       int threads)
-{
-    return runInBackground<JunkRiskOutcome>([spec, baseDir, source, threads](const WorkControl& control) {
-        return runJunkRisk(spec, baseDir, source, threads, control);
-    });
 }
 
 Provenance junkRiskProvenance(const JunkRiskSpec& spec, const QString& baseDir)
@@ -131,11 +121,8 @@ ResultTable junkRiskTable(std::vector<engine::JunkRiskRow> rows)
 
 ExperimentResult junkRiskResult(const JunkRiskSpec& spec, const QString& baseDir, JunkRiskOutcome outcome, int threads)
 {
-    ExperimentResult result;
-    result.kind = QStringLiteral("junk-risk");
-    result.status = outcome.status;
-    result.name = spec.name;
-    if (!outcome.status.finished())
+    ExperimentResult result = resultOf(QStringLiteral("junk-risk"), spec.name, outcome.status);
+    if (!result.status.finished())
         return result;
     result.provenance = junkRiskProvenance(spec, baseDir);
     result.tables = {junkRiskTable(outcome.rows)};

@@ -10,7 +10,6 @@
 #include "provenance.h"
 #include "result_table.h"
 
-#include <QFuture>
 #include <QString>
 #include <QStringList>
 
@@ -30,11 +29,6 @@ struct JunkRiskOutcome {
 JunkRiskOutcome runJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, const QString& source, int threads,
                             const WorkControl& control);
 
-// On QtConcurrent's pool, with progress and cancellation through the future. A cancelled
-// future carries no result: QPromise drops results reported after cancel, so nothing partial
-// can be mistaken for a complete run.
-QFuture<JunkRiskOutcome> startJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, const QString& source,
-                                       int threads);
 
 // Every parameter, and the experiment file's canonical JSON. Not the thread count: the CSV must
 // be byte-identical for any thread count.

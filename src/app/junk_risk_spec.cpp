@@ -93,13 +93,8 @@ LengthSpec readLengths(JsonObjectReader& parent)
 JunkRiskSpec readSpec(const QJsonObject& root)
 {
     JsonObjectReader r(root, QString());
-    const ExperimentHeader header = readHeader(r, QStringLiteral("junk-risk"));
     JunkRiskSpec spec;
-    spec.name = header.name;
-    spec.description = header.description;
-
-    JsonObjectReader distribution(r.object(QStringLiteral("distribution")), QStringLiteral("distribution"));
-    spec.distribution = readDistribution(distribution);
+    readCommonKeys(r, QStringLiteral("junk-risk"), spec);
     JsonObjectReader junk(r.object(QStringLiteral("junk")), QStringLiteral("junk"));
     spec.junk = readJunk(junk);
 

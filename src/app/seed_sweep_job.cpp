@@ -1,6 +1,5 @@
 #include "seed_sweep_job.h"
 
-#include "background_run.h"
 #include "csv_writer.h"
 
 #include <QElapsedTimer>
@@ -69,14 +68,6 @@ SeedSweepOutcome runSeedSweep(const SeedSweepSpec& spec, const QString& baseDir,
     return outcome;
 }
 
-QFuture<SeedSweepOutcome> startSeedSweep(const SeedSweepSpec& spec, const QString& baseDir, const QString& source,
-                                         int threads)
-{
-    return runInBackground<SeedSweepOutcome>([spec, baseDir, source, threads](const WorkControl& control) {
-        return runSeedSweep(spec, baseDir, source, threads, control);
-    });
-}
-
 Provenance seedSweepProvenance(const SeedSweepSpec& spec, const QString& baseDir)
 {
     const auto seeds = spec.seeds();
@@ -119,11 +110,8 @@ Provenance seedSweepResultHeader(const Provenance& provenance, const SeedSweepOu
 
 ExperimentResult seedSweepResult(const SeedSweepSpec& spec, const QString& baseDir, SeedSweepOutcome outcome, int threads)
 {
-    ExperimentResult result;
-    result.kind = QStringLiteral("seed-sweep");
-    result.status = outcome.status;
-    result.name = spec.name;
-    if (!outcome.status.finished())
+    ExperimentResult result = resultOf(QStringLiteral("seed-sweep"), spec.name, outcome.status);
+    if (!result.status.finished())
         return result;
     result.provenance = seedSweepResultHeader(seedSweepProvenance(spec, baseDir), outcome);
     const auto& ks = outcome.summary.chiSquareUniformity;

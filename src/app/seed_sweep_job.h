@@ -11,7 +11,6 @@
 #include "seed_sweep.h"
 #include "seed_sweep_spec.h"
 
-#include <QFuture>
 #include <QString>
 #include <QStringList>
 
@@ -33,8 +32,6 @@ struct SeedSweepOutcome {
 
 SeedSweepOutcome runSeedSweep(const SeedSweepSpec& spec, const QString& baseDir, const QString& source, int threads,
                               const WorkControl& control);
-QFuture<SeedSweepOutcome> startSeedSweep(const SeedSweepSpec& spec, const QString& baseDir, const QString& source,
-                                         int threads);
 
 // The verdict every front end shows: tested, and the per-seed p-values look uniform (KS p >= 0.01).
 inline constexpr double kSeedSweepAlpha = 0.01;

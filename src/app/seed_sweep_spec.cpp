@@ -54,12 +54,8 @@ void readSeeds(JsonObjectReader& r, SeedSweepSpec& spec)
 SeedSweepSpec readSpec(const QJsonObject& root)
 {
     JsonObjectReader r(root, QString());
-    const ExperimentHeader header = readHeader(r, QStringLiteral("seed-sweep"));
     SeedSweepSpec spec;
-    spec.name = header.name;
-    spec.description = header.description;
-    JsonObjectReader distribution(r.object(QStringLiteral("distribution")), QStringLiteral("distribution"));
-    spec.distribution = readDistribution(distribution);
+    readCommonKeys(r, QStringLiteral("seed-sweep"), spec);
     spec.semantics = r.string(QStringLiteral("semantics"), spec.semantics, semanticsNames());
     spec.chain = r.string(QStringLiteral("chain"), spec.chain);
     spec.rng = r.string(QStringLiteral("rng"), spec.rng, rngNameList());
