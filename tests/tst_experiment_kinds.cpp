@@ -85,6 +85,25 @@ private slots:
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
+    void sniffedKind_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("experiment") << QByteArray(R"({"logitlab": 1, "experiment": "seed-sweep"})") << QStringLiteral("seed-sweep");
+        QTest::newRow("key after a big array") << QByteArray(R"({"distribution": {"logits": [1,2,3]}, "experiment" :"junk-risk"})")
+                                               << QStringLiteral("junk-risk");
+        QTest::newRow("explorer state") << QByteArray(R"({"format":"logitlab-explorer","version":3})") << QStringLiteral("explorer");
+        QTest::newRow("unknown kind") << QByteArray(R"({"experiment": "beam-search"})") << QString();
+        QTest::newRow("not a string") << QByteArray(R"({"experiment": 3})") << QString();
+        QTest::newRow("nothing") << QByteArray("1,2,3\n") << QString();
+    }
+    void sniffedKind()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, kind);
+        QCOMPARE(app::sniffKindId(bytes), kind);
+    }
+
     void unknownKindNamesTheKinds_data()
     {
         QTest::addColumn<QString>("json");

@@ -175,6 +175,27 @@ private slots:
         QCOMPARE(survivors(page), 4);
     }
 
+    // A bias placed after a sorting stage is where llama.cpp itself diverges (a stale "sorted"
+    // flag): the Explorer says so under the chain, as `candidates --compare` does.
+    void biasAfterASortIsWarned()
+    {
+        ExplorerPage page;
+        engine::ExplorerChain chain = page.model()->chain();
+        chain.semantics = engine::Semantics::LlamaCpp;
+        chain.lesson = {1.0, 2, std::nullopt};
+        chain.stages.logitBias = "4@-1";
+        page.chainControls()->setChain(chain);
+        QVERIFY(!page.chainControls()->orderLabel()->text().contains(QChar(0x26a0)));  // the preset's order: bias first
+        std::vector<std::string> order = engine::presetOrder(engine::Semantics::LlamaCpp);
+        std::erase(order, std::string("logit-bias"));
+        const auto topK = std::find(order.begin(), order.end(), std::string("top-k"));
+        order.insert(topK + 1, "logit-bias");
+        chain.stages.order = order;
+        page.chainControls()->setChain(chain);
+        QVERIFY2(page.chainControls()->orderLabel()->text().contains(QChar(0x26a0)),
+                 qPrintable(page.chainControls()->orderLabel()->text()));
+    }
+
     void settingsAPresetLacksAreDimmed()
     {
         ExplorerPage page;

@@ -2,6 +2,7 @@
 // hand-offs between them through the page interface. The Explorer's "Junk risk of these
 // logits" and "Seed sweep of these logits" give its table to the target page, which shows it
 // and becomes current; a hand-off to a page that takes none, or to no page, changes nothing.
+#include "example_files.h"
 #include "explorer_page.h"
 #include "junk_risk_page.h"
 #include "logits_table_model.h"
@@ -36,6 +37,29 @@ app::DistributionSpec shownDistribution(const Workbench& pages, const QString& t
 class TestWorkbench : public QObject {
     Q_OBJECT
 private slots:
+    // File > Open finds the page by the file's kind, whatever page is showing.
+    void openGoesToTheFilesPage_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("page");
+        QTest::newRow("junk risk") << QStringLiteral("junk-risk-lesson.json") << QStringLiteral("junk-risk");
+        QTest::newRow("seed sweep") << QStringLiteral("seed-sweep-lesson.json") << QStringLiteral("seed-sweep");
+        QTest::newRow("explorer state") << QStringLiteral("explorer-llama-xtc.json") << QStringLiteral("explorer");
+        QTest::newRow("logits file") << QStringLiteral("lesson-logits.csv") << QStringLiteral("explorer");
+    }
+    void openGoesToTheFilesPage()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, page);
+        MainWindow window;
+        const Workbench workbench = buildWorkbench(window);
+        // Start on a page that is not the file's.
+        window.showPage(page == QLatin1String("junk-risk") ? static_cast<Page*>(workbench.seedSweep) : workbench.junkRisk);
+        QCOMPARE(window.openExperimentFrom(test::examplePath(file)), QString());
+        QCOMPARE(window.currentPage()->id(), page);
+        QTRY_VERIFY_WITH_TIMEOUT(!workbench.explorer->loading(), 30000);
+    }
+
     void pagesInOrder()
     {
         MainWindow window;

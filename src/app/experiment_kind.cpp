@@ -4,6 +4,8 @@
 #include "junk_risk_kind.h"
 #include "seed_sweep_kind.h"
 
+#include <QRegularExpression>
+
 namespace logitlab::app {
 
 const std::vector<const ExperimentKind*>& experimentKinds()
@@ -45,6 +47,23 @@ engine::Result<const ExperimentKind*> kindOfFile(const QJsonObject& root, const 
                                  .toStdString()};
     }
     return kind;
+}
+
+QString sniffKindId(const QByteArray& bytes)
+{
+    // The value after `"key"` and a colon, when it is a short string.
+    const auto valueOf = [&bytes](const QByteArray& key) -> QByteArray {
+        const qsizetype at = bytes.indexOf(key);
+        if (at < 0)
+            return {};
+        static const QRegularExpression value(QStringLiteral(R"re(^\s*:\s*"([A-Za-z0-9._-]{1,40})")re"));
+        const auto match = value.match(QString::fromUtf8(bytes.mid(at + key.size(), 64)));
+        return match.hasMatch() ? match.captured(1).toUtf8() : QByteArray();
+    };
+    if (valueOf(QByteArrayLiteral("\"format\"")) == kExplorerFormat)
+        return explorerKind().id();
+    const QString id = QString::fromUtf8(valueOf(QByteArrayLiteral("\"experiment\"")));
+    return findExperimentKind(id) ? id : QString();
 }
 
 ExperimentResult badInputResult(const QString& kind, const QString& message)

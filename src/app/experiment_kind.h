@@ -25,6 +25,11 @@ struct RunContext {
     WorkControl control;
 };
 
+// Which kind a file's bytes say they are, without parsing them (File > Open picks the page with
+// it before the page reads the file on a worker): "explorer" for a state file, the
+// "experiment" value for an experiment file, empty when neither can be seen.
+QString sniffKindId(const QByteArray& bytes);
+
 // A Failed result for bad input, as every kind's run() returns when check() would fail.
 ExperimentResult badInputResult(const QString& kind, const QString& message);
 

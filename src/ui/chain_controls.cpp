@@ -357,7 +357,13 @@ void ChainControls::updateLabels()
     // A chain the preset cannot run is said next to the controls; the page keeps the last good one.
     const auto problem = engine::validateExplorerChain(c, m_names ? m_names->size() : 0);
     showProblem(problem ? QString::fromStdString(*problem) : QString());
-    m_order->setText(problem ? QString() : chainText());
+    // Where the chain reaches llama.cpp behaviour LogitLab does not copy (a bias after a sort),
+    // say so under the chain (docs/semantics.md D11); the results follow LogitLab's rules.
+    QString orderText = problem ? QString() : chainText();
+    if (!problem)
+        for (const std::string& warning : engine::explorerChainWarnings(c))
+            orderText += QStringLiteral("\n\u26a0 ") + QString::fromStdString(warning);
+    m_order->setText(orderText);
     std::vector<std::string> active;
     if (!problem)
         if (auto built = engine::buildChain(engine::toChainSettings(c), c.semantics))

@@ -62,6 +62,7 @@ public:
     QPushButton* presetOrderButton() const { return m_presetOrder; }
     QTabBar* stageTabs() const { return m_tabs; }
     QLabel* problemLabel() const { return m_problem; }
+    QLabel* orderLabel() const { return m_order; }  // the chain in words, and any divergence warning
 
 signals:
     // The user changed a control. `temperatureOnly` lets the undo stack fold a slider drag into

@@ -3,6 +3,8 @@
 #include "build_info.h"
 #include "busy_counter.h"
 #include "chart_export.h"
+#include "experiment_kind.h"
+#include "input_file.h"
 #include "model_csv.h"
 #include "one_line_text.h"
 #include "page.h"
@@ -279,11 +281,24 @@ QString MainWindow::saveExperimentTo(const QString& path)
     return error;
 }
 
+Page* MainWindow::pageFor(const QString& path) const
+{
+    // A plain logits file is the Explorer's; a JSON file names its kind, whose page shows it.
+    if (QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) != 0)
+        return page(QStringLiteral("explorer")) ? page(QStringLiteral("explorer")) : currentPage();
+    if (!app::inputFileProblem(path))
+        if (const auto bytes = app::readInputFile(path))
+            if (Page* found = page(app::sniffKindId(bytes.value())))
+                return found;
+    return currentPage();  // it reads the file and says what is wrong with it
+}
+
 QString MainWindow::openExperimentFrom(const QString& path)
 {
-    Page* page = currentPage();
+    Page* page = pageFor(path);
     if (!page)
         return tr("There is no page to open it in.");
+    showPage(page);
     const QString error = page->openExperiment(path);
     if (error.isEmpty()) {
         rememberRecent(path);

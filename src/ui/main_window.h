@@ -54,7 +54,10 @@ public:
     QString exportChartTo(const QString& path, int dpi = 300);
     QString exportTableTo(const QString& path);
     QString saveExperimentTo(const QString& path);
+    // Opens on the page of the file's kind (an experiment's "experiment", an Explorer state,
+    // a plain logits file for the Explorer) and shows that page.
     QString openExperimentFrom(const QString& path);
+    Page* pageFor(const QString& path) const;
     void copyChartImage();
     // Copy table and the table export of File > Export read a large table a slice of rows per
     // pass of the event loop, under a window-modal progress dialog with Cancel, so the window
