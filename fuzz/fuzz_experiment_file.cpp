@@ -4,6 +4,7 @@
 // and synthetic ones are only built up to 4,096 tokens, so that one input stays fast (the
 // examples' 262,144-token files are still parsed in full).
 #include "experiment_file.h"
+#include "experiment_kind.h"
 #include "fuzz_support.h"
 #include "junk_risk_spec.h"
 #include "seed_sweep_spec.h"
@@ -29,15 +30,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto root = app::readExperimentJson(path);
     if (!root)
         return 0;
-    const auto kind = app::experimentKind(root.value(), path);
+    const auto kind = app::kindOfFile(root.value(), path);
     if (!kind)
         return 0;
+    (void)kind.value()->check(root.value(), path);  // every kind's strict reader, the Explorer's too
     const QString baseDir = QFileInfo(path).absolutePath();
-    if (kind.value() == QLatin1String("junk-risk")) {
+    if (kind.value()->id() == QLatin1String("junk-risk")) {
         const auto spec = app::parseJunkRisk(root.value(), path);
         if (spec && quickToResolve(spec->distribution))
             (void)app::toParameters(spec.value(), baseDir);
-    } else if (kind.value() == QLatin1String("seed-sweep")) {
+    } else if (kind.value()->id() == QLatin1String("seed-sweep")) {
         const auto spec = app::parseSeedSweep(root.value(), path);
         if (spec && quickToResolve(spec->distribution))
             (void)app::toSeedSweepInput(spec.value(), baseDir, path);
