@@ -24,17 +24,27 @@ QJsonArray survivorsJson(const engine::CandidateList& survivors, const engine::D
     return list;
 }
 
+CommandSpec candidatesCommand()
+{
+    return {QStringLiteral("candidates"),
+            QStringLiteral("the tokens that survive the sampler, with their probabilities"),
+            QStringLiteral("Print the tokens that survive the sampler chain, with their probabilities\n"
+                           "before (p_raw) and after (p) renormalising. Temperature 0 is greedy.\n"
+                           "--semantics picks whose rules apply; --compare shows all four side by side."),
+            {},
+            {},
+            samplerOptions() + chainOptions() +
+                QList<QCommandLineOption>{
+                    {QStringLiteral("compare"), QStringLiteral("Show the survivors under all four presets.")},
+                    {QStringLiteral("json"), QStringLiteral("Print one JSON object.")},
+                },
+            runCandidates};
+}
+
 int runCandidates(CommandContext& context)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Print the tokens that survive the sampler chain, with their probabilities\n"
-                       "before (p_raw) and after (p) renormalising. Temperature 0 is greedy.\n"
-                       "--semantics picks whose rules apply; --compare shows all four side by side."));
-    addSamplerOptions(parser);
-    addChainOptions(parser);
-    parser.addOption({QStringLiteral("compare"), QStringLiteral("Show the survivors under all four presets.")});
-    parser.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON object.")});
+    declareCommand(parser, candidatesCommand());
     if (!parseOrThrow(parser, context.arguments, context.out))
         return 0;
 

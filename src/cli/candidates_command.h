@@ -1,7 +1,7 @@
 // `logitlab-cli candidates`: the survivors of the sampler with their probabilities.
 #pragma once
 
-#include "command_line.h"
+#include "command_spec.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -13,6 +13,7 @@
 namespace logitlab::cli {
 
 int runCandidates(CommandContext& context);
+CommandSpec candidatesCommand();
 
 // [{"id","token","p","p_raw"},...]
 QJsonArray survivorsJson(const engine::CandidateList& survivors, const engine::Distribution& distribution);

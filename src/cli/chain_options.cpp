@@ -39,9 +39,9 @@ T orUsageError(engine::Result<T> result)
 
 }  // namespace
 
-void addChainOptions(QCommandLineParser& parser)
+QList<QCommandLineOption> chainOptions()
 {
-    parser.addOptions({
+    QList<QCommandLineOption> options{
         {QStringLiteral("semantics"),
          QStringLiteral("Whose rules: lesson (default), llama.cpp, hf or vllm. See docs/semantics.md."),
          QStringLiteral("name"), QStringLiteral("lesson")},
@@ -52,8 +52,8 @@ void addChainOptions(QCommandLineParser& parser)
         {QStringLiteral("history"),
          QStringLiteral("Tokens already generated, oldest first, by id or name (penalties, DRY, n-grams)."),
          QStringLiteral("ids")},
-    });
-    addParameterOptions(parser, false);  // addSamplerOptions has the lesson's three
+    };
+    return options + parameterOptions(false);  // samplerOptions() has the lesson's three
 }
 
 ChainRequest readChainOptions(const QCommandLineParser& parser)

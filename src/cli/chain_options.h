@@ -10,6 +10,7 @@
 #include "sampler_chain.h"
 #include "semantics.h"
 
+#include <QCommandLineOption>
 #include <QCommandLineParser>
 #include <QJsonObject>
 #include <QString>
@@ -32,7 +33,7 @@ struct ChainRequest {
     bool lessonOptionsOnly = true;          // nothing beyond --temperature/--top-k/--top-p was given
 };
 
-void addChainOptions(QCommandLineParser& parser);
+QList<QCommandLineOption> chainOptions();
 
 // Throws UsageError naming the option when a value cannot be read.
 ChainRequest readChainOptions(const QCommandLineParser& parser);

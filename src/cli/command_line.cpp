@@ -1,13 +1,18 @@
 #include "command_line.h"
 
+#include "command_spec.h"
 #include "logits_parser.h"
 
 namespace logitlab::cli {
 
+QCommandLineOption helpOption()
+{
+    return {{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help and exit.")};
+}
+
 bool parseOrThrow(QCommandLineParser& parser, const QStringList& arguments, QTextStream& out)
 {
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
-                                  QStringLiteral("Show this help and exit."));
+    const QCommandLineOption help = helpOption();
     parser.addOption(help);
     if (!parser.parse(arguments))
         throw UsageError{parser.errorText()};
@@ -39,6 +44,14 @@ qint64 integerOption(const QCommandLineParser& parser, const QString& name, qint
     if (value < min || value > max)
         throw UsageError{QStringLiteral("%1: must be between %2 and %3, got %4").arg(name).arg(min).arg(max).arg(value)};
     return value;
+}
+
+void declareCommand(QCommandLineParser& parser, const CommandSpec& spec)
+{
+    parser.setApplicationDescription(spec.description);
+    if (!spec.positional.isEmpty())
+        parser.addPositionalArgument(spec.positional, spec.positionalHelp);
+    parser.addOptions(spec.options);
 }
 
 }  // namespace logitlab::cli

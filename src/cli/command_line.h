@@ -21,6 +21,9 @@ struct CommandContext {
     QTextStream& err;
 };
 
+// -h, --help: every command has it (the man page lists it too).
+QCommandLineOption helpOption();
+
 // Parses `arguments` with the subcommand's options. Returns false when --help was printed.
 bool parseOrThrow(QCommandLineParser& parser, const QStringList& arguments, QTextStream& out);
 

@@ -1,33 +1,18 @@
 // logitlab-cli: LogitLab without a window. `logitlab-cli <command> --help` describes each command.
 #include "allocator_tuning.h"
-#include "candidates_command.h"
+#include "bash_completion.h"
+#include "build_info.h"
 #include "cli_application.h"
-#include "command_line.h"
+#include "cli_man_page.h"
+#include "command_table.h"
 #include "one_line_text.h"
-#include "run_command.h"
-#include "sample_command.h"
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cstdio>
-#include <functional>
-#include <map>
 
 using namespace logitlab::cli;
-
-namespace {
-
-const char* const kUsage =
-    "Usage: logitlab-cli <command> [options]\n"
-    "\n"
-    "Commands:\n"
-    "  candidates   the tokens that survive the sampler, with their probabilities\n"
-    "  sample       seeded draws through the sampler, counted per token\n"
-    "  run          run an experiment file headless: CSV and charts\n"
-    "\n"
-    "Run 'logitlab-cli <command> --help' for the options of a command.\n";
-
-}  // namespace
 
 int main(int argc, char* argv[])
 {
@@ -37,19 +22,27 @@ int main(int argc, char* argv[])
     QTextStream out(stdout);
     QTextStream err(stderr);
 
-    const std::map<QString, std::function<int(CommandContext&)>> commands{
-        {QStringLiteral("candidates"), runCandidates},
-        {QStringLiteral("sample"), runSample},
-        {QStringLiteral("run"), runRun},
-    };
-
     QStringList args = QCoreApplication::arguments();
     if (args.size() < 2 || args[1] == QLatin1String("--help") || args[1] == QLatin1String("-h")) {
-        (args.size() < 2 ? err : out) << kUsage;
+        (args.size() < 2 ? err : out) << usageText();
         return args.size() < 2 ? 2 : 0;
     }
+    if (args[1] == QLatin1String("--version") || args[1] == QLatin1String("-v")) {
+        out << "logitlab-cli " << logitlab::app::appVersion() << " (git " << logitlab::app::gitHash() << ")\n";
+        return 0;
+    }
+    if (args[1] == QLatin1String("--man")) {
+        out << cliManPage();
+        return 0;
+    }
+    if (args[1] == QLatin1String("--bash-completion")) {
+        out << bashCompletion();
+        return 0;
+    }
     const QString name = args[1];
-    const auto command = commands.find(name);
+    const std::vector<CommandSpec> commands = commandTable();
+    const auto command =
+        std::find_if(commands.begin(), commands.end(), [&name](const CommandSpec& c) { return c.name == name; });
     if (command == commands.end()) {
         err << "logitlab-cli: error: unknown command '" << logitlab::app::oneLineText(name) << "' (try --help)\n";
         return 2;
@@ -58,7 +51,7 @@ int main(int argc, char* argv[])
     args[0] = QStringLiteral("logitlab-cli ") + name;
     CommandContext context{args, out, err};
     try {
-        return command->second(context);
+        return command->run(context);
     } catch (const UsageError& e) {
         out.flush();
         // The message may quote the input (a token, a file's field): one line whatever it holds.

@@ -2,10 +2,11 @@
 // DIR/<name>.csv (with provenance) and the chart in each requested format.
 #pragma once
 
-#include "command_line.h"
+#include "command_spec.h"
 
 namespace logitlab::cli {
 
 int runRun(CommandContext& context);
+CommandSpec runCommand();
 
 } // namespace logitlab::cli

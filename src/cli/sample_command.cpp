@@ -93,15 +93,15 @@ std::function<QString(std::int32_t)> countLabels(const engine::Distribution& dis
 
 }  // namespace
 
-int runSample(CommandContext& context)
+CommandSpec sampleCommand()
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Draw tokens through the sampler with a seeded generator and count them.\n"
-                       "The same seed and RNG give the same draws on every machine."));
-    addSamplerOptions(parser);
-    addChainOptions(parser);
-    parser.addOptions({
+    return {QStringLiteral("sample"),
+            QStringLiteral("seeded draws through the sampler, counted per token"),
+            QStringLiteral("Draw tokens through the sampler with a seeded generator and count them.\n"
+                           "The same seed and RNG give the same draws on every machine."),
+            {},
+            {},
+            samplerOptions() + chainOptions() + QList<QCommandLineOption>{
         {QStringLiteral("seed"), QStringLiteral("Seed (a whole number >= 0). Default 42."), QStringLiteral("S"),
          QStringLiteral("42")},
         {QStringLiteral("rng"), QStringLiteral("Generator: mulberry32 (the lesson's), mt19937 or mt19937_64."),
@@ -110,7 +110,14 @@ int runSample(CommandContext& context)
          QStringLiteral("1000")},
         {QStringLiteral("sequence"), QStringLiteral("Also print the drawn ids in order.")},
         {QStringLiteral("json"), QStringLiteral("Print one JSON object.")},
-    });
+    },
+            runSample};
+}
+
+int runSample(CommandContext& context)
+{
+    QCommandLineParser parser;
+    declareCommand(parser, sampleCommand());
     if (!parseOrThrow(parser, context.arguments, context.out))
         return 0;
 

@@ -1,10 +1,11 @@
 // `logitlab-cli sample`: seeded draws through the sampler, counted per token.
 #pragma once
 
-#include "command_line.h"
+#include "command_spec.h"
 
 namespace logitlab::cli {
 
 int runSample(CommandContext& context);
+CommandSpec sampleCommand();
 
 }  // namespace logitlab::cli

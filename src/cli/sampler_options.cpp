@@ -58,9 +58,9 @@ engine::Distribution readDistribution(const QCommandLineParser& parser)
 
 }  // namespace
 
-void addSamplerOptions(QCommandLineParser& parser)
+QList<QCommandLineOption> samplerOptions()
 {
-    parser.addOptions({
+    QList<QCommandLineOption> options{
         {QStringLiteral("logits"), QStringLiteral("Comma-separated logits, e.g. 3,2,1.5,1,-2 (-inf allowed)."),
          QStringLiteral("list")},
         {QStringLiteral("logits-file"),
@@ -70,15 +70,17 @@ void addSamplerOptions(QCommandLineParser& parser)
          QStringLiteral("list")},
         {QStringLiteral("tokens"), QStringLiteral("Comma-separated token names, one per logit (default: ids)."),
          QStringLiteral("list")},
-    });
-    addParameterOptions(parser, true);
+    };
+    return options + parameterOptions(true);
 }
 
-void addParameterOptions(QCommandLineParser& parser, bool lesson)
+QList<QCommandLineOption> parameterOptions(bool lesson)
 {
+    QList<QCommandLineOption> options;
     for (const engine::SamplerParameter& p : engine::samplerParameters())
         if ((p.group == engine::ParameterGroup::Lesson) == lesson)
-            parser.addOption({QString::fromLatin1(p.name), QString::fromLatin1(p.help), QString::fromLatin1(p.valueName)});
+            options.append({QString::fromLatin1(p.name), QString::fromLatin1(p.help), QString::fromLatin1(p.valueName)});
+    return options;
 }
 
 engine::Distribution readDistributionOptions(const QCommandLineParser& parser)

@@ -6,6 +6,7 @@
 #include "distribution.h"
 #include "sampler_settings.h"
 
+#include <QCommandLineOption>
 #include <QCommandLineParser>
 
 namespace logitlab::cli {
@@ -15,11 +16,11 @@ struct SamplerInput {
     engine::SamplerSettings settings;
 };
 
-void addSamplerOptions(QCommandLineParser& parser);
+QList<QCommandLineOption> samplerOptions();
 
 // The options of engine::samplerParameters(): the lesson's three (temperature, top-k, top-p), or
 // every other setting; each with the table's name, help and value name.
-void addParameterOptions(QCommandLineParser& parser, bool lesson);
+QList<QCommandLineOption> parameterOptions(bool lesson);
 
 // The logits (--logits, --logits-file or --probs) and token names alone.
 engine::Distribution readDistributionOptions(const QCommandLineParser& parser);

@@ -27,7 +27,6 @@
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGroupBox>
@@ -376,12 +375,6 @@ void ExplorerPage::cancel()
 {
     m_views->cancel();
     m_edits->dropLoad(tr("Loading cancelled: the table is unchanged."));
-}
-
-QString ExplorerPage::lessonHtml() const
-{
-    QFile file(QStringLiteral(":/lessons/explorer.html"));
-    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
 }
 
 void ExplorerPage::reset()

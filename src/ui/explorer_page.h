@@ -61,7 +61,6 @@ public:
     app::Provenance provenance() const override;
     void cancel() override;
     QUndoStack* undoStack() const override { return m_undo; }
-    QString lessonHtml() const override;
     void reset() override;
     QString saveExperiment(const QString& path) override;
     QString openExperiment(const QString& path) override;

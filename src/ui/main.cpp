@@ -1,6 +1,8 @@
 // logitlab: the GUI. Without a display it runs the headless demo instead (see README).
 #include "allocator_tuning.h"
+#include "build_info.h"
 #include "explorer_page.h"
+#include "gui_command_line.h"
 #include "headless_demo.h"
 #include "main_window.h"
 #include "one_line_text.h"
@@ -10,6 +12,7 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QTextStream>
 #include <QTimer>
 
@@ -29,7 +32,8 @@ bool wantsOffscreen(int argc, char* argv[])
 {
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg(argv[i]);
-        if (arg.startsWith("--screenshot") || arg.startsWith("--demo") || arg == "-h" || arg == "--help")
+        if (arg.startsWith("--screenshot") || arg.startsWith("--demo") || arg == "-h" || arg == "--help" ||
+            arg == "-v" || arg == "--version")
             return true;
     }
     return false;
@@ -40,6 +44,11 @@ bool wantsOffscreen(int argc, char* argv[])
 int main(int argc, char* argv[])
 {
     logitlab::app::keepLargeAllocations();
+    // The build writes the man page with this, before any display or platform plugin is needed.
+    if (argc == 2 && QByteArray(argv[1]) == "--man") {
+        QTextStream(stdout) << guiManPage();
+        return 0;
+    }
     const bool display = hasDisplay();
     if (!display || wantsOffscreen(argc, argv))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -47,27 +56,15 @@ int main(int argc, char* argv[])
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("LogitLab"));
     QApplication::setOrganizationName(QStringLiteral("LogitLab"));
+    QApplication::setApplicationVersion(logitlab::app::appVersion());
+    QApplication::setDesktopFileName(QStringLiteral(LOGITLAB_APP_ID));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("LogitLab: how language models turn logits into text."));
     parser.addHelpOption();
-    parser.addOptions({
-        {QStringLiteral("screenshot"), QStringLiteral("Render the main window offscreen to FILE.png and exit."),
-         QStringLiteral("file")},
-        {QStringLiteral("demo"), QStringLiteral("Write the lesson's chart and table to --out and exit "
-                                                "(the default when there is no display).")},
-        {QStringLiteral("out"), QStringLiteral("Folder for --demo output (default ./out)."), QStringLiteral("dir"),
-         QStringLiteral("out")},
-        {QStringLiteral("page"), QStringLiteral("Open on this page (e.g. \"Seed sweep\")."), QStringLiteral("title")},
-        {QStringLiteral("tab"), QStringLiteral("Explorer chart to show: probabilities, sweep, draws or compare."),
-         QStringLiteral("name")},
-        {QStringLiteral("vocabulary"), QStringLiteral("Start the Explorer on a Zipf(1.1) vocabulary of N tokens."),
-         QStringLiteral("n")},
-        {QStringLiteral("open"), QStringLiteral("Open an Explorer state (.json) or logits file on the Explorer."),
-         QStringLiteral("file")},
-        {QStringLiteral("size"), QStringLiteral("Window size, e.g. 1280x800 (the default)."), QStringLiteral("WxH"),
-         QStringLiteral("1280x800")},
-    });
+    parser.addVersionOption();
+    parser.addPositionalArgument(QString::fromLatin1(kGuiFileArgument), guiFileArgumentHelp(), QStringLiteral("[file]"));
+    parser.addOptions(guiOptions());
     parser.process(app);
     QTextStream err(stderr);
 
@@ -111,6 +108,19 @@ int main(int argc, char* argv[])
         if (!problem.isEmpty()) {
             err << "logitlab: error: --open: " << logitlab::app::oneLineText(problem) << '\n';
             return 2;
+        }
+    }
+    // `logitlab FILE` (and a double-click on a *.logitlab.json file): the page of the file's kind.
+    if (!parser.positionalArguments().isEmpty()) {
+        const QString problem = window.openExperimentFrom(parser.positionalArguments().first());
+        if (!problem.isEmpty()) {
+            err << "logitlab: error: " << logitlab::app::oneLineText(problem) << '\n';
+            if (parser.isSet(QStringLiteral("screenshot")))
+                return 2;
+            // From the file manager there is no terminal: say it in the window, which stays open.
+            QTimer::singleShot(0, &window, [&window, problem] {
+                QMessageBox::warning(&window, QObject::tr("Open experiment"), logitlab::app::oneLineText(problem));
+            });
         }
     }
     if (parser.isSet(QStringLiteral("vocabulary"))) {

@@ -202,8 +202,12 @@ void MainWindow::createMenus()
     m_viewMenu->addSeparator();
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("The &lesson behind this page"), this, &MainWindow::showLesson)
-        ->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&What this page shows"), this, &MainWindow::showLesson)->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("Load the lesson's &worked example"), this, [this] {
+        const QString error = loadWorkedExample();
+        if (!error.isEmpty())
+            QMessageBox::warning(this, tr("Worked example"), app::oneLineText(error));
+    });
     help->addSeparator();
     help->addAction(tr("&About LogitLab"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
@@ -419,12 +423,14 @@ void MainWindow::exportTableInteractive()
 
 void MainWindow::saveInteractive()
 {
+    // *.logitlab.json is LogitLab's file type (packaging/logitlab-mime.xml): double-clicking such
+    // a file opens it here. A name the user ends in plain .json is kept as typed.
     QString path = QFileDialog::getSaveFileName(this, tr("Save experiment"), QString(),
-                                                tr("LogitLab experiment (*.json)"));
+                                                tr("LogitLab experiment (*.logitlab.json)"));
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".json");
+        path += QStringLiteral(".logitlab.json");
     const QString error = saveExperimentTo(path);
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Save experiment"), app::oneLineText(error));
@@ -434,7 +440,7 @@ void MainWindow::openInteractive()
 {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open experiment"), QString(),
-        tr("LogitLab experiment (*.json);;Logits (*.csv *.txt *.tsv);;All files (*)"));
+        tr("LogitLab experiment (*.logitlab.json *.json);;Logits (*.csv *.txt *.tsv);;All files (*)"));
     if (path.isEmpty())
         return;
     const QString error = openExperimentFrom(path);
@@ -447,18 +453,49 @@ void MainWindow::showLesson()
     Page* page = currentPage();
     const QString html = page ? page->lessonHtml() : QString();
     QMessageBox box(this);
-    box.setWindowTitle(tr("The lesson behind %1").arg(page ? page->title() : tr("this page")));
+    box.setObjectName(QStringLiteral("lessonBox"));
+    box.setWindowTitle(tr("What %1 shows").arg(page ? page->title() : tr("this page")));
     box.setTextFormat(Qt::RichText);
     box.setText(html.isEmpty() ? tr("This page has no lesson text yet.") : html);
+    QPushButton* load = nullptr;
+    if (page && !page->workedExample().isEmpty())
+        load = box.addButton(tr("Load the worked example"), QMessageBox::AcceptRole);
+    box.addButton(QMessageBox::Close);
     box.exec();
+    if (load && box.clickedButton() == load) {
+        const QString error = loadWorkedExample();
+        if (!error.isEmpty())
+            QMessageBox::warning(this, tr("Worked example"), app::oneLineText(error));
+    }
+}
+
+QString MainWindow::loadWorkedExample()
+{
+    Page* page = currentPage();
+    if (!page || page->workedExample().isEmpty())
+        return tr("This page has no worked example.");
+    // Not through openExperimentFrom: a compiled-in example is no recent file.
+    const QString error = page->openExperiment(page->workedExample());
+    if (error.isEmpty())
+        m_status->setText(tr("Loaded the lesson's worked example for %1").arg(page->title()));
+    return error;
+}
+
+QString MainWindow::aboutText() const
+{
+    return tr("<h3>LogitLab %1</h3><p>git %2 &middot; Qt %3 (built with %4)</p>"
+              "<p>A workbench for experiments with how language models turn logits into text.</p>"
+              "<p><b>Licences.</b> LogitLab: %5. It uses Qt %3 (Core, Gui, Widgets, Svg, Concurrent: "
+              "LGPL-3.0; Charts: GPL-3.0), Eigen (MPL-2.0) and Boost (BSL-1.0). The Help texts are "
+              "summaries written for LogitLab from its decoding lesson and, like the example files, "
+              "are under LogitLab's licence.</p>")
+        .arg(app::appVersion(), app::gitHash(), QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR),
+             QStringLiteral(LOGITLAB_LICENSE));
 }
 
 void MainWindow::showAbout()
 {
-    QMessageBox::about(this, tr("About LogitLab"),
-                       tr("<h3>LogitLab %1</h3><p>git %2</p><p>A workbench for experiments with how language "
-                          "models turn logits into text.</p>")
-                           .arg(app::appVersion(), app::gitHash()));
+    QMessageBox::about(this, tr("About LogitLab"), aboutText());
 }
 
 void MainWindow::showPageStatus(const QString& message)

@@ -64,6 +64,10 @@ public:
     // keeps painting; a small one is written at once. Each ends with tableTextDone().
     void copyTable();
     void startTableExport(const QString& path);
+    // Help: opens the current page's worked example on it (empty string on success, else why
+    // not), and the About box's text (version, git hash, Qt, licences).
+    QString loadWorkedExample();
+    QString aboutText() const;
 
     void saveSettings() const;
 

@@ -40,8 +40,11 @@ public:
     virtual void cancel() {}
     // Parameter and table edits, for Edit > Undo/Redo; nullptr when the page has none.
     virtual QUndoStack* undoStack() const { return nullptr; }
-    // The lesson behind the page, as short HTML for Help.
-    virtual QString lessonHtml() const { return {}; }
+    // The lesson behind the page, as short HTML for Help: ":/lessons/<id>.html" unless overridden.
+    virtual QString lessonHtml() const;
+    // The lesson's worked example for the page, a file openExperiment() reads (Help loads it):
+    // ":/examples/<id>-lesson.json" when the build compiled one in, else empty.
+    virtual QString workedExample() const;
     // File > New: back to the page's starting point (undoable where the page has undo).
     virtual void reset() {}
     // File > Save/Open experiment. Return an empty string on success, else a message.

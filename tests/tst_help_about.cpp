@@ -1,0 +1,118 @@
+// Help and About (issue 16): every page explains what it shows and loads the lesson's worked
+// example in one step, and About names the version, git hash, Qt version and the licences.
+#include "build_info.h"
+#include "example_files.h"
+#include "explorer_page.h"
+#include "main_window.h"
+#include "page.h"
+#include "test_support.h"
+#include "workbench.h"
+
+#include <QAction>
+#include <QMenu>
+#include <QMenuBar>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace logitlab;
+
+namespace {
+
+// The page's provenance without the entries that name where the data came from (a compiled-in
+// example and the same file on disk differ only there).
+QList<QPair<QString, QString>> settingsOf(const ui::Page& page)
+{
+    QList<QPair<QString, QString>> entries = page.provenance().entries();
+    entries.removeIf([](const QPair<QString, QString>& e) {
+        return e.first == QLatin1String("source") || e.first == QLatin1String("file");
+    });
+    return entries;
+}
+
+void settle(const ui::Workbench& workbench)
+{
+    QTRY_VERIFY_WITH_TIMEOUT(!workbench.explorer->loading(), 30000);
+}
+
+}  // namespace
+
+class TestHelpAbout : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void everyPageHasLessonAndWorkedExample_data()
+    {
+        QTest::addColumn<QString>("page");
+        QTest::addColumn<QString>("other");    // a different example opened first
+        QTest::addColumn<QString>("example");  // the file the worked example is a copy of
+        QTest::addColumn<QString>("mentions"); // a number of the lesson the text must give
+        QTest::newRow("explorer") << "explorer" << "explorer-llama-xtc.json" << "explorer-lesson.json" << "0.918";
+        QTest::newRow("junk-risk") << "junk-risk" << "junk-risk-normal.json" << "junk-risk-lesson.json" << "0.30";
+        QTest::newRow("seed-sweep") << "seed-sweep" << "seed-sweep-200-seeds.json" << "seed-sweep-lesson.json"
+                                    << "493 / 393 / 114";
+    }
+    void everyPageHasLessonAndWorkedExample()
+    {
+        QFETCH(QString, page);
+        QFETCH(QString, other);
+        QFETCH(QString, example);
+        QFETCH(QString, mentions);
+
+        ui::MainWindow window;
+        const ui::Workbench workbench = ui::buildWorkbench(window);
+        ui::Page* shown = window.page(page);
+        QVERIFY(shown);
+        window.showPage(shown);
+        QVERIFY2(shown->lessonHtml().contains(mentions), qPrintable(shown->lessonHtml()));
+        QVERIFY(!shown->workedExample().isEmpty());
+
+        QCOMPARE(window.openExperimentFrom(test::examplePath(other)), QString());
+        settle(workbench);
+        const auto before = settingsOf(*shown);
+        QCOMPARE(window.loadWorkedExample(), QString());
+        settle(workbench);
+        QCOMPARE(window.currentPage(), shown);
+        const auto loaded = settingsOf(*shown);
+        QVERIFY(loaded != before);
+
+        // The same settings as opening the example file itself.
+        ui::MainWindow reference;
+        const ui::Workbench referenceBench = ui::buildWorkbench(reference);
+        QCOMPARE(reference.openExperimentFrom(test::examplePath(example)), QString());
+        settle(referenceBench);
+        QCOMPARE(loaded, settingsOf(*reference.page(page)));
+    }
+
+    void helpMenuOffersLessonAndExample()
+    {
+        ui::MainWindow window;
+        ui::buildWorkbench(window);
+        QMenu* help = nullptr;
+        for (QAction* action : window.menuBar()->actions())
+            if (action->text() == QLatin1String("&Help"))
+                help = action->menu();
+        QVERIFY(help);
+        QStringList texts;
+        for (QAction* action : help->actions())
+            texts << action->text();
+        QVERIFY2(texts.contains(QStringLiteral("&What this page shows")), qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY(texts.contains(QStringLiteral("Load the lesson's &worked example")));
+        QVERIFY(texts.contains(QStringLiteral("&About LogitLab")));
+    }
+
+    void aboutNamesVersionQtAndLicences()
+    {
+        ui::MainWindow window;
+        const QString about = window.aboutText();
+        QVERIFY(!app::appVersion().isEmpty());
+        QVERIFY2(about.contains(QStringLiteral("LogitLab ") + app::appVersion()), qPrintable(about));
+        QVERIFY(about.contains(app::gitHash()));
+        QVERIFY(about.contains(QStringLiteral("Qt ") + QString::fromLatin1(qVersion())));
+        for (const char* licence : {"GPL-3.0", "LGPL-3.0", "MPL-2.0", "BSL-1.0", "Eigen", "Boost"})
+            QVERIFY2(about.contains(QLatin1String(licence)), licence);
+    }
+};
+
+QTEST_MAIN(TestHelpAbout)
+#include "tst_help_about.moc"
