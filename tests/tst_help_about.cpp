@@ -11,22 +11,26 @@
 #include <QAction>
 #include <QMenu>
 #include <QMenuBar>
+#include <QFile>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace logitlab;
 
 namespace {
 
-// The page's provenance without the entries that name where the data came from (a compiled-in
-// example and the same file on disk differ only there).
-QList<QPair<QString, QString>> settingsOf(const ui::Page& page)
+// What the page would save: its whole state, read back from the file it writes.
+QByteArray savedState(ui::Page& page)
 {
-    QList<QPair<QString, QString>> entries = page.provenance().entries();
-    entries.removeIf([](const QPair<QString, QString>& e) {
-        return e.first == QLatin1String("source") || e.first == QLatin1String("file");
-    });
-    return entries;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("state.logitlab.json"));
+    if (const QString error = page.saveExperiment(path); !error.isEmpty())
+        qFatal("save failed: %s", qPrintable(error));
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(path));
+    return file.readAll();
 }
 
 void settle(const ui::Workbench& workbench)
@@ -69,19 +73,19 @@ private slots:
 
         QCOMPARE(window.openExperimentFrom(test::examplePath(other)), QString());
         settle(workbench);
-        const auto before = settingsOf(*shown);
+        const QByteArray before = savedState(*shown);
         QCOMPARE(window.loadWorkedExample(), QString());
         settle(workbench);
         QCOMPARE(window.currentPage(), shown);
-        const auto loaded = settingsOf(*shown);
+        const QByteArray loaded = savedState(*shown);
         QVERIFY(loaded != before);
 
-        // The same settings as opening the example file itself.
+        // The same state as opening the example file itself.
         ui::MainWindow reference;
         const ui::Workbench referenceBench = ui::buildWorkbench(reference);
         QCOMPARE(reference.openExperimentFrom(test::examplePath(example)), QString());
         settle(referenceBench);
-        QCOMPARE(loaded, settingsOf(*reference.page(page)));
+        QCOMPARE(loaded, savedState(*reference.page(page)));
     }
 
     void helpMenuOffersLessonAndExample()

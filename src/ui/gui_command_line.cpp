@@ -3,6 +3,8 @@
 #include "build_info.h"
 #include "man_page.h"
 
+#include <QCommandLineParser>
+
 namespace logitlab::ui {
 
 QList<QCommandLineOption> guiOptions()
@@ -50,11 +52,15 @@ QString guiManPage()
         "file (.csv, .txt); it opens on the page of its kind.\n\n"
         "Without a display, logitlab runs its headless demo: it writes the lesson's chart (PNG, SVG, PDF) and "
         "table (CSV) to --out.");
-    QList<QCommandLineOption> options = guiOptions();
-    options.prepend({{QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Displays version information.")});
-    options.prepend({QStringLiteral("help-all"), QStringLiteral("Displays help, including generic Qt options.")});
-    options.prepend({{QStringLiteral("?"), QStringLiteral("h"), QStringLiteral("help")},
-                     QStringLiteral("Displays help on commandline options.")});
+    // --help and --version exactly as QCommandLineParser adds them (the names differ by platform);
+    // it adds --help-all beside --help without returning it.
+    QCommandLineParser parser;
+    QList<QCommandLineOption> options{
+        parser.addHelpOption(),
+        {QStringLiteral("help-all"), QStringLiteral("Displays help including Qt specific options.")},
+        parser.addVersionOption(),
+    };
+    options += guiOptions();
     page.groups.push_back({QString(), QString(), options});
     page.sections = {
         {QStringLiteral("EXIT STATUS"),
