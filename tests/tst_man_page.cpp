@@ -3,9 +3,12 @@
 // and completion script. An option added to a parser but not to the tables fails here.
 #include "test_support.h"
 
+#include <QFile>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace logitlab;
@@ -157,6 +160,47 @@ private slots:
         // Value completion: the preset and RNG names the CLI accepts.
         QVERIFY(script.contains(QStringLiteral("--semantics) COMPREPLY=($(compgen -W 'lesson llama.cpp hf vllm'")));
         QVERIFY(script.contains(QStringLiteral("mulberry32")));
+    }
+
+    // The script in bash itself, with the bash-completion library it builds on (scripts/setup.sh
+    // installs it): what Tab offers after each partial command line.
+    void completionCompletes_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("offered");
+        QTest::newRow("commands") << "logitlab-cli sa" << "sample";
+        QTest::newRow("options") << "logitlab-cli sample --r" << "--repeat-penalty --rng";
+        QTest::newRow("rng names") << "logitlab-cli sample --rng mt" << "mt19937 mt19937_64";
+        QTest::newRow("presets") << "logitlab-cli candidates --semantics l" << "lesson llama.cpp";
+        QTest::newRow("formats") << "logitlab-cli run --formats csv," << "csv,png csv,png,svg,pdf";
+        QTest::newRow("number") << "logitlab-cli candidates --temperature " << "";
+        QTest::newRow("experiment file") << "logitlab-cli run seed-sweep-l" << "seed-sweep-lesson.json";
+    }
+    void completionCompletes()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, offered);
+        const QString library = QStringLiteral("/usr/share/bash-completion/bash_completion");
+        if (!QFile::exists(library))
+            QSKIP("bash-completion is not installed (scripts/setup.sh installs it)");
+        QTemporaryDir dir;
+        const QString scriptPath = dir.filePath(QStringLiteral("logitlab-cli"));
+        QFile script(scriptPath);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(run(QStringLiteral("logitlab-cli"), {QStringLiteral("--bash-completion")}).toUtf8());
+        script.close();
+        const QString driver = QStringLiteral(
+            "source %1; source %2; read -ra COMP_WORDS <<< \"$LINE\"; [[ $LINE == *' ' ]] && COMP_WORDS+=('');"
+            "COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMP_LINE=$LINE; COMP_POINT=${#LINE}; _logitlab_cli;"
+            "printf '%s\\n' \"${COMPREPLY[@]}\" | sort | paste -sd' '").arg(library, scriptPath);
+        QProcess bash;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("LINE"), line);
+        bash.setProcessEnvironment(env);
+        bash.setWorkingDirectory(test::dataPath(QStringLiteral("../../examples")));
+        bash.start(QStringLiteral("bash"), {QStringLiteral("-c"), driver});
+        QVERIFY(bash.waitForFinished(30000));
+        QCOMPARE(QString::fromUtf8(bash.readAllStandardOutput()).trimmed(), offered);
     }
 
     void completionScriptIsValidBash()
