@@ -84,7 +84,7 @@ private slots:
         QTest::newRow("Copy table") << "Edit" << "Copy table" << QKeySequence(QKeySequence::Copy);
         QTest::newRow("Copy chart") << "Edit" << "Copy chart image" << QKeySequence(QStringLiteral("Ctrl+Shift+C"));
         QTest::newRow("Full screen") << "View" << "Full screen" << QKeySequence(QKeySequence::FullScreen);
-        QTest::newRow("Lesson") << "Help" << "The lesson" << QKeySequence(QKeySequence::HelpContents);
+        QTest::newRow("Lesson") << "Help" << "What this page shows" << QKeySequence(QKeySequence::HelpContents);
     }
     void menusHaveTheStandardShortcuts()
     {
