@@ -58,8 +58,8 @@ QString paragraphs(const QString& text)
 QString optionItem(const QCommandLineOption& option)
 {
     QStringList names;
-    for (const QString& name : option.names())
-        names << QStringLiteral("\\fB%1\\fR").arg(escaped((name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name));
+    for (const QString& name : optionSpellings(option))
+        names << QStringLiteral("\\fB%1\\fR").arg(escaped(name));
     QString head = names.join(QStringLiteral(", "));
     if (!option.valueName().isEmpty())
         head += QStringLiteral(" \\fI%1\\fR").arg(escaped(option.valueName()));
@@ -70,6 +70,14 @@ QString optionItem(const QCommandLineOption& option)
 }
 
 }  // namespace
+
+QStringList optionSpellings(const QCommandLineOption& option)
+{
+    QStringList spellings;
+    for (const QString& name : option.names())
+        spellings << (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name;
+    return spellings;
+}
 
 QString manPageRoff(const ManPage& page)
 {

@@ -29,6 +29,9 @@ struct ManPage {
     std::vector<std::pair<QString, QString>> sections;  // further sections: title, text
 };
 
+// An option's names as typed: "-h" for a one-letter name, "--help" for a longer one.
+QStringList optionSpellings(const QCommandLineOption& option);
+
 // Section 1 roff. Text is escaped (backslashes, leading dots, hyphens in option names); lines of
 // a section's text that start with two spaces are set as literal examples.
 QString manPageRoff(const ManPage& page);

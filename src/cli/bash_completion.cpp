@@ -1,6 +1,7 @@
 #include "bash_completion.h"
 
 #include "command_table.h"
+#include "man_page.h"
 #include "rng_factory.h"
 #include "semantics.h"
 
@@ -15,8 +16,7 @@ QStringList optionWords(const QList<QCommandLineOption>& options, bool valuesOnl
     QStringList words;
     for (const QCommandLineOption& option : options)
         if (!valuesOnly || !option.valueName().isEmpty())
-            for (const QString& name : option.names())
-                words << (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name;
+            words << app::optionSpellings(option);
     return words;
 }
 

@@ -1,6 +1,7 @@
 #include "command_table.h"
 
 #include "candidates_command.h"
+#include "man_page.h"
 #include "run_command.h"
 #include "sample_command.h"
 
@@ -29,10 +30,7 @@ QString usageText()
         text += QStringLiteral("  %1 %2\n").arg(command.name, -12).arg(command.summary);
     text += QStringLiteral("\nOptions:\n");
     for (const QCommandLineOption& option : topLevelOptions()) {
-        QStringList names;
-        for (const QString& name : option.names())
-            names << (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name;
-        text += QStringLiteral("  %1 %2\n").arg(names.join(QStringLiteral(", ")), -18).arg(option.description());
+        text += QStringLiteral("  %1 %2\n").arg(app::optionSpellings(option).join(QStringLiteral(", ")), -18).arg(option.description());
     }
     text += QStringLiteral("\nRun 'logitlab-cli <command> --help' for the options of a command.\n");
     return text;
