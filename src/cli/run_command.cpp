@@ -95,22 +95,27 @@ CommandSpec runCommand()
 {
     return {QStringLiteral("run"),
             QStringLiteral("run an experiment file headless: CSV and charts"),
-        QStringLiteral("Run an experiment file, or a state file the Explorer saved, headless. Writes each result\n"
-                       "table as DIR/<name><suffix>.csv (provenance in '#' lines) and each chart as\n"
-                       "DIR/<name><suffix>.<format>. The same file and seed give the same CSV bytes on any\n"
-                       "thread count. Nothing is written when the file or an option is wrong (exit code 2). The\n"
-                       "files appear together or not at all: a failed write or Ctrl-C (exit 130; SIGTERM 143)\n"
-                       "leaves DIR as it was.\n"
-                       "Kinds: %1.").arg(app::experimentKindIds().join(QStringLiteral(", "))),
+            QStringLiteral("Run an experiment file, or a state file the Explorer saved, headless. Writes each result\n"
+                           "table as DIR/<name><suffix>.csv (provenance in '#' lines) and each chart as\n"
+                           "DIR/<name><suffix>.<format>. The same file and seed give the same CSV bytes on any\n"
+                           "thread count. Nothing is written when the file or an option is wrong (exit code 2). The\n"
+                           "files appear together or not at all: a failed write or Ctrl-C (exit 130; SIGTERM 143)\n"
+                           "leaves DIR as it was.\n"
+                           "Kinds: %1.")
+                .arg(app::experimentKindIds().join(QStringLiteral(", "))),
             QStringLiteral("FILE.json"),
             QStringLiteral("The experiment file or Explorer state file (docs/experiments.md)."),
             {
-        {QStringLiteral("out"), QStringLiteral("Folder to write into (created if needed). Required."), QStringLiteral("DIR")},
-        {QStringLiteral("threads"), QStringLiteral("Worker threads (1..1024). Default: all cores."), QStringLiteral("N")},
-        {QStringLiteral("set"), QStringLiteral("Override a key of the file, e.g. replies=1000 or settings.1.top-p=0.95. Repeatable."),
-         QStringLiteral("key=value")},
-        {QStringLiteral("formats"), QStringLiteral("Comma list of csv, png, svg, pdf. Default: %1.").arg(QString::fromLatin1(kDefaultFormats)),
-         QStringLiteral("list"), QString::fromLatin1(kDefaultFormats)},
+                {QStringLiteral("out"), QStringLiteral("Folder to write into (created if needed). Required."),
+                 QStringLiteral("DIR")},
+                {QStringLiteral("threads"), QStringLiteral("Worker threads (1..1024). Default: all cores."),
+                 QStringLiteral("N")},
+                {QStringLiteral("set"),
+                 QStringLiteral("Override a key of the file, e.g. replies=1000 or settings.1.top-p=0.95. Repeatable."),
+                 QStringLiteral("key=value")},
+                {QStringLiteral("formats"),
+                 QStringLiteral("Comma list of csv, png, svg, pdf. Default: %1.").arg(QString::fromLatin1(kDefaultFormats)),
+                 QStringLiteral("list"), QString::fromLatin1(kDefaultFormats)},
             },
             runRun};
 }

@@ -101,16 +101,18 @@ CommandSpec sampleCommand()
                            "The same seed and RNG give the same draws on every machine."),
             {},
             {},
-            samplerOptions() + chainOptions() + QList<QCommandLineOption>{
-        {QStringLiteral("seed"), QStringLiteral("Seed (a whole number >= 0). Default 42."), QStringLiteral("S"),
-         QStringLiteral("42")},
-        {QStringLiteral("rng"), QStringLiteral("Generator: mulberry32 (the lesson's), mt19937 or mt19937_64."),
-         QStringLiteral("name"), QStringLiteral("mulberry32")},
-        {QStringLiteral("draws"), QStringLiteral("Number of draws (>= 0). Default 1000."), QStringLiteral("N"),
-         QStringLiteral("1000")},
-        {QStringLiteral("sequence"), QStringLiteral("Also print the drawn ids in order.")},
-        {QStringLiteral("json"), QStringLiteral("Print one JSON object.")},
-    },
+            samplerOptions() + chainOptions() +
+                QList<QCommandLineOption>{
+                    {QStringLiteral("seed"), QStringLiteral("Seed (a whole number >= 0). Default 42."),
+                     QStringLiteral("S"), QStringLiteral("42")},
+                    {QStringLiteral("rng"),
+                     QStringLiteral("Generator: mulberry32 (the lesson's), mt19937 or mt19937_64."),
+                     QStringLiteral("name"), QStringLiteral("mulberry32")},
+                    {QStringLiteral("draws"), QStringLiteral("Number of draws (>= 0). Default 1000."),
+                     QStringLiteral("N"), QStringLiteral("1000")},
+                    {QStringLiteral("sequence"), QStringLiteral("Also print the drawn ids in order.")},
+                    {QStringLiteral("json"), QStringLiteral("Print one JSON object.")},
+                },
             runSample};
 }
 
