@@ -123,6 +123,22 @@ private slots:
         QCOMPARE(explorer->model()->survivors().size(), std::size_t{3});
     }
 
+    void saveNamesFilesAsLogitLabFiles_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QString>("written");
+        QTest::newRow("no extension") << "/tmp/run1" << "/tmp/run1.logitlab.json";
+        QTest::newRow("plain json kept") << "/tmp/run1.json" << "/tmp/run1.json";
+        QTest::newRow("already logitlab") << "/tmp/run1.logitlab.json" << "/tmp/run1.logitlab.json";
+        QTest::newRow("dotted folder") << "/tmp/v1.2/run" << "/tmp/v1.2/run.logitlab.json";
+    }
+    void saveNamesFilesAsLogitLabFiles()
+    {
+        QFETCH(QString, typed);
+        QFETCH(QString, written);
+        QCOMPARE(MainWindow::experimentFileName(typed), written);
+    }
+
     void newGoesBackToTheLessonExample()
     {
         MainWindow window;

@@ -130,6 +130,25 @@ private slots:
         QCOMPARE(sorted(manOptions(roff, QString())), sorted(accepted));
     }
 
+    // `logitlab FILE` (the desktop entry's Exec line): a LogitLab file opens, a bad one is named.
+    void guiOpensItsFileArgument()
+    {
+        QTemporaryDir dir;
+        const QString shot = dir.filePath(QStringLiteral("shot.png"));
+        const QString example = test::dataPath(QStringLiteral("../../examples/seed-sweep-lesson.json"));
+        QProcess good;
+        good.start(test::binaryPath(QStringLiteral("logitlab")), {QStringLiteral("--screenshot"), shot, example});
+        QVERIFY(good.waitForFinished(60000));
+        QCOMPARE(good.exitCode(), 0);
+        QVERIFY(QFile::exists(shot));
+        QProcess bad;
+        bad.start(test::binaryPath(QStringLiteral("logitlab")),
+                  {QStringLiteral("--screenshot"), shot, dir.filePath(QStringLiteral("missing.logitlab.json"))});
+        QVERIFY(bad.waitForFinished(60000));
+        QCOMPARE(bad.exitCode(), 2);
+        QVERIFY(bad.readAllStandardError().contains("missing.logitlab.json"));
+    }
+
     void versionIsTheProjectVersion()
     {
         const QString cli = run(QStringLiteral("logitlab-cli"), {QStringLiteral("--version")});

@@ -285,6 +285,11 @@ QString MainWindow::saveExperimentTo(const QString& path)
     return error;
 }
 
+QString MainWindow::experimentFileName(const QString& typed)
+{
+    return QFileInfo(typed).suffix().isEmpty() ? typed + QStringLiteral(".logitlab.json") : typed;
+}
+
 Page* MainWindow::pageFor(const QString& path) const
 {
     // A plain logits file is the Explorer's; a JSON file names its kind, whose page shows it.
@@ -425,13 +430,11 @@ void MainWindow::saveInteractive()
 {
     // *.logitlab.json is LogitLab's file type (packaging/logitlab-mime.xml): double-clicking such
     // a file opens it here. A name the user ends in plain .json is kept as typed.
-    QString path = QFileDialog::getSaveFileName(this, tr("Save experiment"), QString(),
-                                                tr("LogitLab experiment (*.logitlab.json)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save experiment"), QString(),
+                                                      tr("LogitLab experiment (*.logitlab.json)"));
     if (path.isEmpty())
         return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".logitlab.json");
-    const QString error = saveExperimentTo(path);
+    const QString error = saveExperimentTo(experimentFileName(path));
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Save experiment"), app::oneLineText(error));
 }

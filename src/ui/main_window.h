@@ -54,6 +54,9 @@ public:
     QString exportChartTo(const QString& path, int dpi = 300);
     QString exportTableTo(const QString& path);
     QString saveExperimentTo(const QString& path);
+    // The name Save experiment writes for what was typed: ".logitlab.json" added when it has no
+    // extension (LogitLab's file type, packaging/logitlab-mime.xml), else as typed.
+    static QString experimentFileName(const QString& typed);
     // Opens on the page of the file's kind (an experiment's "experiment", an Explorer state,
     // a plain logits file for the Explorer) and shows that page.
     QString openExperimentFrom(const QString& path);
