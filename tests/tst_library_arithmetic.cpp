@@ -5,6 +5,7 @@
 // tokens whose fate depends on rounding, and ties at a cut (LogitLab keeps the lower ids).
 #include "chain_evaluation.h"
 #include "chain_settings.h"
+#include "chain_test_support.h"
 #include "cut_report.h"
 
 #include <QTest>
@@ -44,19 +45,12 @@ engine::CandidateList run(const engine::ChainSettings& settings, Semantics seman
 
 std::vector<int> idsOf(const engine::CandidateList& list)
 {
-    std::vector<int> ids;
-    for (const auto& c : list)
-        ids.push_back(c.id);
-    std::sort(ids.begin(), ids.end());
-    return ids;
+    return test::sortedIds(list);
 }
 
 std::vector<double> lnOf(const std::vector<double>& probs)
 {
-    std::vector<double> out;
-    for (double p : probs)
-        out.push_back(std::log(p));
-    return out;
+    return test::logOf(probs);
 }
 
 std::uint32_t bitsOf(float f)

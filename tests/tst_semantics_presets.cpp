@@ -29,11 +29,7 @@ engine::CandidateList run(const engine::ChainSettings& settings, Semantics s, co
 
 std::vector<int> idsOf(const engine::CandidateList& list)
 {
-    std::vector<int> ids;
-    for (const auto& c : list)
-        ids.push_back(c.id);
-    std::sort(ids.begin(), ids.end());
-    return ids;
+    return test::sortedIds(list);
 }
 
 Semantics semanticsOf(const QString& name)

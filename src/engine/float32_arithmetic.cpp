@@ -33,44 +33,43 @@ void roundLogitsToFloat(CandidateArray& a)
         t.logit = f32(t.logit);
 }
 
-void llamaSoftmax(CandidateArray& a)
+namespace {
+
+// expf(l - max) per entry in float, as both of llama.cpp's softmaxes compute it; empty (and p set
+// to equal shares) when no logit is finite.
+std::vector<float> llamaExps(CandidateArray& a)
 {
-    if (a.empty())
-        return;
     const std::vector<float> logits = logitsAsFloat(a);
     const float maxLogit = maxOf(logits);
     if (maxLogit == kNegInfF) {
         for (auto& t : a.data())
             t.p = 1.0 / static_cast<double>(a.size());
-        return;
+        return {};
     }
     std::vector<float> p(logits.size());
-    float sum = 0.0f;
-    for (std::size_t i = 0; i < p.size(); ++i) {
+    for (std::size_t i = 0; i < p.size(); ++i)
         p[i] = std::exp(logits[i] - maxLogit);  // expf: the float overload
-        sum += p[i];
-    }
+    return p;
+}
+
+}  // namespace
+
+void llamaSoftmax(CandidateArray& a)
+{
+    const std::vector<float> p = llamaExps(a);
+    float sum = 0.0f;  // a float running sum in array order
+    for (float v : p)
+        sum += v;
     for (std::size_t i = 0; i < p.size(); ++i)
         a[i].p = static_cast<double>(p[i] / sum);
 }
 
 void llamaDistSoftmax(CandidateArray& a)
 {
-    if (a.empty())
-        return;
-    const std::vector<float> logits = logitsAsFloat(a);
-    const float maxLogit = maxOf(logits);
-    if (maxLogit == kNegInfF) {
-        for (auto& t : a.data())
-            t.p = 1.0 / static_cast<double>(a.size());
-        return;
-    }
-    std::vector<float> p(logits.size());
-    double sum = 0.0;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-        p[i] = std::exp(logits[i] - maxLogit);
-        sum += p[i];
-    }
+    const std::vector<float> p = llamaExps(a);
+    double sum = 0.0;  // the dist sampler sums in double
+    for (float v : p)
+        sum += v;
     for (std::size_t i = 0; i < p.size(); ++i)
         a[i].p = static_cast<double>(static_cast<float>(static_cast<double>(p[i]) / sum));
 }
