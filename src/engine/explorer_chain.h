@@ -56,7 +56,7 @@ std::vector<std::string> explorerChainWarnings(const ExplorerChain& chain);
 
 // The chain's cut marks (sampler_analysis.h): tokens whose fate depends on rounding and ties
 // across a cut, for vocabularies up to kCutMarksUpTo tokens.
-inline constexpr Eigen::Index kCutMarksUpTo = 65536;
+inline constexpr Eigen::Index kCutMarksUpTo = 4096;
 std::vector<std::string> explorerCutMarks(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain);
 
 // analyse() for any preset. `order` is idsByDescendingLogit(logits). For a chain, `pRaw` is the
