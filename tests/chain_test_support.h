@@ -2,12 +2,14 @@
 // Face's own tests build them (logit = ln p), and chains parsed from their compact text.
 #pragma once
 
+#include "candidate.h"
 #include "candidate_array.h"
 #include "chain_text.h"
 #include "sampler_chain.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -55,6 +57,25 @@ inline std::vector<double> probabilities(const engine::CandidateArray& a)
     for (const auto& t : a.data())
         p.push_back(t.p);
     return p;
+}
+
+// The survivors' ids, sorted.
+inline std::vector<int> sortedIds(const engine::CandidateList& list)
+{
+    std::vector<int> out;
+    for (const auto& c : list)
+        out.push_back(c.id);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// ln p of each probability: logits whose softmax is `probs` (llama.cpp's and HF's tests build so).
+inline std::vector<double> logOf(const std::vector<double>& probs)
+{
+    std::vector<double> out;
+    for (double p : probs)
+        out.push_back(std::log(p));
+    return out;
 }
 
 inline std::vector<int> ids(const engine::CandidateArray& a)

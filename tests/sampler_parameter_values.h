@@ -15,6 +15,8 @@ namespace logitlab::test {
 
 inline engine::Semantics presetFor(const engine::SamplerParameter& p)
 {
+    if (p.choice)
+        return engine::Semantics::LlamaCpp;  // the arithmetic: a preset whose library arithmetic is its own
     for (engine::Semantics s : engine::allSemantics())
         if (engine::presetAccepts(p, s))
             return s;
@@ -38,11 +40,19 @@ inline std::string listFor(const engine::SamplerParameter& p)
     return p.list == &engine::ChainSettings::logitBias ? "1@0.5/2@-inf" : "0/2";
 }
 
+// A choice other than the default: the last one ("library" for the arithmetic).
+inline std::string choiceFor(const engine::SamplerParameter& p)
+{
+    return p.choices.back();
+}
+
 // The settings with `p` alone set.
 inline engine::ChainSettings settingsWith(const engine::SamplerParameter& p)
 {
     engine::ChainSettings s;
-    if (p.list)
+    if (p.choice)
+        s.*p.choice = choiceFor(p);
+    else if (p.list)
         s.*p.list = listFor(p);
     else
         s.*p.field = valueFor(p);

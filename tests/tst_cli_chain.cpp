@@ -103,6 +103,62 @@ private slots:
                  QStringLiteral("temperature"));
     }
 
+    // Issue 18: vLLM raises a temperature in (0, 0.01) to 0.01, so at T = 1e-6 it samples from all
+    // three of 1, 1.000001, 0.9999995 (p ~ 1/3 each at T = 0.01); only T = 0 is greedy (id 1).
+    void vllmTemperatureFloorThroughTheCli_data()
+    {
+        QTest::addColumn<QString>("temperature");
+        QTest::addColumn<QList<int>>("ids");
+        QTest::newRow("1e-6") << QStringLiteral("0.000001") << QList<int>{0, 1, 2};
+        QTest::newRow("0.005") << QStringLiteral("0.005") << QList<int>{0, 1, 2};
+        QTest::newRow("0.01") << QStringLiteral("0.01") << QList<int>{0, 1, 2};
+        QTest::newRow("0") << QStringLiteral("0") << QList<int>{1};
+    }
+
+    void vllmTemperatureFloorThroughTheCli()
+    {
+        QFETCH(QString, temperature);
+        QFETCH(QList<int>, ids);
+        const QJsonObject result = json({QStringLiteral("candidates"), QStringLiteral("--logits"),
+                                         QStringLiteral("1,1.000001,0.9999995"), QStringLiteral("--semantics"),
+                                         QStringLiteral("vllm"), QStringLiteral("--temperature"), temperature});
+        QCOMPARE(survivorIds(result), ids);
+        for (const auto& s : result.value(QStringLiteral("survivors")).toArray()) {
+            const double p = s.toObject().value(QStringLiteral("p")).toDouble();
+            QVERIFY2(ids.size() == 1 ? p == 1.0 : std::fabs(p - 1.0 / 3.0) < 0.01, qPrintable(QString::number(p)));
+        }
+    }
+
+    // Issue 18: --arithmetic library runs the preset as its library computes (float32), and
+    // --compare marks the token whose fate depends on rounding with both running totals.
+    void libraryArithmeticAndTheRoundingMarks()
+    {
+        const QStringList base{QStringLiteral("candidates"), QStringLiteral("--probs"),
+                               QStringLiteral("0.3,0.2,0.2,0.1,0.1,0.1"), QStringLiteral("--semantics"),
+                               QStringLiteral("vllm"), QStringLiteral("--top-p"), QStringLiteral("0.8")};
+        const QJsonObject exact = json(base);
+        QCOMPARE(exact.value(QStringLiteral("arithmetic")).toString(), QStringLiteral("exact"));
+        QCOMPARE(survivorIds(exact), (QList<int>{0, 1, 2, 3}));
+        const QJsonObject library = json(base + QStringList{QStringLiteral("--arithmetic"), QStringLiteral("library")});
+        QCOMPARE(library.value(QStringLiteral("arithmetic")).toString(), QStringLiteral("library"));
+        QCOMPARE(library.value(QStringLiteral("settings")).toObject().value(QStringLiteral("arithmetic")).toString(),
+                 QStringLiteral("library"));
+        QCOMPARE(survivorIds(library), (QList<int>{0, 1, 2, 3, 4}));
+
+        const Run text = cli(base + QStringList{QStringLiteral("--compare")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains(QStringLiteral("rounding: vllm: token 4: kept by float32, cut in exact arithmetic: "
+                                                  "top-p running total float32 0.200000018 (cut 0.199999988), exact "
+                                                  "0.2 (cut 0.2)")),
+                 qPrintable(text.out));
+        const QJsonObject compared = json(base + QStringList{QStringLiteral("--compare")});
+        QCOMPARE(compared.value(QStringLiteral("presets")).toObject().value(QStringLiteral("vllm")).toObject()
+                     .value(QStringLiteral("rounding")).toArray().size(),
+                 1);
+        QVERIFY(!compared.value(QStringLiteral("presets")).toObject().value(QStringLiteral("lesson")).toObject()
+                     .contains(QStringLiteral("rounding")));
+    }
+
     void compareShowsAllFourAndTheRule()
     {
         const QJsonObject result = json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,2,1"),
@@ -264,6 +320,12 @@ private slots:
         const QStringList base{QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,2,1")};
         QTest::newRow("unknown preset") << base + QStringList{QStringLiteral("--semantics"), QStringLiteral("torch")}
                                         << "semantics: unknown preset 'torch'";
+        QTest::newRow("arithmetic fast") << base + QStringList{QStringLiteral("--semantics"), QStringLiteral("vllm"),
+                                                               QStringLiteral("--arithmetic"), QStringLiteral("fast")}
+                                         << "arithmetic: 'fast' is not one of exact, library";
+        QTest::newRow("arithmetic fast, compare") << base + QStringList{QStringLiteral("--compare"),
+                                                                        QStringLiteral("--arithmetic"), QStringLiteral("fast")}
+                                                  << "arithmetic: 'fast' is not one of exact, library";
         QTest::newRow("unknown stage") << base + QStringList{QStringLiteral("--chain"), QStringLiteral("top-k=2,nucleus=0.9")}
                                        << "unknown stage 'nucleus'";
         QTest::newRow("unknown parameter") << base + QStringList{QStringLiteral("--chain"), QStringLiteral("top-p=0.9:keep=1")}
@@ -354,7 +416,9 @@ private slots:
         const engine::Semantics semantics = test::presetFor(p);
         const engine::ChainSettings settings = test::settingsWith(p);
         QString value;
-        if (p.list)
+        if (p.choice)
+            value = QString::fromStdString(test::choiceFor(p));
+        else if (p.list)
             value = p.list == &engine::ChainSettings::logitBias ? QStringLiteral("1:0.5,2:-inf") : QStringLiteral("0,2");
         else
             value = QString::fromStdString(engine::formatDouble(*(settings.*p.field)));

@@ -21,6 +21,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -325,6 +326,36 @@ private slots:
         QVERIFY(loaded(page));
         QCOMPARE(page.model()->rowCount(), 5);
         QVERIFY(page.errorLabel()->text().contains(QLatin1String("row 1")));
+    }
+
+    // Issue 18: the arithmetic toggle runs the preset as its library computes, and the readouts
+    // mark the token whose fate depends on rounding and the ties at a cut.
+    void arithmeticToggleAndCutMarks()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.csv"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        // ln 0.3, ln 0.2, ln 0.2, ln 0.1 three times: the issue's vLLM top-p 0.8 case.
+        f.write("token,logit\na,-1.2039728043259361\nb,-1.6094379124341003\nc,-1.6094379124341003\n"
+                "d,-2.3025850929940455\ne,-2.3025850929940455\nf,-2.3025850929940455\n");
+        f.close();
+        ExplorerPage page;
+        page.show();
+        QCOMPARE(page.openLogitsFile(path), QString());
+        QVERIFY(loaded(page));
+        ChainControls* controls = page.chainControls();
+        QVERIFY(!controls->arithmeticBox()->isEnabled());  // the lesson has one arithmetic
+        controls->semanticsBox()->setCurrentText(QStringLiteral("vllm"));
+        controls->topPBox()->setValue(0.8);
+        QVERIFY(controls->arithmeticBox()->isEnabled());
+        QTRY_COMPARE(page.model()->analysis().survivors.size(), std::size_t{4});
+        const QString text = page.readoutText();
+        QVERIFY2(text.contains(QLatin1String("token 4: kept by float32, cut in exact arithmetic")), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("top-p: tie at logit")), qPrintable(text));  // d and e stay, f goes
+        controls->arithmeticBox()->setChecked(true);
+        QCOMPARE(page.model()->chain().stages.arithmetic, std::string("library"));
+        QTRY_COMPARE(page.model()->analysis().survivors.size(), std::size_t{5});
     }
 
     void openingABadFileLosesNothing()

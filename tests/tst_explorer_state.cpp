@@ -113,6 +113,8 @@ private slots:
                                         << "bad.json: sampler.topP: is the old spelling of top-p: give only one of them";
         QTest::newRow("not a number") << R"({"min-p": "0.1"})"
                                       << "bad.json: sampler.min-p: must be a number, not a string";
+        QTest::newRow("unknown arithmetic") << R"({"semantics": "vllm", "arithmetic": "fast"})"
+                                            << R"(bad.json: sampler.arithmetic: must be one of exact, library, got "fast")";
         QTest::newRow("temperature hot") << R"({"temperature": "hot"})"
                                          << "bad.json: sampler.temperature: must be a number, not a string";
         QTest::newRow("temperature negative") << R"({"temperature": -1})"

@@ -130,6 +130,10 @@ private slots:
         QJsonObject mixed = chainSetting(QStringLiteral("hf"), QStringLiteral("top-k=3"));
         mixed.insert(QStringLiteral("top-p"), 0.9);
         QTest::newRow("lesson keys beside a chain") << mixed << QStringLiteral("t.json: settings.0.top-p: ");
+        QJsonObject fast = chainSetting(QStringLiteral("vllm"), QStringLiteral("top-p=0.8"));
+        fast.insert(QStringLiteral("arithmetic"), QStringLiteral("fast"));
+        QTest::newRow("unknown arithmetic")
+            << fast << QStringLiteral("t.json: settings.0.arithmetic: must be one of exact, library, got \"fast\"");
     }
     void badChainsAreRefusedByName()
     {
@@ -151,6 +155,20 @@ private slots:
         const QJsonObject written = app::toJson(spec.value());
         QCOMPARE(written[QStringLiteral("settings")].toArray().first().toObject(), setting);
         QVERIFY(app::parseJunkRisk(written, QStringLiteral("again")).value() == spec.value());
+    }
+
+    // Issue 18: a setting's arithmetic round-trips and the provenance names what each used.
+    void arithmeticRoundTripsAndIsRecorded()
+    {
+        QJsonObject setting = chainSetting(QStringLiteral("vllm"), QStringLiteral("top-p=0.8"));
+        setting.insert(QStringLiteral("label"), QStringLiteral("float"));
+        setting.insert(QStringLiteral("arithmetic"), QStringLiteral("library"));
+        const auto spec = app::parseJunkRisk(fileWith({3, 2, 1}, {2}, setting, 100), QStringLiteral("t.json"));
+        QVERIFY2(spec, spec ? "" : spec.error().c_str());
+        QCOMPARE(spec->settings.first().arithmetic, QStringLiteral("library"));
+        QCOMPARE(app::toJson(spec.value())[QStringLiteral("settings")].toArray().first().toObject(), setting);
+        const QStringList lines = app::junkRiskProvenance(spec.value(), QString()).csvCommentLines();
+        QVERIFY2(lines.contains(QStringLiteral("# arithmetic: float = library")), qPrintable(lines.join(QLatin1Char('\n'))));
     }
 
     void settingLines_data()

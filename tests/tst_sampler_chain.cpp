@@ -253,7 +253,8 @@ private slots:
                 QVERIFY(list.front().p >= previous);
                 previous = list.front().p;
             }
-            QVERIFY(previous > 1 - 1e-12);
+            // vLLM raises T = 0.001 to 0.01 (its floor): 2.5 vs 2.4 is then e^10 to 1, not greedy yet.
+            QVERIFY(previous > (s == Semantics::Vllm ? 1 - 1e-4 : 1 - 1e-12));
         }
     }
 

@@ -27,7 +27,8 @@ private slots:
             QVERIFY2(keys.insert(p.name).second, p.name);
             for (const char* old : p.oldKeys)
                 QVERIFY2(keys.insert(old).second, old);
-            QVERIFY2((p.field != nullptr) != (p.list != nullptr), p.name);
+            QVERIFY2((p.field != nullptr) + (p.list != nullptr) + (p.choice != nullptr) == 1, p.name);
+            QVERIFY2((p.choice != nullptr) == !p.choices.empty(), p.name);
         }
     }
 
@@ -35,6 +36,10 @@ private slots:
     void everyRowNamesADeclaredParameter()
     {
         const engine::SamplerParameter& p = currentParameter();
+        if (p.choice) {
+            QVERIFY(!engine::stageSpec(p));  // the arithmetic is the whole chain's, no stage's
+            return;
+        }
         if (p.field == &engine::ChainSettings::mirostat) {
             QVERIFY(!engine::stageSpec(p));  // it picks mirostat's version rather than setting a value
             return;
@@ -76,8 +81,10 @@ private slots:
         QVERIFY2(chain.ok(), chain.ok() ? "" : chain.error().c_str());
         const std::string text = engine::formatChain(chain.value());
         if (p.field != &engine::ChainSettings::mirostatTau && p.field != &engine::ChainSettings::mirostatEta
-            && p.field != &engine::ChainSettings::dynatempExponent)  // these alone ask for no stage
+            && p.field != &engine::ChainSettings::dynatempExponent && !p.choice)  // these alone ask for no stage
             QVERIFY2(!chain->stages().empty(), text.c_str());
+        if (p.choice)
+            QCOMPARE(engine::arithmeticName(chain->arithmetic()), test::choiceFor(p));
 
         const QJsonArray json = app::chainToJson(chain.value(), false);
         const auto back = app::chainFromJson(json, semantics);

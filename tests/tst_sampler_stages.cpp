@@ -17,6 +17,7 @@ using engine::Semantics;
 using test::applied;
 using test::arrayFromLogits;
 using test::arrayFromProbs;
+using test::logOf;
 
 namespace {
 
@@ -27,14 +28,6 @@ std::vector<double> ramp(double from, int count, double scale = 1.0)
     std::vector<double> out;
     for (int i = 0; i < count; ++i)
         out.push_back((from + i) * scale);
-    return out;
-}
-
-std::vector<double> logOf(const std::vector<double>& probs)
-{
-    std::vector<double> out;
-    for (double p : probs)
-        out.push_back(std::log(p));
     return out;
 }
 

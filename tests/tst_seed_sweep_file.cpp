@@ -76,6 +76,32 @@ private slots:
         QVERIFY(csvOf(spec, outcome).contains(QLatin1String("result: replay of the first seed: replayed bit for bit")));
     }
 
+    // Issue 18: the sweep runs in the arithmetic its file names, and its provenance says which.
+    void arithmeticDecidesTheOutcomesAndIsRecorded()
+    {
+        QJsonObject json = lessonJson();
+        json[QStringLiteral("distribution")] = QJsonObject{
+            {QStringLiteral("kind"), QStringLiteral("probabilities")},
+            {QStringLiteral("probabilities"), QJsonArray{0.3, 0.2, 0.2, 0.1, 0.1, 0.1}}};
+        json[QStringLiteral("semantics")] = QStringLiteral("vllm");
+        json[QStringLiteral("chain")] = QStringLiteral("top-p=0.8");
+        json[QStringLiteral("draws")] = 100;
+        const auto exact = parseSeedSweep(json, QStringLiteral("e.json"));
+        QVERIFY2(exact.ok(), exact.ok() ? "" : exact.error().c_str());
+        const SeedSweepOutcome exactRun = run(exact.value(), 1);
+        QCOMPARE(exactRun.tokenNames.size(), 4);  // the fifth token is cut in exact arithmetic
+        QVERIFY(csvOf(exact.value(), exactRun).contains(QLatin1String("# arithmetic: exact")));
+
+        json[QStringLiteral("arithmetic")] = QStringLiteral("library");
+        const auto library = parseSeedSweep(json, QStringLiteral("l.json"));
+        QVERIFY2(library.ok(), library.ok() ? "" : library.error().c_str());
+        QCOMPARE(library->arithmetic, QStringLiteral("library"));
+        QCOMPARE(parseSeedSweep(toJson(library.value()), QStringLiteral("again")).value(), library.value());
+        const SeedSweepOutcome libraryRun = run(library.value(), 1);
+        QCOMPARE(libraryRun.tokenNames.size(), 5);  // vLLM's float32 top-p keeps it (1 - 0.8f < 0.2)
+        QVERIFY(csvOf(library.value(), libraryRun).contains(QLatin1String("# arithmetic: library")));
+    }
+
     void identicalForAnyThreadCount()
     {
         auto root = exampleJson(QStringLiteral("seed-sweep-200-seeds.json"));
@@ -113,6 +139,9 @@ private slots:
         QTest::newRow("empty seeds") << "seeds" << "[]" << "f.json: seeds: must list";
         QTest::newRow("unknown rng") << "rng" << "\"dice\"" << "f.json: rng: must be one of mulberry32, mt19937, mt19937_64, got \"dice\"";
         QTest::newRow("unknown semantics") << "semantics" << "\"torch\"" << "f.json: semantics: must be one of lesson";
+        QTest::newRow("unknown arithmetic") << "arithmetic" << "\"fast\""
+                                            << "f.json: arithmetic: must be one of exact, library, got \"fast\"";
+        QTest::newRow("arithmetic a number") << "arithmetic" << "1" << "f.json: arithmetic: ";
         QTest::newRow("compare one seed") << "compare" << "[42]" << "f.json: compare: must name exactly two seeds";
         QTest::newRow("compare unknown seed") << "compare" << "[42, 7]" << "f.json: compare.1: seed 7 is not one of the swept seeds";
         QTest::newRow("version 2") << "logitlab" << "2" << "f.json: logitlab: unknown version 2";

@@ -29,11 +29,7 @@ engine::CandidateList run(const engine::ChainSettings& settings, Semantics s, co
 
 std::vector<int> idsOf(const engine::CandidateList& list)
 {
-    std::vector<int> ids;
-    for (const auto& c : list)
-        ids.push_back(c.id);
-    std::sort(ids.begin(), ids.end());
-    return ids;
+    return test::sortedIds(list);
 }
 
 Semantics semanticsOf(const QString& name)
@@ -103,11 +99,47 @@ private slots:
         const auto hf = engine::buildChain(settings, Semantics::Hf);
         QVERIFY(!hf.ok());
         QVERIFY(QString::fromStdString(hf.error()).startsWith(QStringLiteral("temperature: t:")));
-        // vLLM's greedy threshold: below 1e-5 is argmax, above it is a (very sharp) softmax.
-        settings.temperature = 1e-6;
-        QCOMPARE(run(settings, Semantics::Vllm, {1, 1 - 1e-7}).size(), 1u);
-        settings.temperature = 2e-5;
-        QCOMPARE(run(settings, Semantics::Vllm, {1, 1 - 1e-7}).size(), 2u);
+    }
+
+    // vLLM's SamplingParams raises a temperature in (0, 0.01) to 0.01 before the sampler sees it;
+    // only T = 0 is greedy. Logits 1, 1.000001, 0.9999995 at T = 0.01 differ by 1e-4 at most:
+    // three tokens of p ~ 1/3. At T = 0 the argmax (id 1) alone.
+    void vllmTemperatureFloor_data()
+    {
+        QTest::addColumn<double>("temperature");
+        QTest::addColumn<std::vector<int>>("ids");
+        QTest::addColumn<double>("dividedBy");  // the temperature vLLM divides by; 0 = greedy
+        QTest::newRow("T = 1e-6 is raised to 0.01") << 1e-6 << std::vector<int>{0, 1, 2} << 0.01;
+        QTest::newRow("T = 0.005 is raised to 0.01") << 0.005 << std::vector<int>{0, 1, 2} << 0.01;
+        QTest::newRow("T = 0.01 is itself") << 0.01 << std::vector<int>{0, 1, 2} << 0.01;
+        QTest::newRow("T = 0 is greedy") << 0.0 << std::vector<int>{1} << 0.0;
+    }
+
+    void vllmTemperatureFloor()
+    {
+        QFETCH(double, temperature);
+        QFETCH(std::vector<int>, ids);
+        QFETCH(double, dividedBy);
+        engine::ChainSettings settings;
+        settings.temperature = temperature;
+        const std::vector<double> logits{1, 1.000001, 0.9999995};
+        const auto final = run(settings, Semantics::Vllm, logits);
+        QCOMPARE(idsOf(final), ids);
+        if (dividedBy > 0.0) {
+            // p_i = exp(l_i / 0.01) / sum: the same numbers as a plain T = 0.01 run.
+            double sum = 0.0;
+            for (double l : logits)
+                sum += std::exp((l - 1.000001) / dividedBy);
+            for (const auto& t : final)
+                QVERIFY(std::fabs(t.p - std::exp((logits[static_cast<std::size_t>(t.id)] - 1.000001) / dividedBy) / sum)
+                        < 1e-12);
+        }
+        // llama.cpp has no floor: it divides by 1e-6, and the top token takes p ~ 1 - e^-1.
+        if (temperature == 1e-6) {
+            const auto llama = run(settings, Semantics::LlamaCpp, logits);
+            QCOMPARE(llama.front().id, 1);
+            QVERIFY(llama.front().p > 0.6);
+        }
     }
 
     // D3: logits [3, 1, 2, 2], top-k 2: the 2nd largest value (2) is tied.

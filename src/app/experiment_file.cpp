@@ -7,6 +7,7 @@
 #include "logits_file.h"
 #include "rng_factory.h"
 #include "sampler_settings_json.h"
+#include "arithmetic.h"
 #include "semantics.h"
 #include "stateless_chain.h"
 #include "synthetic_logits.h"
@@ -50,6 +51,30 @@ QStringList semanticsNames()
     return names;
 }
 
+QStringList arithmeticNames()
+{
+    QStringList names;
+    for (engine::Arithmetic a : engine::allArithmetics())
+        names << QString::fromStdString(engine::arithmeticName(a));
+    return names;
+}
+
+void applyArithmetic(engine::SamplerChain& chain, const QString& choice)
+{
+    chain.setArithmetic(engine::resolveArithmetic(choice.toStdString(), chain.semantics()));
+}
+
+QString arithmeticUsed(const QString& semantics, const QString& choice)
+{
+    const auto preset = engine::parseSemantics(semantics.toStdString()).value_or(engine::Semantics::Lesson);
+    return QString::fromStdString(engine::arithmeticName(engine::resolveArithmetic(choice.toStdString(), preset)));
+}
+
+QString SettingSpec::arithmeticUsed() const
+{
+    return isChain() ? app::arithmeticUsed(semantics, arithmetic) : app::arithmeticUsed(QStringLiteral("lesson"), {});
+}
+
 QString SettingSpec::describe() const
 {
     return isChain() ? semantics + QStringLiteral(": ") + chain : QString::fromStdString(engine::describeSettings(sampler));
@@ -63,7 +88,9 @@ engine::Result<engine::Decoder> settingDecoder(const SettingSpec& s)
                                              "a reply's risk at one fixed distribution per step needs a stateless chain");
     if (!chain)
         return Error{chain.error()};
-    return engine::decoderFromChain(s.label.toStdString(), chain.value());
+    engine::SamplerChain built = std::move(chain).value();
+    applyArithmetic(built, s.arithmetic);
+    return engine::decoderFromChain(s.label.toStdString(), built);
 }
 
 QStringList rngNameList()
@@ -172,6 +199,7 @@ SettingSpec readSetting(JsonObjectReader& r)
         // Any stateless chain of the zoo, as in seed sweeps; the lesson's keys do not mix in.
         s.semantics = r.string(QStringLiteral("semantics"), QStringLiteral("lesson"), semanticsNames());
         s.chain = r.string(QStringLiteral("chain"), {});
+        s.arithmetic = r.string(QStringLiteral("arithmetic"), QString(), arithmeticNames());
         if (s.chain.trimmed().isEmpty())
             throw JsonFieldError{r.keyPath(QStringLiteral("chain")), QStringLiteral("must not be empty")};
         if (auto decoder = settingDecoder(s); !decoder) {
@@ -236,8 +264,13 @@ QJsonObject distributionToJson(const DistributionSpec& d)
 
 QJsonObject settingToJson(const SettingSpec& s)
 {
-    if (s.isChain())
-        return {{QStringLiteral("label"), s.label}, {QStringLiteral("semantics"), s.semantics}, {QStringLiteral("chain"), s.chain}};
+    if (s.isChain()) {
+        QJsonObject o{{QStringLiteral("label"), s.label}, {QStringLiteral("semantics"), s.semantics},
+                      {QStringLiteral("chain"), s.chain}};
+        if (!s.arithmetic.isEmpty())
+            o.insert(QStringLiteral("arithmetic"), s.arithmetic);
+        return o;
+    }
     QJsonObject o = samplerSettingsToJson(s.sampler);
     o.insert(QStringLiteral("label"), s.label);
     return o;

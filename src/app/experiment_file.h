@@ -7,6 +7,7 @@
 #include "decoder.h"
 #include "distribution.h"
 #include "input_limits.h"
+#include "sampler_chain.h"
 #include "json_object_reader.h"
 #include "result.h"
 #include "sampler_settings.h"
@@ -39,10 +40,13 @@ struct SettingSpec {
     engine::SamplerSettings sampler;  // when `chain` is empty
     QString semantics = {};           // with `chain`: "lesson", "llama.cpp", "hf", "vllm"
     QString chain = {};               // the chain text, e.g. "top-k=40,min-p=0.05,temperature=0.8"
+    QString arithmetic = {};          // with `chain`: "exact" or "library"; empty: the preset's default
 
     bool isChain() const { return !chain.isEmpty(); }
     // "temperature=1,top-p=0.9" or "llama.cpp: min-p=0.05,temperature=0.8".
     QString describe() const;
+    // The arithmetic the setting runs in, by name ("exact" for the lesson's own settings).
+    QString arithmeticUsed() const;
 
     friend bool operator==(const SettingSpec&, const SettingSpec&) = default;
 };
@@ -53,6 +57,11 @@ inline constexpr qint64 kMaxSeed = qint64{1} << 53;  // every whole number up to
 
 QStringList rngNameList();
 QStringList semanticsNames();  // the presets, by the names files use
+QStringList arithmeticNames();  // "exact", "library"
+// The chain's arithmetic: `choice` ("exact", "library") or the preset's default when empty.
+void applyArithmetic(engine::SamplerChain& chain, const QString& choice);
+// The name of the arithmetic a chain under `semantics` runs in with `choice` ("exact", "library").
+QString arithmeticUsed(const QString& semantics, const QString& choice);
 
 struct ExperimentHeader {
     QString name;         // names the output files

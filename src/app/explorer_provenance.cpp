@@ -1,5 +1,6 @@
 #include "explorer_provenance.h"
 
+#include "arithmetic.h"
 #include "chain_settings.h"
 #include "number_format.h"
 #include "sampler_settings.h"
@@ -27,6 +28,8 @@ Provenance explorerProvenance(const ExplorerState& state, const QString& chainTe
     Provenance p(QStringLiteral("explorer"));
     p.add(QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(chain.semantics)));
     p.add(QStringLiteral("settings"), QString::fromStdString(engine::describeSettings(chain.lesson)));
+    p.add(QStringLiteral("arithmetic"), QString::fromStdString(engine::arithmeticName(
+                                            engine::resolveArithmetic(chain.stages.arithmetic, chain.semantics))));
     for (const auto& field : engine::chainSettingFields())
         if (const auto& value = chain.stages.*field.field)
             p.add(QString::fromLatin1(field.name), *value);

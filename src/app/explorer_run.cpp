@@ -71,6 +71,8 @@ QString explorerSweepFilters(const engine::ExplorerChain& chain)
     for (const auto& field : engine::chainSettingFields())
         if (const auto& value = chain.stages.*field.field)
             filters << QStringLiteral("%1 %2").arg(QString::fromLatin1(field.name), number(*value));
+    if (!chain.stages.arithmetic.empty())
+        filters << QObject::tr("%1 arithmetic").arg(QString::fromStdString(chain.stages.arithmetic));
     return filters.isEmpty() ? QObject::tr("no filter") : filters.join(QObject::tr(", "));
 }
 

@@ -58,8 +58,11 @@ JunkRiskOutcome runJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, co
 Provenance junkRiskProvenance(const JunkRiskSpec& spec, const QString& baseDir)
 {
     QStringList settings;
-    for (const SettingSpec& s : spec.settings)
+    QStringList arithmetic;
+    for (const SettingSpec& s : spec.settings) {
         settings << s.label + QStringLiteral(" = ") + s.describe();
+        arithmetic << s.label + QStringLiteral(" = ") + s.arithmeticUsed();
+    }
     QStringList lengths;
     for (auto n : spec.lengths.expand())
         lengths << QString::number(n);
@@ -68,6 +71,7 @@ Provenance junkRiskProvenance(const JunkRiskSpec& spec, const QString& baseDir)
         .add(QStringLiteral("distribution"), describeDistribution(spec.distribution, baseDir))
         .add(QStringLiteral("junk"), QString::fromStdString(engine::describeJunk(spec.junk)))
         .add(QStringLiteral("settings"), settings.join(QStringLiteral("; ")))
+        .add(QStringLiteral("arithmetic"), arithmetic.join(QStringLiteral("; ")))
         .add(QStringLiteral("lengths"), lengths.join(QLatin1Char(',')))
         .add(QStringLiteral("replies"), QString::number(spec.replies))
         .add(QStringLiteral("rng"), spec.rng)

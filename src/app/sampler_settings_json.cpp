@@ -18,7 +18,12 @@ QString readSamplerSetting(JsonObjectReader& reader, const engine::SamplerParame
     }
     if (key.isEmpty())
         return key;
-    if (parameter.list)
+    if (parameter.choice) {
+        QStringList allowed;
+        for (const char* c : parameter.choices)
+            allowed << QString::fromLatin1(c);
+        settings.*parameter.choice = reader.string(key, {}, allowed).toStdString();
+    } else if (parameter.list)
         settings.*parameter.list = reader.string(key, {}).toStdString();
     else if (engine::isWholeNumber(parameter))
         settings.*parameter.field = static_cast<double>(reader.integer(key, {}, static_cast<qint64>(parameter.minimum),
@@ -42,7 +47,9 @@ QJsonObject samplerSettingsToJson(const engine::ChainSettings& settings)
     QJsonObject json;
     for (const engine::SamplerParameter& p : engine::samplerParameters()) {
         const QString key = QString::fromLatin1(p.name);
-        if (p.list && !(settings.*p.list).empty())
+        if (p.choice && !(settings.*p.choice).empty())
+            json.insert(key, QString::fromStdString(settings.*p.choice));
+        else if (p.list && !(settings.*p.list).empty())
             json.insert(key, QString::fromStdString(settings.*p.list));
         else if (p.field && (settings.*p.field).has_value())
             json.insert(key, engine::isWholeNumber(p) ? QJsonValue(static_cast<qint64>(*(settings.*p.field)))

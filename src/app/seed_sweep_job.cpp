@@ -76,6 +76,7 @@ Provenance seedSweepProvenance(const SeedSweepSpec& spec, const QString& baseDir
         .add(QStringLiteral("distribution"), describeDistribution(spec.distribution, baseDir))
         .add(QStringLiteral("semantics"), spec.semantics)
         .add(QStringLiteral("chain"), spec.chain)
+        .add(QStringLiteral("arithmetic"), arithmeticUsed(spec.semantics, spec.arithmetic))
         .add(QStringLiteral("rng"), spec.rng)
         .add(QStringLiteral("seeds"), spec.seedRange ? QStringLiteral("%1..%2").arg(spec.firstSeed).arg(spec.firstSeed + spec.seedCount - 1)
                                                      : QStringLiteral("%1 listed").arg(spec.seedList.size()))

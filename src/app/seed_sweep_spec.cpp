@@ -58,6 +58,7 @@ SeedSweepSpec readSpec(const QJsonObject& root)
     readCommonKeys(r, QStringLiteral("seed-sweep"), spec);
     spec.semantics = r.string(QStringLiteral("semantics"), spec.semantics, semanticsNames());
     spec.chain = r.string(QStringLiteral("chain"), spec.chain);
+    spec.arithmetic = r.string(QStringLiteral("arithmetic"), spec.arithmetic, arithmeticNames());
     spec.rng = r.string(QStringLiteral("rng"), spec.rng, rngNameList());
     readSeeds(r, spec);
     spec.draws = r.integer(QStringLiteral("draws"), spec.draws, 1,
@@ -110,6 +111,8 @@ QJsonObject toJson(const SeedSweepSpec& spec)
     root.insert(QStringLiteral("distribution"), distributionToJson(spec.distribution));
     root.insert(QStringLiteral("semantics"), spec.semantics);
     root.insert(QStringLiteral("chain"), spec.chain);
+    if (!spec.arithmetic.isEmpty())
+        root.insert(QStringLiteral("arithmetic"), spec.arithmetic);
     root.insert(QStringLiteral("rng"), spec.rng);
     if (spec.seedRange) {
         root.insert(QStringLiteral("seeds"), QJsonObject{{QStringLiteral("first"), spec.firstSeed},
@@ -128,8 +131,13 @@ QJsonObject toJson(const SeedSweepSpec& spec)
 
 engine::Result<engine::SamplerChain> sweepChain(const SeedSweepSpec& spec)
 {
-    return engine::parseStatelessChain(spec.semantics.toStdString(), spec.chain.toStdString(),
-                                       "a sweep over one fixed distribution needs a stateless chain");
+    auto chain = engine::parseStatelessChain(spec.semantics.toStdString(), spec.chain.toStdString(),
+                                             "a sweep over one fixed distribution needs a stateless chain");
+    if (!chain)
+        return chain;
+    engine::SamplerChain built = std::move(chain).value();
+    applyArithmetic(built, spec.arithmetic);
+    return built;
 }
 
 engine::Result<SeedSweepInput> toSeedSweepInput(const SeedSweepSpec& spec, const QString& baseDir,

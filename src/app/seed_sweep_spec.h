@@ -1,6 +1,6 @@
 // The seed-sweep experiment as a file describes it (experiment-file format version 1):
 //   {"logitlab": 1, "experiment": "seed-sweep", "name": ..., "distribution": {...},
-//    "semantics": "lesson", "chain": "top-p=0.9", "rng": "mulberry32",
+//    "semantics": "lesson", "chain": "top-p=0.9", "arithmetic": "exact", "rng": "mulberry32",
 //    "seeds": {"first": 42, "count": 1} or [42, 43, ...], "draws": 1000, "compare": [42, 43]}
 // Reading is strict, like every experiment file: errors name the file and the key.
 #pragma once
@@ -24,6 +24,7 @@ struct SeedSweepSpec {
     DistributionSpec distribution;
     QString semantics = QStringLiteral("lesson");
     QString chain = QStringLiteral("temperature=1");  // compact chain text under `semantics`
+    QString arithmetic;  // "exact" or "library"; empty: the preset's default
     QString rng = QStringLiteral("mulberry32");
     bool seedRange = true;      // seeds given as first + count (else the explicit list)
     qint64 firstSeed = 0;

@@ -66,6 +66,7 @@ int runCandidates(CommandContext& context)
             {QStringLiteral("survivors"), survivorsJson(survivors, distribution)},
             {QStringLiteral("settings"), requestedSettingsJson(request, prepared)},
             {QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(request.semantics))},
+            {QStringLiteral("arithmetic"), QString::fromStdString(engine::arithmeticName(prepared.chain.arithmetic()))},
             {QStringLiteral("chain"), app::chainToJson(prepared.chain, true)}};
         context.out << QJsonDocument(root).toJson(QJsonDocument::Compact) << '\n';
         return 0;
@@ -74,6 +75,7 @@ int runCandidates(CommandContext& context)
     if (lesson)
         context.out << "settings: " << QString::fromStdString(engine::describeSettings(*lesson)) << '\n';
     context.out << "semantics: " << QString::fromStdString(engine::semanticsName(request.semantics)) << '\n'
+                << "arithmetic: " << QString::fromStdString(engine::arithmeticName(prepared.chain.arithmetic())) << '\n'
                 << "chain: " << QString::fromStdString(engine::formatChain(prepared.chain, true)) << '\n'
                 << "survivors: " << survivors.size() << " of " << distribution.logits.size() << '\n';
     context.out << QStringLiteral("%1  %2  %3  %4\n").arg(QStringLiteral("id"), 6).arg(QStringLiteral("token"), -16)

@@ -72,6 +72,13 @@ ChainRequest readChainOptions(const QCommandLineParser& parser)
         const QString name = QString::fromLatin1(p.name);
         if (!parser.isSet(name))
             continue;
+        if (p.choice) {
+            // --arithmetic applies to --chain as well, and the lesson has only its own arithmetic.
+            s.*p.choice = parser.value(name).toStdString();
+            if (auto bad = engine::checkArithmetic(s.*p.choice))
+                throw UsageError{fromStd(*bad)};
+            continue;
+        }
         if (p.list)
             request.tokenLists.emplace_back(&p, parser.value(name));
         else
@@ -118,6 +125,7 @@ void buildRequestedChain(PreparedChain& prepared, const ChainRequest& request, e
             if (auto bad = bias->checkVocabulary(vocabSize))
                 throw UsageError{fromStd(*bad)};
     prepared.chain = std::move(chain).value();
+    prepared.chain.setArithmetic(engine::resolveArithmetic(request.settings.arithmetic, semantics));
 }
 
 PreparedChain prepareChain(const QCommandLineParser& parser, const ChainRequest& request, engine::Semantics semantics)

@@ -5,6 +5,7 @@
 #include "chain_evaluation.h"
 #include "chain_json.h"
 #include "chain_text.h"
+#include "cut_report.h"
 #include "number_format.h"
 #include "sampler_options.h"
 #include "temperature_stage.h"
@@ -29,6 +30,7 @@ struct PresetOutcome {
     QJsonArray chain;
     QString chainText;
     QStringList warnings;  // llama.cpp's own divergences this chain reaches (chain_divergences.h)
+    QStringList rounding;  // tokens whose fate depends on the arithmetic (cut_report.h)
 };
 
 QString name(Semantics s)
@@ -81,9 +83,12 @@ QStringList explainDifference(Semantics a, Semantics b, const ChainRequest& requ
     const auto& s = request.settings;
     const auto involves = [&](Semantics x) { return a == x || b == x; };
     QStringList rules;
-    if (s.temperature && *s.temperature <= engine::TemperatureStage::kVllmGreedyBelow)
+    if (s.temperature && *s.temperature == 0.0)
         rules << QStringLiteral("D2 temperature 0: greedy over the survivors (llama.cpp), the lesson's greedy, "
-                                "greedy below 1e-5 (vllm), rejected (hf)");
+                                "vllm's greedy, rejected (hf)");
+    if (s.temperature && *s.temperature > 0.0 && *s.temperature < engine::TemperatureStage::kVllmMinTemperature
+        && involves(Semantics::Vllm))
+        rules << QStringLiteral("vllm temperature floor: vLLM raises a temperature in (0, 0.01) to 0.01");
     const bool shapeFilters = s.topP || s.minP || s.typical || s.epsilon || s.eta || s.xtcProbability;
     if (s.temperature && *s.temperature != 1.0 && shapeFilters && temperatureLast(a) != temperatureLast(b))
         rules << QStringLiteral("D1 temperature placement: llama.cpp applies it last, after the filters; the "
@@ -129,6 +134,9 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
             o.chainText = QString::fromStdString(engine::formatChain(prepared.chain, true));
             for (const std::string& w : engine::llamaCppDivergences(prepared.chain))
                 o.warnings << QString::fromStdString(w);
+            const auto namer = [&prepared](std::int32_t id) { return prepared.distribution.tokenName(id); };
+            for (const auto& note : engine::roundingDependence(prepared.chain, prepared.distribution.logits, prepared.history))
+                o.rounding << QString::fromStdString(engine::describeRounding(note, namer));
             if (!haveDistribution) {
                 distribution = prepared.distribution;
                 haveDistribution = true;
@@ -170,13 +178,15 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
             const PresetOutcome& o = outcomes[s];
             if (!o.error.isEmpty())
                 presets.insert(name(s), QJsonObject{{QStringLiteral("error"), o.error}});
-            else if (o.warnings.isEmpty())
-                presets.insert(name(s), QJsonObject{{QStringLiteral("survivors"), survivorsJson(o.survivors, distribution)},
-                                                    {QStringLiteral("chain"), o.chain}});
-            else
-                presets.insert(name(s), QJsonObject{{QStringLiteral("survivors"), survivorsJson(o.survivors, distribution)},
-                                                    {QStringLiteral("chain"), o.chain},
-                                                    {QStringLiteral("warnings"), QJsonArray::fromStringList(o.warnings)}});
+            else {
+                QJsonObject preset{{QStringLiteral("survivors"), survivorsJson(o.survivors, distribution)},
+                                   {QStringLiteral("chain"), o.chain}};
+                if (!o.warnings.isEmpty())
+                    preset.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(o.warnings));
+                if (!o.rounding.isEmpty())
+                    preset.insert(QStringLiteral("rounding"), QJsonArray::fromStringList(o.rounding));
+                presets.insert(name(s), preset);
+            }
         }
         QJsonArray diffs;
         for (const auto& d : differences)
@@ -221,6 +231,9 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
     for (Semantics s : all)
         for (const QString& w : outcomes[s].warnings)
             context.out << QStringLiteral("warning: %1: %2\n").arg(name(s), w);
+    for (Semantics s : all)
+        for (const QString& r : outcomes[s].rounding)
+            context.out << QStringLiteral("rounding: %1: %2\n").arg(name(s), r);
     return 0;
 }
 

@@ -64,6 +64,13 @@ bool presetHasStage(Semantics semantics, const std::string& stage)
     return std::find(order.begin(), order.end(), stage) != order.end();
 }
 
+std::optional<std::string> checkArithmetic(const std::string& choice)
+{
+    if (choice.empty() || parseArithmetic(choice))
+        return std::nullopt;
+    return "arithmetic: '" + choice + "' is not one of exact, library";
+}
+
 namespace {
 
 // A user's order must name every stage of the preset's chain exactly once.
@@ -146,6 +153,8 @@ Result<SamplerChain> buildChain(const ChainSettings& s, Semantics semantics)
     if (!s.order.empty())
         if (auto bad = checkOrder(s.order, semantics))
             return Error{*bad};
+    if (auto bad = checkArithmetic(s.arithmetic))
+        return Error{*bad};
 
     // llama.cpp's mirostat replaces the whole chain with bias -> temperature -> mirostat.
     std::vector<std::string> order = s.order.empty() ? presetOrder(semantics) : s.order;
@@ -155,6 +164,7 @@ Result<SamplerChain> buildChain(const ChainSettings& s, Semantics semantics)
     // Every stage of the lesson's chain (the zoo's every stage) the user asked for: the stages of
     // another preset are errors naming the option that asked for them.
     SamplerChain chain(semantics);
+    chain.setArithmetic(resolveArithmetic(s.arithmetic, semantics));
     std::map<std::string, std::unique_ptr<SamplerStage>> asked;
     for (const std::string& key : presetOrder(Semantics::Lesson)) {
         if (!anySetFor(s, key) && !(key == "mirostat" && mirostat != 0))

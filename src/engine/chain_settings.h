@@ -39,6 +39,8 @@ struct ChainSettings {
     std::optional<double> dryLastN;
     std::string dryBreakers;  // ids separated by '/'
     std::string logitBias;    // id@value pairs separated by '/'
+    // "exact" or "library" (arithmetic.h); empty: the preset's default.
+    std::string arithmetic;
     // The stage order, by stage name: empty means the preset's own order; otherwise every stage
     // of the preset's chain once, in the order the user wants (llama.cpp's --samplers).
     std::vector<std::string> order;
@@ -61,6 +63,9 @@ bool presetHasStage(Semantics semantics, const std::string& stage);
 // hf top-k 50 (temperature 1, the sampling defaults of generate(do_sample=True)); vllm and the
 // lesson have no cut by default.
 ChainSettings withLibraryDefaults(ChainSettings settings, Semantics semantics);
+
+// An arithmetic name the chain cannot use ("arithmetic: 'fast' is not one of exact, library").
+std::optional<std::string> checkArithmetic(const std::string& choice);
 
 // The preset's stage order, by stage name.
 const std::vector<std::string>& presetOrder(Semantics semantics);

@@ -1,5 +1,6 @@
 #include "epsilon_stage.h"
 
+#include "float32_arithmetic.h"
 #include "number_format.h"
 #include "stage_support.h"
 
@@ -27,12 +28,13 @@ std::optional<std::string> validateCutoffStage(const SamplerStage& stage, const 
     return std::nullopt;
 }
 
-void removeBelow(CandidateArray& candidates, double cutoff, std::size_t minKeep)
+void removeBelow(CandidateArray& candidates, double cutoff, std::size_t minKeep, double tolerance,
+                 SamplerContext& context, const std::string& stage)
 {
     auto& data = candidates.data();
     std::vector<bool> remove(data.size());
     for (std::size_t i = 0; i < data.size(); ++i)
-        remove[i] = data[i].p < cutoff - detail::kBoundaryTolerance;  // a p on the cut stays, as in exact math
+        remove[i] = data[i].p < cutoff - tolerance;  // in exact arithmetic a p on the cut stays
     if (minKeep > 0 && !data.empty()) {
         // HF keeps every token scoring at least the min_keep-th largest score (ties included).
         std::vector<double> logits(data.size());
@@ -45,6 +47,8 @@ void removeBelow(CandidateArray& candidates, double cutoff, std::size_t minKeep)
             if (data[i].logit >= logits[k - 1])
                 remove[i] = false;
     }
+    for (std::size_t i = 0; i < data.size(); ++i)
+        context.noteCut({stage, data[i].id, data[i].logit, data[i].p, cutoff, "p", !remove[i]});
     detail::removeExceptTop(candidates, std::move(remove), 0);
 }
 
@@ -53,10 +57,18 @@ std::optional<std::string> EpsilonStage::validate() const
     return validateCutoffStage(*this, "epsilon_cutoff");
 }
 
-void EpsilonStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
+void EpsilonStage::apply(CandidateArray& candidates, SamplerContext& context)
 {
+    const auto minKeep = static_cast<std::size_t>(number("min-keep"));
+    if (libraryArithmetic()) {
+        // EpsilonLogitsWarper: softmax(scores) in float32 < epsilon (a Python float, rounded to
+        // float32 by the comparison).
+        detail::torchSoftmax(candidates);
+        removeBelow(candidates, detail::f32(number("epsilon")), minKeep, 0.0, context, name());
+        return;
+    }
     candidates.softmax();
-    removeBelow(candidates, number("epsilon"), static_cast<std::size_t>(number("min-keep")));
+    removeBelow(candidates, number("epsilon"), minKeep, detail::kBoundaryTolerance, context, name());
 }
 
 }  // namespace logitlab::engine

@@ -17,6 +17,9 @@ public:
 
 // Shared by epsilon and eta: validation of (0, 1), the HF-only rule, and the cut itself.
 std::optional<std::string> validateCutoffStage(const SamplerStage& stage, const std::string& hfName);
-void removeBelow(CandidateArray& candidates, double cutoff, std::size_t minKeep);
+// `p` must hold the probabilities; `tolerance` is the exact arithmetic's boundary tolerance (0 in
+// library arithmetic, where p and the cutoff are float32 numbers compared as torch does).
+void removeBelow(CandidateArray& candidates, double cutoff, std::size_t minKeep, double tolerance,
+                 SamplerContext& context, const std::string& stage);
 
 }  // namespace logitlab::engine

@@ -4,6 +4,7 @@
 #include "chain_evaluation.h"
 #include "candidates_from_order.h"
 #include "chain_text.h"
+#include "cut_report.h"
 #include "logit_bias_stage.h"
 #include "logits_parser.h"
 #include "sampler_context.h"
@@ -59,15 +60,14 @@ std::vector<std::int32_t> reorder(const std::vector<std::int32_t>& order, const 
 }
 
 // The temperature whose probabilities the Explorer shows: the preset's greedy temperatures
-// (llama.cpp's T <= 0, vLLM's T < 1e-5) are shown as T = 0, the argmax.
+// (llama.cpp's T <= 0, vLLM's T = 0) are shown as T = 0, the argmax; vLLM's floor raises a T in
+// (0, 0.01) to 0.01, and that is the temperature shown.
 double displayTemperature(const ExplorerChain& chain)
 {
     const double t = chain.lesson.temperature;
     if (chain.semantics == Semantics::LlamaCpp && t <= 0.0)
         return 0.0;
-    if (chain.semantics == Semantics::Vllm && t < TemperatureStage::kVllmGreedyBelow)
-        return 0.0;
-    return t;
+    return effectiveTemperature(chain.semantics, t);
 }
 
 }  // namespace
@@ -149,11 +149,31 @@ std::vector<std::string> explorerChainWarnings(const ExplorerChain& chain)
     return built ? llamaCppDivergences(built.value()) : std::vector<std::string>{};
 }
 
+std::vector<std::string> explorerCutMarks(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain)
+{
+    std::vector<std::string> marks;
+    // Two more runs with a note per token: kept for the vocabularies one reads token by token.
+    if (logits.size() > kCutMarksUpTo)
+        return marks;
+    auto built = buildChain(toChainSettings(chain), chain.semantics);
+    if (!built)
+        return marks;
+    const std::vector<std::int32_t> history(chain.context.begin(), chain.context.end());
+    for (const RoundingNote& note : roundingDependence(built.value(), logits, history))
+        marks.push_back(describeRounding(note, {}));
+    for (const TieNote& tie : tiesAtCuts(built.value(), logits, history))
+        marks.push_back(describeTie(tie, {}));
+    return marks;
+}
+
 SamplerAnalysis analyseExplorerChain(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain,
                                      const std::vector<std::int32_t>& order)
 {
-    if (chain.lessonOnly())
-        return analyse(logits, chain.lesson, order);  // probabilities at T, entropy, the cut
+    if (chain.lessonOnly()) {
+        SamplerAnalysis a = analyse(logits, chain.lesson, order);  // probabilities at T, entropy, the cut
+        a.cutMarks = explorerCutMarks(logits, chain);
+        return a;
+    }
     SamplerContext context;
     CandidateList survivors = runChain(logits, chain, context).value();
     // Probabilities at T and the entropy are those of the logits the chain's bias, penalties,
@@ -186,6 +206,7 @@ SamplerAnalysis analyseExplorerChain(const Eigen::Ref<const Eigen::ArrayXd>& log
     else
         a.rule = a.survivors.size() < static_cast<std::size_t>(logits.size()) ? CutRule::Chain : CutRule::None;
     a.cutThreshold = 0.0;
+    a.cutMarks = explorerCutMarks(logits, chain);
     return a;
 }
 

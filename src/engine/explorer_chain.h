@@ -54,6 +54,11 @@ std::string describeExplorerChain(const ExplorerChain& chain);
 // after a sorting stage: llamaCppDivergences()); empty when there are none or the chain is invalid.
 std::vector<std::string> explorerChainWarnings(const ExplorerChain& chain);
 
+// The chain's cut marks (sampler_analysis.h): tokens whose fate depends on rounding and ties
+// across a cut, for vocabularies up to kCutMarksUpTo tokens.
+inline constexpr Eigen::Index kCutMarksUpTo = 4096;
+std::vector<std::string> explorerCutMarks(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain);
+
 // analyse() for any preset. `order` is idsByDescendingLogit(logits). For a chain, `pRaw` is the
 // zoo's (softmax with the chain's logit changes, before truncation) and the rule is Chain; the
 // probabilities at T and the entropy are those of the logits after the chain's changes (logit

@@ -14,6 +14,10 @@ public:
     std::optional<std::string> validate() const override;
     bool active() const override { return number("p") > 0.0; }
     void apply(CandidateArray& candidates, SamplerContext& context) override;
+
+private:
+    // `library` arithmetic: llama.cpp's float logit threshold, or torch's float32 probabilities.
+    void applyLibrary(CandidateArray& candidates, SamplerContext& context, std::size_t keep) const;
 };
 
 }  // namespace logitlab::engine

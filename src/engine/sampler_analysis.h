@@ -8,6 +8,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace logitlab::engine {
@@ -31,6 +32,9 @@ struct SamplerAnalysis {
     double outsideTop1 = 0.0;           // chance the drawn token is not the most likely one
     CutRule rule = CutRule::None;
     double cutThreshold = 0.0;          // p for TopP, k for TopK
+    // The Explorer's marks at the cuts: tokens whose fate depends on rounding (exact vs float32)
+    // and tokens tied across a cut (cut_report.h), one line each; empty for analyse().
+    std::vector<std::string> cutMarks;
 };
 
 // Preconditions: validateLogits(logits) and validateSettings(settings) passed.

@@ -1,11 +1,13 @@
 #include "sampler_chain.h"
 
 #include "draw.h"
+#include "float32_arithmetic.h"
 #include "stage_support.h"
 #include "top_k_stage.h"
 
 #include <algorithm>
 #include <set>
+#include <type_traits>
 
 namespace logitlab::engine {
 
@@ -78,9 +80,24 @@ void SamplerChain::setRng(const Rng& prototype)
         s->setRng(prototype);
 }
 
+void SamplerChain::setArithmetic(Arithmetic arithmetic)
+{
+    SamplerStage::setArithmetic(arithmetic);
+    for (const auto& s : m_stages)
+        s->setArithmetic(arithmetic);
+}
+
 template <class Scalar>
 CandidateArray SamplerChain::runOn(const Scalar* logits, std::size_t n, SamplerContext& context)
 {
+    if constexpr (std::is_same_v<Scalar, double>) {
+        if (libraryArithmetic()) {
+            // The libraries hold logits in float32: round them once, before any stage (a top-k
+            // straight from the logits included) compares them.
+            const std::vector<float> rounded(logits, logits + n);
+            return runOn(rounded.data(), n, context);
+        }
+    }
     context.vocabSize = n;
     context.temperatureScale = 1.0;
     context.adjustedLogits.clear();
@@ -89,7 +106,7 @@ CandidateArray SamplerChain::runOn(const Scalar* logits, std::size_t n, SamplerC
     while (first < m_stages.size() && !m_stages[first]->active())
         ++first;
     const auto* topK = first < m_stages.size() ? dynamic_cast<const TopKStage*>(m_stages[first].get()) : nullptr;
-    if (topK && topK->canSelectFromLogits(n)) {
+    if (topK && topK->canSelectFromLogits(n) && !context.cutNotes) {  // notes need every token
         candidates = topK->selectFromLogits(logits, n);
         ++first;
     } else {
@@ -108,7 +125,12 @@ void SamplerChain::finish(CandidateArray& candidates) const
     const bool keepMasked = semantics() == Semantics::LlamaCpp || semantics() == Semantics::Lesson;
     if (!keepMasked && candidates.finiteCount() > 0)
         candidates.dropMasked();
-    candidates.softmax();
+    if (!libraryArithmetic())
+        candidates.softmax();
+    else if (semantics() == Semantics::LlamaCpp)
+        detail::llamaDistSoftmax(candidates);  // the dist sampler's softmax: expf, a double sum
+    else
+        detail::torchSoftmax(candidates);      // softmax(logits, dtype=float32) before the draw
     if (semantics() == Semantics::Lesson) {
         auto& data = candidates.data();
         std::stable_sort(data.begin(), data.end(), [](const TokenData& a, const TokenData& b) { return a.p > b.p; });

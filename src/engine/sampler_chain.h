@@ -21,7 +21,11 @@ public:
     ~SamplerChain() override = default;
 
     std::string name() const override { return "chain"; }
-    void add(std::unique_ptr<SamplerStage> stage) { m_stages.push_back(std::move(stage)); }
+    void add(std::unique_ptr<SamplerStage> stage)
+    {
+        stage->setArithmetic(arithmetic());
+        m_stages.push_back(std::move(stage));
+    }
     const std::vector<std::unique_ptr<SamplerStage>>& stages() const { return m_stages; }
     // The stages that do something with their values (an "off" value leaves a stage out).
     std::vector<const SamplerStage*> activeStages() const;
@@ -34,6 +38,7 @@ public:
     void accept(const CandidateArray& final, std::size_t index, SamplerContext& context) override;
     void reset() override;
     void setRng(const Rng& prototype) override;
+    void setArithmetic(Arithmetic arithmetic) override;
     std::unique_ptr<SamplerStage> clone() const override { return std::make_unique<SamplerChain>(*this); }
 
     // Builds the array from the logits (an exact top-k first selects straight from them), applies

@@ -3,6 +3,7 @@
 // before truncation (p_raw) without keeping every removed token in the working array.
 #pragma once
 
+#include "cut_note.h"
 #include "stage_support.h"
 
 #include <cstddef>
@@ -21,6 +22,14 @@ struct SamplerContext {
     double temperatureScale = 1.0;
     // Logits changed per token (bias, penalties, DRY, n-gram bans), on the temperature-1 scale.
     std::map<std::int32_t, double> adjustedLogits;
+    // When set, the cut stages record every decision here (what they compared, against what).
+    std::vector<CutNote>* cutNotes = nullptr;
+
+    void noteCut(CutNote note)
+    {
+        if (cutNotes)
+            cutNotes->push_back(std::move(note));
+    }
 
     // Records that token `id` now has `currentLogit` (on the current temperature scale).
     void noteAdjusted(std::int32_t id, double currentLogit)

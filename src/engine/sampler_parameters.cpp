@@ -161,6 +161,15 @@ const std::vector<SamplerParameter>& samplerParameters()
          .label = "Dynamic T exponent", .tooltip = "How sharply dynamic temperature follows the distribution's entropy.",
          .decimals = 2, .step = 0.1},
 
+        // The arithmetic the cuts are decided in (docs/semantics.md, "Arithmetic").
+        {.name = "arithmetic", .choice = &S::arithmetic, .choices = {"exact", "library"},
+         .presets = {Semantics::Lesson, Semantics::LlamaCpp, Semantics::Hf, Semantics::Vllm},
+         .help = "Arithmetic of the cuts: exact (double, the default) or library (float32, as the preset's "
+                 "library computes).",
+         .valueName = "exact|library", .group = G::Choice, .label = "&Library arithmetic (float32)",
+         .tooltip = "Decide every cut as the preset's library does, in float32 with its own formulas and order, "
+                    "instead of in exact (double) arithmetic. The lesson has only its own arithmetic."},
+
         // The token lists.
         {.name = "logit-bias", .list = &S::logitBias, .stage = "logit-bias", .stageName = "logit-bias",
          .stageParameter = "bias", .help = "Per-token bias, token:value,... by id or name (-inf bans).",

@@ -17,15 +17,17 @@
 
 namespace logitlab::engine {
 
-// The Explorer's tab a setting sits on; the lesson's three and the token lists have their own
-// widgets.
-enum class ParameterGroup { Lesson, Filters, Penalties, Adaptive, TokenList };
+// The Explorer's tab a setting sits on; the lesson's three, the token lists and the choices (the
+// arithmetic: a toggle) have their own widgets.
+enum class ParameterGroup { Lesson, Filters, Penalties, Adaptive, TokenList, Choice };
 
 struct SamplerParameter {
     const char* name = "";                // "top-p", "xtc-probability": CLI option and JSON key
     std::vector<const char*> oldKeys{};   // spellings of earlier files, still read: "topP", "top_p"
     std::optional<double> ChainSettings::*field = nullptr;  // a number ...
     std::string ChainSettings::*list = nullptr;             // ... or a token list in the stage's spelling
+    std::string ChainSettings::*choice = nullptr;           // ... or one of `choices` (the arithmetic)
+    std::vector<const char*> choices{};
     const char* stage = "";               // presetOrder() key of the stage it configures ("" for min-keep)
     const char* stageName = "";           // the stage (stageNames()) that declares it; "" for mirostat's version
     const char* stageParameter = "";      // its name in that stage and in the chain text

@@ -3,6 +3,7 @@
 // A stage is built for one semantics preset, whose rules (boundaries, ties, validation) it follows.
 #pragma once
 
+#include "arithmetic.h"
 #include "candidate_array.h"
 #include "rng.h"
 #include "sampler_context.h"
@@ -43,6 +44,9 @@ public:
 
     virtual std::string name() const = 0;
     Semantics semantics() const { return m_semantics; }
+    Arithmetic arithmetic() const { return m_arithmetic; }
+    // A chain passes its arithmetic to every stage it holds.
+    virtual void setArithmetic(Arithmetic arithmetic) { m_arithmetic = arithmetic; }
 
     const std::vector<Parameter>& parameters() const { return m_parameters; }
     const Parameter* findParameter(std::string_view name) const;
@@ -75,11 +79,17 @@ protected:
     std::size_t minKeep() const;
     std::string problem(std::string_view parameter, const std::string& message) const;
     virtual void parametersChanged() {}
+    // The stage computes as its library does (float32); the lesson has only its own arithmetic.
+    bool libraryArithmetic() const
+    {
+        return m_arithmetic == Arithmetic::Library && m_semantics != Semantics::Lesson;
+    }
 
 private:
     Parameter* mutableParameter(std::string_view name);
 
     Semantics m_semantics;
+    Arithmetic m_arithmetic = Arithmetic::Exact;
     std::vector<Parameter> m_parameters;
 };
 

@@ -1,5 +1,6 @@
 #include "temperature_stage.h"
 
+#include "float32_arithmetic.h"
 #include "number_format.h"
 #include "softmax_kernel.h"
 #include "stage_support.h"
@@ -12,7 +13,7 @@ TemperatureStage::TemperatureStage(Semantics semantics) : StageBase(semantics)
 {
     declare({"t", ParameterKind::Real, 1.0,
              "lesson: >= 0 (0 is greedy); llama.cpp: any (<= 0 is greedy over the survivors); "
-             "hf: > 0; vllm: >= 0 (< 1e-5 is greedy)"});
+             "hf: > 0; vllm: >= 0 (0 is greedy, (0, 0.01) is raised to 0.01)"});
 }
 
 std::optional<std::string> TemperatureStage::validate() const
@@ -38,6 +39,13 @@ std::optional<std::string> TemperatureStage::validate() const
         break;
     }
     return std::nullopt;
+}
+
+double effectiveTemperature(Semantics semantics, double t)
+{
+    if (semantics == Semantics::Vllm && t > 0.0 && t < TemperatureStage::kVllmMinTemperature)
+        return TemperatureStage::kVllmMinTemperature;
+    return t;
 }
 
 bool divisionOverflows(const CandidateArray& candidates, const SamplerContext& context, double t)
@@ -70,9 +78,18 @@ void keepArgmax(CandidateArray& candidates, SamplerContext& context)
 
 void TemperatureStage::apply(CandidateArray& candidates, SamplerContext& context)
 {
-    const double t = number("t");
+    double t = effectiveTemperature(semantics(), number("t"));
     if (candidates.empty())
         return;
+    if (libraryArithmetic()) {
+        // The libraries hold T in float32 (llama.cpp's float temp, vLLM's float32 tensor; HF's
+        // Python float is rounded to float32 by the float32 division): a T that rounds to 0 is
+        // llama.cpp's greedy, and one whose quotient overflows a float is the T -> 0 limit.
+        t = detail::f32(t);
+        const double top = candidates[candidates.argmax()].logit;
+        if (t > 0.0 && std::isinf(static_cast<float>(top) / static_cast<float>(t)))
+            t = 1e-320;  // divisionOverflows() below takes it as greedy by the preset's rule
+    }
     if (divisionOverflows(candidates, context, t)) {
         // l / T would overflow (T = 1e-320): the T -> 0 limit, greedy by the preset's own rule.
         if (semantics() == Semantics::LlamaCpp) {
@@ -98,7 +115,7 @@ void TemperatureStage::apply(CandidateArray& candidates, SamplerContext& context
         }
         break;
     case Semantics::Vllm:
-        if (t < kVllmGreedyBelow) {
+        if (t == 0.0) {  // the floor leaves 0 as the only temperature below 1e-5
             keepArgmax(candidates, context);
             return;
         }
@@ -107,6 +124,9 @@ void TemperatureStage::apply(CandidateArray& candidates, SamplerContext& context
         break;
     }
     divideLogits(candidates, context, t);
+    if (libraryArithmetic())
+        for (auto& c : candidates.data())
+            c.logit = detail::f32(c.logit);  // float / float: the double quotient rounded once
 }
 
 }  // namespace logitlab::engine

@@ -1,5 +1,6 @@
 // Temperature: divides every logit by T. What T <= 0 means is the preset's rule: greedy over the
-// current candidates (llama.cpp, the lesson's T = 0, vLLM below 1e-5) or an error (Hugging Face).
+// current candidates (llama.cpp, the lesson's T = 0, vLLM's T = 0) or an error (Hugging Face).
+// vLLM's request validation raises a T in (0, 0.01) to 0.01 before its sampler sees it.
 #pragma once
 
 #include "sampler_stage.h"
@@ -14,9 +15,15 @@ public:
     bool active() const override { return number("t") != 1.0; }
     void apply(CandidateArray& candidates, SamplerContext& context) override;
 
-    // vLLM treats temperatures below this as greedy (and divides by 1 instead).
-    static constexpr double kVllmGreedyBelow = 1e-5;
+    // vLLM's SamplingParams raises any temperature in (0, kVllmMinTemperature) to it (its
+    // _MAX_TEMP, "maxed out" to avoid inf/NaN), so only T = 0 reaches its greedy rule
+    // (T < 1e-5, _SAMPLING_EPS, which after the floor is T = 0 alone).
+    static constexpr double kVllmMinTemperature = 0.01;
 };
+
+// The temperature the preset's library actually uses for a requested `t`: vLLM's floor above,
+// `t` itself everywhere else.
+double effectiveTemperature(Semantics semantics, double t);
 
 // True when dividing by t > 0 would overflow a finite logit (or the chain's temperature scale):
 // such a t acts as greedy, its T -> 0 limit, instead of producing inf - inf = NaN.

@@ -92,7 +92,7 @@ CandidateArray TopKStage::selectFromLogits(const double* logits, std::size_t n) 
     return heapSelect(logits, n, static_cast<std::size_t>(number("k")));
 }
 
-void TopKStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
+void TopKStage::apply(CandidateArray& candidates, SamplerContext& context)
 {
     if (candidates.empty())
         return;
@@ -104,6 +104,9 @@ void TopKStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
         // reads those same (not renormalised) probabilities.
         candidates.softmax();
         std::stable_sort(data.begin(), data.end(), [](const TokenData& a, const TokenData& b) { return a.p > b.p; });
+        for (std::size_t i = 0; context.cutNotes && i < data.size(); ++i)
+            context.noteCut({name(), data[i].id, data[i].logit, static_cast<double>(i + 1), static_cast<double>(k),
+                             "rank", i < k});
         candidates.truncate(k);
         candidates.setSorted(true);
         return;
@@ -119,6 +122,9 @@ void TopKStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
                 return data[a].logit > data[b].logit || (data[a].logit == data[b].logit && a < b);
             };
             std::partial_sort(pos.begin(), pos.begin() + static_cast<std::ptrdiff_t>(keep), pos.end(), byRank);
+            for (std::size_t i = 0; context.cutNotes && i < pos.size(); ++i)
+                context.noteCut({name(), data[pos[i]].id, data[pos[i]].logit, static_cast<double>(i + 1),
+                                 static_cast<double>(keep), "rank", i < keep});
             std::vector<TokenData> top(keep);
             for (std::size_t i = 0; i < keep; ++i)
                 top[i] = data[pos[i]];

@@ -2,6 +2,7 @@
 // included. The lesson's form is "first running total strictly above p" on the probabilities it
 // already has; llama.cpp, Hugging Face and vLLM all keep a token iff the mass strictly more
 // probable than it is below p (LogitLab evaluates that in double with a 1e-12 boundary tolerance).
+// In `library` arithmetic each library's own float32 loop decides instead (docs/semantics.md).
 #pragma once
 
 #include "sampler_stage.h"
@@ -15,6 +16,10 @@ public:
     std::optional<std::string> validate() const override;
     bool active() const override;
     void apply(CandidateArray& candidates, SamplerContext& context) override;
+
+private:
+    void applyLibrary(CandidateArray& candidates, SamplerContext& context, std::size_t keep) const;
+    void noteCutAfter(const CandidateArray& candidates, SamplerContext& context, std::size_t count, double cut) const;
 };
 
 }  // namespace logitlab::engine

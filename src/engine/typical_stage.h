@@ -15,6 +15,10 @@ public:
     std::optional<std::string> validate() const override;
     bool active() const override { return number("p") < 1.0; }
     void apply(CandidateArray& candidates, SamplerContext& context) override;
+
+private:
+    // `library` arithmetic: llama.cpp's float loop, or Hugging Face's float32 tensor formulas.
+    void applyLibrary(CandidateArray& candidates, SamplerContext& context, std::size_t keep) const;
 };
 
 }  // namespace logitlab::engine

@@ -1,5 +1,6 @@
 #include "xtc_stage.h"
 
+#include "float32_arithmetic.h"
 #include "mulberry32.h"
 
 #include <cmath>
@@ -30,9 +31,16 @@ void XtcStage::apply(CandidateArray& candidates, SamplerContext& /*context*/)
         return;
     if (m_rng.get().nextDouble() > number("probability"))
         return;
-    candidates.softmax();
-    candidates.sortDescending();
-    const double threshold = number("threshold");
+    // In library arithmetic: llama.cpp's float softmax after the sort, p >= threshold in float.
+    const bool library = libraryArithmetic();
+    if (library) {
+        candidates.sortDescending();
+        detail::llamaSoftmax(candidates);
+    } else {
+        candidates.softmax();
+        candidates.sortDescending();
+    }
+    const double threshold = library ? detail::f32(number("threshold")) : number("threshold");
     std::size_t last = 0;  // last index of the leading run with p >= threshold
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         if (candidates[i].p >= threshold)

@@ -5,6 +5,7 @@
 #include "stage_field_specs.h"
 #include "token_reference.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
@@ -73,6 +74,7 @@ ChainControls::ChainControls(QWidget* parent)
       m_topK(new QSpinBox),
       m_topP(new QDoubleSpinBox),
       m_semantics(new QComboBox),
+      m_arithmetic(new QCheckBox),
       m_context(new QLineEdit),
       m_logitBias(new QLineEdit),
       m_dryBreakers(new QLineEdit),
@@ -96,6 +98,9 @@ ChainControls::ChainControls(QWidget* parent)
         m_semantics->addItem(QString::fromStdString(engine::semanticsName(sem)));
     m_semantics->setToolTip(tr("Whose rules run the chain: the order of the stages, the boundaries and the ties "
                                "of the lesson, llama.cpp, Hugging Face or vLLM."));
+    m_arithmetic->setText(parameterLabel(parameter("arithmetic")));
+    m_arithmetic->setToolTip(parameterTooltip(parameter("arithmetic")));
+    m_arithmetic->setObjectName(QStringLiteral("arithmetic"));
     m_problem->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold"));
     m_problem->setWordWrap(true);
     m_problem->hide();
@@ -121,6 +126,7 @@ ChainControls::ChainControls(QWidget* parent)
     auto* form = new QFormLayout;
     form->setContentsMargins(0, 0, 0, 0);
     addRow(form, tr("&Semantics"), m_semantics, m_semantics);
+    form->addRow(QString(), m_arithmetic);
     addRow(form, parameterLabel(parameter("temperature")), m_temperature, tempField);
     form->addRow(QString(), m_greedy);
     addRow(form, parameterLabel(parameter("top-k")), m_topK, m_topK);
@@ -178,6 +184,12 @@ ChainControls::ChainControls(QWidget* parent)
         userChanged(true);
     });
     connect(m_topK, &QSpinBox::valueChanged, this, [this] { userChanged(false); });
+    connect(m_arithmetic, &QCheckBox::toggled, this, [this](bool library) {
+        if (m_updating)
+            return;
+        m_arithmeticChoice = engine::arithmeticName(library ? engine::Arithmetic::Library : engine::Arithmetic::Exact);
+        userChanged(false);
+    });
     connect(m_topP, &QDoubleSpinBox::valueChanged, this, [this] { userChanged(false); });
     for (const auto& [name, box] : m_boxes)
         connect(box, &QDoubleSpinBox::valueChanged, this, [this] { userChanged(false); });
@@ -249,6 +261,7 @@ engine::ExplorerChain ChainControls::chain() const
     c.stages.logitBias = m_biasSpelling;
     c.stages.dryBreakers = m_breakerSpelling;
     c.stages.order = m_customOrder;
+    c.stages.arithmetic = m_arithmeticChoice;
     c.context = m_contextIds;
     return c;
 }
@@ -267,6 +280,9 @@ void ChainControls::setChain(const engine::ExplorerChain& chain)
     m_biasSpelling = chain.stages.logitBias;
     m_breakerSpelling = chain.stages.dryBreakers;
     m_customOrder = chain.stages.order;
+    m_arithmeticChoice = chain.stages.arithmetic;
+    m_arithmetic->setChecked(engine::resolveArithmetic(m_arithmeticChoice, chain.semantics)
+                             == engine::Arithmetic::Library);
     m_contextIds = chain.context;
     m_updating = false;
     showTokenFields();
@@ -351,6 +367,7 @@ void ChainControls::updateLabels()
         return;
     const engine::ExplorerChain c = chain();
     m_greedy->setVisible(m_temperature->value() == 0.0);
+    m_arithmetic->setEnabled(c.semantics != engine::Semantics::Lesson);  // the lesson has only its own
     // A stage the preset's library lacks is dimmed (its box stays editable so a value can be cleared).
     for (const auto& [name, label] : m_boxLabels)
         label->setEnabled(engine::presetAccepts(parameter(name), c.semantics));

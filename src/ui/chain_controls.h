@@ -1,5 +1,5 @@
 // The sampler chain's controls: the semantics preset (lesson, llama.cpp, hf, vllm: whose rules
-// run the chain), temperature (slider + spin box), top-k, top-p, then every further stage of the
+// run the chain) and its arithmetic (exact or the library's float32), temperature (slider + spin box), top-k, top-p, then every further stage of the
 // zoo on three tabs (truncation; penalties and the context they look at; adaptive stages), the
 // logit bias, and the chain's order, which the user can change by drag and drop. The widget owns
 // the mapping between widgets and engine::ExplorerChain, so the page never touches a stage.
@@ -15,6 +15,7 @@
 #include <vector>
 
 QT_BEGIN_NAMESPACE
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -51,6 +52,8 @@ public:
     QDoubleSpinBox* topPBox() const { return m_topP; }
     QLabel* greedyLabel() const { return m_greedy; }
     QComboBox* semanticsBox() const { return m_semantics; }
+    // Checked: the cuts are decided as the preset's library computes them (float32).
+    QCheckBox* arithmeticBox() const { return m_arithmetic; }
     // The box of a setting by its engine name ("min-p", "xtc-probability", ...).
     QDoubleSpinBox* stageBox(const std::string& name) const;
     QDoubleSpinBox* minPBox() const { return stageBox("min-p"); }
@@ -82,6 +85,8 @@ private:
     QSpinBox* m_topK;
     QDoubleSpinBox* m_topP;
     QComboBox* m_semantics;
+    QCheckBox* m_arithmetic;
+    std::string m_arithmeticChoice;  // as the chain or the user gave it ("" is the preset's default)
     std::map<std::string, QDoubleSpinBox*> m_boxes;  // by engine field name
     std::map<std::string, QLabel*> m_boxLabels;
     QLineEdit* m_context;

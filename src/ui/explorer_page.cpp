@@ -460,7 +460,7 @@ QStringList ExplorerPage::readoutLines() const
 {
     const auto& a = m_model->analysis();
     const auto n = m_model->rowCount();
-    return {
+    QStringList lines{
         tr("Survivors: %L1 of %L2").arg(a.survivors.size()).arg(n),
         tr("Mass removed by the filters: %1").arg(QString::number(a.massRemoved, 'f', 4)),
         tr("Cut: %1").arg(m_model->cutDescription()),
@@ -469,6 +469,10 @@ QStringList ExplorerPage::readoutLines() const
         tr("Perplexity (effective vocabulary): %1").arg(QString::number(a.perplexity, 'f', 2)),
         tr("P(draw outside the top 1): %1").arg(QString::number(a.outsideTop1, 'f', 4)),
     };
+    // Tokens whose fate hangs on rounding or on the tie rule (docs/semantics.md).
+    for (const std::string& mark : a.cutMarks)
+        lines << QStringLiteral("\u26a0 ") + QString::fromStdString(mark);
+    return lines;
 }
 
 QString ExplorerPage::readoutText() const

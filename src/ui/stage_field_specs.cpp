@@ -26,7 +26,8 @@ int stageFieldGroup(const engine::SamplerParameter& parameter)
     case engine::ParameterGroup::Penalties: return 1;
     case engine::ParameterGroup::Adaptive: return 2;
     case engine::ParameterGroup::Lesson:
-    case engine::ParameterGroup::TokenList: break;
+    case engine::ParameterGroup::TokenList:
+    case engine::ParameterGroup::Choice: break;
     }
     return -1;
 }
