@@ -34,11 +34,12 @@ QString nodeExecutable()
     return node;
 }
 
-QByteArray runNodeScript(const QString& script, const QStringList& arguments, const QByteArray& input, QString* error)
+QByteArray runNodeScript(const QString& script, const QStringList& arguments, const QByteArray& input, QString* error,
+                         const QStringList& nodeOptions)
 {
     QProcess node;
     // The scripts sit next to tests/data, in tests/node.
-    node.start(nodeExecutable(), QStringList{dataPath(QStringLiteral("../node/") + script)} + arguments);
+    node.start(nodeExecutable(), nodeOptions + QStringList{dataPath(QStringLiteral("../node/") + script)} + arguments);
     if (!node.waitForStarted()) {
         *error = QStringLiteral("node did not start: ") + node.errorString();
         return {};

@@ -26,7 +26,9 @@ QString nodeExecutable();
 
 // Runs tests/node/<script> with `arguments` under node, writing `input` to its stdin, and returns
 // its stdout. On a failure to start, a crash or a non-zero exit, returns nothing and sets `error`.
-QByteArray runNodeScript(const QString& script, const QStringList& arguments, const QByteArray& input, QString* error);
+// `nodeOptions` go before the script (e.g. --stack-size).
+QByteArray runNodeScript(const QString& script, const QStringList& arguments, const QByteArray& input, QString* error,
+                         const QStringList& nodeOptions = {});
 
 inline Eigen::ArrayXd array(std::initializer_list<double> values)
 {
