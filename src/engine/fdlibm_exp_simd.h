@@ -84,9 +84,11 @@ inline __m128d expSse2v(__m128d x)
     k = _mm_add_epi32(k, _mm_and_si128(denormal, _mm_set1_epi32(1000)));
     k = _mm_add_epi32(k, _mm_set1_epi32(1023));
     const __m128d twopk = _mm_castsi128_pd(_mm_slli_epi64(_mm_unpacklo_epi32(k, _mm_setzero_si128()), 52));
-    __m128d result = _mm_mul_pd(y, twopk);
+    // Times 2^-1000 where the result is denormal, times 1 (exact) elsewhere: multiplying every
+    // lane by 2^-1000 and selecting would create denormals, which cost a microcode assist each.
     const __m128d denormalMask = _mm_castsi128_pd(_mm_unpacklo_epi32(denormal, denormal));
-    result = select2(denormalMask, _mm_mul_pd(result, _mm_set1_pd(kTwoM1000)), result);
+    const __m128d scale = select2(denormalMask, _mm_set1_pd(kTwoM1000), _mm_set1_pd(1.0));
+    __m128d result = _mm_mul_pd(_mm_mul_pd(y, twopk), scale);
 
     result = select2(_mm_cmplt_pd(ax, _mm_set1_pd(kTinyBand)), _mm_add_pd(_mm_set1_pd(1.0), x), result);
     result = _mm_andnot_pd(_mm_cmplt_pd(x, _mm_set1_pd(kUnderflowThreshold)), result);
@@ -142,9 +144,9 @@ __attribute__((target("avx2"))) inline __m256d expAvx2v(__m256d x)
     k = _mm_add_epi32(k, _mm_and_si128(denormal, _mm_set1_epi32(1000)));
     k = _mm_add_epi32(k, _mm_set1_epi32(1023));
     const __m256d twopk = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_cvtepu32_epi64(k), 52));
-    __m256d result = _mm256_mul_pd(y, twopk);
     const __m256d denormalMask = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(denormal));
-    result = _mm256_blendv_pd(result, _mm256_mul_pd(result, _mm256_set1_pd(kTwoM1000)), denormalMask);
+    const __m256d scale = _mm256_blendv_pd(_mm256_set1_pd(1.0), _mm256_set1_pd(kTwoM1000), denormalMask);
+    __m256d result = _mm256_mul_pd(_mm256_mul_pd(y, twopk), scale);
 
     result = _mm256_blendv_pd(result, _mm256_add_pd(_mm256_set1_pd(1.0), x), _mm256_cmp_pd(ax, _mm256_set1_pd(kTinyBand), _CMP_LT_OQ));
     result = _mm256_andnot_pd(_mm256_cmp_pd(x, _mm256_set1_pd(kUnderflowThreshold), _CMP_LT_OQ), result);
