@@ -3,13 +3,16 @@
 // every lane.
 #include "exp_arguments.h"
 #include "fdlibm_exp.h"
+#include "lesson_exp_sum.h"
 #include "test_support.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <random>
 
 using namespace logitlab::engine;
 using logitlab::test::expArguments;
@@ -127,6 +130,47 @@ private slots:
                                             args.begin() + static_cast<std::ptrdiff_t>(start + n));
             const QString text = mismatches(slice, expected.data() + start, out.data(), &count);
             QVERIFY2(count == 0, qPrintable(QStringLiteral("start %1: %2 lanes differ from the scalar:%3").arg(start).arg(count).arg(text)));
+        }
+    }
+
+    // The lesson's softmax loop (l / T - max, exp, id-order sum) on each path: the same exps and
+    // the same sum, for double and float32 logits, any length (tails) and temperatures that send
+    // lanes into every band (T = 0.01 pushes most of them into denormal results and underflow).
+    void softmaxLoopPathsAgree_data()
+    {
+        QTest::addColumn<ExpPath>("path");
+        QTest::addColumn<double>("temperature");
+        for (const double t : {0.01, 0.7, 5.0}) {
+            const QByteArray suffix = " T=" + QByteArray::number(t);
+            QTest::newRow("sse2" + suffix) << ExpPath::Sse2 << t;
+            QTest::newRow("avx2" + suffix) << ExpPath::Avx2 << t;
+        }
+    }
+
+    void softmaxLoopPathsAgree()
+    {
+        QFETCH(ExpPath, path);
+        QFETCH(double, temperature);
+        if (!expPathAvailable(path))
+            QSKIP("this processor has no AVX2");
+        std::mt19937 gen(3);
+        std::normal_distribution<float> normal(0.0f, 2.5f);
+        for (const std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{131071}}) {
+            std::vector<float> f(n);
+            for (float& v : f)
+                v = normal(gen);
+            const std::vector<double> d(f.begin(), f.end());
+            const double maxScaled = static_cast<double>(*std::max_element(f.begin(), f.end())) / temperature;
+            std::vector<double> expected(n), fromDouble(n), fromFloat(n);
+            const double sum = detail::lessonExpSum(d.data(), n, temperature, maxScaled, expected.data(), ExpPath::Scalar);
+            QVERIFY(sameBits(detail::lessonExpSum(d.data(), n, temperature, maxScaled, fromDouble.data(), path), sum));
+            QVERIFY(sameBits(detail::lessonExpSum(f.data(), n, temperature, maxScaled, fromFloat.data(), path), sum));
+            for (std::size_t i = 0; i < n; ++i) {
+                QVERIFY2(sameBits(fromDouble[i], expected[i]), qPrintable(describe(d[i])));
+                QVERIFY2(sameBits(fromFloat[i], expected[i]), qPrintable(describe(d[i])));
+                // ... and the scalar loop is exp(l / T - max) itself.
+                QVERIFY(sameBits(expected[i], fdlibmExp(d[i] / temperature - maxScaled)));
+            }
         }
     }
 

@@ -115,15 +115,10 @@ inline void expSse2(const double* in, double* out)
 
 // ---- AVX2: four lanes (callers check hasAvx2()) ----
 
-// The lanes' common case: |x| beyond 1.5 ln2 and a normal result (-708 <= x <= 709, so
-// -1021 <= k <= 1023). Then the band selects, the denormal scaling and the scalar check are no-ops
-// and only the general reduction and 2^k remain: the same operations as the full path.
-__attribute__((target("avx2"))) inline __m256d expAvx2Plain(__m256d x)
+// x = k ln2 + r with ln2 = hi + lo, then fdlibm's y = 1 - ((lo - r c / (2 - c)) - hi) for
+// t = k as a double: the part every lane of both AVX2 paths computes alike.
+__attribute__((target("avx2"))) inline __m256d reducedExpAvx2(__m256d x, __m256d t)
 {
-    const __m256d sign = _mm256_and_pd(x, _mm256_set1_pd(-0.0));
-    const __m256d halfSigned = _mm256_or_pd(_mm256_set1_pd(0.5), sign);
-    const __m128i k = _mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), halfSigned));
-    const __m256d t = _mm256_cvtepi32_pd(k);
     const __m256d hi = _mm256_sub_pd(x, _mm256_mul_pd(t, _mm256_set1_pd(kLn2Hi)));
     const __m256d lo = _mm256_mul_pd(t, _mm256_set1_pd(kLn2Lo));
     const __m256d r = _mm256_sub_pd(hi, lo);
@@ -134,7 +129,18 @@ __attribute__((target("avx2"))) inline __m256d expAvx2Plain(__m256d x)
     poly = _mm256_add_pd(_mm256_set1_pd(kP1), _mm256_mul_pd(rr, poly));
     const __m256d c = _mm256_sub_pd(r, _mm256_mul_pd(rr, poly));
     const __m256d quotient = _mm256_div_pd(_mm256_mul_pd(r, c), _mm256_sub_pd(_mm256_set1_pd(2.0), c));
-    const __m256d y = _mm256_sub_pd(_mm256_set1_pd(1.0), _mm256_sub_pd(_mm256_sub_pd(lo, quotient), hi));
+    return _mm256_sub_pd(_mm256_set1_pd(1.0), _mm256_sub_pd(_mm256_sub_pd(lo, quotient), hi));
+}
+
+// The lanes' common case: |x| beyond 1.5 ln2 and a normal result (-708 <= x <= 709, so
+// -1021 <= k <= 1023). Then the band selects, the denormal scaling and the scalar check are no-ops
+// and only the general reduction and 2^k remain: the same operations as the full path.
+__attribute__((target("avx2"))) inline __m256d expAvx2Plain(__m256d x)
+{
+    const __m256d sign = _mm256_and_pd(x, _mm256_set1_pd(-0.0));
+    const __m256d halfSigned = _mm256_or_pd(_mm256_set1_pd(0.5), sign);
+    const __m128i k = _mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), halfSigned));
+    const __m256d y = reducedExpAvx2(x, _mm256_cvtepi32_pd(k));
     const __m256d twopk = _mm256_castsi256_pd(
         _mm256_slli_epi64(_mm256_cvtepu32_epi64(_mm_add_epi32(k, _mm_set1_epi32(1023))), 52));
     return _mm256_mul_pd(y, twopk);
@@ -160,19 +166,7 @@ __attribute__((target("avx2"))) inline __m256d expAvx2Full(__m256d x)
     __m256d t = _mm256_cvtepi32_pd(_mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), halfSigned)));
     t = _mm256_blendv_pd(t, _mm256_or_pd(_mm256_set1_pd(1.0), sign), _mm256_cmp_pd(ax, _mm256_set1_pd(kThreeHalvesLn2Band), _CMP_LT_OQ));
     t = _mm256_blendv_pd(t, _mm256_setzero_pd(), _mm256_cmp_pd(ax, _mm256_set1_pd(kHalfLn2Band), _CMP_LT_OQ));
-
-    const __m256d hi = _mm256_sub_pd(x, _mm256_mul_pd(t, _mm256_set1_pd(kLn2Hi)));
-    const __m256d lo = _mm256_mul_pd(t, _mm256_set1_pd(kLn2Lo));
-    const __m256d r = _mm256_sub_pd(hi, lo);
-
-    const __m256d rr = _mm256_mul_pd(r, r);
-    __m256d poly = _mm256_add_pd(_mm256_set1_pd(kP4), _mm256_mul_pd(rr, _mm256_set1_pd(kP5)));
-    poly = _mm256_add_pd(_mm256_set1_pd(kP3), _mm256_mul_pd(rr, poly));
-    poly = _mm256_add_pd(_mm256_set1_pd(kP2), _mm256_mul_pd(rr, poly));
-    poly = _mm256_add_pd(_mm256_set1_pd(kP1), _mm256_mul_pd(rr, poly));
-    const __m256d c = _mm256_sub_pd(r, _mm256_mul_pd(rr, poly));
-    const __m256d quotient = _mm256_div_pd(_mm256_mul_pd(r, c), _mm256_sub_pd(_mm256_set1_pd(2.0), c));
-    const __m256d y = _mm256_sub_pd(_mm256_set1_pd(1.0), _mm256_sub_pd(_mm256_sub_pd(lo, quotient), hi));
+    const __m256d y = reducedExpAvx2(x, t);
 
     __m128i k = _mm256_cvtpd_epi32(t);
     const __m128i denormal = _mm_cmplt_epi32(k, _mm_set1_epi32(-1021));
