@@ -1,6 +1,7 @@
 // The foundation's speed target: candidates() + one draw at T = 0.7, top-p = 0.9 over
 // V = 128,256 float32 logits drawn from normal(0, 2.5), median at most 1 ms per token on one
-// core. Also the softmax alone, the other vocabulary sizes, and top-k, for context.
+// core (issue 17: 0.3 ms). Also the softmax alone (issue 17: 0.25 ms), the floor its id-order sum
+// sets, the other vocabulary sizes, and top-k, for context.
 #include "candidates.h"
 #include "mulberry32.h"
 #include "sample.h"
@@ -44,6 +45,20 @@ void BM_Softmax(benchmark::State& state)
         benchmark::DoNotOptimize(softmax(logits, 0.7));
 }
 
+// The floor of any softmax with the lesson's bits: its sum is one dependent addition per token
+// in id order (JavaScript's reduce), so no implementation can finish before this chain does.
+void BM_IdOrderSumFloor(benchmark::State& state)
+{
+    const Eigen::ArrayXf logits = normalLogits(static_cast<int>(state.range(0)));
+    const Eigen::ArrayXd values = logits.cast<double>();
+    for (auto _ : state) {
+        double sum = 0.0;
+        for (Eigen::Index i = 0; i < values.size(); ++i)
+            sum += values[i];
+        benchmark::DoNotOptimize(sum);
+    }
+}
+
 void vocabularies(benchmark::internal::Benchmark* b)
 {
     for (int v : {32000, 128256, 151936, 262144})
@@ -56,5 +71,6 @@ void vocabularies(benchmark::internal::Benchmark* b)
 BENCHMARK_CAPTURE(BM_CandidatesAndDraw, T0_7_topP0_9, SamplerSettings{0.7, std::nullopt, 0.9})->Apply(vocabularies);
 BENCHMARK_CAPTURE(BM_CandidatesAndDraw, T1_topK40, SamplerSettings{1.0, 40, std::nullopt})->Apply(vocabularies);
 BENCHMARK(BM_Softmax)->Apply(vocabularies);
+BENCHMARK(BM_IdOrderSumFloor)->Apply(vocabularies);
 
 BENCHMARK_MAIN();

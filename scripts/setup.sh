@@ -4,7 +4,7 @@
 # (scripts/fuzz.sh adds clang and libFuzzer's runtime).
 set -euo pipefail
 
-packages=(g++ cmake ninja-build pkg-config qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
+packages=(g++ cmake ninja-build nodejs pkg-config qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
           libboost-dev libeigen3-dev libbenchmark-dev libxkbcommon-dev libgl1-mesa-dev libgl1-mesa-dri
           xvfb xauth fonts-dejavu-core ccache bash-completion "$@")
 

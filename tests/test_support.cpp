@@ -2,6 +2,8 @@
 
 #include <QFile>
 #include <QJsonDocument>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QtGlobal>
 
 namespace logitlab::test {
@@ -22,6 +24,40 @@ QJsonObject lessonGolden()
 QString binaryPath(const QString& name)
 {
     return qEnvironmentVariable("LOGITLAB_BIN_DIR") + QLatin1Char('/') + name;
+}
+
+QString nodeExecutable()
+{
+    QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
+    if (node.isEmpty())
+        node = QStandardPaths::findExecutable(QStringLiteral("nodejs"));
+    return node;
+}
+
+QByteArray runNodeScript(const QString& script, const QStringList& arguments, const QByteArray& input, QString* error,
+                         const QStringList& nodeOptions)
+{
+    QProcess node;
+    // The scripts sit next to tests/data, in tests/node.
+    node.start(nodeExecutable(), nodeOptions + QStringList{dataPath(QStringLiteral("../node/") + script)} + arguments);
+    if (!node.waitForStarted()) {
+        *error = QStringLiteral("node did not start: ") + node.errorString();
+        return {};
+    }
+    node.write(input);
+    node.closeWriteChannel();
+    QByteArray out;
+    // Read while it runs: a pipe holds only 64 KB, and node blocks once it is full.
+    while (node.state() != QProcess::NotRunning) {
+        node.waitForReadyRead(1000);
+        out += node.readAllStandardOutput();
+    }
+    out += node.readAllStandardOutput();
+    if (node.exitStatus() != QProcess::NormalExit || node.exitCode() != 0) {
+        *error = QStringLiteral("node %1 failed: %2").arg(script, QString::fromLocal8Bit(node.readAllStandardError()));
+        return {};
+    }
+    return out;
 }
 
 }  // namespace logitlab::test

@@ -1,8 +1,10 @@
 // Helpers shared by the test suites: the golden file, paths of built binaries, Eigen arrays.
 #pragma once
 
+#include <QByteArray>
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 #include <Eigen/Core>
 #include <initializer_list>
@@ -17,6 +19,16 @@ QJsonObject lessonGolden();
 
 // A built executable from the bin folder (LOGITLAB_BIN_DIR).
 QString binaryPath(const QString& name);
+
+// The node (or nodejs) executable on PATH, or empty: tests comparing with the lesson's JavaScript
+// QSKIP when it is missing.
+QString nodeExecutable();
+
+// Runs tests/node/<script> with `arguments` under node, writing `input` to its stdin, and returns
+// its stdout. On a failure to start, a crash or a non-zero exit, returns nothing and sets `error`.
+// `nodeOptions` go before the script (e.g. --stack-size).
+QByteArray runNodeScript(const QString& script, const QStringList& arguments, const QByteArray& input, QString* error,
+                         const QStringList& nodeOptions = {});
 
 inline Eigen::ArrayXd array(std::initializer_list<double> values)
 {

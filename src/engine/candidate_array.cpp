@@ -1,5 +1,7 @@
 #include "candidate_array.h"
 
+#include "fdlibm_exp.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -44,7 +46,7 @@ void CandidateArray::softmax()
     }
     double sum = 0.0;
     for (auto& t : m_data) {
-        t.p = std::exp(t.logit - maxLogit);
+        t.p = m_javaScriptExp ? fdlibmExp(t.logit - maxLogit) : std::exp(t.logit - maxLogit);
         sum += t.p;
     }
     for (auto& t : m_data)

@@ -39,6 +39,10 @@ public:
     // Never NaN: -inf entries get p = 0, and if no logit is finite every entry gets 1/size.
     void softmax();
 
+    // The lesson's chains compute exp as JavaScript's Math.exp does (fdlibm_exp.h); the other
+    // presets keep the C library's. Set once by the chain that builds the array.
+    void setJavaScriptExp(bool on) { m_javaScriptExp = on; }
+
     // Stable descending sort by logit (ties keep their array order, i.e. lower id first when the
     // array was in id order). Sets `sorted`.
     void sortDescending();
@@ -58,6 +62,7 @@ public:
 private:
     std::vector<TokenData> m_data;
     bool m_sorted = false;
+    bool m_javaScriptExp = false;
 };
 
 }  // namespace logitlab::engine

@@ -25,37 +25,48 @@ Workspace& workspace()
     return w;
 }
 
-// Probability buckets for finding the top-k / top-p prefix without sorting the vocabulary.
-// The bit pattern of a positive double orders like its value, so dropping low mantissa bits
-// gives monotone buckets of a quarter octave each: bucket 0 holds the largest probabilities.
-// Every bucket boundary is a probability threshold, so "all buckets up to b" is exactly
-// {i : p_i >= some tau}: a prefix of the sorted order, ties included.
+// Buckets for finding the top-k / top-p prefix without sorting the vocabulary. They sort the
+// exps e = exp(l/T - max), not the probabilities: p = e / sum orders like e, and dividing only the
+// few ids that can survive saves a division per token. The bit pattern of a positive double
+// orders like its value, so dropping low mantissa bits gives monotone buckets of a quarter
+// octave each; bucket 0 holds the largest exps (the largest is exp(0) = 1), the last everything
+// below 2^-64 of it.
 constexpr int kBucketShift = 50;  // keep the exponent and the top two mantissa bits
-constexpr std::size_t kBuckets = 1024;
+constexpr std::size_t kBuckets = 256;
+constexpr std::uint64_t kTopKey = std::bit_cast<std::uint64_t>(1.0) >> kBucketShift;
 
-std::uint16_t bucketOf(double p, std::uint64_t topKey)
+std::size_t bucketOf(double e)
 {
-    const std::uint64_t key = std::bit_cast<std::uint64_t>(p) >> kBucketShift;
-    return static_cast<std::uint16_t>(std::min<std::uint64_t>(topKey - key, kBuckets - 1));
+    const std::uint64_t key = std::bit_cast<std::uint64_t>(e) >> kBucketShift;
+    return static_cast<std::size_t>(std::min<std::uint64_t>(kTopKey - key, kBuckets - 1));
 }
 
-// Turns exps into probabilities and, in the same pass, histograms them by bucket. Then fills
-// `order` with a superset of the ids top-k / top-p can keep: every id whose probability is at
-// least that of the last token either filter could need. Returns false when the buckets cannot
-// bound the cut (the caller then selects over the whole vocabulary).
-bool normaliseAndGather(std::vector<double>& probs, double sum, std::size_t limit,
-                        const std::optional<double>& topP, std::vector<std::int32_t>& order)
+// Fills `order` with a superset of the ids top-k / top-p can keep, every id whose exp is at least
+// a threshold, and returns false when the buckets cannot bound the cut (the caller then selects
+// over the whole vocabulary). The cut must end inside buckets 0..last; the ids of bucket last + 1
+// are gathered too, because two exps a rounding apart can divide to the same probability and the
+// lesson orders equal probabilities by id: with the neighbour bucket in, every id ranked before
+// the cut is in `order`, and every id left out ranks below all of buckets 0..last.
+bool gatherByExp(const std::vector<double>& exps, double sum, std::size_t limit, const std::optional<double>& topP,
+                 std::vector<std::int32_t>& order)
 {
-    const std::size_t n = probs.size();
-    // The largest exp is exp(0) = 1, so the largest probability is exactly 1 / sum.
-    const std::uint64_t topKey = std::bit_cast<std::uint64_t>(1.0 / sum) >> kBucketShift;
-    std::array<double, kBuckets> mass{};
-    std::array<std::uint32_t, kBuckets> count{};
-    for (std::size_t i = 0; i < n; ++i) {
-        probs[i] /= sum;
-        const std::uint16_t b = bucketOf(probs[i], topKey);
-        mass[b] += probs[i];
-        ++count[b];
+    const std::size_t n = exps.size();
+    // Four interleaved histograms: consecutive ids often share a bucket, and one histogram would
+    // chain every update on the previous one through memory.
+    constexpr std::size_t kWays = 4;
+    std::array<std::array<double, kBuckets>, kWays> mass{};
+    std::array<std::array<std::uint32_t, kBuckets>, kWays> count{};
+    std::size_t i = 0;
+    for (; i + kWays <= n; i += kWays)
+        for (std::size_t w = 0; w < kWays; ++w) {
+            const std::size_t b = bucketOf(exps[i + w]);
+            mass[w][b] += exps[i + w];
+            ++count[w][b];
+        }
+    for (; i < n; ++i) {
+        const std::size_t b = bucketOf(exps[i]);
+        mass[0][b] += exps[i];
+        ++count[0][b];
     }
     // The bucket sums add in another order than the final walk, so demand a margin far above
     // their rounding error before trusting that the nucleus ends inside the gathered buckets.
@@ -63,20 +74,23 @@ bool normaliseAndGather(std::vector<double>& probs, double sum, std::size_t limi
     double cumulative = 0.0;
     std::size_t taken = 0;
     std::size_t last = kBuckets;
-    for (std::size_t b = 0; b + 1 < kBuckets; ++b) {
-        cumulative += mass[b];
-        taken += count[b];
-        if (taken >= limit || (topP && cumulative > *topP + kMargin)) {
+    for (std::size_t b = 0; b + 2 < kBuckets; ++b) {
+        for (std::size_t w = 0; w < kWays; ++w) {
+            cumulative += mass[w][b];
+            taken += count[w][b];
+        }
+        if (taken >= limit || (topP && cumulative / sum > *topP + kMargin)) {
             last = b;
             break;
         }
     }
     if (last == kBuckets)
         return false;
+    const double threshold = std::bit_cast<double>((kTopKey - (last + 1)) << kBucketShift);
     order.clear();
-    for (std::size_t i = 0; i < n; ++i)
-        if (bucketOf(probs[i], topKey) <= last)
-            order.push_back(static_cast<std::int32_t>(i));
+    for (std::size_t j = 0; j < n; ++j)
+        if (exps[j] >= threshold)
+            order.push_back(static_cast<std::int32_t>(j));
     return true;
 }
 
@@ -104,12 +118,12 @@ CandidateList candidatesOf(const Scalar* logits, std::size_t n, const SamplerSet
     const bool cut = limit < n || settings.topP;
 
     std::vector<std::int32_t>& order = w.order;
-    bool gathered = false;
-    if (cut)
-        gathered = normaliseAndGather(probs, sum, limit, settings.topP, order);
-    else
+    // probs holds the exps; turn into probabilities (the lesson's e / sum) only what is read.
+    if (cut && gatherByExp(probs, sum, limit, settings.topP, order)) {
+        for (const std::int32_t id : order)
+            probs[static_cast<std::size_t>(id)] /= sum;
+    } else {
         detail::normalise(probs.data(), n, sum);
-    if (!gathered) {
         order.resize(n);
         for (std::size_t i = 0; i < n; ++i)
             order[i] = static_cast<std::int32_t>(i);

@@ -2,9 +2,10 @@
 // first), top-k, then top-p (keep the token whose running total first exceeds p), renormalise.
 // Temperature 0 is greedy: the argmax alone, with p = 1.
 //
-// The vocabulary is never fully sorted when top-k or top-p cuts it short: the order is built in
-// growing chunks by partial selection until the cut is reached, so V = 262,144 with a small
-// nucleus costs little more than the softmax itself.
+// The vocabulary is never fully sorted when top-k or top-p cuts it short: a histogram of the
+// exps finds the few ids that can survive, and only those are divided by the sum and sorted, so
+// V = 262,144 with a small nucleus costs little more than the softmax itself. Every number is
+// the lesson's JavaScript's, bit for bit (docs/engine.md).
 #pragma once
 
 #include "candidate.h"

@@ -1,6 +1,7 @@
 #include "chain_evaluation.h"
 
 #include "candidates.h"
+#include "fdlibm_exp.h"
 #include "softmax_kernel.h"
 #include "stage_support.h"
 
@@ -50,16 +51,18 @@ CandidateList survivorsOf(const CandidateArray& final, const Eigen::Ref<const Ei
     const bool shift = detail::scaledMaxOverflows(maxUnscaled, scale);
     const double maxLogit = shift ? 0.0 : maxUnscaled / scale;
     const auto adjusted = [&](Eigen::Index i) { return shift ? (unscaled(i) - maxUnscaled) / scale : unscaled(i) / scale; };
+    // The lesson's p_raw carries Math.exp's bits (fdlibm_exp.h); the libraries' the C library's.
+    const auto exponential = [&semantics](double x) { return semantics == Semantics::Lesson ? fdlibmExp(x) : std::exp(x); };
     double sum = 0.0;
     if (maxUnscaled != detail::kNegInf)
         for (Eigen::Index i = 0; i < logits.size(); ++i)
-            sum += std::exp(adjusted(i) - maxLogit);
+            sum += exponential(adjusted(i) - maxLogit);
 
     CandidateList out;
     for (const auto& t : final.data()) {
         if (detail::masked(t) && final.finiteCount() > 0 && semantics != Semantics::Lesson)
             continue;
-        double raw = sum > 0.0 ? std::exp(adjusted(t.id) - maxLogit) / sum : 0.0;
+        double raw = sum > 0.0 ? exponential(adjusted(t.id) - maxLogit) / sum : 0.0;
         if (greedy)
             raw = detail::masked(t) ? 0.0 : 1.0;  // the T -> 0 limit, as the lesson reports it
         out.push_back(Candidate{t.id, t.p, raw});

@@ -112,6 +112,8 @@ CandidateArray SamplerChain::runOn(const Scalar* logits, std::size_t n, SamplerC
     } else {
         candidates = CandidateArray::fromLogits(logits, n);
     }
+    // The lesson computes exp with JavaScript's Math.exp; its probabilities carry those bits.
+    candidates.setJavaScriptExp(semantics() == Semantics::Lesson);
     for (std::size_t i = first; i < m_stages.size(); ++i)
         if (m_stages[i]->active())
             m_stages[i]->apply(candidates, context);

@@ -2,6 +2,8 @@
 // type so float32 logits are widened to double element by element instead of copied.
 #pragma once
 
+#include "lesson_exp_sum.h"
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -27,7 +29,8 @@ inline bool scaledMaxOverflows(double maxLogit, double temperature)
     return temperature > 0.0 && std::isfinite(maxLogit) && !std::isfinite(maxLogit / temperature);
 }
 
-// Writes exp(l/T - max(l/T)) into out[0..n) and returns their sum, accumulated in id order.
+// Writes exp(l/T - max(l/T)) into out[0..n) and returns their sum, accumulated in id order:
+// JavaScript's Math.exp and reduce, bit for bit (lesson_exp_sum.h).
 // max(l/T) == max(l)/T exactly for T > 0 (division is monotonic), so one pass finds the max.
 // When max(l)/T overflows, the limit: 1 at the argmax (lowest id), 0 elsewhere.
 template <class Scalar>
@@ -40,12 +43,7 @@ double exponentiate(const Scalar* logits, std::size_t n, double temperature, dou
         return 1.0;
     }
     const double maxScaled = static_cast<double>(logits[top]) / temperature;
-    double sum = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-        out[i] = std::exp(static_cast<double>(logits[i]) / temperature - maxScaled);
-        sum += out[i];
-    }
-    return sum;
+    return lessonExpSum(logits, n, temperature, maxScaled, out);
 }
 
 // Turns out[] from exponentiate() into probabilities.

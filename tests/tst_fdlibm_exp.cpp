@@ -1,0 +1,190 @@
+// fdlibmExp() against JavaScript's Math.exp run in node, bit for bit, on millions of arguments
+// over the whole range (tests/exp_arguments.h), and the SSE2 / AVX2 paths against the scalar on
+// every lane.
+#include "exp_arguments.h"
+#include "fdlibm_exp.h"
+#include "lesson_exp_sum.h"
+#include "test_support.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace logitlab::engine;
+using logitlab::test::expArguments;
+
+namespace {
+
+constexpr std::size_t kCount = 4'000'000;
+
+bool sameBits(double a, double b)
+{
+    if (std::isnan(a) || std::isnan(b))
+        return std::isnan(a) && std::isnan(b);
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+QString describe(double x)
+{
+    return QStringLiteral("%1 (0x%2)").arg(x, 0, 'g', 17).arg(std::bit_cast<std::uint64_t>(x), 16, 16, QLatin1Char('0'));
+}
+
+// The first few mismatches, for a readable failure.
+QString mismatches(const std::vector<double>& args, const double* expected, const double* actual, int* count)
+{
+    QString text;
+    *count = 0;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (sameBits(expected[i], actual[i]))
+            continue;
+        if (++*count <= 5)
+            text += QStringLiteral("\n  exp(%1): expected %2, got %3")
+                        .arg(describe(args[i]), describe(expected[i]), describe(actual[i]));
+    }
+    return text;
+}
+
+}  // namespace
+
+class TestFdlibmExp : public QObject {
+    Q_OBJECT
+private slots:
+    void knownValues_data()
+    {
+        QTest::addColumn<double>("x");
+        QTest::addColumn<double>("expected");
+        const double inf = std::numeric_limits<double>::infinity();
+        QTest::newRow("0") << 0.0 << 1.0;
+        QTest::newRow("-0") << -0.0 << 1.0;
+        QTest::newRow("1 is e") << 1.0 << 2.718281828459045;
+        QTest::newRow("+inf") << inf << inf;
+        QTest::newRow("-inf") << -inf << 0.0;
+        QTest::newRow("overflow") << 710.0 << inf;
+        QTest::newRow("underflow") << -746.0 << 0.0;
+        QTest::newRow("smallest denormal") << -745.0 << 4.9406564584124654e-324;
+        // Math.exp(-1) in node: glibc's exp gives the same here, fdlibm and glibc differ elsewhere.
+        QTest::newRow("-1") << -1.0 << 0.36787944117144233;
+        QTest::newRow("tiny") << 1e-300 << 1.0;
+    }
+
+    void knownValues()
+    {
+        QFETCH(double, x);
+        QFETCH(double, expected);
+        QCOMPARE(fdlibmExp(x), expected);
+        QVERIFY(std::isnan(fdlibmExp(std::numeric_limits<double>::quiet_NaN())));
+    }
+
+    void scalarMatchesNodeMathExp()
+    {
+        if (logitlab::test::nodeExecutable().isEmpty())
+            QSKIP("node is not installed (scripts/setup.sh installs Debian's nodejs): "
+                  "cannot compare with JavaScript's Math.exp");
+        constexpr std::uint32_t seed = 20261130;
+        QString error;
+        const QByteArray bytes = logitlab::test::runNodeScript(
+            QStringLiteral("math_exp_bits.js"), {QString::number(kCount), QString::number(seed)}, {}, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(static_cast<std::size_t>(bytes.size()), kCount * sizeof(double));
+        std::vector<double> node(kCount);
+        std::memcpy(node.data(), bytes.constData(), bytes.size());
+
+        const std::vector<double> args = expArguments(kCount, seed);
+        std::vector<double> ours(kCount);
+        for (std::size_t i = 0; i < kCount; ++i)
+            ours[i] = fdlibmExp(args[i]);
+        int count = 0;
+        const QString text = mismatches(args, node.data(), ours.data(), &count);
+        QVERIFY2(count == 0, qPrintable(QStringLiteral("%1 of %2 differ from Math.exp:%3").arg(count).arg(kCount).arg(text)));
+    }
+
+    void everyPathMatchesTheScalar_data()
+    {
+        QTest::addColumn<ExpPath>("path");
+        QTest::newRow("scalar") << ExpPath::Scalar;
+        QTest::newRow("sse2") << ExpPath::Sse2;
+        QTest::newRow("avx2") << ExpPath::Avx2;
+        QTest::newRow("auto") << ExpPath::Auto;
+    }
+
+    void everyPathMatchesTheScalar()
+    {
+        QFETCH(ExpPath, path);
+        if (!expPathAvailable(path))
+            QSKIP("this processor has no AVX2");
+        const std::vector<double> args = expArguments(kCount, 7);
+        std::vector<double> expected(kCount);
+        for (std::size_t i = 0; i < kCount; ++i)
+            expected[i] = fdlibmExp(args[i]);
+        // Every start offset and a length that is no multiple of the width: lanes and tails.
+        for (std::size_t start = 0; start < 4; ++start) {
+            const std::size_t n = kCount - start - 1;
+            std::vector<double> out(n);
+            fdlibmExpArray(args.data() + start, out.data(), n, path);
+            int count = 0;
+            const std::vector<double> slice(args.begin() + static_cast<std::ptrdiff_t>(start),
+                                            args.begin() + static_cast<std::ptrdiff_t>(start + n));
+            const QString text = mismatches(slice, expected.data() + start, out.data(), &count);
+            QVERIFY2(count == 0, qPrintable(QStringLiteral("start %1: %2 lanes differ from the scalar:%3").arg(start).arg(count).arg(text)));
+        }
+    }
+
+    // The lesson's softmax loop (l / T - max, exp, id-order sum) on each path: the same exps and
+    // the same sum, for double and float32 logits, any length (tails) and temperatures that send
+    // lanes into every band (T = 0.01 pushes most of them into denormal results and underflow).
+    void softmaxLoopPathsAgree_data()
+    {
+        QTest::addColumn<ExpPath>("path");
+        QTest::addColumn<double>("temperature");
+        for (const double t : {0.01, 0.7, 5.0}) {
+            const QByteArray suffix = " T=" + QByteArray::number(t);
+            QTest::newRow("sse2" + suffix) << ExpPath::Sse2 << t;
+            QTest::newRow("avx2" + suffix) << ExpPath::Avx2 << t;
+        }
+    }
+
+    void softmaxLoopPathsAgree()
+    {
+        QFETCH(ExpPath, path);
+        QFETCH(double, temperature);
+        if (!expPathAvailable(path))
+            QSKIP("this processor has no AVX2");
+        std::mt19937 gen(3);
+        std::normal_distribution<float> normal(0.0f, 2.5f);
+        for (const std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{131071}}) {
+            std::vector<float> f(n);
+            for (float& v : f)
+                v = normal(gen);
+            const std::vector<double> d(f.begin(), f.end());
+            const double maxScaled = static_cast<double>(*std::max_element(f.begin(), f.end())) / temperature;
+            std::vector<double> expected(n), fromDouble(n), fromFloat(n);
+            const double sum = detail::lessonExpSum(d.data(), n, temperature, maxScaled, expected.data(), ExpPath::Scalar);
+            QVERIFY(sameBits(detail::lessonExpSum(d.data(), n, temperature, maxScaled, fromDouble.data(), path), sum));
+            QVERIFY(sameBits(detail::lessonExpSum(f.data(), n, temperature, maxScaled, fromFloat.data(), path), sum));
+            for (std::size_t i = 0; i < n; ++i) {
+                QVERIFY2(sameBits(fromDouble[i], expected[i]), qPrintable(describe(d[i])));
+                QVERIFY2(sameBits(fromFloat[i], expected[i]), qPrintable(describe(d[i])));
+                // ... and the scalar loop is exp(l / T - max) itself.
+                QVERIFY(sameBits(expected[i], fdlibmExp(d[i] / temperature - maxScaled)));
+            }
+        }
+    }
+
+    void inPlace()
+    {
+        std::vector<double> values{-1.0, -2.5, 0.0, -700.0, -740.0, -800.0, 3.0};
+        std::vector<double> expected;
+        for (double v : values)
+            expected.push_back(fdlibmExp(v));
+        fdlibmExpArray(values.data(), values.data(), values.size());
+        for (std::size_t i = 0; i < values.size(); ++i)
+            QVERIFY(sameBits(values[i], expected[i]));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFdlibmExp)
+#include "tst_fdlibm_exp.moc"
