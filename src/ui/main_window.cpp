@@ -10,6 +10,7 @@
 #include "page.h"
 #include "save_text.h"
 #include "table_text_builder.h"
+#include "wheel_guard.h"
 
 #include <QAction>
 #include <QApplication>
@@ -62,6 +63,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_progress(new QProgressBar),
       m_cancel(new QPushButton(tr("Cancel")))
 {
+    WheelGuard::install();
     setWindowTitle(tr("LogitLab"));
     m_pageList->setMaximumWidth(220);
     m_pageList->setMinimumWidth(100);
