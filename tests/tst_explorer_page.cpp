@@ -438,6 +438,41 @@ private slots:
         QVERIFY(page.chart()->title().contains(QLatin1String("1,000 draws, mulberry32 seed 42")));
     }
 
+    // The draws always belong to the seed box: a new seed redraws when the Draws tab shows, and
+    // clears the chart (to redraw when shown) otherwise. File > New goes back to the lesson's
+    // seed, so the lesson's 493 / 393 / 114 come back.
+    void seedChangeRedrawsAndNewRestoresTheLesson()
+    {
+        ExplorerPage page;
+        page.applyPreset(1);
+        page.showChart(ExplorerPage::DrawsTab);
+        QTRY_COMPARE(page.lastDraws().draws, std::uint64_t{1000});
+        auto* seed = page.findChild<QSpinBox*>(QStringLiteral("drawSeed"));
+        QVERIFY(seed != nullptr);
+        seed->setValue(43);
+        QTRY_VERIFY(page.chart()->title().contains(QLatin1String("seed 43")));
+        QTRY_COMPARE(page.lastDraws().draws, std::uint64_t{1000});
+        QVERIFY(page.lastDraws().counts != (std::vector<std::uint64_t>{493, 393, 114}));
+
+        page.showChart(ExplorerPage::ProbabilitiesTab);
+        QTRY_VERIFY(!page.drawsRunning());
+        seed->setValue(44);
+        QCOMPARE(page.lastDraws().draws, std::uint64_t{0});  // no longer claims seed 43's counts
+        page.showChart(ExplorerPage::DrawsTab);
+        QTRY_VERIFY(page.chart()->title().contains(QLatin1String("seed 44")));
+
+        page.findChild<QComboBox*>(QStringLiteral("drawRng"))->setCurrentIndex(1);
+        page.findChild<QSpinBox*>(QStringLiteral("drawCount"))->setValue(500);
+        page.reset();
+        QCOMPARE(seed->value(), 42);
+        QCOMPARE(page.findChild<QComboBox*>(QStringLiteral("drawRng"))->currentText(), QStringLiteral("mulberry32"));
+        page.applyPreset(1);
+        QTRY_VERIFY(!page.drawsRunning());
+        QTRY_COMPARE(page.lastDraws().draws, std::uint64_t{1000});
+        QCOMPARE(page.lastDraws().counts, (std::vector<std::uint64_t>{493, 393, 114}));
+        QVERIFY(page.chart()->title().contains(QLatin1String("1,000 draws, mulberry32 seed 42")));
+    }
+
     void saveAndOpenRoundTrip()
     {
         QTemporaryDir dir;

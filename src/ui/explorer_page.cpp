@@ -177,6 +177,8 @@ void ExplorerPage::connectParts()
     connect(m_edits, &ExplorerTableController::statusMessage, this, &Page::statusMessage);
     connect(m_edits, &ExplorerTableController::lessonPointChanged, m_lessonPoint, &QLabel::setText);
     connect(m_edits, &ExplorerTableController::drawSettingsLoaded, m_drawPanel, &DrawPanel::setSettings);
+    connect(m_drawPanel, &DrawPanel::settingsChanged, this,
+            [this] { m_views->drawsStale(m_tabs->currentIndex() == DrawsTab); });
     connect(m_edits, &ExplorerTableController::tokenAdded, m_table, &QTableView::scrollToBottom);
     connect(m_views, &ExplorerViews::statusMessage, this, &Page::statusMessage);
 
