@@ -6,6 +6,7 @@
 #include "chain_controls.h"
 #include "compare_chart.h"
 #include "draw_chart.h"
+#include "example_files.h"
 #include "explorer_page.h"
 #include "lesson_examples.h"
 #include "logits_parser.h"
@@ -268,6 +269,22 @@ private slots:
         QVERIFY(page.probabilityChart()->cutLabel().startsWith(QLatin1String("top-k = 2")));
         page.topKBox()->setValue(0);
         QCOMPARE(page.probabilityChart()->cutLabel(), QString());
+    }
+
+    // XTC in the example file keeps only 'result', below three cut tokens: no line can stand
+    // "after" the survivors, so none is drawn and the label says why; the colours show it.
+    void xtcCutIsNotDrawnAsAPrefix()
+    {
+        ExplorerPage page;
+        QCOMPARE(page.openExperiment(test::examplePath(QStringLiteral("explorer-llama-xtc.json"))), QString());
+        QTRY_VERIFY(!page.loading());
+        QCOMPARE(page.model()->survivors().size(), std::size_t{1});
+        QCOMPARE(page.model()->shownName(page.model()->survivors()[0].id), QStringLiteral("result"));
+        QCOMPARE(page.probabilityChart()->cutLineX(), -1.0);
+        const QString cut = page.probabilityChart()->cutLabel();
+        QVERIFY2(cut.startsWith(QLatin1String("llama.cpp: ")) && cut.contains(QLatin1String("xtc"))
+                     && cut.contains(QLatin1String("not the most likely")),
+                 qPrintable(cut));
     }
 
     void presetsGiveTheLessonsNumbers()
@@ -603,8 +620,12 @@ private slots:
         controls->minPBox()->setValue(0.3);
         QCOMPARE(survivorsShown(*page.model()), 2);
         QCOMPARE(page.model()->survivors()[1].id, 1);
-        QVERIFY2(page.probabilityChart()->cutLabel().startsWith(QLatin1String("lesson rules keep 2 of 5")),
-                 qPrintable(page.probabilityChart()->cutLabel()));
+        // The label names the rule (the chain, in order) and the running total it stopped at.
+        const QString cut = page.probabilityChart()->cutLabel();
+        QVERIFY2(cut.startsWith(QLatin1String("lesson: ")) && cut.contains(QLatin1String("min-p=0.3"))
+                     && cut.contains(QLatin1String("keeps 2 of 5 (p kept 0.")) && cut.endsWith(QLatin1String("'data'")),
+                 qPrintable(cut));
+        QCOMPARE(page.probabilityChart()->cutLineX(), 1.5);
         QVERIFY(controls->chainText().contains(QLatin1String("min-p")));
         controls->semanticsBox()->setCurrentText(QStringLiteral("llama.cpp"));
         QCOMPARE(page.model()->chain().semantics, engine::Semantics::LlamaCpp);

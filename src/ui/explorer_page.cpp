@@ -286,12 +286,12 @@ QWidget* ExplorerPage::buildTablePanel()
             openLogitsFile(path);
     });
     m_loadButtons << pasteButton << open;
-    auto* junk = new QPushButton(tr("&Junk risk of these logits"));
+    auto* junk = new QPushButton(tr("&Junk risk…"));
     junk->setObjectName(QStringLiteral("junkRiskButton"));
     junk->setToolTip(tr("Opens the junk-token risk page on this table's logits: how often a reply of N tokens "
                         "picks at least one junk token."));
     connect(junk, &QPushButton::clicked, this, [this] { emit distributionOffered(QStringLiteral("junk-risk"), m_model->distribution()); });
-    auto* sweep = new QPushButton(tr("Seed s&weep of these logits"));
+    auto* sweep = new QPushButton(tr("Seed s&weep…"));
     sweep->setObjectName(QStringLiteral("seedSweepButton"));
     sweep->setToolTip(tr("Opens the seed-sweep page on this table's logits: do many seeds draw what the sampler "
                          "claims, and does each seed replay?"));

@@ -63,7 +63,7 @@ QChartView* chartView(QChart* chart)
 {
     auto* view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(480, 320);
+    view->setMinimumSize(400, 300);  // with the controls, within a 1024-pixel-wide window
     return view;
 }
 
@@ -95,7 +95,7 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
 {
     setExperimentRuns(m_runs);
     addRuns(m_replays);
-    m_source->addItems({tr("Lesson exercise: => { ( async //"), tr("Lesson example: users data items result banana"),
+    m_source->addItems({tr("Lesson exercise: => { ( async //"), tr("Lesson example: users … banana"),
                         tr("Explorer's logits"), tr("Logits file..."), tr("As in the experiment file")});
     m_source->setToolTip(tr("The next-token distribution every seed draws from."));
     for (auto s : engine::allSemantics())
