@@ -5,9 +5,12 @@
 #include "logits_table_model.h"
 #include "main_window.h"
 #include "page.h"
+#include "presentation_zoom.h"
 #include "synthetic_vocabulary.h"
 
+#include <QAbstractAxis>
 #include <QAction>
+#include <QChart>
 #include <QApplication>
 #include <QFile>
 #include <QClipboard>
@@ -84,8 +87,44 @@ private slots:
         QTest::newRow("Copy table") << "Edit" << "Copy table" << QKeySequence(QKeySequence::Copy);
         QTest::newRow("Copy chart") << "Edit" << "Copy chart image" << QKeySequence(QStringLiteral("Ctrl+Shift+C"));
         QTest::newRow("Full screen") << "View" << "Full screen" << QKeySequence(QKeySequence::FullScreen);
+        QTest::newRow("Zoom in") << "View" << "Zoom in" << QKeySequence(QKeySequence::ZoomIn);
+        QTest::newRow("Zoom out") << "View" << "Zoom out" << QKeySequence(QKeySequence::ZoomOut);
+        QTest::newRow("Reset zoom") << "View" << "Reset zoom" << QKeySequence(QStringLiteral("Ctrl+0"));
         QTest::newRow("Lesson") << "Help" << "The lesson" << QKeySequence(QKeySequence::HelpContents);
     }
+    // Presentation mode: the zoom scales the window's font and every chart's (title 1.3x,
+    // axes and legend 1.1x the window's), steps back down, persists, and resets to the start.
+    void zoomScalesTheWindowAndItsCharts()
+    {
+        const double base = QApplication::font().pointSizeF();
+        {
+            MainWindow window;
+            auto* explorer = new ExplorerPage;
+            window.addPage(explorer);
+            PresentationZoom* zoom = window.zoom();
+            QCOMPARE(zoom->percent(), 100);
+            QCOMPARE(explorer->chart()->titleFont().pointSizeF(), base * 1.3);
+            zoom->zoomIn();
+            QCOMPARE(zoom->percent(), 110);
+            QCOMPARE(QApplication::font().pointSizeF(), base * 1.1);
+            zoom->setPercent(200);
+            QCOMPARE(QApplication::font().pointSizeF(), base * 2.0);
+            QCOMPARE(explorer->chart()->titleFont().pointSizeF(), base * 2.0 * 1.3);
+            QCOMPARE(explorer->chart()->axes().first()->labelsFont().pointSizeF(), base * 2.0 * 1.1);
+            zoom->zoomOut();
+            QCOMPARE(zoom->percent(), 175);
+            zoom->setPercent(1000);
+            QCOMPARE(zoom->percent(), PresentationZoom::kMaxPercent);
+            zoom->setPercent(150);
+        }
+        {
+            MainWindow again;  // the next session starts at the saved zoom
+            QCOMPARE(again.zoom()->percent(), 150);
+            again.zoom()->reset();
+            QCOMPARE(QApplication::font().pointSizeF(), base);
+        }
+    }
+
     void menusHaveTheStandardShortcuts()
     {
         QFETCH(QString, menu);

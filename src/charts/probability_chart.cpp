@@ -85,9 +85,6 @@ ProbabilityChart::ProbabilityChart(const LogitsTableModel* model, QObject* paren
     m_probability->setTickCount(6);
     m_tokens->setTitleText(tr("token (most likely first)"));
     styleChart(m_chart, QApplication::palette());
-    QFont labelFont = m_cutText->font();
-    labelFont.setBold(true);
-    m_cutText->setFont(labelFont);
     m_cutText->setBrush(kCutLine);
     m_cutText->setZValue(10);
 
@@ -244,7 +241,11 @@ void ProbabilityChart::placeCutLabel()
         return;
     const QRectF plot = m_chart->plotArea();
     // A long chain is cut in the middle to the plot's width; the whole text is one hover away.
-    const QFontMetricsF metrics(m_cutText->font());
+    // Bold at the legend's size: it follows View > Zoom and an export's font scale.
+    QFont labelFont = m_chart->legend()->font();
+    labelFont.setBold(true);
+    m_cutText->setFont(labelFont);
+    const QFontMetricsF metrics(labelFont);
     QStringList lines = m_cutLabel.split(QLatin1Char('\n'));
     for (QString& line : lines)
         line = metrics.elidedText(line, Qt::ElideMiddle, plot.width() - 12.0);

@@ -8,6 +8,7 @@
 #include "model_csv.h"
 #include "one_line_text.h"
 #include "page.h"
+#include "presentation_zoom.h"
 #include "save_text.h"
 #include "table_text_builder.h"
 #include "wheel_guard.h"
@@ -61,7 +62,8 @@ MainWindow::MainWindow(QWidget* parent)
       m_busyPages(new app::BusyCounter(this)),
       m_status(new QLabel),
       m_progress(new QProgressBar),
-      m_cancel(new QPushButton(tr("Cancel")))
+      m_cancel(new QPushButton(tr("Cancel"))),
+      m_zoom(new PresentationZoom(this))
 {
     WheelGuard::install();
     setWindowTitle(tr("LogitLab"));
@@ -201,6 +203,13 @@ void MainWindow::createMenus()
     full->setCheckable(true);
     full->setShortcut(QKeySequence::FullScreen);
     connect(full, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(tr("Zoom &in"), m_zoom, &PresentationZoom::zoomIn)->setShortcuts(
+        {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    m_viewMenu->addAction(tr("Zoom &out"), m_zoom, &PresentationZoom::zoomOut)->setShortcut(QKeySequence::ZoomOut);
+    m_viewMenu->addAction(tr("&Reset zoom"), m_zoom, &PresentationZoom::reset)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    connect(m_zoom, &PresentationZoom::zoomChanged, this,
+            [this](int percent) { showPageStatus(tr("Zoom %1%").arg(percent)); });
     m_viewMenu->addSeparator();
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));

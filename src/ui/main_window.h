@@ -28,6 +28,7 @@ class BusyCounter;
 namespace logitlab::ui {
 
 class Page;
+class PresentationZoom;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -47,6 +48,7 @@ public:
     bool handOff(const QString& target, const engine::Distribution& distribution);
     QListWidget* pageList() const { return m_pageList; }
     QUndoGroup* undoGroup() const { return m_undoGroup; }
+    PresentationZoom* zoom() const { return m_zoom; }
     QStringList recentFiles() const;
 
     // Menu actions without their dialogs, also used by tests. Each returns an empty string on
@@ -100,6 +102,7 @@ private:
     QLabel* m_status;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
+    PresentationZoom* m_zoom;
 };
 
 }  // namespace logitlab::ui
