@@ -121,8 +121,11 @@ QString ExperimentPage::openExperiment(const QString& path)
 {
     const QString error = readExperimentFile(path);
     showError(error);
-    if (error.isEmpty())
+    if (error.isEmpty()) {
+        setFilePath(path);
+        markSaved();
         emit statusMessage(tr("Opened %1").arg(path));
+    }
     return error;
 }
 
@@ -130,8 +133,11 @@ QString ExperimentPage::saveExperiment(const QString& path)
 {
     const QString error = writeExperimentFile(path);
     showError(error);
-    if (error.isEmpty())
+    if (error.isEmpty()) {
+        setFilePath(path);
+        markSaved();
         emit statusMessage(tr("Saved %1").arg(path));
+    }
     return error;
 }
 
@@ -179,6 +185,21 @@ void ExperimentPage::resultsShownFor(const QJsonObject& spec)
 void ExperimentPage::updateStale()
 {
     m_stale->setVisible(resultsStale());
+    if (isModified() != m_reportedModified) {
+        m_reportedModified = !m_reportedModified;
+        emit modifiedChanged();
+    }
+}
+
+bool ExperimentPage::isModified() const
+{
+    return m_savedSpec.has_value() && controlsJson() != *m_savedSpec;
+}
+
+void ExperimentPage::markSaved()
+{
+    m_savedSpec = controlsJson();
+    updateStale();
 }
 
 void ExperimentPage::showError(const QString& raw)

@@ -49,6 +49,9 @@ public:
     virtual void run() = 0;
     bool isRunning() const;  // the experiment run (not other work such as a replay)
     QLabel* errorLabel() const { return m_error; }
+    // Modified: the controls describe another experiment than the one last saved or opened.
+    bool isModified() const override;
+    void markSaved() override;
     // Whether the results shown were computed for other settings than the controls show now.
     bool resultsStale() const;
     QLabel* staleLabel() const { return m_stale; }
@@ -72,7 +75,8 @@ protected:
     void watchControls(QWidget* panel, const QList<QWidget*>& except = {});
     // The page has just shown results computed for `spec` (its JSON, as controlsJson()).
     void resultsShownFor(const QJsonObject& spec);
-    // Shows or hides the stale banner (after a programmatic change of the controls, say).
+    // Shows or hides the stale banner and reports a change of isModified() (after a
+    // programmatic change of the controls, say).
     void updateStale();
 
     // The experiment's controller (Run/Cancel follow it); a child of the page.
@@ -127,6 +131,8 @@ private:
     QLabel* m_error;
     QLabel* m_stale;
     std::optional<QJsonObject> m_shownSpec;  // what the results on screen were computed for
+    std::optional<QJsonObject> m_savedSpec;  // what the page's file holds (its start until saved)
+    bool m_reportedModified = false;
     bool m_staleCheckQueued = false;
 };
 

@@ -46,6 +46,8 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QUndoStack>
+
+#include <utility>
 #include <QVBoxLayout>
 
 #include <initializer_list>
@@ -171,7 +173,13 @@ void ExplorerPage::connectParts()
     connect(m_vocabulary, &SyntheticVocabularyForm::generateRequested, this, &ExplorerPage::generateVocabulary);
 
     connect(m_edits, &ExplorerTableController::chainShown, m_controls, &ChainControls::setChain);
+    connect(m_edits, &ExplorerTableController::loadFinished, this, [this] {
+        // An opened file's contents are what the file holds, not an edit.
+        if (std::exchange(m_savedWhenLoaded, false))
+            m_undo->setClean();
+    });
     connect(m_edits, &ExplorerTableController::loadFinished, this, &ExplorerPage::loadFinished);
+    connect(m_undo, &QUndoStack::cleanChanged, this, &Page::modifiedChanged);
     connect(m_edits, &ExplorerTableController::errorRaised, this, &ExplorerPage::showError);
     connect(m_edits, &ExplorerTableController::errorCleared, this, &ExplorerPage::clearError);
     connect(m_edits, &ExplorerTableController::statusMessage, this, &Page::statusMessage);
@@ -389,6 +397,17 @@ QString ExplorerPage::lessonHtml() const
 void ExplorerPage::reset()
 {
     applyPreset(0);
+}
+
+bool ExplorerPage::isModified() const
+{
+    return !m_undo->isClean();
+}
+
+void ExplorerPage::markSaved()
+{
+    m_savedWhenLoaded = loading();
+    m_undo->setClean();
 }
 
 void ExplorerPage::applyPreset(int index)

@@ -229,6 +229,7 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
 
     watchControls(controlBox, {m_logN, m_threads});
     setSpec(lessonSpec(), QString());
+    markSaved();  // the starting point is not an unsaved change
 }
 
 QString JunkRiskPage::title() const

@@ -7,6 +7,7 @@
 #include "distribution.h"
 
 #include <QMainWindow>
+#include <QMessageBox>
 
 #include <functional>
 
@@ -69,6 +70,13 @@ public:
 
     void saveSettings() const;
 
+    // How the window asks before New, Open or Quit drops a page's unsaved changes: Save,
+    // Discard or Cancel. A message box by default; tests answer it themselves.
+    using UnsavedQuestion = std::function<QMessageBox::StandardButton(const QString& question)>;
+    void setUnsavedQuestion(UnsavedQuestion ask) { m_askUnsaved = std::move(ask); }
+    // File > New on the current page, after settling its unsaved changes.
+    void newOnCurrentPage();
+
 signals:
     // `error` is empty on success, "cancelled" when the user stopped it, else why it failed.
     void tableTextDone(const QString& error);
@@ -91,6 +99,9 @@ private:
     void setBusy(bool busy);  // from the count of busy pages
     void buildTableText(bool csv, const QString& what, const std::function<QString(const QString&)>& finish);
     void pageChanged(int index);
+    void updateTitle();  // the current page's file, [*] when it has unsaved changes
+    // True when `page` may drop what it holds: nothing unsaved, or saved, or discarded.
+    bool settleUnsaved(Page* page);
 
     QListWidget* m_pageList;
     QStackedWidget* m_pages;
@@ -103,6 +114,7 @@ private:
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     PresentationZoom* m_zoom;
+    UnsavedQuestion m_askUnsaved;
 };
 
 }  // namespace logitlab::ui

@@ -200,6 +200,7 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     });
     watchControls(controls, {m_threads});
     runStateChanged();
+    markSaved();  // the starting point is not an unsaved change
 }
 
 QJsonObject SeedSweepPage::controlsJson() const
