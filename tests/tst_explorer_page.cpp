@@ -6,6 +6,7 @@
 #include "chain_controls.h"
 #include "compare_chart.h"
 #include "draw_chart.h"
+#include "example_files.h"
 #include "explorer_page.h"
 #include "lesson_examples.h"
 #include "logits_parser.h"
@@ -271,6 +272,22 @@ private slots:
         QCOMPARE(page.probabilityChart()->cutLabel(), QString());
     }
 
+    // XTC in the example file keeps only 'result', below three cut tokens: no line can stand
+    // "after" the survivors, so none is drawn and the label says why; the colours show it.
+    void xtcCutIsNotDrawnAsAPrefix()
+    {
+        ExplorerPage page;
+        QCOMPARE(page.openExperiment(test::examplePath(QStringLiteral("explorer-llama-xtc.json"))), QString());
+        QTRY_VERIFY(!page.loading());
+        QCOMPARE(page.model()->survivors().size(), std::size_t{1});
+        QCOMPARE(page.model()->shownName(page.model()->survivors()[0].id), QStringLiteral("result"));
+        QCOMPARE(page.probabilityChart()->cutLineX(), -1.0);
+        const QString cut = page.probabilityChart()->cutLabel();
+        QVERIFY2(cut.startsWith(QLatin1String("llama.cpp: ")) && cut.contains(QLatin1String("xtc"))
+                     && cut.contains(QLatin1String("not the most likely")),
+                 qPrintable(cut));
+    }
+
     void presetsGiveTheLessonsNumbers()
     {
         ExplorerPage page;
@@ -469,6 +486,41 @@ private slots:
         QVERIFY(page.chart()->title().contains(QLatin1String("1,000 draws, mulberry32 seed 42")));
     }
 
+    // The draws always belong to the seed box: a new seed redraws when the Draws tab shows, and
+    // clears the chart (to redraw when shown) otherwise. File > New goes back to the lesson's
+    // seed, so the lesson's 493 / 393 / 114 come back.
+    void seedChangeRedrawsAndNewRestoresTheLesson()
+    {
+        ExplorerPage page;
+        page.applyPreset(1);
+        page.showChart(ExplorerPage::DrawsTab);
+        QTRY_COMPARE(page.lastDraws().draws, std::uint64_t{1000});
+        auto* seed = page.findChild<QSpinBox*>(QStringLiteral("drawSeed"));
+        QVERIFY(seed != nullptr);
+        seed->setValue(43);
+        QTRY_VERIFY(page.chart()->title().contains(QLatin1String("seed 43")));
+        QTRY_COMPARE(page.lastDraws().draws, std::uint64_t{1000});
+        QVERIFY(page.lastDraws().counts != (std::vector<std::uint64_t>{493, 393, 114}));
+
+        page.showChart(ExplorerPage::ProbabilitiesTab);
+        QTRY_VERIFY(!page.drawsRunning());
+        seed->setValue(44);
+        QCOMPARE(page.lastDraws().draws, std::uint64_t{0});  // no longer claims seed 43's counts
+        page.showChart(ExplorerPage::DrawsTab);
+        QTRY_VERIFY(page.chart()->title().contains(QLatin1String("seed 44")));
+
+        page.findChild<QComboBox*>(QStringLiteral("drawRng"))->setCurrentIndex(1);
+        page.findChild<QSpinBox*>(QStringLiteral("drawCount"))->setValue(500);
+        page.reset();
+        QCOMPARE(seed->value(), 42);
+        QCOMPARE(page.findChild<QComboBox*>(QStringLiteral("drawRng"))->currentText(), QStringLiteral("mulberry32"));
+        page.applyPreset(1);
+        QTRY_VERIFY(!page.drawsRunning());
+        QTRY_COMPARE(page.lastDraws().draws, std::uint64_t{1000});
+        QCOMPARE(page.lastDraws().counts, (std::vector<std::uint64_t>{493, 393, 114}));
+        QVERIFY(page.chart()->title().contains(QLatin1String("1,000 draws, mulberry32 seed 42")));
+    }
+
     void saveAndOpenRoundTrip()
     {
         QTemporaryDir dir;
@@ -599,8 +651,12 @@ private slots:
         controls->minPBox()->setValue(0.3);
         QCOMPARE(survivorsShown(*page.model()), 2);
         QCOMPARE(page.model()->survivors()[1].id, 1);
-        QVERIFY2(page.probabilityChart()->cutLabel().startsWith(QLatin1String("lesson rules keep 2 of 5")),
-                 qPrintable(page.probabilityChart()->cutLabel()));
+        // The label names the rule (the chain, in order) and the running total it stopped at.
+        const QString cut = page.probabilityChart()->cutLabel();
+        QVERIFY2(cut.startsWith(QLatin1String("lesson: ")) && cut.contains(QLatin1String("min-p=0.3"))
+                     && cut.contains(QLatin1String("keeps 2 of 5 (p kept 0.")) && cut.endsWith(QLatin1String("'data'")),
+                 qPrintable(cut));
+        QCOMPARE(page.probabilityChart()->cutLineX(), 1.5);
         QVERIFY(controls->chainText().contains(QLatin1String("min-p")));
         controls->semanticsBox()->setCurrentText(QStringLiteral("llama.cpp"));
         QCOMPARE(page.model()->chain().semantics, engine::Semantics::LlamaCpp);

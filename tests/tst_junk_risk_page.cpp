@@ -144,6 +144,38 @@ private slots:
         QVERIFY(ended.isEmpty());
     }
 
+    // Results on screen are marked stale while the controls describe another experiment: after
+    // an edit (undone by editing back), and after logits handed over from the Explorer; the
+    // threads and the log-N view change no number and leave them current.
+    void staleResultsAreMarked()
+    {
+        ui::JunkRiskPage page;
+        page.show();
+        page.repliesBox()->setValue(200);
+        QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
+        page.run();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 30000);
+        QVERIFY(!page.resultsStale());
+        QVERIFY(!page.staleLabel()->isVisible());
+
+        page.threadsBox()->setValue(page.threadsBox()->value() == 1 ? 2 : 1);
+        QTest::qWait(0);
+        QVERIFY(!page.staleLabel()->isVisible());
+        page.repliesBox()->setValue(300);
+        QTRY_VERIFY(page.staleLabel()->isVisible());
+        QVERIFY(page.resultsStale());
+        page.repliesBox()->setValue(200);
+        QTRY_VERIFY(!page.staleLabel()->isVisible());
+
+        engine::Distribution d;
+        d.logits = test::array({3.0, 2.0, 1.5, 1.0, -2.0, -3.0});
+        page.acceptDistribution(d);
+        QTRY_VERIFY(page.staleLabel()->isVisible());
+        page.run();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 2, 30000);
+        QVERIFY(!page.staleLabel()->isVisible());
+    }
+
     void useLogitsFromElsewhere()
     {
         ui::JunkRiskPage page;

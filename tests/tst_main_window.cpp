@@ -4,10 +4,15 @@
 #include "explorer_page.h"
 #include "logits_table_model.h"
 #include "main_window.h"
+#include "junk_risk_page.h"
 #include "page.h"
+#include "presentation_zoom.h"
 #include "synthetic_vocabulary.h"
+#include "workbench.h"
 
+#include <QAbstractAxis>
 #include <QAction>
+#include <QChart>
 #include <QApplication>
 #include <QFile>
 #include <QClipboard>
@@ -16,6 +21,8 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QSpinBox>
 #include <QProgressDialog>
 #include <QSignalSpy>
 #include <QSettings>
@@ -84,8 +91,105 @@ private slots:
         QTest::newRow("Copy table") << "Edit" << "Copy table" << QKeySequence(QKeySequence::Copy);
         QTest::newRow("Copy chart") << "Edit" << "Copy chart image" << QKeySequence(QStringLiteral("Ctrl+Shift+C"));
         QTest::newRow("Full screen") << "View" << "Full screen" << QKeySequence(QKeySequence::FullScreen);
+        QTest::newRow("Zoom in") << "View" << "Zoom in" << QKeySequence(QKeySequence::ZoomIn);
+        QTest::newRow("Zoom out") << "View" << "Zoom out" << QKeySequence(QKeySequence::ZoomOut);
+        QTest::newRow("Reset zoom") << "View" << "Reset zoom" << QKeySequence(QStringLiteral("Ctrl+0"));
         QTest::newRow("Lesson") << "Help" << "What this page shows" << QKeySequence(QKeySequence::HelpContents);
     }
+    // Presentation mode: the zoom scales the window's font and every chart's (title 1.3x,
+    // axes and legend 1.1x the window's), steps back down, persists, and resets to the start.
+    void zoomScalesTheWindowAndItsCharts()
+    {
+        const double base = QApplication::font().pointSizeF();
+        {
+            MainWindow window;
+            auto* explorer = new ExplorerPage;
+            window.addPage(explorer);
+            PresentationZoom* zoom = window.zoom();
+            QCOMPARE(zoom->percent(), 100);
+            QCOMPARE(explorer->chart()->titleFont().pointSizeF(), base * 1.3);
+            zoom->zoomIn();
+            QCOMPARE(zoom->percent(), 110);
+            QCOMPARE(QApplication::font().pointSizeF(), base * 1.1);
+            zoom->setPercent(200);
+            QCOMPARE(QApplication::font().pointSizeF(), base * 2.0);
+            QCOMPARE(explorer->chart()->titleFont().pointSizeF(), base * 2.0 * 1.3);
+            QCOMPARE(explorer->chart()->axes().first()->labelsFont().pointSizeF(), base * 2.0 * 1.1);
+            zoom->zoomOut();
+            QCOMPARE(zoom->percent(), 175);
+            zoom->setPercent(1000);
+            QCOMPARE(zoom->percent(), PresentationZoom::kMaxPercent);
+            zoom->setPercent(150);
+        }
+        {
+            MainWindow again;  // the next session starts at the saved zoom
+            QCOMPARE(again.zoom()->percent(), 150);
+            again.zoom()->reset();
+            QCOMPARE(QApplication::font().pointSizeF(), base);
+        }
+    }
+
+    // The title names the page's file and marks unsaved changes; New, Open and Quit ask before
+    // dropping them (Cancel keeps everything, Discard drops, Save writes the page's file first).
+    void unsavedChangesAreMarkedAndAskedAbout()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        const Workbench pages = buildWorkbench(window);
+        QStringList asked;
+        QMessageBox::StandardButton answer = QMessageBox::Cancel;
+        window.setUnsavedQuestion([&](const QString& question) {
+            asked << question;
+            return answer;
+        });
+        window.show();
+        QVERIFY2(window.windowTitle().startsWith(QStringLiteral("untitled[*] — Explorer")), qPrintable(window.windowTitle()));
+        QVERIFY(!window.isWindowModified());
+
+        pages.explorer->topPBox()->setValue(0.5);
+        QVERIFY(window.isWindowModified());
+        window.newOnCurrentPage();  // Cancel
+        QCOMPARE(asked.size(), 1);
+        QVERIFY(asked.first().contains(QLatin1String("Explorer")));
+        QCOMPARE(pages.explorer->topPBox()->value(), 0.5);
+        answer = QMessageBox::Discard;
+        window.newOnCurrentPage();
+        QCOMPARE(asked.size(), 2);
+        QCOMPARE(pages.explorer->topPBox()->value(), 0.9);
+        QVERIFY(!window.isWindowModified());
+        window.newOnCurrentPage();  // nothing to ask about
+        QCOMPARE(asked.size(), 2);
+
+        const QString path = dir.filePath(QStringLiteral("state.json"));
+        pages.explorer->topPBox()->setValue(0.75);
+        QCOMPARE(window.saveExperimentTo(path), QString());
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("state.json[*] — Explorer")));
+        QVERIFY(!window.isWindowModified());
+
+        // Another page's edits are its own, and Save writes them to its file.
+        window.showPage(pages.junkRisk);
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("untitled[*] — Junk risk")));
+        const QString junkPath = dir.filePath(QStringLiteral("junk.json"));
+        QCOMPARE(window.saveExperimentTo(junkPath), QString());
+        pages.junkRisk->repliesBox()->setValue(pages.junkRisk->repliesBox()->value() + 1);
+        QTRY_VERIFY(window.isWindowModified());
+        QCOMPARE(window.windowTitle().left(9), QStringLiteral("junk.json"));
+        pages.explorer->topPBox()->setValue(0.5);
+
+        answer = QMessageBox::Cancel;
+        QVERIFY(!window.close());
+        QVERIFY(window.isVisible());
+        QCOMPARE(asked.size(), 3);
+        answer = QMessageBox::Save;  // both pages have files: no dialog
+        QVERIFY(window.close());
+        QCOMPARE(asked.size(), 5);
+        QVERIFY(!pages.explorer->isModified());
+        QVERIFY(!pages.junkRisk->isModified());
+        QFile saved(path);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QVERIFY(saved.readAll().contains("\"top-p\": 0.5"));
+    }
+
     void menusHaveTheStandardShortcuts()
     {
         QFETCH(QString, menu);
@@ -145,7 +249,13 @@ private slots:
         auto* explorer = new ExplorerPage;
         window.addPage(explorer);
         explorer->applyPreset(1);
+        int asked = 0;
+        window.setUnsavedQuestion([&asked](const QString&) {
+            ++asked;
+            return QMessageBox::Discard;
+        });
         findAction(window, QStringLiteral("File"), QStringLiteral("New"))->trigger();
+        QCOMPARE(asked, 1);  // the preset was an unsaved change
         QCOMPARE(explorer->model()->tokenName(0), QStringLiteral("users"));
     }
 

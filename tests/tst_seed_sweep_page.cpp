@@ -146,6 +146,24 @@ private slots:
         QVERIFY(!page.errorLabel()->isVisible());
     }
 
+    // A changed seed count or draw count marks the shown sweep stale until the next run.
+    void staleResultsAreMarked()
+    {
+        SeedSweepPage page;
+        page.show();
+        page.seedCountBox()->setValue(20);
+        page.drawsBox()->setValue(200);
+        QVERIFY(runAndWait(page));
+        QVERIFY(!page.staleLabel()->isVisible());
+        page.seedCountBox()->setValue(21);
+        QTRY_VERIFY(page.staleLabel()->isVisible());
+        QVERIFY(runAndWait(page));
+        QVERIFY(!page.staleLabel()->isVisible());
+        page.threadsBox()->setValue(page.threadsBox()->value() == 1 ? 2 : 1);
+        QTest::qWait(0);
+        QVERIFY(!page.staleLabel()->isVisible());
+    }
+
     void saveAndOpenRoundTrip()
     {
         QTemporaryDir dir;

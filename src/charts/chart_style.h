@@ -7,6 +7,7 @@
 
 QT_BEGIN_NAMESPACE
 class QChart;
+class QFont;
 class QPalette;
 QT_END_NAMESPACE
 
@@ -19,6 +20,14 @@ inline const QColor kRenormalised{0xff, 0x7f, 0x0e};  // orange: what the die is
 inline const QColor kCutLine{0xd6, 0x27, 0x28};       // red: where the filter cut
 }  // namespace chart_colors
 
+// Colours from `palette`, fonts from the application font (so View > Zoom reaches the charts).
 void styleChart(QChart* chart, const QPalette& palette);
+// Value axes whose ticks would crowd their labels (a short plot, a zoomed font) get a coarser
+// round interval instead, so no label is shortened to "..."; with room, the chart's own tick
+// count is back. styleChart() connects it to the chart's plot-area changes.
+void fitValueTicks(QChart* chart);
+// The chart's title, legend and axis fonts derived from `base`: the title bold at 1.3 times its
+// size, the legend, tick labels and axis titles at 1.1 times.
+void setChartFonts(QChart* chart, const QFont& base);
 
 }  // namespace logitlab::ui

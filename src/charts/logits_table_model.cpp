@@ -128,10 +128,14 @@ QString LogitsTableModel::cutDescription() const
     case engine::CutRule::TopK:
         return tr("top-k = %1 keeps the %1 most likely, up to '%2'").arg(a.survivors.size()).arg(last);
     case engine::CutRule::Chain:
-        return tr("%1 rules keep %L2 of %L3, down to '%4'")
-            .arg(QString::fromStdString(engine::semanticsName(m_chain.semantics)))
+        // The rule is the chain itself, in its order, and the running total is the probability
+        // the survivors held before renormalising.
+        return tr("%1: %2\nkeeps %L3 of %L4 (p kept %5), down to '%6'")
+            .arg(QString::fromStdString(engine::semanticsName(m_chain.semantics)),
+                 QString::fromStdString(engine::describeExplorerChain(m_chain)))
             .arg(a.survivors.size())
             .arg(rowCount())
+            .arg(QString::number(a.massKept, 'f', 3))
             .arg(last);
     case engine::CutRule::None:
         break;

@@ -10,6 +10,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QFont>
+#include <QFontMetricsF>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
@@ -50,17 +51,19 @@ ProbabilityChart::ProbabilityChart(const LogitsTableModel* model, QObject* paren
       m_model(model),
       m_chart(new QChart),
       m_series(new QBarSeries),
-      m_raw(new QBarSet(tr("p at T (blue: survivor, grey: cut)"))),
-      m_renormalised(new QBarSet(tr("renormalised p (what the die is rolled on)"))),
+      m_raw(new QBarSet(tr("p at T (grey: cut)"))),
+      m_renormalised(new QBarSet(tr("renormalised p (drawn from)"))),
       m_cutLine(new QLineSeries),
       m_tokens(new QBarCategoryAxis),
       m_probability(new QValueAxis),
       m_cutText(new QGraphicsSimpleTextItem(m_chart))
 {
     using namespace chart_colors;
-    m_raw->setColor(kCut);
-    m_raw->setBorderColor(kCut.darker(130));
-    m_raw->setSelectedColor(kSurvivor);
+    // The legend shows the set's own colour: blue, with the cut bars selected to grey, so the
+    // marker matches what its label names.
+    m_raw->setColor(kSurvivor);
+    m_raw->setBorderColor(kSurvivor.darker(130));
+    m_raw->setSelectedColor(kCut);
     m_renormalised->setColor(kRenormalised);
     m_renormalised->setBorderColor(kRenormalised.darker(130));
     m_series->append(m_raw);
@@ -82,9 +85,6 @@ ProbabilityChart::ProbabilityChart(const LogitsTableModel* model, QObject* paren
     m_probability->setTickCount(6);
     m_tokens->setTitleText(tr("token (most likely first)"));
     styleChart(m_chart, QApplication::palette());
-    QFont labelFont = m_cutText->font();
-    labelFont.setBold(true);
-    m_cutText->setFont(labelFont);
     m_cutText->setBrush(kCutLine);
     m_cutText->setZValue(10);
 
@@ -106,7 +106,7 @@ QStringList ProbabilityChart::categories() const
 
 QString ProbabilityChart::cutLabel() const
 {
-    return m_cutText->isVisible() ? m_cutText->text() : QString();
+    return m_cutText->isVisible() ? m_cutLabel : QString();
 }
 
 void ProbabilityChart::rebuild()
@@ -121,6 +121,7 @@ void ProbabilityChart::rebuild()
     QList<qreal> raw;
     QList<qreal> renorm;
     QList<int> kept;
+    QList<int> cut;
     QStringList names;
     QSet<QString> seen;
     double rawShown = 0.0;
@@ -136,6 +137,8 @@ void ProbabilityChart::rebuild()
         renormShown += q;
         if (position >= 0)
             kept << i;
+        else
+            cut << i;
         // A category axis needs unique names; repeated tokens get their id.
         QString name = m_model->shownName(id);
         if (seen.contains(name))
@@ -150,6 +153,8 @@ void ProbabilityChart::rebuild()
         renorm << std::max(0.0, static_cast<int>(survivors.size()) > shown ? 1.0 - renormShown : 0.0);
         if (static_cast<int>(survivors.size()) > shown)
             kept << shown;
+        else
+            cut << shown;
         names << tr("rest (%L1)").arg(n - shown);
     }
 
@@ -159,7 +164,7 @@ void ProbabilityChart::rebuild()
     m_renormalised->remove(0, m_renormalised->count());
     m_renormalised->append(renorm);
     m_raw->deselectAllBars();
-    m_raw->selectBars(kept);
+    m_raw->selectBars(cut);
     // The order by probability does not change with T: while a slider is dragged the axis keeps
     // its labels and skips a relayout of (slanted) text, a third of a frame at V = 262,144.
     if (m_tokens->categories() != names) {
@@ -179,16 +184,28 @@ void ProbabilityChart::rebuild()
     m_probability->setLabelFormat(axis.step >= 0.1 ? QStringLiteral("%.1f")
                                   : axis.step >= 0.01 ? QStringLiteral("%.2f") : QStringLiteral("%.3f"));
 
-    // The cut sits between the last survivor and the first cut token, or inside the rest bar.
+    // The cut sits between the last survivor and the first cut token, or inside the rest bar,
+    // when the survivors are the most likely tokens. XTC (or a penalty or bias, which reorder
+    // the bars' typed-logit order) can keep tokens further down and cut ones above them: then
+    // no single line separates them, the colours do, and the label says so.
     const auto& analysis = m_model->analysis();
     const int survivorCount = static_cast<int>(survivors.size());
+    bool survivorsLead = true;
+    for (int i = 0; i < kept.size(); ++i)
+        survivorsLead = survivorsLead && kept[i] == i;
+    if (survivorCount < shown && kept.size() != survivorCount)
+        survivorsLead = false;
     m_cutX = -1.0;
     QString label;
     if (n > 0 && analysis.rule != engine::CutRule::None && !survivors.empty()) {
-        m_cutX = survivorCount < shown ? survivorCount - 0.5 : shown;
         label = m_model->cutDescription();
-        if (survivorCount >= shown)
-            label += tr(" (inside the rest: %L1 survivors)").arg(survivorCount);
+        if (survivorsLead) {
+            m_cutX = survivorCount < shown ? survivorCount - 0.5 : shown;
+            if (survivorCount >= shown)
+                label += tr(" (inside the rest: %L1 survivors)").arg(survivorCount);
+        } else {
+            label += tr("\nthe survivors (blue) are not the most likely tokens");
+        }
     }
     if (m_cutX >= 0.0)
         m_cutLine->replace(QList<QPointF>{{m_cutX, 0.0}, {m_cutX, top}});
@@ -197,6 +214,7 @@ void ProbabilityChart::rebuild()
     m_cutLine->setVisible(m_cutX >= 0.0);
     for (QLegendMarker* marker : m_chart->legend()->markers(m_cutLine))
         marker->setVisible(m_cutX >= 0.0);
+    m_cutLabel = label;
     m_cutText->setText(label);
     m_cutText->setVisible(!label.isEmpty());
 
@@ -207,6 +225,11 @@ void ProbabilityChart::rebuild()
         title += tr(", top-k = %1").arg(*s.topK);
     if (s.temperature != 0.0 && s.topP)
         title += tr(", top-p = %1").arg(num(*s.topP));
+    const engine::ExplorerChain& chain = m_model->chain();
+    if (chain.semantics != engine::Semantics::Lesson)
+        title.prepend(QString::fromStdString(engine::semanticsName(chain.semantics)) + QStringLiteral(": "));
+    if (chain.stages != engine::ChainSettings{})
+        title += tr(" + further stages");
     title += survivorCount == 1 ? tr(": 1 survivor of %L1").arg(n) : tr(": %L1 survivors of %L2").arg(survivorCount).arg(n);
     m_chart->setTitle(title);
     placeCutLabel();
@@ -214,9 +237,24 @@ void ProbabilityChart::rebuild()
 
 void ProbabilityChart::placeCutLabel()
 {
-    if (m_cutX < 0.0 || m_chart->plotArea().isEmpty())
+    if (m_chart->plotArea().isEmpty())
         return;
     const QRectF plot = m_chart->plotArea();
+    // A long chain is cut in the middle to the plot's width; the whole text is one hover away.
+    // Bold at the legend's size: it follows View > Zoom and an export's font scale.
+    QFont labelFont = m_chart->legend()->font();
+    labelFont.setBold(true);
+    m_cutText->setFont(labelFont);
+    const QFontMetricsF metrics(labelFont);
+    QStringList lines = m_cutLabel.split(QLatin1Char('\n'));
+    for (QString& line : lines)
+        line = metrics.elidedText(line, Qt::ElideMiddle, plot.width() - 12.0);
+    m_cutText->setText(lines.join(QLatin1Char('\n')));
+    m_cutText->setToolTip(m_cutLabel);
+    if (m_cutX < 0.0) {
+        m_cutText->setPos(plot.left() + 6.0, plot.top() + 4.0);  // no line to stand by
+        return;
+    }
     const QPointF at = m_chart->mapToPosition(QPointF(m_cutX, m_probability->max()), m_cutLine);
     const QRectF box = m_cutText->boundingRect();
     double x = at.x() + 6.0;

@@ -36,6 +36,9 @@ public:
     QStringList categories() const;        // what the x axis shows, for tests
     QString cutLabel() const;              // the text drawn at the cut, empty when nothing is cut
     double restMass() const { return m_restMass; }  // p at T of the tokens in the rest bar
+    // Where the dashed cut line stands on the token axis (between bars), or -1 when none is
+    // drawn: nothing is cut, or the survivors are not the leading bars (XTC).
+    double cutLineX() const { return m_cutX; }
 
 public slots:
     void rebuild();
@@ -52,6 +55,7 @@ private:
     QBarCategoryAxis* m_tokens;
     QValueAxis* m_probability;
     QGraphicsSimpleTextItem* m_cutText;
+    QString m_cutLabel;  // whole; the chart shows it elided to the plot's width
     double m_cutX = -1.0;
     double m_restMass = 0.0;
 };

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 
 #include <algorithm>
@@ -18,6 +19,9 @@ DrawPanel::DrawPanel(QWidget* parent)
       m_rng(new QComboBox),
       m_button(new QPushButton(tr("&Draw")))
 {
+    m_count->setObjectName(QStringLiteral("drawCount"));
+    m_seed->setObjectName(QStringLiteral("drawSeed"));
+    m_rng->setObjectName(QStringLiteral("drawRng"));
     m_count->setRange(1, 10'000'000);
     m_count->setValue(1000);
     m_count->setGroupSeparatorShown(true);
@@ -35,6 +39,9 @@ DrawPanel::DrawPanel(QWidget* parent)
     layout->addRow(tr("Generator"), m_rng);
     layout->addRow(QString(), m_button);
     connect(m_button, &QPushButton::clicked, this, &DrawPanel::drawRequested);
+    connect(m_count, &QSpinBox::valueChanged, this, &DrawPanel::settingsChanged);
+    connect(m_seed, &QSpinBox::valueChanged, this, &DrawPanel::settingsChanged);
+    connect(m_rng, &QComboBox::currentTextChanged, this, &DrawPanel::settingsChanged);
 }
 
 int DrawPanel::count() const
@@ -54,9 +61,15 @@ QString DrawPanel::rng() const
 
 void DrawPanel::setSettings(const QString& rng, quint64 seed, qint64 count)
 {
-    m_rng->setCurrentText(rng);
-    m_seed->setValue(static_cast<int>(std::min<quint64>(seed, 2'147'483'647)));
-    m_count->setValue(static_cast<int>(std::min<qint64>(count, 10'000'000)));
+    if (rng == this->rng() && seed == this->seed() && count == this->count())
+        return;
+    {
+        const QSignalBlocker blockRng(m_rng), blockSeed(m_seed), blockCount(m_count);
+        m_rng->setCurrentText(rng);
+        m_seed->setValue(static_cast<int>(std::min<quint64>(seed, 2'147'483'647)));
+        m_count->setValue(static_cast<int>(std::min<qint64>(count, 10'000'000)));
+    }
+    emit settingsChanged();
 }
 
 void DrawPanel::setDrawing(bool drawing)

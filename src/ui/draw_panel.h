@@ -22,12 +22,16 @@ public:
     quint64 seed() const;
     QString rng() const;
     // Values out of the controls' ranges are clamped (a seed above 2^31 - 1, more than 10^7 draws).
+    // Saved files are checked against these ranges before they get here.
     void setSettings(const QString& rng, quint64 seed, qint64 count);
     void setDrawing(bool drawing);
     QPushButton* drawButton() const { return m_button; }
 
 signals:
     void drawRequested();
+    // N, the seed or the generator changed (once per setSettings call): draws made with the
+    // old values no longer describe the panel.
+    void settingsChanged();
 
 private:
     QSpinBox* m_count;

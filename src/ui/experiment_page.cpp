@@ -3,10 +3,17 @@
 #include "busy_counter.h"
 #include "one_line_text.h"
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QKeySequence>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMetaObject>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSpinBox>
 
 namespace logitlab::ui {
 
@@ -17,8 +24,15 @@ ExperimentPage::ExperimentPage(QWidget* parent)
       m_save(new QPushButton(tr("Save…"))),
       m_run(new QPushButton(tr("&Run"))),
       m_cancel(new QPushButton(tr("Cancel"))),
-      m_error(new QLabel)
+      m_error(new QLabel),
+      m_stale(new QLabel(tr("These results are for earlier settings: the controls have changed since the run. "
+                            "Press Run (Ctrl+R) to compute them for the settings shown.")))
 {
+    m_stale->setObjectName(QStringLiteral("staleLabel"));
+    m_stale->setWordWrap(true);
+    m_stale->setStyleSheet(QStringLiteral("background: #fff3cd; color: #5c4400; padding: 4px; border: 1px solid #e0c36c"));
+    m_stale->hide();
+    m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_error->setObjectName(QStringLiteral("errorLabel"));
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: #b00020"));
@@ -107,8 +121,11 @@ QString ExperimentPage::openExperiment(const QString& path)
 {
     const QString error = readExperimentFile(path);
     showError(error);
-    if (error.isEmpty())
+    if (error.isEmpty()) {
+        setFilePath(path);
+        markSaved();
         emit statusMessage(tr("Opened %1").arg(path));
+    }
     return error;
 }
 
@@ -116,9 +133,73 @@ QString ExperimentPage::saveExperiment(const QString& path)
 {
     const QString error = writeExperimentFile(path);
     showError(error);
-    if (error.isEmpty())
+    if (error.isEmpty()) {
+        setFilePath(path);
+        markSaved();
         emit statusMessage(tr("Saved %1").arg(path));
+    }
     return error;
+}
+
+bool ExperimentPage::resultsStale() const
+{
+    return m_shownSpec.has_value() && controlsJson() != *m_shownSpec;
+}
+
+void ExperimentPage::watchControls(QWidget* panel, const QList<QWidget*>& except)
+{
+    // Several controls change together when a file or a hand-off sets them: one check after.
+    const auto queueCheck = [this] {
+        if (m_staleCheckQueued)
+            return;
+        m_staleCheckQueued = true;
+        QMetaObject::invokeMethod(this, [this] {
+            m_staleCheckQueued = false;
+            updateStale();
+        }, Qt::QueuedConnection);
+    };
+    for (QWidget* w : panel->findChildren<QWidget*>()) {
+        if (except.contains(w))
+            continue;
+        if (auto* box = qobject_cast<QSpinBox*>(w))
+            connect(box, &QSpinBox::valueChanged, this, queueCheck);
+        else if (auto* box = qobject_cast<QDoubleSpinBox*>(w))
+            connect(box, &QDoubleSpinBox::valueChanged, this, queueCheck);
+        else if (auto* combo = qobject_cast<QComboBox*>(w))
+            connect(combo, &QComboBox::currentIndexChanged, this, queueCheck);
+        else if (auto* check = qobject_cast<QCheckBox*>(w))
+            connect(check, &QCheckBox::toggled, this, queueCheck);
+        else if (auto* line = qobject_cast<QLineEdit*>(w); line != nullptr && qobject_cast<QAbstractSpinBox*>(w->parentWidget()) == nullptr)
+            connect(line, &QLineEdit::textChanged, this, queueCheck);
+        else if (auto* text = qobject_cast<QPlainTextEdit*>(w))
+            connect(text, &QPlainTextEdit::textChanged, this, queueCheck);
+    }
+}
+
+void ExperimentPage::resultsShownFor(const QJsonObject& spec)
+{
+    m_shownSpec = spec;
+    updateStale();
+}
+
+void ExperimentPage::updateStale()
+{
+    m_stale->setVisible(resultsStale());
+    if (isModified() != m_reportedModified) {
+        m_reportedModified = !m_reportedModified;
+        emit modifiedChanged();
+    }
+}
+
+bool ExperimentPage::isModified() const
+{
+    return m_savedSpec.has_value() && controlsJson() != *m_savedSpec;
+}
+
+void ExperimentPage::markSaved()
+{
+    m_savedSpec = controlsJson();
+    updateStale();
 }
 
 void ExperimentPage::showError(const QString& raw)

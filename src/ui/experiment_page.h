@@ -4,13 +4,18 @@
 // dropped); Run and Cancel enabled to match; progress and busy to the status bar, busy counted
 // over every controller the page registers; a finished outcome to the page's own display, a
 // failed one to the error label, a cancelled one leaving the previous results as they were.
-// A page brings its controls, its file format and what it shows of an outcome.
+// A page brings its controls, its file format and what it shows of an outcome. Results on
+// screen are marked stale (a banner over them) while the controls describe another experiment
+// than the one they were computed for, so a chart never silently answers other settings.
 #pragma once
 
 #include "page.h"
 #include "run_controller.h"
 
+#include <QJsonObject>
 #include <QList>
+
+#include <optional>
 
 #include <functional>
 
@@ -44,6 +49,12 @@ public:
     virtual void run() = 0;
     bool isRunning() const;  // the experiment run (not other work such as a replay)
     QLabel* errorLabel() const { return m_error; }
+    // Modified: the controls describe another experiment than the one last saved or opened.
+    bool isModified() const override;
+    void markSaved() override;
+    // Whether the results shown were computed for other settings than the controls show now.
+    bool resultsStale() const;
+    QLabel* staleLabel() const { return m_stale; }
 
 signals:
     // After every experiment run: finished with results, or not (cancelled or failed). Never
@@ -56,6 +67,17 @@ protected:
     virtual QString writeExperimentFile(const QString& path) = 0;
     // Run, Cancel or other work started or ended: enable the page's controls to match.
     virtual void runStateChanged() {}
+    // The experiment the controls describe now, as its file's JSON (empty when they are
+    // invalid): what shown results are compared with.
+    virtual QJsonObject controlsJson() const = 0;
+    // Every value control under `panel` (spin boxes, combo boxes, check boxes, text) rechecks
+    // staleness when it changes. Display-only controls are listed in `except`.
+    void watchControls(QWidget* panel, const QList<QWidget*>& except = {});
+    // The page has just shown results computed for `spec` (its JSON, as controlsJson()).
+    void resultsShownFor(const QJsonObject& spec);
+    // Shows or hides the stale banner and reports a change of isModified() (after a
+    // programmatic change of the controls, say).
+    void updateStale();
 
     // The experiment's controller (Run/Cancel follow it); a child of the page.
     void setExperimentRuns(app::RunControllerBase* runs);
@@ -107,6 +129,11 @@ private:
     QPushButton* m_run;
     QPushButton* m_cancel;
     QLabel* m_error;
+    QLabel* m_stale;
+    std::optional<QJsonObject> m_shownSpec;  // what the results on screen were computed for
+    std::optional<QJsonObject> m_savedSpec;  // what the page's file holds (its start until saved)
+    bool m_reportedModified = false;
+    bool m_staleCheckQueued = false;
 };
 
 }  // namespace logitlab::ui

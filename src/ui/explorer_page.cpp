@@ -45,6 +45,8 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QUndoStack>
+
+#include <utility>
 #include <QVBoxLayout>
 
 #include <initializer_list>
@@ -170,12 +172,20 @@ void ExplorerPage::connectParts()
     connect(m_vocabulary, &SyntheticVocabularyForm::generateRequested, this, &ExplorerPage::generateVocabulary);
 
     connect(m_edits, &ExplorerTableController::chainShown, m_controls, &ChainControls::setChain);
+    connect(m_edits, &ExplorerTableController::loadFinished, this, [this] {
+        // An opened file's contents are what the file holds, not an edit.
+        if (std::exchange(m_savedWhenLoaded, false))
+            m_undo->setClean();
+    });
     connect(m_edits, &ExplorerTableController::loadFinished, this, &ExplorerPage::loadFinished);
+    connect(m_undo, &QUndoStack::cleanChanged, this, &Page::modifiedChanged);
     connect(m_edits, &ExplorerTableController::errorRaised, this, &ExplorerPage::showError);
     connect(m_edits, &ExplorerTableController::errorCleared, this, &ExplorerPage::clearError);
     connect(m_edits, &ExplorerTableController::statusMessage, this, &Page::statusMessage);
     connect(m_edits, &ExplorerTableController::lessonPointChanged, m_lessonPoint, &QLabel::setText);
     connect(m_edits, &ExplorerTableController::drawSettingsLoaded, m_drawPanel, &DrawPanel::setSettings);
+    connect(m_drawPanel, &DrawPanel::settingsChanged, this,
+            [this] { m_views->drawsStale(m_tabs->currentIndex() == DrawsTab); });
     connect(m_edits, &ExplorerTableController::tokenAdded, m_table, &QTableView::scrollToBottom);
     connect(m_views, &ExplorerViews::statusMessage, this, &Page::statusMessage);
 
@@ -283,12 +293,12 @@ QWidget* ExplorerPage::buildTablePanel()
             openLogitsFile(path);
     });
     m_loadButtons << pasteButton << open;
-    auto* junk = new QPushButton(tr("&Junk risk of these logits"));
+    auto* junk = new QPushButton(tr("&Junk risk…"));
     junk->setObjectName(QStringLiteral("junkRiskButton"));
     junk->setToolTip(tr("Opens the junk-token risk page on this table's logits: how often a reply of N tokens "
                         "picks at least one junk token."));
     connect(junk, &QPushButton::clicked, this, [this] { emit distributionOffered(QStringLiteral("junk-risk"), m_model->distribution()); });
-    auto* sweep = new QPushButton(tr("Seed s&weep of these logits"));
+    auto* sweep = new QPushButton(tr("Seed s&weep…"));
     sweep->setObjectName(QStringLiteral("seedSweepButton"));
     sweep->setToolTip(tr("Opens the seed-sweep page on this table's logits: do many seeds draw what the sampler "
                          "claims, and does each seed replay?"));
@@ -380,6 +390,17 @@ void ExplorerPage::cancel()
 void ExplorerPage::reset()
 {
     applyPreset(0);
+}
+
+bool ExplorerPage::isModified() const
+{
+    return !m_undo->isClean();
+}
+
+void ExplorerPage::markSaved()
+{
+    m_savedWhenLoaded = loading();
+    m_undo->setClean();
 }
 
 void ExplorerPage::applyPreset(int index)

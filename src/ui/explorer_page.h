@@ -62,6 +62,10 @@ public:
     void cancel() override;
     QUndoStack* undoStack() const override { return m_undo; }
     void reset() override;
+    // Modified: the undo stack is away from where it was last saved, opened or reset. A load
+    // under way is marked saved when it lands.
+    bool isModified() const override;
+    void markSaved() override;
     QString saveExperiment(const QString& path) override;
     QString openExperiment(const QString& path) override;
 
@@ -132,6 +136,7 @@ private:
     CompareChart* m_compare;
     SyntheticVocabularyForm* m_vocabulary;
     DrawPanel* m_drawPanel;
+    bool m_savedWhenLoaded = false;
     QTabWidget* m_tabs;
     QTableView* m_table;
     ReadoutPanel* m_readouts;

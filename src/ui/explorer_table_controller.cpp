@@ -238,6 +238,9 @@ void ExplorerTableController::applyPreset(int index)
     // The lesson's situations run under the lesson's rules, with no further stage.
     replaceAll(preset.distribution, engine::ExplorerChain{engine::Semantics::Lesson, preset.settings, {}, {}},
                tr("Preset: %1").arg(name), tr("lesson preset: %1").arg(name));
+    // "Back to the lesson" means its draws too: mulberry32, seed 42, 1,000 draws (493 / 393 / 114).
+    const app::ExplorerState lessonDraws;
+    emit drawSettingsLoaded(lessonDraws.rng, lessonDraws.seed, lessonDraws.draws);
     emit lessonPointChanged(QString::fromStdString(preset.point));
     emit statusMessage(QString::fromStdString(preset.point));
 }

@@ -40,7 +40,13 @@ void ExplorerViews::resultsChanged(bool compareShown, bool drawsShown)
     m_compareDirty = true;
     if (compareShown)
         startCompare();
-    // Draws belong to the settings they were made with: redo them if they are on screen.
+    drawsStale(drawsShown);
+}
+
+void ExplorerViews::drawsStale(bool drawsShown)
+{
+    // Draws belong to the settings they were made with (the chart's title names them): a chart
+    // that says "seed 42" beside a seed box reading 43 would be a false statement.
     m_lastDraws = {};
     if (drawsShown)
         startDraws();

@@ -43,6 +43,9 @@ public:
     // A chart tab came on screen: Compare catches up, the draws are made if there are none.
     void compareShown();
     void drawsShown();
+    // The draws on the chart no longer match the settings: redone at once when the Draws tab
+    // is showing, else cleared with a note and redone when it is shown.
+    void drawsStale(bool drawsShown);
     void startDraws();
     // Stops the sweep and the draws (the compare has no stop and finishes).
     void cancel();

@@ -209,8 +209,13 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     auto* view = new QChartView(m_chart->chart()); // takes ownership of the QChart
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(280);
+    auto* chartPane = new QWidget;
+    auto* chartLayout = new QVBoxLayout(chartPane);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addWidget(staleLabel());
+    chartLayout->addWidget(view, 1);
     auto* results = new QSplitter(Qt::Vertical);
-    results->addWidget(view);
+    results->addWidget(chartPane);
     results->addWidget(m_table);
     results->setStretchFactor(0, 3);
     results->setStretchFactor(1, 2);
@@ -222,7 +227,9 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
 
+    watchControls(controlBox, {m_logN, m_threads});
     setSpec(lessonSpec(), QString());
+    markSaved();  // the starting point is not an unsaved change
 }
 
 QString JunkRiskPage::title() const
@@ -375,6 +382,13 @@ void JunkRiskPage::showResults(const app::JunkRiskSpec& spec, const app::JunkRis
     m_rows = outcome.rows;
     m_model->setTable(app::junkRiskResult(spec, baseDir(), outcome, m_threads->value()).tables.front());
     m_chart->setRows(outcome.rows, m_logN->isChecked());
+    resultsShownFor(app::toJson(spec));
+}
+
+QJsonObject JunkRiskPage::controlsJson() const
+{
+    const auto spec = specFromControls();
+    return spec.ok() ? app::toJson(spec.value()) : QJsonObject();
 }
 
 void JunkRiskPage::runStateChanged()

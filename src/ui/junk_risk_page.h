@@ -53,6 +53,7 @@ protected:
 
 private:
     void showResults(const app::JunkRiskSpec& spec, const app::JunkRiskOutcome& outcome);
+    QJsonObject controlsJson() const override;
 
     ResultTableModel* m_model;  // the result table logitlab-cli run writes for the same file
     JunkRiskChart* m_chart;

@@ -8,8 +8,10 @@
 #include "model_csv.h"
 #include "one_line_text.h"
 #include "page.h"
+#include "presentation_zoom.h"
 #include "save_text.h"
 #include "table_text_builder.h"
+#include "wheel_guard.h"
 
 #include <QAction>
 #include <QApplication>
@@ -60,8 +62,10 @@ MainWindow::MainWindow(QWidget* parent)
       m_busyPages(new app::BusyCounter(this)),
       m_status(new QLabel),
       m_progress(new QProgressBar),
-      m_cancel(new QPushButton(tr("Cancel")))
+      m_cancel(new QPushButton(tr("Cancel"))),
+      m_zoom(new PresentationZoom(this))
 {
+    WheelGuard::install();
     setWindowTitle(tr("LogitLab"));
     m_pageList->setMaximumWidth(220);
     m_pageList->setMinimumWidth(100);
@@ -88,6 +92,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_pageList, &QListWidget::currentRowChanged, this, &MainWindow::pageChanged);
     connect(m_busyPages, &app::BusyCounter::busyChanged, this, &MainWindow::setBusy);
 
+    m_askUnsaved = [this](const QString& question) {
+        return QMessageBox::question(this, tr("Unsaved changes"), question,
+                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    };
     createMenus();
     m_status->setText(tr("Ready"));
 
@@ -106,6 +114,10 @@ void MainWindow::addPage(Page* page)
     connect(page, &Page::statusMessage, this, &MainWindow::showPageStatus);
     connect(page, &Page::busyChanged, m_busyPages, &app::BusyCounter::change);
     connect(page, &Page::distributionOffered, this, &MainWindow::handOff);
+    connect(page, &Page::modifiedChanged, this, [this, page] {
+        if (page == currentPage())
+            updateTitle();
+    });
     connect(page, &Page::progressChanged, this, [this](int done, int total) {
         m_progress->setRange(0, total);
         m_progress->setValue(done);
@@ -154,15 +166,13 @@ void MainWindow::pageChanged(int index)
     m_pages->setCurrentIndex(index);
     Page* page = currentPage();
     m_undoGroup->setActiveStack(page ? page->undoStack() : nullptr);
+    updateTitle();
 }
 
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* fresh = file->addAction(tr("&New"), this, [this] {
-        if (Page* page = currentPage())
-            page->reset();
-    });
+    QAction* fresh = file->addAction(tr("&New"), this, &MainWindow::newOnCurrentPage);
     fresh->setShortcut(QKeySequence::New);
     fresh->setToolTip(tr("Back to the page's starting point (undoable)"));
     file->addAction(tr("&Open experiment..."), this, &MainWindow::openInteractive)->setShortcut(QKeySequence::Open);
@@ -200,6 +210,13 @@ void MainWindow::createMenus()
     full->setShortcut(QKeySequence::FullScreen);
     connect(full, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
     m_viewMenu->addSeparator();
+    m_viewMenu->addAction(tr("Zoom &in"), m_zoom, &PresentationZoom::zoomIn)->setShortcuts(
+        {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    m_viewMenu->addAction(tr("Zoom &out"), m_zoom, &PresentationZoom::zoomOut)->setShortcut(QKeySequence::ZoomOut);
+    m_viewMenu->addAction(tr("&Reset zoom"), m_zoom, &PresentationZoom::reset)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    connect(m_zoom, &PresentationZoom::zoomChanged, this,
+            [this](int percent) { showPageStatus(tr("Zoom %1%").arg(percent)); });
+    m_viewMenu->addSeparator();
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&What this page shows"), this, &MainWindow::showLesson)->setShortcut(QKeySequence::HelpContents);
@@ -236,6 +253,8 @@ void MainWindow::rebuildRecentMenu()
     const QStringList files = recentFiles();
     for (const QString& path : files)
         m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] {
+            if (!settleUnsaved(pageFor(path)))
+                return;
             const QString error = openExperimentFrom(path);
             if (!error.isEmpty())
                 QMessageBox::warning(this, tr("Open experiment"), app::oneLineText(error));
@@ -279,6 +298,9 @@ QString MainWindow::saveExperimentTo(const QString& path)
         return tr("There is no page to save.");
     const QString error = page->saveExperiment(path);
     if (error.isEmpty()) {
+        page->setFilePath(path);
+        page->markSaved();
+        updateTitle();
         rememberRecent(path);
         m_status->setText(tr("Saved %1").arg(path));
     }
@@ -310,6 +332,9 @@ QString MainWindow::openExperimentFrom(const QString& path)
     showPage(page);
     const QString error = page->openExperiment(path);
     if (error.isEmpty()) {
+        page->setFilePath(path);
+        page->markSaved();
+        updateTitle();
         rememberRecent(path);
         m_status->setText(tr("Opened %1").arg(path));
     }
@@ -444,7 +469,7 @@ void MainWindow::openInteractive()
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open experiment"), QString(),
         tr("LogitLab experiment (*.logitlab.json *.json);;Logits (*.csv *.txt *.tsv);;All files (*)"));
-    if (path.isEmpty())
+    if (path.isEmpty() || !settleUnsaved(pageFor(path)))
         return;
     const QString error = openExperimentFrom(path);
     if (!error.isEmpty())
@@ -503,7 +528,59 @@ void MainWindow::showAbout()
 
 void MainWindow::showPageStatus(const QString& message)
 {
+    // A page working in the background must not overwrite what the page in view says.
+    if (auto* from = qobject_cast<Page*>(sender()); from != nullptr && from != currentPage())
+        return;
     m_status->setText(message);
+}
+
+void MainWindow::updateTitle()
+{
+    Page* page = currentPage();
+    if (page == nullptr) {
+        setWindowTitle(tr("LogitLab"));
+        setWindowModified(false);
+        return;
+    }
+    const QString file = page->filePath().isEmpty() ? tr("untitled") : QFileInfo(page->filePath()).fileName();
+    // "[*]" is where Qt puts the modified mark.
+    setWindowTitle(tr("%1[*] — %2 — LogitLab").arg(file, page->title()));
+    setWindowModified(page->isModified());
+}
+
+bool MainWindow::settleUnsaved(Page* page)
+{
+    if (page == nullptr || !page->isModified())
+        return true;
+    const QString file = page->filePath().isEmpty() ? tr("untitled") : QFileInfo(page->filePath()).fileName();
+    const QMessageBox::StandardButton choice =
+        m_askUnsaved(tr("The %1 page has unsaved changes (%2). Save them first?").arg(page->title(), file));
+    if (choice == QMessageBox::Discard)
+        return true;
+    if (choice != QMessageBox::Save)
+        return false;
+    showPage(page);
+    QString path = page->filePath();
+    if (path.isEmpty())
+        path = QFileDialog::getSaveFileName(this, tr("Save experiment"), QString(), tr("LogitLab experiment (*.logitlab.json)"));
+    if (path.isEmpty())
+        return false;
+    path = experimentFileName(path);
+    const QString error = saveExperimentTo(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Save experiment"), app::oneLineText(error));
+    return error.isEmpty();
+}
+
+void MainWindow::newOnCurrentPage()
+{
+    Page* page = currentPage();
+    if (page == nullptr || !settleUnsaved(page))
+        return;
+    page->reset();
+    page->setFilePath(QString());
+    page->markSaved();
+    updateTitle();
 }
 
 void MainWindow::setBusy(bool busy)
@@ -534,6 +611,11 @@ void MainWindow::saveSettings() const
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    for (int i = 0; i < m_pages->count(); ++i)
+        if (!settleUnsaved(qobject_cast<Page*>(m_pages->widget(i)))) {
+            event->ignore();
+            return;
+        }
     saveSettings();
     // Work under way stops now; each page's controllers wait for their workers when destroyed.
     for (int i = 0; i < m_pages->count(); ++i)

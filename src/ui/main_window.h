@@ -7,6 +7,7 @@
 #include "distribution.h"
 
 #include <QMainWindow>
+#include <QMessageBox>
 
 #include <functional>
 
@@ -28,6 +29,7 @@ class BusyCounter;
 namespace logitlab::ui {
 
 class Page;
+class PresentationZoom;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -47,6 +49,7 @@ public:
     bool handOff(const QString& target, const engine::Distribution& distribution);
     QListWidget* pageList() const { return m_pageList; }
     QUndoGroup* undoGroup() const { return m_undoGroup; }
+    PresentationZoom* zoom() const { return m_zoom; }
     QStringList recentFiles() const;
 
     // Menu actions without their dialogs, also used by tests. Each returns an empty string on
@@ -74,6 +77,13 @@ public:
 
     void saveSettings() const;
 
+    // How the window asks before New, Open or Quit drops a page's unsaved changes: Save,
+    // Discard or Cancel. A message box by default; tests answer it themselves.
+    using UnsavedQuestion = std::function<QMessageBox::StandardButton(const QString& question)>;
+    void setUnsavedQuestion(UnsavedQuestion ask) { m_askUnsaved = std::move(ask); }
+    // File > New on the current page, after settling its unsaved changes.
+    void newOnCurrentPage();
+
 signals:
     // `error` is empty on success, "cancelled" when the user stopped it, else why it failed.
     void tableTextDone(const QString& error);
@@ -96,6 +106,9 @@ private:
     void setBusy(bool busy);  // from the count of busy pages
     void buildTableText(bool csv, const QString& what, const std::function<QString(const QString&)>& finish);
     void pageChanged(int index);
+    void updateTitle();  // the current page's file, [*] when it has unsaved changes
+    // True when `page` may drop what it holds: nothing unsaved, or saved, or discarded.
+    bool settleUnsaved(Page* page);
 
     QListWidget* m_pageList;
     QStackedWidget* m_pages;
@@ -107,6 +120,8 @@ private:
     QLabel* m_status;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
+    PresentationZoom* m_zoom;
+    UnsavedQuestion m_askUnsaved;
 };
 
 }  // namespace logitlab::ui

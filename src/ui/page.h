@@ -47,6 +47,14 @@ public:
     virtual QString workedExample() const;
     // File > New: back to the page's starting point (undoable where the page has undo).
     virtual void reset() {}
+    // Whether the page holds edits its file (or, never saved, its starting point) lacks: the
+    // window marks its title and asks before New, Open or Quit would drop them.
+    virtual bool isModified() const { return false; }
+    // What the page shows now is what its file holds (after Save, Open or New).
+    virtual void markSaved() {}
+    // The file the page was last opened from or saved to; empty when none.
+    QString filePath() const { return m_filePath; }
+    void setFilePath(const QString& path) { m_filePath = path; }
     // File > Save/Open experiment. Return an empty string on success, else a message.
     virtual QString saveExperiment(const QString& path)
     {
@@ -68,8 +76,13 @@ signals:
     void statusMessage(const QString& message);
     void progressChanged(int done, int total);
     void busyChanged(bool busy);
+    // isModified() may have changed.
+    void modifiedChanged();
     // Asks the window to hand `distribution` to the page whose id() is `target` and show it.
     void distributionOffered(const QString& target, const logitlab::engine::Distribution& distribution);
+
+private:
+    QString m_filePath;
 };
 
 }  // namespace logitlab::ui

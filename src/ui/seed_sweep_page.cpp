@@ -63,7 +63,7 @@ QChartView* chartView(QChart* chart)
 {
     auto* view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(480, 320);
+    view->setMinimumSize(400, 300);  // with the controls, within a 1024-pixel-wide window
     return view;
 }
 
@@ -95,7 +95,7 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
 {
     setExperimentRuns(m_runs);
     addRuns(m_replays);
-    m_source->addItems({tr("Lesson exercise: => { ( async //"), tr("Lesson example: users data items result banana"),
+    m_source->addItems({tr("Lesson exercise: => { ( async //"), tr("Lesson example: users … banana"),
                         tr("Explorer's logits"), tr("Logits file..."), tr("As in the experiment file")});
     m_source->setToolTip(tr("The next-token distribution every seed draws from."));
     for (auto s : engine::allSemantics())
@@ -174,9 +174,14 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     m_tabs->addTab(sortedTable(m_seedModel, ResultTableModel::SortRole, this), tr("Per seed"));
     m_tabs->addTab(sortedTable(m_tokenModel, ResultTableModel::SortRole, this), tr("Per token"));
 
+    auto* resultsPane = new QWidget;
+    auto* resultsLayout = new QVBoxLayout(resultsPane);
+    resultsLayout->setContentsMargins(0, 0, 0, 0);
+    resultsLayout->addWidget(staleLabel());
+    resultsLayout->addWidget(m_tabs, 1);
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(left);
-    splitter->addWidget(m_tabs);
+    splitter->addWidget(resultsPane);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({360, 840});
     auto* layout = new QVBoxLayout(this);
@@ -193,7 +198,15 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
         }
         runStateChanged();
     });
+    watchControls(controls, {m_threads});
     runStateChanged();
+    markSaved();  // the starting point is not an unsaved change
+}
+
+QJsonObject SeedSweepPage::controlsJson() const
+{
+    const auto spec = specFromControls();
+    return spec.ok() ? app::toJson(spec.value()) : QJsonObject();
 }
 
 QString SeedSweepPage::title() const
@@ -344,6 +357,7 @@ void SeedSweepPage::showResults(const app::SeedSweepSpec& spec, app::SeedSweepOu
     m_resultSpec = spec;
     m_outcome = std::move(outcome);
     m_hasResults = true;
+    resultsShownFor(app::toJson(spec));
     // The tables logitlab-cli run writes for the same spec: one declaration, two front ends.
     const app::ExperimentResult result = app::seedSweepResult(spec, baseDir(), m_outcome, m_threads->value());
     m_tokenModel->setTable(*result.table(QString()));

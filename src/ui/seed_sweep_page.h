@@ -74,6 +74,7 @@ protected:
 
 private:
     void showResults(const app::SeedSweepSpec& spec, app::SeedSweepOutcome& outcome);
+    QJsonObject controlsJson() const override;
     void showReplay(const QString& message);
 
     app::RunController<app::SeedSweepOutcome>* m_runs;

@@ -1,0 +1,76 @@
+// Chart styling shared by every chart: fonts follow the application font, and value axes whose
+// ticks would crowd their labels (Qt Charts then prints "..." for every label) take a coarser
+// round interval, going back to the chart's own ticks when there is room again.
+#include "chart_style.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
+#include <QTest>
+#include <QValueAxis>
+
+using namespace logitlab::ui;
+
+class TestChartStyle : public QObject {
+    Q_OBJECT
+private slots:
+    void crowdedTicksGetARoundInterval_data()
+    {
+        QTest::addColumn<int>("height");
+        QTest::addColumn<bool>("crowded");
+        QTest::newRow("tall plot keeps 8 ticks") << 700 << false;
+        QTest::newRow("short plot thins them") << 170 << true;
+    }
+    void crowdedTicksGetARoundInterval()
+    {
+        QFETCH(int, height);
+        QFETCH(bool, crowded);
+        auto* chart = new QChart;
+        auto* series = new QLineSeries;
+        series->append({{0.0, 0.0}, {1.0, 0.7}});
+        chart->addSeries(series);
+        auto* x = new QValueAxis;
+        auto* y = new QValueAxis;
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        y->setRange(0.0, 0.7);
+        y->setTickCount(8);
+        x->setRange(0.0, 1.0);
+        x->setTickCount(3);
+        styleChart(chart, QApplication::palette());
+        QChartView view(chart);
+        view.resize(500, height);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTRY_VERIFY(!chart->plotArea().isEmpty());
+        fitValueTicks(chart);
+        QCOMPARE(y->tickType() == QValueAxis::TicksDynamic, crowded);
+        if (crowded) {
+            // 1, 2 or 5 x 10^k, anchored on a multiple, and fewer ticks than before.
+            const double interval = y->tickInterval();
+            QVERIFY2(interval == 0.2 || interval == 0.5 || interval == 1.0, qPrintable(QString::number(interval)));
+            QCOMPARE(y->tickAnchor(), 0.0);
+            view.resize(500, 700);
+            QTRY_COMPARE(y->tickType(), QValueAxis::TicksFixed);
+        }
+        QCOMPARE(x->tickType(), QValueAxis::TicksFixed);
+    }
+
+    void fontsFollowTheApplicationFont()
+    {
+        QChart chart;
+        chart.addAxis(new QValueAxis, Qt::AlignLeft);
+        QFont base = QApplication::font();
+        base.setPointSizeF(20.0);
+        setChartFonts(&chart, base);
+        QCOMPARE(chart.titleFont().pointSizeF(), 26.0);
+        QVERIFY(chart.titleFont().bold());
+        QCOMPARE(chart.axes().first()->labelsFont().pointSizeF(), 22.0);
+    }
+};
+
+QTEST_MAIN(TestChartStyle)
+#include "tst_chart_style.moc"
