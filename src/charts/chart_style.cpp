@@ -16,15 +16,20 @@ namespace logitlab::ui {
 
 namespace {
 
-// The smallest of 1, 2, 5 x 10^k at least `raw`: tick intervals a reader can add up, and
-// that the charts' label formats (one significant digit more than the step) print exactly.
-double niceInterval(double raw)
+const char* const kOwnTicks = "logitlabOwnTicks";        // the tick count the chart's code chose
+const char* const kFittedTicks = "logitlabFittedTicks";  // the count fitValueTicks() set instead
+
+// Fixed ticks only, never QValueAxis::TicksDynamic: a dynamic interval outlives the range it was
+// chosen for, and Qt Charts then lays out millions of ticks when the chart's code changes the
+// range (0..1 to 0..262,144). Fewer fixed ticks keep the chart's round values when the count of
+// intervals divides the chart's own.
+int fittedTickCount(int own, int fits)
 {
-    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * decade >= raw * (1.0 - 1e-9))
-            return m * decade;
-    return 10.0 * decade;
+    const int intervals = own - 1;
+    for (int count = std::min(fits, own); count > 2; --count)
+        if (intervals % (count - 1) == 0)
+            return count;
+    return 2;
 }
 
 }  // namespace
@@ -38,6 +43,10 @@ void fitValueTicks(QChart* chart)
         auto* axis = qobject_cast<QValueAxis*>(a);
         if (axis == nullptr || !(axis->max() > axis->min()))
             continue;
+        // A count other than the one set here is the chart's own choice (a rebuild set it).
+        if (axis->tickCount() != axis->property(kFittedTicks).toInt())
+            axis->setProperty(kOwnTicks, axis->tickCount());
+        const int own = axis->property(kOwnTicks).toInt();
         const QFontMetricsF metrics(axis->labelsFont());
         const bool vertical = axis->orientation() == Qt::Vertical;
         // Room per label: a line and a half upright, the widest end label and a gap across.
@@ -46,15 +55,11 @@ void fitValueTicks(QChart* chart)
                                                       metrics.horizontalAdvance(QString::number(axis->min())));
         const double length = vertical ? plot.height() : plot.width();
         const int fits = std::max(2, static_cast<int>(length / each) + 1);
-        if (axis->tickCount() <= fits) {
-            axis->setTickType(QValueAxis::TicksFixed);
-            continue;
-        }
         // Too many ticks for the room: Qt Charts would shorten every label to "...".
-        const double interval = niceInterval((axis->max() - axis->min()) / (fits - 1));
-        axis->setTickType(QValueAxis::TicksDynamic);
-        axis->setTickAnchor(std::ceil(axis->min() / interval) * interval);
-        axis->setTickInterval(interval);
+        const int count = own <= fits ? own : fittedTickCount(own, fits);
+        axis->setProperty(kFittedTicks, count);
+        if (axis->tickCount() != count)
+            axis->setTickCount(count);
     }
 }
 
@@ -76,6 +81,11 @@ void styleChart(QChart* chart, const QPalette& palette)
     if (!chart->property("logitlabFitsTicks").toBool()) {
         chart->setProperty("logitlabFitsTicks", true);
         QObject::connect(chart, &QChart::plotAreaChanged, chart, [chart] { fitValueTicks(chart); });
+        // A rebuild that sets its own tick count is fitted again, after it (queued).
+        for (QAbstractAxis* axis : chart->axes())
+            if (auto* value = qobject_cast<QValueAxis*>(axis))
+                QObject::connect(value, &QValueAxis::tickCountChanged, chart, [chart] { fitValueTicks(chart); },
+                                 Qt::QueuedConnection);
     }
     for (QAbstractAxis* axis : chart->axes()) {
         axis->setLabelsColor(text);

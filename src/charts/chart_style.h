@@ -22,9 +22,10 @@ inline const QColor kCutLine{0xd6, 0x27, 0x28};       // red: where the filter c
 
 // Colours from `palette`, fonts from the application font (so View > Zoom reaches the charts).
 void styleChart(QChart* chart, const QPalette& palette);
-// Value axes whose ticks would crowd their labels (a short plot, a zoomed font) get a coarser
-// round interval instead, so no label is shortened to "..."; with room, the chart's own tick
-// count is back. styleChart() connects it to the chart's plot-area changes.
+// Value axes whose ticks would crowd their labels (a short plot, a zoomed font) get fewer ticks,
+// on the chart's own values where the counts divide, so no label is shortened to "..."; with
+// room, the chart's own tick count is back. styleChart() connects it to the chart's plot-area
+// and tick-count changes.
 void fitValueTicks(QChart* chart);
 // The chart's title, legend and axis fonts derived from `base`: the title bold at 1.3 times its
 // size, the legend, tick labels and axis titles at 1.1 times.
