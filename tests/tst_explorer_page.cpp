@@ -21,6 +21,9 @@
 #include "test_support.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractProxyModel>
+#include <QHeaderView>
+#include <QAbstractBarSeries>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -437,6 +440,29 @@ private slots:
     }
 
     // V = 262,144: the table holds every token, the chart the top 20 and the rest's mass.
+    // For the class: values printed on the bars, and a fixed 0..1 axis that does not rescale.
+    void valuesOnBarsAndFixedAxis()
+    {
+        ExplorerPage page;
+        auto* values = page.findChild<QCheckBox*>(QStringLiteral("valuesOnBars"));
+        auto* fixed = page.findChild<QCheckBox*>(QStringLiteral("fixedAxis"));
+        QVERIFY(values != nullptr && fixed != nullptr);
+        QVERIFY(!page.probabilityChart()->valuesOnBars());
+        values->setChecked(true);
+        QVERIFY(page.probabilityChart()->valuesOnBars());
+        const auto* series = qobject_cast<QAbstractBarSeries*>(page.probabilityChart()->chart()->series().first());
+        QVERIFY(series != nullptr && series->isLabelsVisible());
+        QCOMPARE(page.probabilityChart()->axisTop(), 0.7);  // the lesson's 0.577 at T = 1
+        fixed->setChecked(true);
+        QCOMPARE(page.probabilityChart()->axisTop(), 1.0);
+        page.temperatureBox()->setValue(0.5);
+        QCOMPARE(page.probabilityChart()->axisTop(), 1.0);
+        fixed->setChecked(false);
+        QVERIFY(page.probabilityChart()->axisTop() < 1.0 || page.probabilityChart()->axisTop() == 1.0);
+        page.temperatureBox()->setValue(2.0);
+        QVERIFY(page.probabilityChart()->axisTop() < 0.7);
+    }
+
     void largeVocabularyShowsTopNPlusRest()
     {
         ExplorerPage page;
@@ -455,6 +481,12 @@ private slots:
         QVERIFY(page.probabilityChart()->restMass() > 0.5);  // Zipf 1.1: most mass is in the tail
         QVERIFY(std::abs(shown + page.probabilityChart()->restMass() - 1.0) < 1e-12);
         QVERIFY(page.probabilityChart()->cutLabel().contains(QLatin1String("inside the rest")));
+        // The large table opens with the most likely token on top, not byte tokens by id.
+        QCOMPARE(page.tableView()->horizontalHeader()->sortIndicatorSection(), int(LogitsTableModel::ProbabilityColumn));
+        QCOMPARE(page.tableView()->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+        const auto* proxy = qobject_cast<const QAbstractProxyModel*>(page.tableView()->model());
+        QVERIFY(proxy != nullptr);
+        QCOMPARE(proxy->mapToSource(proxy->index(0, 0)).row(), order.front());
         // Same survivors as the engine's own candidates().
         const auto expected = engine::candidates(page.model()->distribution().logits, page.model()->settings());
         QCOMPARE(page.model()->survivors(), expected);

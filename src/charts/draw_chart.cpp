@@ -94,4 +94,12 @@ void DrawChart::clear(const QString& message)
     m_chart->setTitle(message);
 }
 
+void DrawChart::setValuesOnBars(bool on)
+{
+    m_series->setLabelsVisible(on);
+    m_series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    m_series->setLabelsPrecision(7);  // counts up to 10^7 in full
+    m_series->setLabelsFormat(QStringLiteral("@value"));
+}
+
 }  // namespace logitlab::ui

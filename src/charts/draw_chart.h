@@ -34,6 +34,8 @@ public:
     void setResult(const engine::CandidateList& list, const engine::DrawCounts& counts, const QStringList& names,
                    const QString& caption, const QString& test);
     void clear(const QString& message);
+    // The counts printed on the bars (drawn and expected), readable from the back of a room.
+    void setValuesOnBars(bool on);
 
 private:
     QChart* m_chart;

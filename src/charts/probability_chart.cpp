@@ -177,7 +177,7 @@ void ProbabilityChart::rebuild()
     double tallest = 0.0;
     for (int i = 0; i < raw.size(); ++i)
         tallest = std::max({tallest, raw[i], renorm[i]});
-    const Axis axis = niceAxis(tallest);
+    const Axis axis = m_fixedAxis ? Axis{1.0, 0.2} : niceAxis(tallest);
     const double top = axis.top;
     m_probability->setRange(0.0, top);
     m_probability->setTickCount(static_cast<int>(std::lround(top / axis.step)) + 1);
@@ -233,6 +233,26 @@ void ProbabilityChart::rebuild()
     title += survivorCount == 1 ? tr(": 1 survivor of %L1").arg(n) : tr(": %L1 survivors of %L2").arg(survivorCount).arg(n);
     m_chart->setTitle(title);
     placeCutLabel();
+}
+
+void ProbabilityChart::setValuesOnBars(bool on)
+{
+    m_valuesOnBars = on;
+    m_series->setLabelsVisible(on);
+    m_series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    m_series->setLabelsPrecision(3);
+    m_series->setLabelsFormat(QStringLiteral("@value"));
+}
+
+void ProbabilityChart::setFixedAxis(bool on)
+{
+    m_fixedAxis = on;
+    rebuild();
+}
+
+double ProbabilityChart::axisTop() const
+{
+    return m_probability->max();
 }
 
 void ProbabilityChart::placeCutLabel()

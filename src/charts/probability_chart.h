@@ -40,6 +40,15 @@ public:
     // drawn: nothing is cut, or the survivors are not the leading bars (XTC).
     double cutLineX() const { return m_cutX; }
 
+    // For a class: the values printed on the bars (p to 3 decimals), and a y axis fixed at
+    // 0..1 so that a temperature change shows as bars growing and shrinking rather than being
+    // cancelled by the axis rescaling.
+    void setValuesOnBars(bool on);
+    void setFixedAxis(bool on);
+    bool valuesOnBars() const { return m_valuesOnBars; }
+    bool fixedAxis() const { return m_fixedAxis; }
+    double axisTop() const;
+
 public slots:
     void rebuild();
 
@@ -57,6 +66,8 @@ private:
     QGraphicsSimpleTextItem* m_cutText;
     QString m_cutLabel;  // whole; the chart shows it elided to the plot's width
     double m_cutX = -1.0;
+    bool m_valuesOnBars = false;
+    bool m_fixedAxis = false;
     double m_restMass = 0.0;
 };
 

@@ -22,6 +22,7 @@
 #include "text_edit_delegate.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QChartView>
 #include <QClipboard>
 #include <QDoubleSpinBox>
@@ -122,6 +123,24 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     auto* chartLayout = new QVBoxLayout(chartPanel);
     chartLayout->setContentsMargins(0, 0, 0, 0);
     chartLayout->addWidget(m_tabs, 1);
+    // For a class: numbers on the bars (493 / 393 / 114 readable from a projector) and a fixed
+    // axis, so the bars visibly flatten with temperature instead of the axis rescaling.
+    auto* values = new QCheckBox(tr("&Values on bars"));
+    values->setObjectName(QStringLiteral("valuesOnBars"));
+    values->setToolTip(tr("Print each bar's probability (and the draws' counts) on the bar."));
+    connect(values, &QCheckBox::toggled, this, [this](bool on) {
+        m_chart->setValuesOnBars(on);
+        m_draws->setValuesOnBars(on);
+    });
+    auto* fixedAxis = new QCheckBox(tr("Fi&xed axis 0..1"));
+    fixedAxis->setObjectName(QStringLiteral("fixedAxis"));
+    fixedAxis->setToolTip(tr("Keep the probability axis at 0..1 while T or the filters change."));
+    connect(fixedAxis, &QCheckBox::toggled, m_chart, &ProbabilityChart::setFixedAxis);
+    auto* chartOptions = new QHBoxLayout;
+    chartOptions->addWidget(values);
+    chartOptions->addWidget(fixedAxis);
+    chartOptions->addStretch();
+    chartLayout->addLayout(chartOptions);
     chartLayout->addWidget(m_readouts);
     right->addWidget(chartPanel);
     right->addWidget(buildTablePanel());
@@ -176,6 +195,10 @@ void ExplorerPage::connectParts()
         // An opened file's contents are what the file holds, not an edit.
         if (std::exchange(m_savedWhenLoaded, false))
             m_undo->setClean();
+        // A real vocabulary in id order starts with byte tokens nobody looks for: a large table
+        // opens with its most likely tokens on top (a header click still sorts as the user wants).
+        if (m_model->rowCount() > kSortedByProbabilityFrom && m_table->horizontalHeader()->sortIndicatorSection() < 0)
+            m_table->sortByColumn(LogitsTableModel::ProbabilityColumn, Qt::DescendingOrder);
     });
     connect(m_edits, &ExplorerTableController::loadFinished, this, &ExplorerPage::loadFinished);
     connect(m_undo, &QUndoStack::cleanChanged, this, &Page::modifiedChanged);

@@ -48,6 +48,8 @@ class ExplorerPage : public Page {
     Q_OBJECT
 public:
     enum ChartTab { ProbabilitiesTab, SweepTab, DrawsTab, CompareTab };
+    // Tables with more rows than this open sorted by probability, most likely first.
+    static constexpr int kSortedByProbabilityFrom = 1000;
 
     explicit ExplorerPage(QWidget* parent = nullptr);
     ~ExplorerPage() override;
