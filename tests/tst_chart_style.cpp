@@ -72,7 +72,7 @@ private slots:
         QFont base = QApplication::font();
         base.setPointSizeF(20.0);
         setChartFonts(&chart, base);
-        QCOMPARE(chart.titleFont().pointSizeF(), 26.0);
+        QCOMPARE(chart.titleFont().pointSizeF(), 23.0);
         QVERIFY(chart.titleFont().bold());
         QCOMPARE(chart.axes().first()->labelsFont().pointSizeF(), 22.0);
     }

@@ -96,7 +96,7 @@ private slots:
         QTest::newRow("Reset zoom") << "View" << "Reset zoom" << QKeySequence(QStringLiteral("Ctrl+0"));
         QTest::newRow("Lesson") << "Help" << "What this page shows" << QKeySequence(QKeySequence::HelpContents);
     }
-    // Presentation mode: the zoom scales the window's font and every chart's (title 1.3x,
+    // Presentation mode: the zoom scales the window's font and every chart's (title 1.15x,
     // axes and legend 1.1x the window's), steps back down, persists, and resets to the start.
     void zoomScalesTheWindowAndItsCharts()
     {
@@ -107,13 +107,13 @@ private slots:
             window.addPage(explorer);
             PresentationZoom* zoom = window.zoom();
             QCOMPARE(zoom->percent(), 100);
-            QCOMPARE(explorer->chart()->titleFont().pointSizeF(), base * 1.3);
+            QCOMPARE(explorer->chart()->titleFont().pointSizeF(), base * 1.15);
             zoom->zoomIn();
             QCOMPARE(zoom->percent(), 110);
             QCOMPARE(QApplication::font().pointSizeF(), base * 1.1);
             zoom->setPercent(200);
             QCOMPARE(QApplication::font().pointSizeF(), base * 2.0);
-            QCOMPARE(explorer->chart()->titleFont().pointSizeF(), base * 2.0 * 1.3);
+            QCOMPARE(explorer->chart()->titleFont().pointSizeF(), base * 2.0 * 1.15);
             QCOMPARE(explorer->chart()->axes().first()->labelsFont().pointSizeF(), base * 2.0 * 1.1);
             zoom->zoomOut();
             QCOMPARE(zoom->percent(), 175);

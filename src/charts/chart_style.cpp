@@ -103,7 +103,7 @@ void setChartFonts(QChart* chart, const QFont& base)
     text.setPointSizeF(base.pointSizeF() * 1.1);
     QFont title = base;
     title.setBold(true);
-    title.setPointSizeF(base.pointSizeF() * 1.3);
+    title.setPointSizeF(base.pointSizeF() * 1.15);
     chart->setTitleFont(title);
     chart->legend()->setFont(text);
     for (QAbstractAxis* axis : chart->axes()) {

@@ -27,7 +27,7 @@ void styleChart(QChart* chart, const QPalette& palette);
 // room, the chart's own tick count is back. styleChart() connects it to the chart's plot-area
 // and tick-count changes.
 void fitValueTicks(QChart* chart);
-// The chart's title, legend and axis fonts derived from `base`: the title bold at 1.3 times its
+// The chart's title, legend and axis fonts derived from `base`: the title bold at 1.15 times its
 // size, the legend, tick labels and axis titles at 1.1 times.
 void setChartFonts(QChart* chart, const QFont& base);
 
