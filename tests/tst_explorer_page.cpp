@@ -8,6 +8,7 @@
 #include "draw_chart.h"
 #include "example_files.h"
 #include "explorer_page.h"
+#include "explorer_views.h"
 #include "lesson_examples.h"
 #include "logits_parser.h"
 #include "logits_sort_proxy.h"
@@ -533,6 +534,11 @@ private slots:
         QTRY_VERIFY(page.chart()->title().contains(QLatin1String("seed 43")));
         QTRY_COMPARE(page.lastDraws().draws, std::uint64_t{1000});
         QVERIFY(page.lastDraws().counts != (std::vector<std::uint64_t>{493, 393, 114}));
+        // The strip under the chart sets seed 43's first draws against seed 42's.
+        const QString strip = page.findChild<QLabel*>(QStringLiteral("drawStrip"))->text();
+        QVERIFY2(strip.contains(QLatin1String("now, mulberry32 seed 43")) && strip.contains(QLatin1String("before, mulberry32 seed 42"))
+                     && strip.contains(QLatin1String("They part at draw")),
+                 qPrintable(strip));
 
         page.showChart(ExplorerPage::ProbabilitiesTab);
         QTRY_VERIFY(!page.drawsRunning());
@@ -551,6 +557,30 @@ private slots:
         QTRY_COMPARE(page.lastDraws().draws, std::uint64_t{1000});
         QCOMPARE(page.lastDraws().counts, (std::vector<std::uint64_t>{493, 393, 114}));
         QVERIFY(page.chart()->title().contains(QLatin1String("1,000 draws, mulberry32 seed 42")));
+    }
+
+    void drawStripMarksTheFirstDifference_data()
+    {
+        QTest::addColumn<QStringList>("now");
+        QTest::addColumn<QString>("nowLabel");
+        QTest::addColumn<QStringList>("before");
+        QTest::addColumn<QString>("expected");
+        const QStringList a{QStringLiteral("users"), QStringLiteral("data"), QStringLiteral("users")};
+        const QStringList b{QStringLiteral("users"), QStringLiteral("data"), QStringLiteral("items")};
+        QTest::newRow("same seed") << a << QStringLiteral("seed 42") << a << QStringLiteral("Identical: same seed, same answer.");
+        QTest::newRow("other seed, same start") << a << QStringLiteral("seed 7") << a << QStringLiteral("The same first draws.");
+        QTest::newRow("part at 3") << a << QStringLiteral("seed 7") << b << QStringLiteral("They part at draw 3.");
+        QTest::newRow("first run") << a << QStringLiteral("seed 42") << QStringList() << QStringLiteral("now, seed 42");
+    }
+    void drawStripMarksTheFirstDifference()
+    {
+        QFETCH(QStringList, now);
+        QFETCH(QString, nowLabel);
+        QFETCH(QStringList, before);
+        QFETCH(QString, expected);
+        const QString html = ExplorerViews::drawStripHtml(now, nowLabel, before, QStringLiteral("seed 42"));
+        QVERIFY2(html.contains(expected), qPrintable(html));
+        QCOMPARE(html.count(QLatin1String("background")), expected.startsWith(QLatin1String("They part")) ? 2 : 0);
     }
 
     void saveAndOpenRoundTrip()

@@ -97,8 +97,11 @@ Result<ExplorerDraws> explorerDraws(const Eigen::Ref<const Eigen::ArrayXd>& logi
         out.expected = walk.list();
         out.counts.counts.assign(out.expected.size(), 0);
         for (std::uint64_t i = 0; i < n && !stopped(i, stop); ++i) {
-            ++out.counts.counts[walk.indexAt(draws.nextDouble())];
+            const std::size_t at = walk.indexAt(draws.nextDouble());
+            ++out.counts.counts[at];
             ++out.counts.draws;
+            if (i < ExplorerDraws::kFirstDraws)
+                out.first.push_back(out.expected[at].id);
         }
         return out;
     }
@@ -134,7 +137,10 @@ Result<ExplorerDraws> explorerDraws(const Eigen::Ref<const Eigen::ArrayXd>& logi
     for (std::uint64_t i = 0; i < n && !stopped(i, stop); ++i) {
         // XtcStage::apply: the step is left alone when the coin comes up above the probability.
         const ArrayDraw& from = coin && coin->nextDouble() > p ? *whenQuiet : whenFires;
-        count(out, position, from.array()[from.draw(draws)].id);
+        const std::int32_t id = from.array()[from.draw(draws)].id;
+        count(out, position, id);
+        if (i < ExplorerDraws::kFirstDraws)
+            out.first.push_back(id);
     }
     return out;
 }

@@ -19,8 +19,10 @@
 namespace logitlab::engine {
 
 struct ExplorerDraws {
-    CandidateList expected;  // tokens a draw can give, most probable first; p = chance per draw
-    DrawCounts counts;       // per position in `expected`
+    static constexpr std::size_t kFirstDraws = 16;
+    CandidateList expected;           // tokens a draw can give, most probable first; p = chance per draw
+    DrawCounts counts;                // per position in `expected`
+    std::vector<std::int32_t> first;  // the token ids of the first kFirstDraws draws, in order
 };
 
 // With the lesson's own chain the draws are sample(candidates(...), rng), draw for draw.

@@ -104,7 +104,19 @@ ExplorerPage::ExplorerPage(QWidget* parent)
 
     m_tabs->addTab(chartView(m_chart->chart()), tr("&Probabilities"));
     m_tabs->addTab(chartView(m_sweep->chart()), tr("Temperature &sweep"));
-    m_tabs->addTab(chartView(m_draws->chart()), tr("Dra&ws"));
+    auto* drawsPane = new QWidget;
+    auto* drawsLayout = new QVBoxLayout(drawsPane);
+    drawsLayout->setContentsMargins(0, 0, 0, 0);
+    drawsLayout->addWidget(chartView(m_draws->chart()), 1);
+    auto* strip = new QLabel;
+    strip->setObjectName(QStringLiteral("drawStrip"));
+    strip->setWordWrap(true);
+    strip->setTextFormat(Qt::RichText);
+    strip->setToolTip(tr("The first draws of this run against the run before it: the same seed and generator "
+                         "give the same tokens, another seed parts from them."));
+    connect(m_views, &ExplorerViews::drawStripChanged, strip, &QLabel::setText);
+    drawsLayout->addWidget(strip);
+    m_tabs->addTab(drawsPane, tr("Dra&ws"));
     m_tabs->addTab(chartView(m_compare->chart()), tr("&Compare"));
     m_tabs->setTabToolTip(CompareTab, tr("The same logits and values under the lesson, llama.cpp, hf and vllm presets."));
     m_tabs->setTabToolTip(ProbabilitiesTab, tr("What the sampler keeps: probability at T and after the cut."));

@@ -173,7 +173,43 @@ void ExplorerViews::showDraws(engine::ExplorerDraws& draws, const QString& capti
     // Pooled so the test is valid where it is shown (a 262,144-token tail expects < 1 draw per bin).
     const QString test = QString::fromStdString(engine::pooledChiSquare(m_lastDraws.counts, expected).describe());
     m_draws->setResult(drawn, m_lastDraws, names, caption, test);
+
+    QStringList first;
+    for (std::int32_t id : draws.first)
+        first << m_model->shownName(id);
+    const QString label = tr("%1 seed %2").arg(m_drawSettings->rng()).arg(m_drawSettings->seed());
+    m_drawStrip = drawStripHtml(first, label, m_firstDraws, m_firstDrawsLabel);
+    m_firstDraws = first;
+    m_firstDrawsLabel = label;
+    emit drawStripChanged(m_drawStrip);
     emit statusMessage(tr("%1: %2").arg(caption, test));
+}
+
+QString ExplorerViews::drawStripHtml(const QStringList& now, const QString& nowLabel, const QStringList& before,
+                                     const QString& beforeLabel)
+{
+    qsizetype differ = -1;  // the first position where the two runs drew different tokens
+    for (qsizetype i = 0; i < now.size() && i < before.size() && differ < 0; ++i)
+        if (now[i] != before[i])
+            differ = i;
+    const auto row = [differ](const QStringList& tokens, const QString& label) {
+        QStringList cells;
+        for (qsizetype i = 0; i < tokens.size(); ++i) {
+            const QString token = tokens[i].toHtmlEscaped();
+            cells << (i == differ ? QStringLiteral("<b style=\"background:#ffd54f\">%1</b>").arg(token) : token);
+        }
+        return QStringLiteral("<b>%1:</b> %2").arg(label.toHtmlEscaped(), cells.join(QStringLiteral(" · ")));
+    };
+    QString html = row(now, tr("now, %1").arg(nowLabel));
+    if (before.isEmpty())
+        return html;
+    html += QStringLiteral("<br>") + row(before, tr("before, %1").arg(beforeLabel));
+    if (differ >= 0)
+        html += QStringLiteral("<br>") + tr("They part at draw %1.").arg(differ + 1);
+    else if (now == before)
+        html += QStringLiteral("<br>") + (nowLabel == beforeLabel ? tr("Identical: same seed, same answer.")
+                                                                 : tr("The same first draws."));
+    return html;
 }
 
 }  // namespace logitlab::ui

@@ -57,8 +57,16 @@ public:
     // For the page's busy state: the draws (the views' other work is not shown as busy).
     app::RunControllerBase* drawRuns() const { return m_drawRuns; }
 
+    // The first draws of the newest run against the run before it, the first difference marked:
+    // "same seed, same answer" as a picture. HTML for a label; empty before any draws.
+    QString drawStrip() const { return m_drawStrip; }
+    // The strip for two runs' first draws (token names) and their labels.
+    static QString drawStripHtml(const QStringList& now, const QString& nowLabel, const QStringList& before,
+                                 const QString& beforeLabel);
+
 signals:
     void statusMessage(const QString& message);
+    void drawStripChanged(const QString& html);
 
 private:
     struct DrawOutcome {
@@ -85,6 +93,9 @@ private:
     bool m_compareDirty = true;
     engine::ExplorerChain m_sweptChain;  // the chain (at T = 1) of the newest sweep requested
     engine::DrawCounts m_lastDraws;
+    QStringList m_firstDraws;  // the newest run's first draws, and what produced them
+    QString m_firstDrawsLabel;
+    QString m_drawStrip;
 };
 
 }  // namespace logitlab::ui
