@@ -82,7 +82,8 @@ void DrawChart::setResult(const engine::CandidateList& list, const engine::DrawC
         top = std::max({top, observed[i], expected[i]});
     m_count->setRange(0.0, top * 1.1);
     m_count->applyNiceNumbers();  // whole-number ticks: the labels are counts
-    m_chart->setTitle(tr("%1: drawn vs expected (%2)").arg(caption, test));
+    // Two lines: the settings, then the test (one line was elided on a 1024-pixel window).
+    m_chart->setTitle(tr("%1<br>drawn vs expected (%2)").arg(caption.toHtmlEscaped(), test.toHtmlEscaped()));
 }
 
 void DrawChart::clear(const QString& message)
