@@ -14,7 +14,23 @@ PooledFit pooledChiSquare(const std::vector<std::uint64_t>& observed, const std:
     if (expected.empty() || total == 0)
         return fit;
     std::vector<double> merged;
-    const std::vector<std::size_t> binOf = poolSmallBins(expected, total, minExpected, merged);
+    std::vector<std::size_t> binOf = poolSmallBins(expected, total, minExpected, merged);
+    if (merged.size() > kMaxPooledBins) {
+        // Consecutive bins (most probable first) close once they hold 1/kMaxPooledBins of the
+        // mass: a token that large keeps its own bin, the tail shares a few.
+        const double mass = std::accumulate(merged.begin(), merged.end(), 0.0);
+        std::vector<std::size_t> regroup(merged.size());
+        std::vector<double> coarse{0.0};
+        for (std::size_t b = 0; b < merged.size(); ++b) {
+            if (coarse.back() >= mass / kMaxPooledBins)
+                coarse.push_back(0.0);
+            coarse.back() += merged[b];
+            regroup[b] = coarse.size() - 1;
+        }
+        for (std::size_t& bin : binOf)
+            bin = regroup[bin];
+        merged = std::move(coarse);
+    }
     fit.bins = static_cast<int>(merged.size());
     if (merged.size() < 2)
         return fit;
