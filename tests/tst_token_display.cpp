@@ -47,9 +47,13 @@ private slots:
         const QString forty(kShownTokenChars, QLatin1Char('x'));
         QTest::newRow("short") << QStringLiteral("users") << QStringLiteral("users");
         QTest::newRow("exactly the width") << forty << forty;
-        QTest::newRow("one over") << forty + QLatin1Char('y') << forty.left(kShownTokenChars - 1) + kEllipsis;
-        QTest::newRow("emoji at the cut") << QString(kShownTokenChars - 2, QLatin1Char('x')) + QStringLiteral("\U0001F600\U0001F600")
-                                          << QString(kShownTokenChars - 2, QLatin1Char('x')) + kEllipsis;
+        QTest::newRow("one over") << forty + QLatin1Char('y') << forty.left(20) + kEllipsis + forty.left(18) + QLatin1Char('y');
+        QTest::newRow("emoji at the head's cut") << QString(19, QLatin1Char('x')) + QStringLiteral("\U0001F600") + QString(21, QLatin1Char('y'))
+                                                 << QString(19, QLatin1Char('x')) + kEllipsis + QString(19, QLatin1Char('y'));
+        QTest::newRow("emoji at the tail's cut") << QString(22, QLatin1Char('x')) + QStringLiteral("\U0001F600") + QString(18, QLatin1Char('y'))
+                                                 << QString(20, QLatin1Char('x')) + kEllipsis + QString(18, QLatin1Char('y'));
+        QTest::newRow("end stays readable") << QStringLiteral("Ġ") + QString(50, QLatin1Char('_')) + QStringLiteral("Handler")
+                                            << QStringLiteral("Ġ") + QString(19, QLatin1Char('_')) + kEllipsis + QString(12, QLatin1Char('_')) + QStringLiteral("Handler");
     }
     void shownName()
     {
@@ -65,7 +69,7 @@ private slots:
         const std::string huge(1'000'000, 'a');
         const QString shown = shownTokenName(huge);
         QCOMPARE(shown.size(), kShownTokenChars);
-        QVERIFY(shown.endsWith(kEllipsis));
+        QCOMPARE(shown, QString(20, QLatin1Char('a')) + kEllipsis + QString(19, QLatin1Char('a')));
     }
 
     // The longest name the reader accepts (1,024 characters) in the Explorer: the table, the
@@ -93,7 +97,7 @@ private slots:
         const QString shown = model->data(cell, Qt::DisplayRole).toString();
         QCOMPARE(shown.size(), kShownTokenChars);
         QVERIFY(shown.startsWith(QStringLiteral("tok")));
-        QVERIFY(shown.endsWith(kEllipsis));
+        QVERIFY(shown.contains(kEllipsis) && shown.endsWith(QLatin1Char('n')));
         QCOMPARE(model->data(cell, Qt::EditRole).toString(), longName);
         QCOMPARE(model->data(cell, Qt::ToolTipRole).toString(), longName);
         QCOMPARE(model->tokenName(0), longName);
@@ -103,6 +107,8 @@ private slots:
         for (const QString& bar : bars)
             QVERIFY2(bar.size() <= kShownTokenChars, qPrintable(bar));
         QVERIFY(bars.contains(shown));
+        const int bar = static_cast<int>(bars.indexOf(shown));
+        QVERIFY(page.probabilityChart()->barToolTip(bar).startsWith(longName + QStringLiteral(" (id 0)")));
 
         QVERIFY(!page.readoutText().contains(longName));
         QVERIFY(page.readoutText().size() < 2000);

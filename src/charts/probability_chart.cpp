@@ -9,6 +9,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QCursor>
 #include <QFont>
 #include <QFontMetricsF>
 #include <QGraphicsScene>
@@ -18,6 +19,7 @@
 #include <QLineSeries>
 #include <QPen>
 #include <QSet>
+#include <QToolTip>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -89,6 +91,14 @@ ProbabilityChart::ProbabilityChart(const LogitsTableModel* model, QObject* paren
     m_cutText->setZValue(10);
 
     connect(m_chart, &QChart::plotAreaChanged, this, &ProbabilityChart::placeCutLabel);
+    // Axis labels are cut in the middle; the whole name (and the values) is one hover away.
+    for (QBarSet* set : {m_raw, m_renormalised})
+        connect(set, &QBarSet::hovered, this, [this](bool over, int index) {
+            if (over)
+                QToolTip::showText(QCursor::pos(), barToolTip(index));
+            else
+                QToolTip::hideText();
+        });
     connect(model, &LogitsTableModel::resultsChanged, this, &ProbabilityChart::rebuild);
     rebuild();
 }
@@ -123,6 +133,7 @@ void ProbabilityChart::rebuild()
     QList<int> kept;
     QList<int> cut;
     QStringList names;
+    QStringList tips;  // the whole name and the values, for the hover
     QSet<QString> seen;
     double rawShown = 0.0;
     double renormShown = 0.0;
@@ -139,6 +150,10 @@ void ProbabilityChart::rebuild()
             kept << i;
         else
             cut << i;
+        tips << tr("%1 (id %2)\np at T %3, renormalised %4")
+                    .arg(m_model->tokenName(id))
+                    .arg(id)
+                    .arg(QString::number(p, 'g', 6), QString::number(q, 'g', 6));
         // A category axis needs unique names; repeated tokens get their id.
         QString name = m_model->shownName(id);
         if (seen.contains(name))
@@ -156,7 +171,9 @@ void ProbabilityChart::rebuild()
         else
             cut << shown;
         names << tr("rest (%L1)").arg(n - shown);
+        tips << tr("the other %L1 tokens together\np at T %2").arg(n - shown).arg(QString::number(m_restMass, 'g', 6));
     }
+    m_barTips = tips;
 
     // Replace whole lists at once: point-by-point updates redraw once per point.
     m_raw->remove(0, m_raw->count());
@@ -233,6 +250,11 @@ void ProbabilityChart::rebuild()
     title += survivorCount == 1 ? tr(": 1 survivor of %L1").arg(n) : tr(": %L1 survivors of %L2").arg(survivorCount).arg(n);
     m_chart->setTitle(title);
     placeCutLabel();
+}
+
+QString ProbabilityChart::barToolTip(int index) const
+{
+    return index >= 0 && index < m_barTips.size() ? m_barTips[index] : QString();
 }
 
 void ProbabilityChart::setValuesOnBars(bool on)

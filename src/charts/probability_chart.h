@@ -48,6 +48,8 @@ public:
     bool valuesOnBars() const { return m_valuesOnBars; }
     bool fixedAxis() const { return m_fixedAxis; }
     double axisTop() const;
+    // What hovering bar `index` shows: the whole token name, its id and both probabilities.
+    QString barToolTip(int index) const;
 
 public slots:
     void rebuild();
@@ -64,6 +66,7 @@ private:
     QBarCategoryAxis* m_tokens;
     QValueAxis* m_probability;
     QGraphicsSimpleTextItem* m_cutText;
+    QStringList m_barTips;
     QString m_cutLabel;  // whole; the chart shows it elided to the plot's width
     double m_cutX = -1.0;
     bool m_valuesOnBars = false;

@@ -6,24 +6,31 @@ namespace logitlab::ui {
 
 QString shownTokenName(std::string_view name)
 {
-    // A UTF-8 character is at most 4 bytes: this prefix holds every character that is shown,
-    // and one more to tell whether anything was cut.
-    constexpr std::size_t kPrefixBytes = 4 * (kShownTokenChars + 1);
-    const std::string_view prefix = name.substr(0, kPrefixBytes);
-    QString text = QString::fromUtf8(prefix.data(), static_cast<qsizetype>(prefix.size()));
-    if (name.size() > kPrefixBytes)
-        text += QChar(u'\u2026');  // make sure the result is elided even if the prefix alone fits
-    return shownTokenName(text);
+    // A UTF-8 character is at most 4 bytes: a prefix and a suffix of these sizes hold every
+    // character that is shown, and one more on each side to tell whether anything was cut.
+    constexpr std::size_t kEndBytes = 4 * (kShownTokenChars / 2 + 1);
+    if (name.size() <= 2 * kEndBytes)
+        return shownTokenName(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())));
+    const std::string_view prefix = name.substr(0, kEndBytes);
+    std::string_view suffix = name.substr(name.size() - kEndBytes);
+    while (!suffix.empty() && (static_cast<unsigned char>(suffix.front()) & 0xC0) == 0x80)
+        suffix.remove_prefix(1);  // start on a character, not inside one
+    return shownTokenName(QString::fromUtf8(prefix.data(), static_cast<qsizetype>(prefix.size())) + QChar(u'\u2026')
+                          + QString::fromUtf8(suffix.data(), static_cast<qsizetype>(suffix.size())));
 }
 
 QString shownTokenName(const QString& name)
 {
     if (name.size() <= kShownTokenChars)
         return name;
-    qsizetype keep = kShownTokenChars - 1;
-    if (name[keep - 1].isHighSurrogate())  // never split a character made of two UTF-16 units
-        --keep;
-    return name.left(keep) + QChar(u'\u2026');
+    // The middle goes: a long token's end ("...Handler", "...ing") tells as much as its start.
+    qsizetype head = kShownTokenChars / 2;
+    qsizetype tail = kShownTokenChars - head - 1;
+    if (name[head - 1].isHighSurrogate())  // never split a character made of two UTF-16 units
+        --head;
+    if (name[name.size() - tail].isLowSurrogate())
+        --tail;
+    return name.left(head) + QChar(u'\u2026') + name.right(tail);
 }
 
 }  // namespace logitlab::ui

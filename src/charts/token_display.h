@@ -1,5 +1,6 @@
 // Token names as the GUI shows them: in table cells, chart axes and legends, and readouts. A
-// name is cut to kShownTokenChars characters with an ellipsis, so a long name (up to the
+// name is cut to kShownTokenChars characters with an ellipsis in the middle (its start and end
+// stay readable), so a long name (up to the
 // 1,024-character read limit of engine/input_limits.h) costs the layout no more than a short
 // one; the full name stays in the model for editing and in the cell's tooltip.
 #pragma once
@@ -12,7 +13,7 @@ namespace logitlab::ui {
 
 inline constexpr qsizetype kShownTokenChars = 40;
 
-// Converts only the bytes it shows: the rest of a long name is never decoded.
+// Converts only the bytes it shows: the middle of a long name is never decoded.
 QString shownTokenName(std::string_view name);
 QString shownTokenName(const QString& name);
 
