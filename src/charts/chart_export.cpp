@@ -7,6 +7,8 @@
 
 #include <QBuffer>
 #include <QChart>
+#include <QCoreApplication>
+#include <QEvent>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QHashSeed>
@@ -43,6 +45,11 @@ public:
             m_ownScene->addItem(chart);
         }
         chart->resize(size);
+        chart->layout()->activate();
+        // New fonts post a second layout request (the axes' label sizes): handled now, or the
+        // first export of a chart carries empty items of the old layout and a second export of
+        // the same chart gives other bytes.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         chart->layout()->activate();
     }
     ~ChartStage()

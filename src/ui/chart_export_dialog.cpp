@@ -79,6 +79,9 @@ ChartExportDialog::ChartExportDialog(QChart* chart, const QString& pageTitle, QW
     sizeRow->addWidget(new QLabel(QStringLiteral("\u00d7")), 0, Qt::AlignTop);
     sizeRow->addWidget(fieldWithError(m_height));
     sizeRow->addWidget(m_unit, 0, Qt::AlignTop);
+    // Object names for tests and for style sheets.
+    m_width.edit->setObjectName(QStringLiteral("width"));
+    m_height.edit->setObjectName(QStringLiteral("height"));
     m_width.edit->setAccessibleName(tr("Width"));
     m_height.edit->setAccessibleName(tr("Height"));
     form->addRow(tr("&Size:"), size);
@@ -86,11 +89,13 @@ ChartExportDialog::ChartExportDialog(QChart* chart, const QString& pageTitle, QW
 
     form->addRow(tr("&DPI (PNG):"), fieldWithError(m_dpi));
     qobject_cast<QLabel*>(form->labelForField(m_dpi.edit->parentWidget()))->setBuddy(m_dpi.edit);
+    m_dpi.edit->setObjectName(QStringLiteral("dpi"));
     m_pixels = new QLabel;
     form->addRow(QString(), m_pixels);
     form->addRow(tr("Font &scale:"), fieldWithError(m_fontScale));
     qobject_cast<QLabel*>(form->labelForField(m_fontScale.edit->parentWidget()))->setBuddy(m_fontScale.edit);
 
+    m_fontScale.edit->setObjectName(QStringLiteral("font-scale"));
     m_background = new QComboBox;
     m_background->addItem(tr("White"));
     m_background->addItem(tr("Transparent"));
@@ -105,12 +110,17 @@ ChartExportDialog::ChartExportDialog(QChart* chart, const QString& pageTitle, QW
     auto* fileRow = new QHBoxLayout(file);
     fileRow->setContentsMargins(0, 0, 0, 0);
     fileRow->addWidget(fieldWithError(m_file), 1);
+    m_file.edit->setObjectName(QStringLiteral("file"));
     auto* browse = new QPushButton(tr("B&rowse..."));
     fileRow->addWidget(browse, 0, Qt::AlignTop);
     form->addRow(tr("F&ile:"), file);
     qobject_cast<QLabel*>(form->labelForField(file))->setBuddy(m_file.edit);
 
+    m_unit->setObjectName(QStringLiteral("unit"));
+    m_background->setObjectName(QStringLiteral("background"));
+    m_format->setObjectName(QStringLiteral("format"));
     m_preview = new QLabel;
+    m_preview->setObjectName(QStringLiteral("preview"));
     m_preview->setFixedSize(kPreviewWidth, kPreviewHeight);
     m_preview->setAlignment(Qt::AlignCenter);
     m_preview->setFrameShape(QFrame::StyledPanel);
