@@ -192,6 +192,48 @@ private slots:
         QVERIFY(run.err.contains("explorer-llama-xtc: 5 tokens, 1 survivors"));
     }
 
+    // --size, --dpi and --font-scale reach the written files: the PNG's pixels, the PDF's page,
+    // the SVG's size.
+    void chartSizeOptions_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QSize>("pixels");
+        QTest::addColumn<QString>("mediaBox");
+        QTest::addColumn<QString>("svgSize");
+        QTest::newRow("one column") << QStringList{QStringLiteral("--size"), QStringLiteral("8.5x6cm")} << QSize(1004, 709)
+                                    << "0 0 241.000000 170.000000" << "width=\"8.5cm\" height=\"6cm\"";
+        QTest::newRow("inches, 150 dpi, font scale 1.5")
+            << QStringList{QStringLiteral("--size"), QStringLiteral("3.3x2.4in"), QStringLiteral("--dpi"),
+                           QStringLiteral("150"), QStringLiteral("--font-scale"), QStringLiteral("1.5")}
+            << QSize(495, 360) << "0 0 238.000000 173.000000" << "width=\"3.3in\" height=\"2.4in\"";
+        // Without --size: today's 960x600 logical pixels (10 x 6.25 in).
+        QTest::newRow("dpi only") << QStringList{QStringLiteral("--dpi"), QStringLiteral("96")} << QSize(960, 600)
+                                  << "0 0 720.000000 450.000000" << "width=\"10in\" height=\"6.25in\"";
+    }
+    void chartSizeOptions()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(QSize, pixels);
+        QFETCH(QString, mediaBox);
+        QFETCH(QString, svgSize);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const Run run = runCli(QStringList{logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json")),
+                                           QStringLiteral("--out"), out, QStringLiteral("--formats"),
+                                           QStringLiteral("png,pdf,svg")} +
+                               options);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QDir folder(out);
+        const QStringList pngs = folder.entryList({QStringLiteral("*.png")});
+        QVERIFY(!pngs.isEmpty());
+        for (const QString& png : pngs)
+            QCOMPARE(QImage(folder.filePath(png)).size(), pixels);
+        for (const QString& pdf : folder.entryList({QStringLiteral("*.pdf")}))
+            QVERIFY2(readAll(folder.filePath(pdf)).contains("/MediaBox [" + mediaBox.toLatin1() + "]"), qPrintable(pdf));
+        for (const QString& svg : folder.entryList({QStringLiteral("*.svg")}))
+            QVERIFY2(readAll(folder.filePath(svg)).contains("<svg " + svgSize.toLatin1()), qPrintable(svg));
+    }
+
     void badInput_data()
     {
         QTest::addColumn<QStringList>("arguments"); // FILE is replaced by the lesson example
@@ -211,6 +253,22 @@ private slots:
                                        << "threads: must be between 1 and 1024";
         QTest::newRow("bad --formats") << QStringList{file, QStringLiteral("--formats"), QStringLiteral("csv,gif")}
                                        << "--formats: unknown format 'gif'";
+        QTest::newRow("zero --size") << QStringList{file, QStringLiteral("--size"), QStringLiteral("0x6cm")}
+                                     << "--size: width: must be between 1 and 100 cm, got 0";
+        QTest::newRow("--size without unit") << QStringList{file, QStringLiteral("--size"), QStringLiteral("8.5x6")}
+                                             << "--size: '8.5x6' is not WIDTHxHEIGHT";
+        QTest::newRow("--size in mm") << QStringList{file, QStringLiteral("--size"), QStringLiteral("85x60mm")}
+                                      << "--size: '85x60mm' is not WIDTHxHEIGHT";
+        QTest::newRow("--dpi 95") << QStringList{file, QStringLiteral("--dpi"), QStringLiteral("95")}
+                                  << "dpi: must be between 96 and 600, got 95";
+        QTest::newRow("--dpi 601") << QStringList{file, QStringLiteral("--dpi"), QStringLiteral("601")}
+                                   << "dpi: must be between 96 and 600, got 601";
+        QTest::newRow("--font-scale 4") << QStringList{file, QStringLiteral("--font-scale"), QStringLiteral("4")}
+                                        << "--font-scale: font scale: must be between 0.5 and 3, got 4";
+        QTest::newRow("--font-scale nan") << QStringList{file, QStringLiteral("--font-scale"), QStringLiteral("nan")}
+                                          << "--font-scale: ";
+        QTest::newRow("--font-scale text") << QStringList{file, QStringLiteral("--font-scale"), QStringLiteral("big")}
+                                           << "font-scale: 'big' is not a number";
         QTest::newRow("missing file") << QStringList{QStringLiteral("/nonexistent/x.json")}
                                       << "/nonexistent/x.json: no such file";
         QTest::newRow("no file") << QStringList{} << "missing the experiment file";

@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonObject>
+#include <QSize>
 
 #include <cstdio>
 #include <unistd.h>
@@ -53,6 +54,34 @@ QJsonObject readRoot(const QString& path, const QStringList& assignments)
         root = changed.value();
     }
     return root;
+}
+
+// The chart options from --size, --dpi and --font-scale. Without --size and --font-scale the
+// charts keep today's 960x600 logical pixels and on-screen fonts.
+ui::ChartExportOptions chartOptions(const QCommandLineParser& parser)
+{
+    const bool physical = parser.isSet(QStringLiteral("size")) || parser.isSet(QStringLiteral("font-scale"));
+    ui::ChartExportOptions options = ui::ChartExportOptions::fromScreenPixels(QSize(960, 600), 300);
+    options.screenFonts = !physical;
+    if (parser.isSet(QStringLiteral("size"))) {
+        const QString text = parser.value(QStringLiteral("size"));
+        const auto parsed = ui::parseChartSize(text, options);
+        if (!parsed)
+            throw UsageError{QStringLiteral("--size: '%1' is not WIDTHxHEIGHT with cm or in, e.g. 8.5x6cm").arg(text)};
+        options = *parsed;
+    }
+    if (parser.isSet(QStringLiteral("dpi")))
+        options.dpi = static_cast<int>(integerOption(parser, QStringLiteral("dpi"), ui::ChartExportOptions::kMinDpi,
+                                                     ui::ChartExportOptions::kMaxDpi));
+    if (parser.isSet(QStringLiteral("font-scale")))
+        options.fontScale = doubleOption(parser, QStringLiteral("font-scale"));
+    if (const ui::ChartOptionProblem problem = ui::checkChartExportOptions(options); !problem.field.isEmpty())
+        throw UsageError{QStringLiteral("--%1: %2")
+                             .arg(problem.field == QLatin1String("width") || problem.field == QLatin1String("height")
+                                      ? QStringLiteral("size")
+                                      : problem.field,
+                                  problem.message)};
+    return options;
 }
 
 // "\r" progress on a terminal, at most every 100 ms; nothing when stderr is a file or pipe.
@@ -116,6 +145,14 @@ CommandSpec runCommand()
                 {QStringLiteral("formats"),
                  QStringLiteral("Comma list of csv, png, svg, pdf. Default: %1.").arg(QString::fromLatin1(kDefaultFormats)),
                  QStringLiteral("list"), QString::fromLatin1(kDefaultFormats)},
+                {QStringLiteral("size"),
+                 QStringLiteral("Chart size with a unit, e.g. 8.5x6cm or 3.3x2.4in; fonts are then set in points "
+                                "for that page. Default: 960x600 pixels at 96 per inch with the screen fonts."),
+                 QStringLiteral("WxH")},
+                {QStringLiteral("dpi"), QStringLiteral("PNG resolution (96..600). Default: 300."), QStringLiteral("N")},
+                {QStringLiteral("font-scale"),
+                 QStringLiteral("Chart text size factor (0.5..3); 1 keeps an 8.5 cm figure's text at 7-9 pt."),
+                 QStringLiteral("X")},
             },
             runRun};
 }
@@ -152,6 +189,7 @@ int runRun(CommandContext& context)
                             ? static_cast<int>(integerOption(parser, QStringLiteral("threads"), 1, 1024))
                             : app::defaultThreadCount();
     const QStringList formats = parseFormats(parser.value(QStringLiteral("formats")));
+    const ui::ChartExportOptions chartExport = chartOptions(parser);
     const bool wantsCharts = formats.size() > (formats.contains(QStringLiteral("csv")) ? 1 : 0);
     if (wantsCharts && !qobject_cast<QApplication*>(QCoreApplication::instance()))
         throw UsageError{QStringLiteral("--formats: charts need the widgets application")};  // a programming error in main
@@ -202,7 +240,7 @@ int runRun(CommandContext& context)
             if (!format)
                 continue;  // csv
             check(ui::exportChart(chart, output.stage(outputs.name + suffix + QLatin1Char('.') + name), *format,
-                                  outputs.provenance));
+                                  outputs.provenance, chartExport));
         }
     }
     if (interrupt.interrupted())

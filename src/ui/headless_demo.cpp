@@ -22,7 +22,8 @@ DemoResult runHeadlessDemo(const QString& outDir)
     const QString base = dir.filePath(QStringLiteral("lesson-probabilities"));
     for (ChartFormat format : {ChartFormat::Png, ChartFormat::Svg, ChartFormat::Pdf}) {
         const QString path = base + QLatin1Char('.') + chartFormatName(format);
-        result.error = exportChart(page.chart(), path, format, page.provenance());
+        // The one-column figure a paper would take (8.5 cm x 6 cm, 300 dpi, 7-9 pt text).
+        result.error = exportChart(page.chart(), path, format, page.provenance(), ChartExportOptions{});
         if (!result.error.isEmpty())
             return result;
         result.written << path;

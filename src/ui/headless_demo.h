@@ -1,5 +1,6 @@
-// What `logitlab` does without a display: writes the lesson's chart (PNG, SVG) and table (CSV)
-// into a folder, so a server or CI run still shows what the program computes.
+// What `logitlab` does without a display: writes the lesson's chart (PNG, SVG, PDF; a one-column
+// figure, 8.5 cm x 6 cm) and table (CSV) into a folder, so a server or CI run still shows what
+// the program computes.
 #pragma once
 
 #include <QString>

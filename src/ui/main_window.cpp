@@ -3,6 +3,7 @@
 #include "build_info.h"
 #include "busy_counter.h"
 #include "chart_export.h"
+#include "chart_export_dialog.h"
 #include "experiment_kind.h"
 #include "input_file.h"
 #include "model_csv.h"
@@ -433,11 +434,16 @@ void MainWindow::buildTableText(bool csv, const QString& what, const std::functi
 
 void MainWindow::exportChartInteractive()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QString(),
-                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
-    if (path.isEmpty())
+    Page* page = currentPage();
+    if (!page || !page->chart()) {
+        QMessageBox::information(this, tr("Export chart"), tr("This page has no chart to export."));
         return;
-    const QString error = exportChartTo(path);
+    }
+    ChartExportDialog dialog(page->chart(), page->title(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QString path = dialog.path();
+    const QString error = exportChart(page->chart(), path, dialog.format(), page->provenance(), dialog.options());
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Export chart"), app::oneLineText(error));
     else
