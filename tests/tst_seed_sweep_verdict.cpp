@@ -7,6 +7,7 @@
 #include "misreporting_source.h"
 #include "seed_sweep.h"
 #include "seed_sweep_job.h"
+#include "result_table_model.h"
 #include "seed_sweep_page.h"
 #include "sweep_source.h"
 #include "synthetic_logits.h"
