@@ -172,7 +172,7 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("P(no junk token)")));
         QVERIFY(text.contains(QStringLiteral("P(at least one junk token)")));
         QVERIFY2(text.contains(QStringLiteral("q = 0.004")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("junk token(s): junk")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Junk token: junk")), qPrintable(text));
     }
 
     // The page's own start is the lesson's banana: named, and ~0.30 at the default N = 300.
@@ -184,7 +184,7 @@ private slots:
         page.repliesBox()->setValue(0);
         QVERIFY(runAndWait(page));
         const QString text = page.lessonLabel()->text();
-        QVERIFY2(text.contains(QStringLiteral("banana")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Junk token: banana")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("0.3005")), qPrintable(text));
     }
 

@@ -480,8 +480,11 @@ void JunkRiskPage::showLessonTerms()
     QStringList names = m_junkNames;
     for (QString& name : names)
         name = name.toHtmlEscaped();
-    QString junk = m_junkCount == 0 ? tr("no token is junk under this definition")
-                                    : tr("%n junk token(s): %1", nullptr, static_cast<int>(m_junkCount)).arg(names.join(QStringLiteral(", ")));
+    QString junk = m_junkCount == 0   ? tr("No token is junk under this definition")
+                   : m_junkCount == 1 ? tr("Junk token: %1").arg(names.join(QString()))
+                                      : tr("Junk tokens (%1): %2")
+                                            .arg(locale.toString(static_cast<qulonglong>(m_junkCount)),
+                                                 names.join(QStringLiteral(", ")));
     if (m_junkCount > static_cast<std::size_t>(m_junkNames.size()))
         junk += tr(" and %1 more").arg(locale.toString(static_cast<qulonglong>(m_junkCount - static_cast<std::size_t>(m_junkNames.size()))));
     QStringList lines{junk};
