@@ -4,6 +4,7 @@
 #include "candidates.h"
 #include "cumulative_walk.h"
 #include "lesson_examples.h"
+#include "misreporting_source.h"
 #include "sample.h"
 #include "seed_sweep.h"
 #include "statistics.h"
@@ -41,30 +42,7 @@ std::vector<SeedResult> runAll(const SeedSweepExperiment& e, bool reverse = fals
     return results;
 }
 
-// Draws from the real survivors but claims probabilities shifted by `shift` from the first
-// outcome to the second: what a subtly wrong sampler looks like from outside.
-class MisreportingSource final : public SweepSource {
-public:
-    MisreportingSource(CandidateList list, double shift) : m_real(list, "real")
-    {
-        m_ids = m_real.outcomeIds();
-        m_claimed = m_real.expected();
-        m_claimed[0] -= shift;
-        m_claimed[1] += shift;
-    }
-    std::string describe() const override { return "misreporting"; }
-    const std::vector<std::int32_t>& outcomeIds() const override { return m_ids; }
-    const std::vector<double>& expected() const override { return m_claimed; }
-    void draw(Rng& rng, std::size_t count, std::vector<std::uint32_t>& out) const override
-    {
-        m_real.draw(rng, count, out);
-    }
-
-private:
-    CandidateSource m_real;
-    std::vector<std::int32_t> m_ids;
-    std::vector<double> m_claimed;
-};
+using test::MisreportingSource;
 
 }  // namespace
 

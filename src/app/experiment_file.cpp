@@ -31,7 +31,16 @@ using engine::Error;
 using Kind = DistributionSpec::Kind;
 
 const QStringList kDistributionKinds{QStringLiteral("logits"), QStringLiteral("probabilities"), QStringLiteral("file"),
-                                     QStringLiteral("zipf"), QStringLiteral("normal")};
+                                     QStringLiteral("zipf"), QStringLiteral("normal"), QStringLiteral("q-per-token")};
+
+// The two-token distribution of Kind::QPerToken: log(1 - q) and log(q), so softmax at T = 1 gives
+// back q (log 0 = -inf: a q of 0 or 1 leaves one token that is never drawn).
+Eigen::ArrayXd qPerTokenLogits(double q)
+{
+    Eigen::ArrayXd logits(2);
+    logits << std::log1p(-q), std::log(q);
+    return logits;
+}
 
 QJsonArray numbers(const QList<double>& values)
 {
@@ -187,6 +196,9 @@ DistributionSpec readDistribution(JsonObjectReader& r)
         d.sigma = r.number(QStringLiteral("sigma"), d.sigma, 0.0, 100.0);
         d.seed = r.integer(QStringLiteral("seed"), d.seed, 0, kMaxSeed);
         break;
+    case Kind::QPerToken:
+        d.q = r.number(QStringLiteral("q"), {}, 0.0, 1.0);
+        break;
     }
     r.finish();
     return d;
@@ -257,6 +269,9 @@ QJsonObject distributionToJson(const DistributionSpec& d)
         distribution.insert(QStringLiteral("sigma"), d.sigma);
         distribution.insert(QStringLiteral("seed"), d.seed);
         break;
+    case Kind::QPerToken:
+        distribution.insert(QStringLiteral("q"), d.q);
+        break;
     }
 
     return distribution;
@@ -287,6 +302,8 @@ QString describeDistribution(const DistributionSpec& d, const QString& baseDir)
         return QStringLiteral("zipf vocabulary=%1 exponent=%2").arg(d.vocabulary).arg(CsvWriter::number(d.exponent));
     case DistributionSpec::Kind::Normal:
         return QStringLiteral("normal vocabulary=%1 sigma=%2 seed=%3").arg(d.vocabulary).arg(CsvWriter::number(d.sigma)).arg(d.seed);
+    case DistributionSpec::Kind::QPerToken:
+        return QStringLiteral("q-per-token q=%1 (tokens other, junk)").arg(CsvWriter::number(d.q));
     case DistributionSpec::Kind::File:
         break;
     }
@@ -380,6 +397,10 @@ engine::Result<engine::Distribution> resolveDistribution(const DistributionSpec&
         return d;
     case Kind::Normal:
         d.logits = engine::normalLogits(spec.vocabulary, spec.sigma, static_cast<std::uint64_t>(spec.seed));
+        return d;
+    case Kind::QPerToken:
+        d.logits = qPerTokenLogits(spec.q);
+        d.tokens = {"other", "junk"};
         return d;
     case Kind::Logits:
     case Kind::Probabilities:

@@ -20,7 +20,9 @@
 namespace logitlab::app {
 
 struct DistributionSpec {
-    enum class Kind { Logits, Probabilities, File, Zipf, Normal };
+    // QPerToken is the lesson's "each token has a 0.4% chance of being junk": two tokens, "other"
+    // with 1 - q and "junk" with q (the junk-risk page's direct entry of q).
+    enum class Kind { Logits, Probabilities, File, Zipf, Normal, QPerToken };
     Kind kind = Kind::Logits;
     QList<double> values;       // logits, or probabilities (Kind::Probabilities)
     QStringList tokens;         // optional names, one per value
@@ -29,6 +31,7 @@ struct DistributionSpec {
     double exponent = 1.0;      // Zipf
     double sigma = 2.0;         // Normal
     qint64 seed = 1;            // Normal
+    double q = 0.004;           // QPerToken: the per-token junk probability, in [0, 1]
 
     friend bool operator==(const DistributionSpec&, const DistributionSpec&) = default;
 };

@@ -50,6 +50,13 @@ JunkRiskOutcome runJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, co
     for (const auto& t : tallies)
         total.add(t);
     outcome.rows = experiment.rows(total);
+    const auto& ids = experiment.junkIds();
+    const auto& names = experiment.parameters().tokens;
+    outcome.junkCount = ids.size();
+    for (std::size_t i = 0; i < std::min(ids.size(), kNamedJunkTokens); ++i) {
+        const auto id = static_cast<std::size_t>(ids[i]);
+        outcome.junkNames << (id < names.size() ? QString::fromStdString(names[id]) : QStringLiteral("#%1").arg(id));
+    }
     outcome.draws = total.draws;
     outcome.seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
     return outcome;

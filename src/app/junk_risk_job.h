@@ -21,8 +21,13 @@ struct JunkRiskOutcome {
     RunStatus status;
     std::vector<engine::JunkRiskRow> rows; // empty unless status.finished()
     std::uint64_t draws = 0;               // tokens actually sampled
+    std::size_t junkCount = 0;             // how many tokens the junk definition makes junk
+    QStringList junkNames;                 // the first junk tokens by name ("#id" without names)
     double seconds = 0.0;
 };
+
+// How many junk tokens an outcome names; the rest are counted.
+inline constexpr std::size_t kNamedJunkTokens = 12;
 
 // Synchronous. Errors (an unreadable distribution file, junk ids outside the vocabulary) come
 // back as Failed with a message starting with `source`.

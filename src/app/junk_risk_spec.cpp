@@ -26,6 +26,7 @@ using engine::JunkDefinition;
 using Kind = DistributionSpec::Kind;
 
 constexpr qint64 kMaxId = 2147483647;
+constexpr std::int32_t kQJunkId = 1;  // DistributionSpec::Kind::QPerToken's tokens: other, junk
 
 const QStringList kJunkKinds{QStringLiteral("below-probability"), QStringLiteral("tail-mass"), QStringLiteral("ids")};
 
@@ -95,8 +96,12 @@ JunkRiskSpec readSpec(const QJsonObject& root)
     JsonObjectReader r(root, QString());
     JunkRiskSpec spec;
     readCommonKeys(r, QStringLiteral("junk-risk"), spec);
-    JsonObjectReader junk(r.object(QStringLiteral("junk")), QStringLiteral("junk"));
-    spec.junk = readJunk(junk);
+    if (spec.distribution.kind == Kind::QPerToken && !r.has(QStringLiteral("junk"))) {
+        spec.junk = {JunkDefinition::Kind::Ids, 0.01, {kQJunkId}};  // the "junk" token of the pair
+    } else {
+        JsonObjectReader junk(r.object(QStringLiteral("junk")), QStringLiteral("junk"));
+        spec.junk = readJunk(junk);
+    }
 
     const QJsonArray settings = r.array(QStringLiteral("settings"));
     if (settings.isEmpty() || settings.size() > kMaxSettings)
@@ -228,6 +233,7 @@ engine::Result<engine::JunkRiskParameters> toParameters(const JunkRiskSpec& spec
         return Error{distribution.error()};
     engine::JunkRiskParameters p;
     p.logits = std::move(distribution.value().logits);
+    p.tokens = std::move(distribution.value().tokens);
     p.junk = spec.junk;
     for (qsizetype i = 0; i < spec.settings.size(); ++i) {
         auto decoder = settingDecoder(spec.settings[i]);

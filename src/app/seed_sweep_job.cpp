@@ -68,6 +68,21 @@ SeedSweepOutcome runSeedSweep(const SeedSweepSpec& spec, const QString& baseDir,
     return outcome;
 }
 
+QString seedSweepPlainWords(const engine::SeedSweepSummary& summary)
+{
+    if (!summary.tested()) {
+        if (summary.pooledBins <= 1 && summary.tokens.size() > 1)
+            return QObject::tr("Not enough draws for the test to say anything: every token expects fewer than "
+                               "%1 draws per seed. Draw more per seed.")
+                .arg(engine::SeedSweepExperiment::kMinExpectedPerBin);
+        return QObject::tr("Nothing to test: only one token can come out, so every draw is that token.");
+    }
+    if (seedSweepConsistent(summary))
+        return QObject::tr("The counts vary by seed as much as chance predicts: the sampler looks right.");
+    return QObject::tr("The counts vary by seed more than chance predicts: the draws do not follow the claimed "
+                       "probabilities, so the sampler (or what it claims) looks wrong.");
+}
+
 Provenance seedSweepProvenance(const SeedSweepSpec& spec, const QString& baseDir)
 {
     const auto seeds = spec.seeds();

@@ -40,6 +40,12 @@ inline bool seedSweepConsistent(const engine::SeedSweepSummary& summary)
     return summary.tested() && summary.chiSquareUniformity.pValue >= kSeedSweepAlpha;
 }
 
+// The verdict in plain words for a class, from the same statistics as seedSweepConsistent: the
+// counts vary by seed as chance predicts (the sampler looks right), or more than that (the draws
+// do not follow the claimed probabilities), or there is nothing the test can say (too few draws
+// per token, or one outcome only).
+QString seedSweepPlainWords(const engine::SeedSweepSummary& summary);
+
 // Every parameter and the file's canonical JSON; not the thread count (the CSV must not depend
 // on it).
 Provenance seedSweepProvenance(const SeedSweepSpec& spec, const QString& baseDir);

@@ -8,6 +8,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QHash>
 #include <QValueAxis>
 
 #include <unordered_map>
@@ -60,6 +61,8 @@ void CompareChart::setResults(const std::vector<engine::Result<engine::Candidate
                               const std::vector<std::int32_t>& ids, const QStringList& names)
 {
     const auto& all = engine::allSemantics();
+    m_explanation.clear();
+    m_chart->setToolTip(QString());
     std::vector<std::unordered_map<std::int32_t, double>> kept(results.size());
     m_counts.clear();
     for (std::size_t s = 0; s < results.size(); ++s) {
@@ -103,6 +106,48 @@ void CompareChart::setResults(const std::vector<engine::Result<engine::Candidate
     m_chart->setTitle(m_disagreements.isEmpty()
                           ? tr("Same logits under four presets: they agree on which tokens survive")
                           : tr("Same logits under four presets: they disagree on %1").arg(m_disagreements.join(tr(", "))));
+}
+
+void CompareChart::setComparison(const engine::SemanticsComparison& comparison, const std::vector<std::int32_t>& ids,
+                                 const QStringList& names)
+{
+    setResults(comparison.results, ids, names);
+    if (comparison.differences.empty())
+        return;
+    const auto name = [](engine::Semantics s) { return QString::fromStdString(engine::semanticsName(s)); };
+    // Short form for the title: each rule's name (the text before its colon) with the pairs it
+    // separates; the full sentences go to the tooltip and explanation().
+    QStringList ruleNames;
+    QHash<QString, QStringList> pairsOf;
+    for (const auto& d : comparison.differences) {
+        QStringList rules;
+        for (const auto& rule : d.rules) {
+            const QString text = QString::fromStdString(rule);
+            rules << text;
+            const QString shortName = text.section(QLatin1Char(':'), 0, 0);
+            if (!pairsOf.contains(shortName))
+                ruleNames << shortName;
+            pairsOf[shortName] << tr("%1 vs %2").arg(name(d.a), name(d.b));
+        }
+        m_explanation << tr("%1 vs %2 differ: %3").arg(name(d.a), name(d.b), rules.join(QStringLiteral("; ")));
+    }
+    QStringList why;
+    for (const QString& rule : ruleNames)
+        why << tr("%1 (%2)").arg(rule, pairsOf.value(rule).join(QStringLiteral(", ")));
+    QStringList orders;
+    bool ordersDiffer = false;
+    for (std::size_t i = 0; i < comparison.orders.size() && i < engine::allSemantics().size(); ++i) {
+        const QString order = QString::fromStdString(comparison.orders[i]);
+        ordersDiffer = ordersDiffer || (i > 0 && comparison.orders[i] != comparison.orders[0]);
+        orders << tr("%1: %2").arg(name(engine::allSemantics()[i]), order);
+    }
+    if (ordersDiffer)
+        m_explanation << tr("stage order: %1").arg(orders.join(QStringLiteral("; ")));
+    QString title = m_chart->title() + QStringLiteral("<br><small>") + tr("why: %1").arg(why.join(QStringLiteral("; ")).toHtmlEscaped());
+    if (ordersDiffer)
+        title += QStringLiteral("<br>") + tr("stage order: %1").arg(orders.join(QStringLiteral(" · ")).toHtmlEscaped());
+    m_chart->setTitle(title + QStringLiteral("</small>"));
+    m_chart->setToolTip(m_explanation.join(QLatin1Char('\n')));
 }
 
 }  // namespace logitlab::ui

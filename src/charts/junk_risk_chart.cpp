@@ -1,11 +1,15 @@
 #include "junk_risk_chart.h"
 
+#include "statistics.h"
+
 #include <QChart>
 #include <QGraphicsScene>
 #include <QLegendMarker>
+#include <QLocale>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPen>
+#include <QPointF>
 #include <QScatterSeries>
 #include <QValueAxis>
 
@@ -39,7 +43,7 @@ JunkRiskChart::~JunkRiskChart()
         delete m_chart;
 }
 
-void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool logLengthAxis)
+void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool logLengthAxis, qint64 highlightLength)
 {
     m_chart->removeAllSeries();
     // New axes each time: the x axis type changes between linear and log. removeAxis hands
@@ -54,6 +58,13 @@ void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool l
     double longest = 1.0;
     for (const auto& row : rows)
         longest = std::max(longest, static_cast<double>(row.length));
+    if (highlightLength > 0)
+        longest = std::max(longest, static_cast<double>(highlightLength));
+    // The curve runs over the whole axis: 1..longest log-spaced on a log axis, 0..longest linearly.
+    const auto curveLength = [&](int i) {
+        const double t = static_cast<double>(i) / (kCurvePoints - 1);
+        return logLengthAxis ? std::exp(std::log(longest) * t) : longest * t;
+    };
     if (logLengthAxis) {
         auto* axis = new QLogValueAxis;
         axis->setBase(10.0);
@@ -105,10 +116,17 @@ void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool l
             points->setColor(colour);
             points->setBorderColor(colour.darker(140));
             points->setMarkerSize(7.0);
+            // Dense and smooth: N is continuous in 1 - (1 - q)^N, whatever lengths the table holds.
+            QList<QPointF> curve;
+            curve.reserve(kCurvePoints);
+            for (int k = 0; k < kCurvePoints; ++k) {
+                const double n = curveLength(k);
+                curve.append(QPointF(n, engine::probabilityAtLeastOnce(row.qAfter, n)));
+            }
+            analytic->replace(curve);
             attach(analytic, true);
             attach(points, false); // same colour as its line: the title explains points
         }
-        analytic->append(x, row.analytic);
         if (row.replies == 0)
             continue;
         points->append(x, row.monteCarlo);
@@ -120,6 +138,15 @@ void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool l
             bar->append(x, row.high);
             attach(bar, false);
         }
+    }
+    if (highlightLength > 0) {
+        auto* marker = new QLineSeries;
+        marker->setName(tr("N = %1").arg(QLocale().toString(highlightLength)));
+        QPen pen(QColor(0x40, 0x40, 0x40), 1.5, Qt::DashLine);
+        marker->setPen(pen);
+        marker->append(static_cast<qreal>(highlightLength), 0.0);
+        marker->append(static_cast<qreal>(highlightLength), 1.0);
+        attach(marker, true);
     }
 }
 

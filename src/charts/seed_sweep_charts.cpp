@@ -219,11 +219,15 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
     m_counts->addAxis(pooledAxis, Qt::AlignLeft);
     pair->attachAxis(countTokens);
     pair->attachAxis(pooledAxis);
-    m_counts->setTitle(tr("Counts against expected: pooled chi-square = %1 (%2 dof), p = %3%4")
-                           .arg(summary.pooledChiSquare.statistic, 0, 'f', 2)
-                           .arg(summary.pooledChiSquare.degreesOfFreedom)
-                           .arg(summary.pooledChiSquare.pValue, 0, 'g', 3)
-                           .arg(more));
+    if (!summary.tested() || !summary.pooledChiSquare.tested)  // a p-value of 1 that tests nothing: not shown
+        m_counts->setTitle(tr("Counts against expected: no chi-square test (%1)%2")
+                               .arg(QString::fromStdString(summary.noTest), more));
+    else
+        m_counts->setTitle(tr("Counts against expected: pooled chi-square = %1 (%2 dof), p = %3%4")
+                               .arg(summary.pooledChiSquare.statistic, 0, 'f', 2)
+                               .arg(summary.pooledChiSquare.degreesOfFreedom)
+                               .arg(summary.pooledChiSquare.pValue, 0, 'g', 3)
+                               .arg(more));
 }
 
 }  // namespace logitlab::ui

@@ -7,8 +7,8 @@
 #include "chain_text.h"
 #include "cut_report.h"
 #include "number_format.h"
+#include "preset_differences.h"
 #include "sampler_options.h"
-#include "temperature_stage.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -38,22 +38,6 @@ QString name(Semantics s)
     return QString::fromStdString(engine::semanticsName(s));
 }
 
-bool temperatureLast(Semantics s)
-{
-    return s == Semantics::LlamaCpp;
-}
-
-// True when the k-th largest logit is tied with a logit just outside the top k.
-bool tieAtCut(const Eigen::ArrayXd& logits, double k)
-{
-    if (k < 1 || k >= static_cast<double>(logits.size()))
-        return false;
-    std::vector<double> sorted(logits.begin(), logits.end());
-    std::sort(sorted.begin(), sorted.end(), std::greater<>());
-    const auto i = static_cast<std::size_t>(k);
-    return sorted[i - 1] == sorted[i];
-}
-
 std::map<std::int32_t, double> byId(const engine::CandidateList& list)
 {
     std::map<std::int32_t, double> out;
@@ -62,61 +46,7 @@ std::map<std::int32_t, double> byId(const engine::CandidateList& list)
     return out;
 }
 
-bool sameSurvivors(const PresetOutcome& a, const PresetOutcome& b)
-{
-    const auto x = byId(a.survivors);
-    const auto y = byId(b.survivors);
-    if (x.size() != y.size())
-        return false;
-    for (const auto& [id, p] : x) {
-        const auto found = y.find(id);
-        if (found == y.end() || std::abs(found->second - p) > 1e-9)
-            return false;
-    }
-    return true;
-}
-
 }  // namespace
-
-QStringList explainDifference(Semantics a, Semantics b, const ChainRequest& request, const Eigen::ArrayXd& logits)
-{
-    const auto& s = request.settings;
-    const auto involves = [&](Semantics x) { return a == x || b == x; };
-    QStringList rules;
-    if (s.temperature && *s.temperature == 0.0)
-        rules << QStringLiteral("D2 temperature 0: greedy over the survivors (llama.cpp), the lesson's greedy, "
-                                "vllm's greedy, rejected (hf)");
-    if (s.temperature && *s.temperature > 0.0 && *s.temperature < engine::TemperatureStage::kVllmMinTemperature
-        && involves(Semantics::Vllm))
-        rules << QStringLiteral("vllm temperature floor: vLLM raises a temperature in (0, 0.01) to 0.01");
-    const bool shapeFilters = s.topP || s.minP || s.typical || s.epsilon || s.eta || s.xtcProbability;
-    if (s.temperature && *s.temperature != 1.0 && shapeFilters && temperatureLast(a) != temperatureLast(b))
-        rules << QStringLiteral("D1 temperature placement: llama.cpp applies it last, after the filters; the "
-                                "others apply it first, so the filters see the tempered distribution");
-    if (s.topK && tieAtCut(logits, *s.topK)
-        && ((a == Semantics::Hf || a == Semantics::Vllm) != (b == Semantics::Hf || b == Semantics::Vllm)))
-        rules << QStringLiteral("D3 top-k ties: hf and vllm keep every token tied with the k-th logit; the "
-                                "lesson and llama.cpp keep exactly k");
-    if (s.topP && involves(Semantics::Lesson))
-        rules << QStringLiteral("top-p boundary: the lesson needs the running total to exceed p, the libraries "
-                                "stop as soon as it reaches p");
-    if (s.topP && s.topK && involves(Semantics::Lesson))
-        rules << QStringLiteral("top-p after top-k: the lesson sums the probabilities from before top-k, the "
-                                "libraries renormalise over the top k first");
-    if (s.minP && s.topK && involves(Semantics::Vllm))
-        rules << QStringLiteral("vllm order: min-p runs before top-k and top-p");
-    if (s.typical && a != Semantics::Vllm && b != Semantics::Vllm)
-        rules << QStringLiteral("D4 typical boundary: llama.cpp stops at a total > p, hf at >= p and keeps ties "
-                                "on the boundary score");
-    if ((s.repeatPenalty || s.frequencyPenalty || s.presencePenalty) && !request.history.isEmpty())
-        rules << QStringLiteral("D7 penalty scope: llama.cpp looks at the last penalty-last-n tokens, hf and vllm "
-                                "at the whole history");
-    if (s.minKeep && (involves(Semantics::Hf) || involves(Semantics::LlamaCpp)))
-        rules << QStringLiteral("min_keep: llama.cpp and hf apply it to different samplers");
-    if (request.defaults)
-        rules << QStringLiteral("--defaults: each library has its own default values");
-    return rules;
-}
 
 int runCompare(CommandContext& context, const QCommandLineParser& parser, const ChainRequest& request, bool json)
 {
@@ -148,29 +78,26 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
     if (!haveDistribution)
         distribution = readDistributionOptions(parser);  // throws the input's own error, if that was it
 
+    // The same explanation the Explorer's Compare tab shows (engine/preset_differences.h).
+    std::vector<engine::Result<engine::CandidateList>> results;
+    const auto& all = engine::allSemantics();
+    for (Semantics s : all) {
+        const PresetOutcome& o = outcomes[s];
+        results.push_back(o.error.isEmpty() ? engine::Result<engine::CandidateList>(o.survivors)
+                                            : engine::Result<engine::CandidateList>(engine::Error{o.error.toStdString()}));
+    }
     struct Difference {
         Semantics a, b;
         QStringList rules;
     };
     std::vector<Difference> differences;
-    const auto& all = engine::allSemantics();
-    for (std::size_t i = 0; i < all.size(); ++i)
-        for (std::size_t j = i + 1; j < all.size(); ++j) {
-            const PresetOutcome& x = outcomes[all[i]];
-            const PresetOutcome& y = outcomes[all[j]];
-            if (x.error.isEmpty() != y.error.isEmpty()) {
-                differences.push_back({all[i], all[j],
-                                       {QStringLiteral("D5/D8 validation and availability: %1 rejects these settings")
-                                            .arg(name(x.error.isEmpty() ? all[j] : all[i]))}});
-                continue;
-            }
-            if (!x.error.isEmpty() || sameSurvivors(x, y))
-                continue;
-            QStringList rules = explainDifference(all[i], all[j], request, distribution.logits);
-            if (rules.isEmpty())
-                rules << QStringLiteral("order or float rounding (see docs/semantics.md)");
-            differences.push_back({all[i], all[j], rules});
-        }
+    for (const auto& d : engine::presetDifferences(results, request.settings, distribution.logits,
+                                                   !request.history.isEmpty(), request.defaults)) {
+        QStringList rules;
+        for (const auto& rule : d.rules)
+            rules << QString::fromStdString(rule);
+        differences.push_back({d.a, d.b, rules});
+    }
 
     if (json) {
         QJsonObject presets;

@@ -1,5 +1,6 @@
 // `logitlab-cli candidates --compare`: the survivors under all four presets side by side, where
-// they differ, and which documented rule (D1..D10 of docs/semantics.md) makes them differ.
+// they differ, and which documented rule (D1..D10 of docs/semantics.md) makes them differ
+// (engine::presetDifferences, shared with the Explorer's Compare tab).
 #pragma once
 
 #include "chain_options.h"
@@ -10,10 +11,5 @@
 namespace logitlab::cli {
 
 int runCompare(CommandContext& context, const QCommandLineParser& parser, const ChainRequest& request, bool json);
-
-// The rules that can separate presets `a` and `b` for these settings and logits, most specific
-// first; empty when none of the documented rules applies.
-QStringList explainDifference(engine::Semantics a, engine::Semantics b, const ChainRequest& request,
-                              const Eigen::ArrayXd& logits);
 
 }  // namespace logitlab::cli

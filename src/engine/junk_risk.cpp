@@ -50,6 +50,8 @@ std::optional<std::string> validate(const JunkRiskParameters& p)
         return "logits: too many tokens";
     if (auto message = validateLogits(p.logits))
         return message;
+    if (!p.tokens.empty() && p.tokens.size() != static_cast<std::size_t>(p.logits.size()))
+        return "tokens: " + std::to_string(p.tokens.size()) + " names for " + std::to_string(p.logits.size()) + " logits";
     if (p.decoders.empty())
         return "settings: at least one decoding setting is needed";
     if (p.lengths.empty())
@@ -86,8 +88,10 @@ void JunkRiskCounts::add(const JunkRiskCounts& other)
     draws += other.draws;
 }
 
-JunkRiskExperiment::JunkRiskExperiment(JunkRiskParameters parameters, std::vector<Setting> settings, double qBefore)
-    : m_parameters(std::move(parameters)), m_settings(std::move(settings)), m_qBefore(qBefore)
+JunkRiskExperiment::JunkRiskExperiment(JunkRiskParameters parameters, std::vector<Setting> settings, double qBefore,
+                                       std::vector<std::int32_t> junkIds)
+    : m_parameters(std::move(parameters)), m_settings(std::move(settings)), m_qBefore(qBefore),
+      m_junkIds(std::move(junkIds))
 {
     const auto longest = static_cast<std::uint64_t>(m_parameters.lengths.back());
     m_repliesPerItem = std::max<std::uint64_t>(1, kDrawsPerItem / longest);
@@ -104,9 +108,12 @@ Result<JunkRiskExperiment> JunkRiskExperiment::prepare(JunkRiskParameters parame
     if (!mask)
         return Error{mask.error()};
     double qBefore = 0.0;
+    std::vector<std::int32_t> junkIds;
     for (Eigen::Index i = 0; i < model.size(); ++i)
-        if (mask.value()[static_cast<std::size_t>(i)])
+        if (mask.value()[static_cast<std::size_t>(i)]) {
             qBefore += model[i];
+            junkIds.push_back(static_cast<std::int32_t>(i));
+        }
 
     std::vector<Setting> settings;
     for (const Decoder& decoder : parameters.decoders) {
@@ -139,7 +146,7 @@ Result<JunkRiskExperiment> JunkRiskExperiment::prepare(JunkRiskParameters parame
         }
         settings.push_back(Setting{AliasTable(weights), std::move(ids), junkCount, qAfter});
     }
-    return JunkRiskExperiment(std::move(parameters), std::move(settings), qBefore);
+    return JunkRiskExperiment(std::move(parameters), std::move(settings), qBefore, std::move(junkIds));
 }
 
 std::uint64_t JunkRiskExperiment::totalDraws() const
@@ -198,6 +205,32 @@ std::vector<JunkRiskRow> JunkRiskExperiment::rows(const JunkRiskCounts& counts) 
         }
     }
     return rows;
+}
+
+std::vector<JunkRiskHighlight> junkRiskHighlights(const std::vector<JunkRiskRow>& rows, std::int64_t length)
+{
+    std::vector<JunkRiskHighlight> out;
+    const double n = static_cast<double>(length);
+    std::int64_t previous = 0;
+    for (const JunkRiskRow& row : rows) {
+        // Lengths ascend within a setting, so a length that does not marks the next setting
+        // (labels may repeat).
+        const bool next = out.empty() || row.length <= previous;
+        previous = row.length;
+        if (next) {
+            JunkRiskHighlight h;
+            h.setting = row.setting;
+            h.q = row.qAfter;
+            h.length = length;
+            h.atLeastOne = probabilityAtLeastOnce(row.qAfter, n);
+            h.none = probabilityNever(row.qAfter, n);
+            h.monteCarlo = std::numeric_limits<double>::quiet_NaN();
+            out.push_back(std::move(h));
+        }
+        if (row.length == length && row.replies)
+            out.back().monteCarlo = row.monteCarlo;
+    }
+    return out;
 }
 
 } // namespace logitlab::engine

@@ -23,6 +23,7 @@ namespace logitlab::engine {
 
 struct JunkRiskParameters {
     Eigen::ArrayXd logits; // the per-step distribution, the same at every step
+    std::vector<std::string> tokens; // optional names, one per logit (only for naming junk tokens)
     JunkDefinition junk;
     std::vector<Decoder> decoders;     // at least one
     std::vector<std::int64_t> lengths; // reply lengths N: ascending, distinct, 1..kMaxLength
@@ -46,6 +47,21 @@ struct JunkRiskRow {
     double high = 1.0;
     double meanCount = 0.0; // junk tokens per reply in the samples (NaN without replies)
 };
+
+// The lesson's two numbers for one setting at one reply length N: the chance of at least one
+// junk token and of none, from the setting's per-token junk probability q (analytic).
+struct JunkRiskHighlight {
+    std::string setting;
+    double q = 0.0;
+    std::int64_t length = 0;
+    double atLeastOne = 0.0; // 1 - (1 - q)^N
+    double none = 1.0;       // (1 - q)^N, computed directly so its digits survive
+    // The Monte Carlo estimate when the table holds N (NaN otherwise or without replies).
+    double monteCarlo = 0.0;
+};
+
+// One highlight per setting of `rows` (in their order), at `length`.
+std::vector<JunkRiskHighlight> junkRiskHighlights(const std::vector<JunkRiskRow>& rows, std::int64_t length);
 
 // Integer tallies, indexed [setting][length]: exact, so any merge order gives the same sums.
 struct JunkRiskCounts {
@@ -86,6 +102,8 @@ public:
     // Per setting: the junk mass after the chain and before it (the same for every setting).
     double qAfter(std::size_t setting) const { return m_settings[setting].qAfter; }
     double qBefore() const { return m_qBefore; }
+    // The junk tokens' ids, ascending (the mask the junk definition gives on this distribution).
+    const std::vector<std::int32_t>& junkIds() const { return m_junkIds; }
 
 private:
     struct Setting {
@@ -94,11 +112,13 @@ private:
         std::uint32_t junkCount = 0;   // table indices below this are junk tokens
         double qAfter = 0.0;
     };
-    JunkRiskExperiment(JunkRiskParameters parameters, std::vector<Setting> settings, double qBefore);
+    JunkRiskExperiment(JunkRiskParameters parameters, std::vector<Setting> settings, double qBefore,
+                       std::vector<std::int32_t> junkIds);
 
     JunkRiskParameters m_parameters;
     std::vector<Setting> m_settings;
     double m_qBefore = 0.0;
+    std::vector<std::int32_t> m_junkIds;
     std::uint64_t m_repliesPerItem = 1;
     std::size_t m_itemsPerSetting = 0;
 };

@@ -161,4 +161,13 @@ double probabilityAtLeastOnce(double q, double n)
     return -std::expm1(n * std::log1p(-q));
 }
 
+double probabilityNever(double q, double n)
+{
+    // Computed directly rather than as 1 - probabilityAtLeastOnce, which loses the digits of a
+    // small (1 - q)^n.
+    if (q >= 1.0)
+        return n > 0.0 ? 0.0 : 1.0;
+    return std::exp(n * std::log1p(-q));
+}
+
 }  // namespace logitlab::engine

@@ -48,5 +48,7 @@ double chiSquareSurvival(double statistic, int degreesOfFreedom);
 
 // P(at least one junk token in n steps) when each step picks junk with probability q.
 double probabilityAtLeastOnce(double q, double n);
+// (1 - q)^n, its complement: the chance that none of n independent steps hits (q = 1 gives 0).
+double probabilityNever(double q, double n);
 
 }  // namespace logitlab::engine

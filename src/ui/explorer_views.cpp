@@ -117,10 +117,10 @@ void ExplorerViews::startCompare()
     auto [ids, names] = topTokens(CompareChart::kTopBars);
     m_compareRuns->start(
         [table = std::move(table), chain = m_model->chain()](const app::WorkControl&) {
-            return engine::compareSemantics(table->distribution.logits, chain);
+            return engine::compareSemanticsExplained(table->distribution.logits, chain);
         },
-        [this, ids = std::move(ids), names = std::move(names)](CompareResults& results) {
-            m_compare->setResults(results, ids, names);
+        [this, ids = std::move(ids), names = std::move(names)](CompareResults& comparison) {
+            m_compare->setComparison(comparison, ids, names);
         });
 }
 

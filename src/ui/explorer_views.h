@@ -12,6 +12,7 @@
 #include "explorer_draws.h"
 #include "result.h"
 #include "run_controller.h"
+#include "semantics_comparison.h"
 #include "temperature_sweep.h"
 
 #include <QObject>
@@ -73,7 +74,7 @@ private:
         engine::ExplorerDraws draws;
         QString error;
     };
-    using CompareResults = std::vector<engine::Result<engine::CandidateList>>;
+    using CompareResults = engine::SemanticsComparison;
 
     void startSweep();
     void startCompare();

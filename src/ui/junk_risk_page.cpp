@@ -18,6 +18,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -27,6 +28,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <cmath>
 #include <limits>
 
 namespace logitlab::ui {
@@ -35,7 +37,26 @@ namespace {
 
 using engine::Error;
 
-enum DistributionChoice { FromFile, Zipf, Normal };
+enum DistributionChoice { FromFile, Zipf, Normal, QPerToken };
+
+// Numbers with digit grouping whatever the locale's default (the C locale omits it): 20,000
+// replies and N = 2,000 must read at a glance from the back of a room.
+QLocale groupingLocale()
+{
+    QLocale locale;
+    locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+    return locale;
+}
+
+// q as typed: a probability in [0, 1]; NaN, infinities and anything else are refused.
+engine::Result<double> parseQ(const QString& text)
+{
+    bool ok = false;
+    const double q = text.trimmed().toDouble(&ok);
+    if (!ok || !std::isfinite(q) || q < 0.0 || q > 1.0)
+        return Error{JunkRiskPage::tr("q per token: '%1' is not a probability in [0, 1]").arg(text.trimmed()).toStdString()};
+    return q;
+}
 
 // The lesson's case, the page's starting point: banana holds 0.4% at every step.
 app::JunkRiskSpec lessonSpec()
@@ -65,6 +86,7 @@ QString describeLoaded(const app::DistributionSpec& d)
         return JunkRiskPage::tr("as in the file: %1").arg(d.path);
     case Kind::Zipf:
     case Kind::Normal:
+    case Kind::QPerToken:
         break;
     }
     return JunkRiskPage::tr("as in the file");
@@ -127,13 +149,16 @@ engine::Result<app::LengthSpec> parseLengthsText(const QString& text)
 JunkRiskPage::JunkRiskPage(QWidget* parent)
     : ExperimentPage(parent), m_model(new ResultTableModel(this)), m_chart(new JunkRiskChart(this)),
       m_runs(new app::RunController<app::JunkRiskOutcome>(app::RunControllerBase::Mode::Supersede, this)),
-      m_distribution(new QComboBox), m_vocabulary(new QSpinBox), m_shape(new QDoubleSpinBox), m_junkKind(new QComboBox),
+      m_distribution(new QComboBox), m_vocabulary(new QSpinBox), m_shape(new QDoubleSpinBox), m_q(new QLineEdit),
+      m_qError(new QLabel), m_junkKind(new QComboBox),
       m_junkValue(new QDoubleSpinBox), m_junkIds(new QLineEdit), m_settings(new QPlainTextEdit),
       m_lengths(new QLineEdit), m_replies(new QSpinBox), m_seed(new QSpinBox), m_rng(new QComboBox),
-      m_threads(new QSpinBox), m_logN(new QCheckBox(tr("log scale for N"))), m_table(new QTableView)
+      m_threads(new QSpinBox), m_logN(new QCheckBox(tr("log scale for N"))),
+      m_highlight(new QSpinBox), m_lessonText(new QLabel), m_table(new QTableView)
 {
     setExperimentRuns(m_runs);
-    m_distribution->addItems({QString(), tr("Zipf over V tokens"), tr("normal logits over V tokens")});
+    m_distribution->addItems(
+        {QString(), tr("Zipf over V tokens"), tr("normal logits over V tokens"), tr("q per token (junk or not)")});
     m_distribution->setToolTip(tr("The per-step distribution, the same at every step."));
     m_vocabulary->setRange(2, static_cast<int>(app::kMaxVocabulary));
     m_vocabulary->setValue(262144);
@@ -141,6 +166,23 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     m_shape->setRange(0.0, 100.0);
     m_shape->setDecimals(3);
     m_shape->setToolTip(tr("Zipf: the exponent s of p(rank r) ~ 1/r^s. Normal: sigma of the logits."));
+    m_q->setToolTip(tr("q, the chance that one token is junk: the lesson's \"each token has a 0.4% chance\" is 0.004. "
+                       "The distribution is then two tokens, other (1 - q) and junk (q)."));
+    m_q->setPlaceholderText(QStringLiteral("0.004"));
+    m_qError->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_qError->setWordWrap(true);
+    m_qError->hide();
+    connect(m_q, &QLineEdit::textChanged, this, &JunkRiskPage::checkQField);
+    m_highlight->setRange(1, static_cast<int>(engine::JunkRiskExperiment::kMaxLength));
+    m_highlight->setValue(300);
+    m_highlight->setGroupSeparatorShown(true);
+    m_highlight->setToolTip(tr("The reply length N whose P(at least one junk token) and P(no junk token) are "
+                               "highlighted below the chart (the lesson asks about N = 300)."));
+    m_lessonText->setWordWrap(true);
+    m_lessonText->setTextFormat(Qt::RichText);
+    m_lessonText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_lessonText->setToolTip(tr("Analytic: each token is junk with probability q, independently, so "
+                                "P(no junk token) = (1 - q)^N and P(at least one) = 1 - (1 - q)^N."));
     m_junkKind->addItems({tr("probability below"), tr("least likely tail holding"), tr("token ids")});
     m_junkValue->setRange(0.0, 1.0);
     m_junkValue->setDecimals(6);
@@ -164,16 +206,28 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     m_threads->setToolTip(tr("Worker threads. Changes the speed, never the numbers."));
 
     connect(m_distribution, &QComboBox::currentIndexChanged, this, &JunkRiskPage::runStateChanged);
-    connect(m_junkKind, &QComboBox::currentIndexChanged, this, &JunkRiskPage::runStateChanged);
-    connect(m_logN, &QCheckBox::toggled, this, [this](bool log) {
-        if (m_hasResults)
-            m_chart->setRows(m_rows, log);
+    // Picking "q per token" by hand makes its junk token the junk (the lesson's case in one entry).
+    connect(m_distribution, &QComboBox::activated, this, [this](int index) {
+        if (index != QPerToken)
+            return;
+        m_junkKind->setCurrentIndex(static_cast<int>(engine::JunkDefinition::Kind::Ids));
+        m_junkIds->setText(QStringLiteral("1"));
+        if (m_q->text().trimmed().isEmpty())
+            m_q->setText(QStringLiteral("0.004"));
     });
+    connect(m_junkKind, &QComboBox::currentIndexChanged, this, &JunkRiskPage::runStateChanged);
+    connect(m_logN, &QCheckBox::toggled, this, [this] { showLessonTerms(); });
+    connect(m_highlight, &QSpinBox::valueChanged, this, [this] { showLessonTerms(); });
 
     auto* form = new QFormLayout;
     form->addRow(tr("Distribution"), m_distribution);
     form->addRow(tr("V"), m_vocabulary);
     form->addRow(tr("Exponent / sigma"), m_shape);
+    auto* qRow = new QVBoxLayout;
+    qRow->setContentsMargins(0, 0, 0, 0);
+    qRow->addWidget(m_q);
+    qRow->addWidget(m_qError);
+    form->addRow(tr("q per token"), qRow);
     auto* junkRow = new QHBoxLayout;
     junkRow->addWidget(m_junkKind);
     junkRow->addWidget(m_junkValue);
@@ -186,6 +240,7 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     form->addRow(tr("Generator"), m_rng);
     form->addRow(tr("Threads"), m_threads);
     form->addRow(QString(), m_logN);
+    form->addRow(tr("N for the highlight"), m_highlight);
     auto* buttons = new QHBoxLayout;
     for (QPushButton* b : {openButton(), saveButton(), runButton(), cancelButton()})
         buttons->addWidget(b);
@@ -214,6 +269,7 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     chartLayout->setContentsMargins(0, 0, 0, 0);
     chartLayout->addWidget(staleLabel());
     chartLayout->addWidget(view, 1);
+    chartLayout->addWidget(m_lessonText);
     auto* results = new QSplitter(Qt::Vertical);
     results->addWidget(chartPane);
     results->addWidget(m_table);
@@ -227,8 +283,9 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
 
-    watchControls(controlBox, {m_logN, m_threads});
+    watchControls(controlBox, {m_logN, m_threads, m_highlight});
     setSpec(lessonSpec(), QString());
+    showLessonTerms();
     markSaved();  // the starting point is not an unsaved change
 }
 
@@ -266,8 +323,23 @@ void JunkRiskPage::setSpec(const app::JunkRiskSpec& spec, const QString& baseDir
     m_loaded = spec;
     setBaseDir(baseDir);
     m_distribution->setItemText(FromFile, describeLoaded(spec.distribution));
-    const bool synthetic = spec.distribution.kind == Kind::Zipf || spec.distribution.kind == Kind::Normal;
-    m_distribution->setCurrentIndex(!synthetic ? FromFile : spec.distribution.kind == Kind::Zipf ? Zipf : Normal);
+    switch (spec.distribution.kind) {
+    case Kind::Zipf:
+        m_distribution->setCurrentIndex(Zipf);
+        break;
+    case Kind::Normal:
+        m_distribution->setCurrentIndex(Normal);
+        break;
+    case Kind::QPerToken:
+        m_distribution->setCurrentIndex(QPerToken);
+        break;
+    case Kind::Logits:
+    case Kind::Probabilities:
+    case Kind::File:
+        m_distribution->setCurrentIndex(FromFile);
+        break;
+    }
+    m_q->setText(QString::number(spec.distribution.q, 'g', 15));
     m_vocabulary->setValue(static_cast<int>(spec.distribution.vocabulary));
     m_shape->setValue(spec.distribution.kind == Kind::Normal ? spec.distribution.sigma : spec.distribution.exponent);
     m_junkKind->setCurrentIndex(static_cast<int>(spec.junk.kind));
@@ -303,7 +375,14 @@ engine::Result<app::JunkRiskSpec> JunkRiskPage::specFromControls() const
 {
     using Kind = app::DistributionSpec::Kind;
     app::JunkRiskSpec spec = m_loaded;
-    if (m_distribution->currentIndex() != FromFile) {
+    if (m_distribution->currentIndex() == QPerToken) {
+        const auto q = parseQ(m_q->text());
+        if (!q)
+            return Error{q.error()};
+        spec.distribution = {};
+        spec.distribution.kind = Kind::QPerToken;
+        spec.distribution.q = q.value();
+    } else if (m_distribution->currentIndex() != FromFile) {
         spec.distribution = {};
         spec.distribution.kind = m_distribution->currentIndex() == Zipf ? Kind::Zipf : Kind::Normal;
         spec.distribution.vocabulary = m_vocabulary->value();
@@ -380,9 +459,55 @@ void JunkRiskPage::showResults(const app::JunkRiskSpec& spec, const app::JunkRis
     m_resultSpec = spec;
     m_hasResults = true;
     m_rows = outcome.rows;
+    m_junkCount = outcome.junkCount;
+    m_junkNames = outcome.junkNames;
     m_model->setTable(app::junkRiskResult(spec, baseDir(), outcome, m_threads->value()).tables.front());
-    m_chart->setRows(outcome.rows, m_logN->isChecked());
+    showLessonTerms();
     resultsShownFor(app::toJson(spec));
+}
+
+void JunkRiskPage::showLessonTerms()
+{
+    const qint64 n = m_highlight->value();
+    m_chart->setRows(m_rows, m_logN->isChecked(), m_hasResults ? n : 0);
+    m_highlights.clear();
+    if (!m_hasResults) {
+        m_lessonText->setText(tr("Run to see each setting's q and its risk at N = %1.").arg(groupingLocale().toString(n)));
+        return;
+    }
+    const QLocale locale = groupingLocale();
+    m_highlights = engine::junkRiskHighlights(m_rows, n);
+    QStringList names = m_junkNames;
+    for (QString& name : names)
+        name = name.toHtmlEscaped();
+    QString junk = m_junkCount == 0   ? tr("No token is junk under this definition")
+                   : m_junkCount == 1 ? tr("Junk token: %1").arg(names.join(QString()))
+                                      : tr("Junk tokens (%1): %2")
+                                            .arg(locale.toString(static_cast<qulonglong>(m_junkCount)),
+                                                 names.join(QStringLiteral(", ")));
+    if (m_junkCount > static_cast<std::size_t>(m_junkNames.size()))
+        junk += tr(" and %1 more").arg(locale.toString(static_cast<qulonglong>(m_junkCount - static_cast<std::size_t>(m_junkNames.size()))));
+    QStringList lines{junk};
+    const QString nText = locale.toString(n);
+    for (const auto& h : m_highlights) {
+        QString line = tr("<b>%1</b>: q = %2 per token (%3%); at N = %4: P(at least one junk token) = <b>%5</b>, "
+                          "P(no junk token) = <b>%6</b>")
+                           .arg(QString::fromStdString(h.setting).toHtmlEscaped(), locale.toString(h.q, 'g', 4),
+                                locale.toString(100.0 * h.q, 'g', 3), nText, locale.toString(h.atLeastOne, 'f', 4),
+                                locale.toString(h.none, 'f', 4));
+        if (std::isfinite(h.monteCarlo))
+            line += tr(" (Monte Carlo: %1 with junk)").arg(locale.toString(h.monteCarlo, 'f', 4));
+        lines << line;
+    }
+    m_lessonText->setText(lines.join(QStringLiteral("<br>")));
+}
+
+void JunkRiskPage::checkQField()
+{
+    const auto q = parseQ(m_q->text());
+    const bool show = m_distribution->currentIndex() == QPerToken && !q.ok();
+    m_qError->setText(show ? QString::fromStdString(q.error()) : QString());
+    m_qError->setVisible(show);
 }
 
 QJsonObject JunkRiskPage::controlsJson() const
@@ -393,7 +518,10 @@ QJsonObject JunkRiskPage::controlsJson() const
 
 void JunkRiskPage::runStateChanged()
 {
-    const bool synthetic = m_distribution->currentIndex() != FromFile;
+    const int choice = m_distribution->currentIndex();
+    const bool synthetic = choice == Zipf || choice == Normal;
+    m_q->setEnabled(choice == QPerToken);
+    checkQField();
     m_vocabulary->setEnabled(synthetic);
     m_shape->setEnabled(synthetic);
     const bool ids = m_junkKind->currentIndex() == static_cast<int>(engine::JunkDefinition::Kind::Ids);

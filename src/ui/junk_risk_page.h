@@ -1,5 +1,7 @@
 // The junk-risk page: the experiment's parameters as controls (or opened from an experiment
-// file), the risk chart and the results table. The run lifecycle (Run / Cancel, progress, only
+// file), the risk chart and the results table, and the lesson's terms beside them: each
+// setting's per-token junk probability q, the junk tokens by name, and P(at least one junk
+// token) and P(no junk token) at a chosen N. q can also be typed directly ("q per token"). The run lifecycle (Run / Cancel, progress, only
 // whole finished runs shown) is ExperimentPage's.
 #pragma once
 
@@ -11,6 +13,7 @@ QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QSpinBox;
@@ -45,6 +48,13 @@ public:
     ResultTableModel* model() const { return m_model; }
     QSpinBox* repliesBox() const { return m_replies; }
     QSpinBox* threadsBox() const { return m_threads; }
+    QLineEdit* qField() const { return m_q; }
+    QLabel* qErrorLabel() const { return m_qError; }
+    QSpinBox* highlightBox() const { return m_highlight; }
+    QLabel* lessonLabel() const { return m_lessonText; }
+    JunkRiskChart* riskChart() const { return m_chart; }
+    // The highlighted numbers as shown (empty before a run).
+    const std::vector<engine::JunkRiskHighlight>& highlights() const { return m_highlights; }
 
 protected:
     QString readExperimentFile(const QString& path) override;
@@ -53,6 +63,8 @@ protected:
 
 private:
     void showResults(const app::JunkRiskSpec& spec, const app::JunkRiskOutcome& outcome);
+    void showLessonTerms();  // the highlight at the chosen N, from the shown results
+    void checkQField();      // the inline error next to the q field
     QJsonObject controlsJson() const override;
 
     ResultTableModel* m_model;  // the result table logitlab-cli run writes for the same file
@@ -62,10 +74,15 @@ private:
     app::JunkRiskSpec m_resultSpec;  // what the shown results were computed from
     std::vector<engine::JunkRiskRow> m_rows;  // the shown results, for the chart
     bool m_hasResults = false;
+    std::size_t m_junkCount = 0;
+    QStringList m_junkNames;
+    std::vector<engine::JunkRiskHighlight> m_highlights;
 
     QComboBox* m_distribution;
     QSpinBox* m_vocabulary;
     QDoubleSpinBox* m_shape;
+    QLineEdit* m_q;
+    QLabel* m_qError;
     QComboBox* m_junkKind;
     QDoubleSpinBox* m_junkValue;
     QLineEdit* m_junkIds;
@@ -76,6 +93,8 @@ private:
     QComboBox* m_rng;
     QSpinBox* m_threads;
     QCheckBox* m_logN;
+    QSpinBox* m_highlight;
+    QLabel* m_lessonText;
     QTableView* m_table;
 };
 

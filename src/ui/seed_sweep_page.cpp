@@ -21,6 +21,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QShowEvent>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -91,6 +92,7 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
       m_replay(new QPushButton(tr("Re&play"))),
       m_replayResult(new QLabel),
       m_verdict(new QLabel),
+      m_plainWords(new QLabel),
       m_tabs(new QTabWidget)
 {
     setExperimentRuns(m_runs);
@@ -126,6 +128,34 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     m_verdict->setWordWrap(true);
     m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_replayResult->setWordWrap(true);
+    m_plainWords->setWordWrap(true);
+    m_plainWords->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_plainWords->setToolTip(tr("What the statistics below say, in words. The verdict is the KS test of the per-seed "
+                                "chi-square p-values: a correct sampler gives p-values spread evenly over 0..1."));
+    // Each statistic with its meaning one hover away (on its name and on its value).
+    auto* statistics = new QFormLayout;
+    const auto addStatistic = [&](const QString& key, const QString& name, const QString& meaning) {
+        auto* label = new QLabel(name);
+        auto* value = new QLabel(QStringLiteral("–"));
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        label->setToolTip(meaning);
+        value->setToolTip(meaning);
+        statistics->addRow(label, value);
+        m_statistics.insert(key, value);
+    };
+    addStatistic(QStringLiteral("ks"), tr("KS of the p-values"),
+                 tr("Kolmogorov-Smirnov test of the per-seed chi-square p-values against a uniform spread. D is the "
+                    "largest gap between their spread and an even one; p is the chance of a gap this large if the "
+                    "sampler is right. p below 0.01: the counts vary by seed more than chance predicts."));
+    addStatistic(QStringLiteral("g-ks"), tr("KS of the G-test p-values"),
+                 tr("The same check with the G-test (likelihood ratio) in place of chi-square: a second opinion "
+                    "that weighs rare tokens differently."));
+    addStatistic(QStringLiteral("pooled"), tr("Pooled chi-square"),
+                 tr("All seeds' draws added up and compared with the claimed probabilities in one test: with many "
+                    "draws it sees even a small bias. Not valid when the tokens expect fewer than 5 draws each."));
+    addStatistic(QStringLiteral("bins"), tr("Bins after pooling"),
+                 tr("Chi-square needs about 5 expected draws per bin: tokens expecting fewer are pooled into one "
+                    "bin before each seed's test. The number of bins each per-seed test uses."));
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Distribution"), m_source);
@@ -156,6 +186,8 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     controlsLayout->addLayout(form);
     controlsLayout->addLayout(buttons);
     controlsLayout->addWidget(errorLabel());
+    controlsLayout->addWidget(m_plainWords);
+    controlsLayout->addLayout(statistics);
     controlsLayout->addWidget(m_verdict);
     auto* replayBox = new QGroupBox(tr("Replay a seed"));
     auto* replayLayout = new QVBoxLayout(replayBox);
@@ -368,7 +400,6 @@ void SeedSweepPage::showResults(const app::SeedSweepSpec& spec, app::SeedSweepOu
     m_charts->setSummary(m_outcome.summary, shownNames, m_outcome.results.size(),
                          static_cast<std::uint64_t>(m_resultSpec.draws));
     const auto& summary = m_outcome.summary;
-    const auto& ks = summary.chiSquareUniformity;
     QString verdict;
     if (!summary.tested()) {
         // A chain that leaves one token: 0 degrees of freedom, nothing to test.
@@ -376,13 +407,9 @@ void SeedSweepPage::showResults(const app::SeedSweepSpec& spec, app::SeedSweepOu
                       .arg(QString::fromStdString(summary.noTest).toHtmlEscaped(),
                            m_outcome.replayIdentical ? tr("replayed bit for bit") : tr("did NOT replay"));
     } else {
-        verdict = tr("<b>%1</b><br>KS of the per-seed p-values: D = %2, p = %3<br>Pooled chi-square p = %4<br>"
-                     "First seed: %5")
+        verdict = tr("<b>%1</b><br>First seed: %2")
                       .arg(app::seedSweepConsistent(summary) ? tr("Consistent with a correct sampler.")
                                                              : tr("The draws do not match the claimed probabilities."))
-                      .arg(ks.statistic, 0, 'f', 4)
-                      .arg(ks.pValue, 0, 'g', 3)
-                      .arg(summary.pooledChiSquare.pValue, 0, 'g', 3)
                       .arg(m_outcome.replayIdentical ? tr("replayed bit for bit") : tr("did NOT replay"));
     }
     if (m_outcome.summary.comparedIdentical)
@@ -390,6 +417,7 @@ void SeedSweepPage::showResults(const app::SeedSweepSpec& spec, app::SeedSweepOu
     else if (m_outcome.summary.firstDifference)
         verdict += tr("<br>The compared seeds first differ at draw %1.").arg(*m_outcome.summary.firstDifference);
     m_verdict->setText(verdict);
+    showStatistics();
     m_replaySeed->setValue(static_cast<int>(std::min<std::uint64_t>(m_outcome.results.front().seed, std::numeric_limits<int>::max())));
     m_replayResult->clear();
 }
@@ -435,6 +463,48 @@ void SeedSweepPage::showReplay(const QString& message)
     m_replayResult->setText(message);
     emit statusMessage(message);
     emit replayEnded(message);
+}
+
+QLabel* SeedSweepPage::statisticLabel(const QString& key) const
+{
+    return m_statistics.value(key);
+}
+
+void SeedSweepPage::showStatistics()
+{
+    const auto& summary = m_outcome.summary;
+    m_plainWords->setText(QStringLiteral("<b>%1</b>").arg(app::seedSweepPlainWords(summary).toHtmlEscaped()));
+    // A statistic that tests nothing is not shown as a number (its p-value of 1 would read as
+    // "perfect").
+    const QString invalid = tr("not valid here (%1)").arg(QString::fromStdString(summary.noTest));
+    const auto ks = [&](const engine::KsTest& test) {
+        return summary.tested() && test.tested
+                   ? tr("D = %1, p = %2").arg(test.statistic, 0, 'f', 4).arg(test.pValue, 0, 'g', 3)
+                   : invalid;
+    };
+    m_statistics.value(QStringLiteral("ks"))->setText(ks(summary.chiSquareUniformity));
+    m_statistics.value(QStringLiteral("g-ks"))->setText(ks(summary.gTestUniformity));
+    const auto& pooled = summary.pooledChiSquare;
+    m_statistics.value(QStringLiteral("pooled"))
+        ->setText(summary.tested() && pooled.tested ? tr("%1 on %2 dof, p = %3")
+                                                          .arg(pooled.statistic, 0, 'f', 2)
+                                                          .arg(pooled.degreesOfFreedom)
+                                                          .arg(pooled.pValue, 0, 'g', 3)
+                                                    : invalid);
+    m_statistics.value(QStringLiteral("bins"))
+        ->setText(tr("%1 of %2 tokens").arg(summary.pooledBins).arg(summary.tokens.size()));
+}
+
+void SeedSweepPage::showEvent(QShowEvent* event)
+{
+    ExperimentPage::showEvent(event);
+    // Never a blank pane: the first time the page is on screen without results, run the sweep the
+    // controls describe (at the start, the lesson's exercise: a fraction of a second).
+    if (m_shownOnce)
+        return;
+    m_shownOnce = true;
+    if (!m_hasResults && !isRunning())
+        run();
 }
 
 void SeedSweepPage::runStateChanged()

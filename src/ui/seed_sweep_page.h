@@ -1,13 +1,19 @@
 // The seed-sweep page: is the sampler right, does a seed replay, how much do answers vary by
 // seed. Parameters as controls (or from an experiment file), three charts (p-values, spread,
 // counts), per-seed and per-token tables, and a replay check of any swept seed, run on a worker
-// like the sweep. The run lifecycle (Run / Cancel, progress, only whole finished runs shown) is
+// like the sweep. Beside the statistics, the verdict in plain words (app::seedSweepPlainWords),
+// and each statistic's meaning as its tooltip; a statistic that is not valid for the run (too
+// few draws per token) is shown as not valid rather than as a number. It never opens blank: the
+// first time it is shown without results it runs the sweep its controls describe (the lesson's
+// exercise). The run lifecycle (Run / Cancel, progress, only whole finished runs shown) is
 // ExperimentPage's.
 #pragma once
 
 #include "experiment_page.h"
 #include "seed_sweep_job.h"
 #include "seed_sweep_spec.h"
+
+#include <QHash>
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
@@ -55,6 +61,10 @@ public:
     ResultTableModel* seedModel() const { return m_seedModel; }
     ResultTableModel* tokenModel() const { return m_tokenModel; }
     QLabel* verdictLabel() const { return m_verdict; }
+    QLabel* plainWordsLabel() const { return m_plainWords; }
+    // The statistics shown beside the verdict, by name ("ks", "g-ks", "pooled", "bins"): the value
+    // label, whose tooltip (like its name's) says what the statistic means.
+    QLabel* statisticLabel(const QString& key) const;
     QLabel* replayLabel() const { return m_replayResult; }
     QLineEdit* chainEdit() const { return m_chain; }
     QSpinBox* seedCountBox() const { return m_seedCount; }
@@ -71,8 +81,10 @@ protected:
     QString readExperimentFile(const QString& path) override;
     QString writeExperimentFile(const QString& path) override;
     void runStateChanged() override;
+    void showEvent(QShowEvent* event) override;
 
 private:
+    void showStatistics();
     void showResults(const app::SeedSweepSpec& spec, app::SeedSweepOutcome& outcome);
     QJsonObject controlsJson() const override;
     void showReplay(const QString& message);
@@ -104,6 +116,9 @@ private:
     QPushButton* m_replay;
     QLabel* m_replayResult;
     QLabel* m_verdict;
+    QLabel* m_plainWords;
+    QHash<QString, QLabel*> m_statistics;  // value labels by key
+    bool m_shownOnce = false;
     QTabWidget* m_tabs;
 };
 
