@@ -17,19 +17,34 @@ namespace logitlab::ui {
 namespace {
 
 const char* const kOwnTicks = "logitlabOwnTicks";        // the tick count the chart's code chose
-const char* const kFittedTicks = "logitlabFittedTicks";  // the count fitValueTicks() set instead
+const char* const kOwnMax = "logitlabOwnMax";            // and the axis end it chose
+const char* const kFittedTicks = "logitlabFittedTicks";  // what fitValueTicks() set instead
+const char* const kFittedMax = "logitlabFittedMax";
+
+struct Ticks {
+    int count;
+    double max;
+};
 
 // Fixed ticks only, never QValueAxis::TicksDynamic: a dynamic interval outlives the range it was
 // chosen for, and Qt Charts then lays out millions of ticks when the chart's code changes the
 // range (0..1 to 0..262,144). Fewer fixed ticks keep the chart's round values when the count of
-// intervals divides the chart's own.
-int fittedTickCount(int own, int fits)
+// intervals divides the chart's own; otherwise (0..0.7 in 7 steps, room for 4 ticks) the axis
+// end moves up to a multiple of 2, 5 or 10 of its steps (0..1.0 in steps of 0.5) rather than
+// leaving only its two ends labelled.
+Ticks fittedTicks(int own, double min, double max, int fits)
 {
     const int intervals = own - 1;
     for (int count = std::min(fits, own); count > 2; --count)
         if (intervals % (count - 1) == 0)
-            return count;
-    return 2;
+            return {count, max};
+    const double step = (max - min) / intervals;
+    for (int multiple : {2, 5, 10}) {
+        const int coarse = (intervals + multiple - 1) / multiple;
+        if (coarse + 1 <= fits && coarse >= 2)
+            return {coarse + 1, min + coarse * multiple * step};
+    }
+    return {2, max};
 }
 
 }  // namespace
@@ -43,23 +58,29 @@ void fitValueTicks(QChart* chart)
         auto* axis = qobject_cast<QValueAxis*>(a);
         if (axis == nullptr || !(axis->max() > axis->min()))
             continue;
-        // A count other than the one set here is the chart's own choice (a rebuild set it).
+        // A count or an end other than the one set here is the chart's own choice (a rebuild).
         if (axis->tickCount() != axis->property(kFittedTicks).toInt())
             axis->setProperty(kOwnTicks, axis->tickCount());
+        if (axis->max() != axis->property(kFittedMax).toDouble())
+            axis->setProperty(kOwnMax, axis->max());
         const int own = axis->property(kOwnTicks).toInt();
+        const double ownMax = axis->property(kOwnMax).toDouble();
         const QFontMetricsF metrics(axis->labelsFont());
         const bool vertical = axis->orientation() == Qt::Vertical;
         // Room per label: a line and a half upright, the widest end label and a gap across.
         const double each = vertical ? 1.5 * metrics.height()
-                                     : 1.4 * std::max(metrics.horizontalAdvance(QString::number(axis->max())),
+                                     : 1.4 * std::max(metrics.horizontalAdvance(QString::number(ownMax)),
                                                       metrics.horizontalAdvance(QString::number(axis->min())));
         const double length = vertical ? plot.height() : plot.width();
         const int fits = std::max(2, static_cast<int>(length / each) + 1);
         // Too many ticks for the room: Qt Charts would shorten every label to "...".
-        const int count = own <= fits ? own : fittedTickCount(own, fits);
-        axis->setProperty(kFittedTicks, count);
-        if (axis->tickCount() != count)
-            axis->setTickCount(count);
+        const Ticks ticks = own <= fits ? Ticks{own, ownMax} : fittedTicks(own, axis->min(), ownMax, fits);
+        axis->setProperty(kFittedTicks, ticks.count);
+        axis->setProperty(kFittedMax, ticks.max);
+        if (axis->max() != ticks.max)
+            axis->setMax(ticks.max);
+        if (axis->tickCount() != ticks.count)
+            axis->setTickCount(ticks.count);
     }
 }
 
