@@ -181,7 +181,7 @@ ExplorerPage::~ExplorerPage()
     cancel();
     // Their controllers wait for the workers; before the model and charts they land in go, and
     // nothing being torn down may call into them afterwards.
-    for (QObject* source : std::initializer_list<QObject*>{m_model, m_tabs, m_controls, m_drawPanel, m_vocabulary})
+    for (QObject* source : std::initializer_list<QObject*>{m_model, m_tabs, m_controls, m_drawPanel, m_vocabulary, m_undo})
         source->disconnect(this);
     delete m_views;
     delete m_edits;
