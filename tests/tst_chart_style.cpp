@@ -4,9 +4,12 @@
 #include "chart_style.h"
 
 #include <QApplication>
+#include <QBarSeries>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
+#include <QPalette>
 #include <QTest>
 #include <QValueAxis>
 
@@ -83,6 +86,36 @@ private slots:
         QCOMPARE(chart.titleFont().pointSizeF(), 23.0);
         QVERIFY(chart.titleFont().bold());
         QCOMPARE(chart.axes().first()->labelsFont().pointSizeF(), 22.0);
+    }
+
+    // Values printed above the bars are drawn in the palette's text colour: Qt's default
+    // (white, for labels inside a bar) was invisible on the white chart, light or dark palette.
+    void barValuesTakeThePaletteText_data()
+    {
+        QTest::addColumn<QColor>("text");
+        QTest::addColumn<QColor>("base");
+        QTest::newRow("light") << QColor(Qt::black) << QColor(Qt::white);
+        QTest::newRow("dark") << QColor(230, 230, 230) << QColor(30, 30, 30);
+    }
+    void barValuesTakeThePaletteText()
+    {
+        QFETCH(QColor, text);
+        QFETCH(QColor, base);
+        QChart chart;
+        auto* series = new QBarSeries;
+        auto* a = new QBarSet(QStringLiteral("a"));
+        auto* b = new QBarSet(QStringLiteral("b"));
+        *a << 1.0;
+        *b << 2.0;
+        series->append(a);
+        series->append(b);
+        chart.addSeries(series);
+        QPalette palette;
+        palette.setColor(QPalette::WindowText, text);
+        palette.setColor(QPalette::Base, base);
+        styleChart(&chart, palette);
+        QCOMPARE(a->labelColor(), text);
+        QCOMPARE(b->labelColor(), text);
     }
 };
 

@@ -45,6 +45,9 @@
 #include <QUndoStack>
 #include <QXmlStreamReader>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace logitlab;
 using namespace logitlab::ui;
 
@@ -462,6 +465,81 @@ private slots:
         QVERIFY(page.probabilityChart()->axisTop() < 1.0 || page.probabilityChart()->axisTop() == 1.0);
         page.temperatureBox()->setValue(2.0);
         QVERIFY(page.probabilityChart()->axisTop() < 0.7);
+    }
+
+    // For the class: the running total with the top-p line crosses it at the last survivor,
+    // and the log axis spans whole decades from below the smallest bar to 1.
+    void cumulativeViewCrossesTopPAtTheCut_data()
+    {
+        QTest::addColumn<double>("temperature");
+        QTest::addColumn<double>("topP");
+        QTest::addColumn<double>("lineY");
+        QTest::newRow("T=1 top-p 0.9") << 1.0 << 0.9 << 0.9;
+        QTest::newRow("T=1 top-p 0.75") << 1.0 << 0.75 << 0.75;
+        QTest::newRow("T=1.5 top-p 0.9") << 1.5 << 0.9 << 0.9;
+        QTest::newRow("T=0: no line") << 0.0 << 0.9 << -1.0;
+        QTest::newRow("top-p off: no line") << 1.0 << 0.0 << -1.0;
+    }
+    void cumulativeViewCrossesTopPAtTheCut()
+    {
+        QFETCH(double, temperature);
+        QFETCH(double, topP);
+        QFETCH(double, lineY);
+        ExplorerPage page;
+        auto* cumulative = page.findChild<QCheckBox*>(QStringLiteral("cumulative"));
+        QVERIFY(cumulative != nullptr);
+        page.temperatureBox()->setValue(temperature);
+        page.topPBox()->setValue(topP);
+        ProbabilityChart* chart = page.probabilityChart();
+        QCOMPARE(chart->topPLineY(), -1.0);  // only the cumulative view draws it
+        const QList<double> plain = chart->rawHeights();
+        cumulative->setChecked(true);
+        QCOMPARE(chart->topPLineY(), lineY);
+        const QList<double> running = chart->rawHeights();
+        QCOMPARE(running.size(), plain.size());
+        double total = 0.0;
+        for (int i = 0; i < plain.size(); ++i) {
+            total += plain[i];
+            QCOMPARE(running[i], std::min(1.0, total));
+        }
+        QVERIFY(std::abs(running.last() - 1.0) < 1e-12);
+        QCOMPARE(chart->axisTop(), 1.2);  // room above the totals for the labels
+        QVERIFY(chart->chart()->title().startsWith(QLatin1String("Cumulative")));
+        if (lineY > 0.0) {
+            // top-p keeps the tokens up to the first bar that reaches the line.
+            const int survivors = static_cast<int>(page.model()->survivors().size());
+            QVERIFY(running[survivors - 1] >= lineY);
+            QVERIFY(survivors == 1 || running[survivors - 2] < lineY);
+        }
+        cumulative->setChecked(false);
+        QCOMPARE(chart->rawHeights(), plain);
+        QCOMPARE(chart->topPLineY(), -1.0);
+    }
+
+    void logScaleSpansDecadesToOne()
+    {
+        ExplorerPage page;
+        auto* logScale = page.findChild<QCheckBox*>(QStringLiteral("logScale"));
+        auto* fixed = page.findChild<QCheckBox*>(QStringLiteral("fixedAxis"));
+        QVERIFY(logScale != nullptr && fixed != nullptr);
+        page.temperatureBox()->setValue(0.5);  // a steep distribution: the tail is tiny
+        ProbabilityChart* chart = page.probabilityChart();
+        const double linearTop = chart->axisTop();
+        QVERIFY(linearTop < 1.0 || linearTop == 1.0);
+        logScale->setChecked(true);
+        QVERIFY(!fixed->isEnabled());
+        QCOMPARE(chart->axisTop(), 1.0);
+        double smallest = 1.0;
+        for (double h : chart->rawHeights())
+            if (h > 0.0)
+                smallest = std::min(smallest, h);
+        const double bottom = chart->axisBottom();
+        QVERIFY2(bottom <= smallest && (bottom * 10.0 > smallest || bottom == 0.01), qPrintable(QString::number(bottom)));
+        QCOMPARE(std::pow(10.0, std::round(std::log10(bottom))), bottom);  // a whole decade
+        logScale->setChecked(false);
+        QVERIFY(fixed->isEnabled());
+        QCOMPARE(chart->axisBottom(), 0.0);
+        QCOMPARE(chart->axisTop(), linearTop);
     }
 
     void largeVocabularyShowsTopNPlusRest()

@@ -1,7 +1,9 @@
 #include "chart_style.h"
 
 #include <QAbstractAxis>
+#include <QAbstractBarSeries>
 #include <QApplication>
+#include <QBarSet>
 #include <QChart>
 #include <QFont>
 #include <QFontMetricsF>
@@ -108,6 +110,12 @@ void styleChart(QChart* chart, const QPalette& palette)
                 QObject::connect(value, &QValueAxis::tickCountChanged, chart, [chart] { fitValueTicks(chart); },
                                  Qt::QueuedConnection);
     }
+    // Values printed above bars are text on the chart's background (Qt's default is white,
+    // meant for labels inside a bar, and vanished on a white chart).
+    for (QAbstractSeries* series : chart->series())
+        if (auto* bars = qobject_cast<QAbstractBarSeries*>(series))
+            for (QBarSet* set : bars->barSets())
+                set->setLabelColor(text);
     for (QAbstractAxis* axis : chart->axes()) {
         axis->setLabelsColor(text);
         axis->setTitleBrush(text);

@@ -17,6 +17,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QPen>
 #include <QSet>
 #include <QToolTip>
@@ -58,6 +59,8 @@ ProbabilityChart::ProbabilityChart(const LogitsTableModel* model, QObject* paren
       m_cutLine(new QLineSeries),
       m_tokens(new QBarCategoryAxis),
       m_probability(new QValueAxis),
+      m_logProbability(new QLogValueAxis),
+      m_topPLine(new QLineSeries),
       m_cutText(new QGraphicsSimpleTextItem(m_chart))
 {
     using namespace chart_colors;
@@ -75,17 +78,33 @@ ProbabilityChart::ProbabilityChart(const LogitsTableModel* model, QObject* paren
     QPen cutPen(kCutLine, 2.0, Qt::DashLine);
     m_cutLine->setPen(cutPen);
 
+    QPen topPPen(kCutLine.darker(140), 1.5, Qt::DotLine);
+    m_topPLine->setPen(topPPen);
+
     m_chart->addSeries(m_series);
     m_chart->addSeries(m_cutLine);
+    m_chart->addSeries(m_topPLine);
     m_chart->addAxis(m_tokens, Qt::AlignBottom);
+    // Both value axes stay in the chart (styled, zoomed and exported alike); the series are
+    // attached to one of them and the other is hidden.
     m_chart->addAxis(m_probability, Qt::AlignLeft);
-    m_series->attachAxis(m_tokens);
-    m_series->attachAxis(m_probability);
-    m_cutLine->attachAxis(m_tokens);
-    m_cutLine->attachAxis(m_probability);
+    m_chart->addAxis(m_logProbability, Qt::AlignLeft);
+    for (QAbstractSeries* series : {static_cast<QAbstractSeries*>(m_series), static_cast<QAbstractSeries*>(m_cutLine),
+                                    static_cast<QAbstractSeries*>(m_topPLine)}) {
+        series->attachAxis(m_tokens);
+        series->attachAxis(m_probability);
+    }
     m_probability->setTitleText(tr("probability"));
     m_probability->setTickCount(6);
+    m_logProbability->setBase(10.0);
+    m_logProbability->setLabelFormat(QStringLiteral("%g"));
+    m_logProbability->setMinorTickCount(-1);
+    m_logProbability->setTitleText(tr("p (log scale)"));
+    m_logProbability->setVisible(false);
     m_tokens->setTitleText(tr("token (most likely first)"));
+    // Names are already cut in the middle (shownName); Qt's own truncation of slanted labels
+    // measures them as if upright and left only "..." for every bar of a large vocabulary.
+    m_tokens->setTruncateLabels(false);
     styleChart(m_chart, QApplication::palette());
     m_cutText->setBrush(kCutLine);
     m_cutText->setZValue(10);
@@ -174,32 +193,66 @@ void ProbabilityChart::rebuild()
         tips << tr("the other %L1 tokens together\np at T %2").arg(n - shown).arg(QString::number(m_restMass, 'g', 6));
     }
     m_barTips = tips;
+    if (m_cumulative) {
+        // Running totals, most likely first: where the total crosses top-p is the cut.
+        double rawTotal = 0.0;
+        double renormTotal = 0.0;
+        for (int i = 0; i < raw.size(); ++i) {
+            rawTotal += raw[i];
+            renormTotal += renorm[i];
+            raw[i] = std::min(1.0, rawTotal);
+            renorm[i] = std::min(1.0, renormTotal);
+        }
+    }
 
-    // Replace whole lists at once: point-by-point updates redraw once per point.
+    // Replace whole lists at once: point-by-point updates redraw once per point. The old
+    // selection is cleared while its bars still exist: cleared after a change in the number of
+    // bars, Qt Charts 6.4 kept painting the old cut bars grey.
+    m_raw->deselectAllBars();
     m_raw->remove(0, m_raw->count());
     m_raw->append(raw);
     m_renormalised->remove(0, m_renormalised->count());
     m_renormalised->append(renorm);
-    m_raw->deselectAllBars();
     m_raw->selectBars(cut);
     // The order by probability does not change with T: while a slider is dragged the axis keeps
     // its labels and skips a relayout of (slanted) text, a third of a frame at V = 262,144.
     if (m_tokens->categories() != names) {
         m_tokens->setCategories(names);
-        m_tokens->setLabelsAngle(names.size() > 8 ? -60 : 0);  // slanted when upright names would collide
+        // Upright names would collide; slanted ones reach past the plot, where Qt hides the
+        // first and the last. Values on narrow bars are cut to the bar's width unless turned.
+        m_tokens->setLabelsAngle(names.size() > 8 ? -90 : 0);
+        m_series->setLabelsAngle(names.size() > 8 ? -90 : 0);
         m_tokens->setTitleText(hasRest ? tr("token (top %1 by probability, then the rest of the vocabulary)").arg(shown)
                                        : tr("token (most likely first)"));
     }
 
     double tallest = 0.0;
-    for (int i = 0; i < raw.size(); ++i)
+    double smallest = 1.0;  // the smallest height above 0, for the log axis's bottom decade
+    for (int i = 0; i < raw.size(); ++i) {
         tallest = std::max({tallest, raw[i], renorm[i]});
-    const Axis axis = m_fixedAxis ? Axis{1.0, 0.2} : niceAxis(tallest);
-    const double top = axis.top;
+        for (double v : {raw[i], renorm[i]})
+            if (v > 0.0)
+                smallest = std::min(smallest, v);
+    }
+    // Running totals reach 1 right of the cut: the room above 1 keeps the cut's label and the
+    // values on the bars off them.
+    const Axis axis = m_cumulative ? Axis{1.2, 0.2} : m_fixedAxis ? Axis{1.0, 0.2} : niceAxis(tallest);
+    double top = axis.top;
     m_probability->setRange(0.0, top);
     m_probability->setTickCount(static_cast<int>(std::lround(top / axis.step)) + 1);
     m_probability->setLabelFormat(axis.step >= 0.1 ? QStringLiteral("%.1f")
                                   : axis.step >= 0.01 ? QStringLiteral("%.2f") : QStringLiteral("%.3f"));
+    m_probability->setTitleText(m_cumulative ? tr("cumulative probability") : tr("probability"));
+    if (m_logScale) {
+        // Whole decades from below the smallest bar to 1; never below 1e-15, where float
+        // noise is all a bar would show.
+        // At least two decades, so the axis has a label below 1.
+        const double decade = std::clamp(std::floor(std::log10(smallest)), -15.0, -2.0);
+        m_logBottom = std::pow(10.0, decade);
+        top = 1.0;
+        // A hair below the decade: log10(1e-3) rounds above -3 and Qt drops that label.
+        m_logProbability->setRange(m_logBottom * (1.0 - 1e-9), top);
+    }
 
     // The cut sits between the last survivor and the first cut token, or inside the rest bar,
     // when the survivors are the most likely tokens. XTC (or a penalty or bias, which reorder
@@ -224,18 +277,29 @@ void ProbabilityChart::rebuild()
             label += tr("\nthe survivors (blue) are not the most likely tokens");
         }
     }
+    const double bottom = m_logScale ? m_logProbability->min() : 0.0;
     if (m_cutX >= 0.0)
-        m_cutLine->replace(QList<QPointF>{{m_cutX, 0.0}, {m_cutX, top}});
+        m_cutLine->replace(QList<QPointF>{{m_cutX, bottom}, {m_cutX, top}});
     else
         m_cutLine->clear();
     m_cutLine->setVisible(m_cutX >= 0.0);
     for (QLegendMarker* marker : m_chart->legend()->markers(m_cutLine))
         marker->setVisible(m_cutX >= 0.0);
+    const auto& s = m_model->settings();
+    m_topPY = m_cumulative && s.temperature != 0.0 && s.topP ? *s.topP : -1.0;
+    if (m_topPY >= 0.0) {
+        m_topPLine->setName(tr("top-p = %1").arg(QString::fromStdString(engine::formatDouble(m_topPY))));
+        m_topPLine->replace(QList<QPointF>{{-0.5, m_topPY}, {raw.size() - 0.5, m_topPY}});
+    } else {
+        m_topPLine->clear();
+    }
+    m_topPLine->setVisible(m_topPY >= 0.0);
+    for (QLegendMarker* marker : m_chart->legend()->markers(m_topPLine))
+        marker->setVisible(m_topPY >= 0.0);
     m_cutLabel = label;
     m_cutText->setText(label);
     m_cutText->setVisible(!label.isEmpty());
 
-    const auto& s = m_model->settings();
     const auto num = [](double v) { return QString::fromStdString(engine::formatDouble(v)); };
     QString title = s.temperature == 0.0 ? tr("T = 0: greedy (argmax)") : tr("T = %1").arg(num(s.temperature));
     if (s.temperature != 0.0 && s.topK)
@@ -247,6 +311,8 @@ void ProbabilityChart::rebuild()
         title.prepend(QString::fromStdString(engine::semanticsName(chain.semantics)) + QStringLiteral(": "));
     if (chain.stages != engine::ChainSettings{})
         title += tr(" + further stages");
+    if (m_cumulative)
+        title.prepend(tr("Cumulative, "));
     title += survivorCount == 1 ? tr(": 1 survivor of %L1").arg(n) : tr(": %L1 survivors of %L2").arg(survivorCount).arg(n);
     m_chart->setTitle(title);
     placeCutLabel();
@@ -274,7 +340,52 @@ void ProbabilityChart::setFixedAxis(bool on)
 
 double ProbabilityChart::axisTop() const
 {
-    return m_probability->max();
+    return m_logScale ? m_logProbability->max() : m_probability->max();
+}
+
+double ProbabilityChart::axisBottom() const
+{
+    return m_logScale ? m_logBottom : m_probability->min();
+}
+
+QList<double> ProbabilityChart::rawHeights() const
+{
+    QList<double> heights;
+    for (int i = 0; i < m_raw->count(); ++i)
+        heights << m_raw->at(i);
+    return heights;
+}
+
+void ProbabilityChart::setLogScale(bool on)
+{
+    if (on == m_logScale)
+        return;
+    m_logScale = on;
+    useAxis(on);
+    rebuild();
+}
+
+void ProbabilityChart::setCumulative(bool on)
+{
+    if (on == m_cumulative)
+        return;
+    m_cumulative = on;
+    m_raw->setLabel(on ? tr("running total of p at T (grey: cut)") : tr("p at T (grey: cut)"));
+    m_renormalised->setLabel(on ? tr("running total of renormalised p") : tr("renormalised p (drawn from)"));
+    rebuild();
+}
+
+void ProbabilityChart::useAxis(bool log)
+{
+    QAbstractAxis* from = log ? static_cast<QAbstractAxis*>(m_probability) : m_logProbability;
+    QAbstractAxis* to = log ? static_cast<QAbstractAxis*>(m_logProbability) : m_probability;
+    for (QAbstractSeries* series : {static_cast<QAbstractSeries*>(m_series), static_cast<QAbstractSeries*>(m_cutLine),
+                                    static_cast<QAbstractSeries*>(m_topPLine)}) {
+        series->detachAxis(from);
+        series->attachAxis(to);
+    }
+    from->setVisible(false);
+    to->setVisible(true);
 }
 
 void ProbabilityChart::placeCutLabel()
@@ -297,7 +408,7 @@ void ProbabilityChart::placeCutLabel()
         m_cutText->setPos(plot.left() + 6.0, plot.top() + 4.0);  // no line to stand by
         return;
     }
-    const QPointF at = m_chart->mapToPosition(QPointF(m_cutX, m_probability->max()), m_cutLine);
+    const QPointF at = m_chart->mapToPosition(QPointF(m_cutX, axisTop()), m_cutLine);
     const QRectF box = m_cutText->boundingRect();
     double x = at.x() + 6.0;
     if (x + box.width() > plot.right())

@@ -3,7 +3,8 @@
 // with the rule that made it ("cumulative 0.918 > 0.9 after 'items'"), and for large
 // vocabularies the top N tokens plus one "rest of vocabulary" bar carrying the remaining mass,
 // so the tail is never silently dropped. Rebuilt as a whole on every change (one replace per
-// series), never point by point.
+// series), never point by point. For a class it can also show the bars on a log scale (the
+// long tail) or cumulatively with the top-p line (where the running total crosses p).
 #pragma once
 
 #include <QObject>
@@ -16,6 +17,7 @@ class QBarSet;
 class QChart;
 class QGraphicsSimpleTextItem;
 class QLineSeries;
+class QLogValueAxis;
 class QValueAxis;
 QT_END_NAMESPACE
 
@@ -48,6 +50,18 @@ public:
     bool valuesOnBars() const { return m_valuesOnBars; }
     bool fixedAxis() const { return m_fixedAxis; }
     double axisTop() const;
+    // A log probability axis (1e-k .. 1) so the tail's bars are visible beside the head's.
+    void setLogScale(bool on);
+    bool logScale() const { return m_logScale; }
+    double axisBottom() const;
+    // Bars as running totals, most likely first, with a horizontal line at top-p: the bar
+    // that first reaches the line is the last one top-p keeps.
+    void setCumulative(bool on);
+    bool cumulative() const { return m_cumulative; }
+    // The y of the top-p line, or -1 when none is drawn (not cumulative, or no top-p).
+    double topPLineY() const { return m_topPY; }
+    // The heights drawn, for tests: p at T (or its running total) per bar.
+    QList<double> rawHeights() const;
     // What hovering bar `index` shows: the whole token name, its id and both probabilities.
     QString barToolTip(int index) const;
 
@@ -56,6 +70,7 @@ public slots:
 
 private:
     void placeCutLabel();
+    void useAxis(bool log);
 
     const LogitsTableModel* m_model;
     QChart* m_chart;
@@ -65,12 +80,18 @@ private:
     QLineSeries* m_cutLine;
     QBarCategoryAxis* m_tokens;
     QValueAxis* m_probability;
+    QLogValueAxis* m_logProbability;
+    QLineSeries* m_topPLine;
     QGraphicsSimpleTextItem* m_cutText;
     QStringList m_barTips;
     QString m_cutLabel;  // whole; the chart shows it elided to the plot's width
     double m_cutX = -1.0;
     bool m_valuesOnBars = false;
     bool m_fixedAxis = false;
+    bool m_logScale = false;
+    bool m_cumulative = false;
+    double m_topPY = -1.0;
+    double m_logBottom = 0.01;  // the log axis's bottom decade
     double m_restMass = 0.0;
 };
 

@@ -148,9 +148,23 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     fixedAxis->setObjectName(QStringLiteral("fixedAxis"));
     fixedAxis->setToolTip(tr("Keep the probability axis at 0..1 while T or the filters change."));
     connect(fixedAxis, &QCheckBox::toggled, m_chart, &ProbabilityChart::setFixedAxis);
+    // The long tail on a log axis, and the running total with the top-p line: the bar that
+    // first reaches the line is the last token top-p keeps.
+    auto* logScale = new QCheckBox(tr("&Log scale"));
+    logScale->setObjectName(QStringLiteral("logScale"));
+    logScale->setToolTip(tr("Probability on a log axis, so the tail's bars are visible beside the head's."));
+    connect(logScale, &QCheckBox::toggled, m_chart, &ProbabilityChart::setLogScale);
+    connect(logScale, &QCheckBox::toggled, fixedAxis, [fixedAxis](bool on) { fixedAxis->setEnabled(!on); });
+    auto* cumulative = new QCheckBox(tr("C&umulative"));
+    cumulative->setObjectName(QStringLiteral("cumulative"));
+    cumulative->setToolTip(tr("Running totals, most likely first, with a line at top-p: top-p keeps the tokens "
+                              "up to the first bar that reaches the line."));
+    connect(cumulative, &QCheckBox::toggled, m_chart, &ProbabilityChart::setCumulative);
     auto* chartOptions = new QHBoxLayout;
     chartOptions->addWidget(values);
     chartOptions->addWidget(fixedAxis);
+    chartOptions->addWidget(logScale);
+    chartOptions->addWidget(cumulative);
     chartOptions->addStretch();
     chartLayout->addLayout(chartOptions);
     chartLayout->addWidget(m_readouts);
