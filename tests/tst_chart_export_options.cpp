@@ -5,15 +5,23 @@
 // with the font scale; the background is white or transparent; the screen look comes back.
 #include "chart_export.h"
 #include "chart_export_style.h"
+#include "chart_style.h"
 
+#include <QAbstractAxis>
+#include <QApplication>
 #include <QChart>
 #include <QFile>
+#include <QFontMetricsF>
+#include <QGraphicsLayout>
+#include <QGraphicsScene>
 #include <QImage>
 #include <QLegend>
 #include <QLineSeries>
+#include <QPalette>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
 #include <QValueAxis>
 
 #include <cmath>
@@ -244,6 +252,95 @@ private slots:
         }
         QCOMPARE(chart->backgroundBrush().color(), QColor(0x20, 0x20, 0x20));  // the screen look is back
         QVERIFY(chart->isBackgroundVisible());
+    }
+
+    // A one-column figure wraps what Qt would cut with "...": no line of the title or of an
+    // axis title wider than its room; lines broken by the chart stay broken.
+    void wrapChartText_data()
+    {
+        QTest::addColumn<QString>("html");
+        QTest::addColumn<double>("width");
+        QTest::addColumn<int>("lines");
+        QTest::newRow("fits") << QStringLiteral("Temperature sweep") << 400.0 << 1;
+        QTest::newRow("two lines") << QStringLiteral("Risk of at least one junk token in an N-token reply") << 180.0 << 2;
+        QTest::newRow("kept break") << QStringLiteral("first line<br>second line") << 400.0 << 2;
+        QTest::newRow("tag with spaces") << QStringLiteral("drawn <span style=\"color: red\">vs expected</span> counts of tokens")
+                                         << 120.0 << 2;
+        QTest::newRow("one long word stays whole") << QStringLiteral("supercalifragilisticexpialidocious") << 40.0 << 1;
+    }
+    void wrapChartText()
+    {
+        QFETCH(QString, html);
+        QFETCH(double, width);
+        QFETCH(int, lines);
+        QFont font;
+        font.setPointSizeF(8.0);
+        const QString wrapped = ui::wrapChartText(html, font, width);
+        QTextDocument document;
+        document.setHtml(wrapped);
+        const QStringList shown = document.toPlainText().split(QChar::LineSeparator).join(QLatin1Char('\n')).split(QLatin1Char('\n'));
+        QCOMPARE(shown.size(), lines);
+        const QFontMetricsF metrics(font);
+        for (const QString& line : shown)
+            QVERIFY2(metrics.horizontalAdvance(line) <= width || !line.contains(QLatin1Char(' ')), qPrintable(line));
+        // No word lost or added, and tags intact.
+        QTextDocument original;
+        original.setHtml(html);
+        QCOMPARE(shown.join(QLatin1Char(' ')).simplified(), original.toPlainText().replace(QChar::LineSeparator, QLatin1Char(' ')).simplified());
+        QCOMPARE(wrapped.count(QLatin1Char('<')) - wrapped.count(QLatin1String("<br>")) - wrapped.count(QLatin1String("div")),
+                 html.count(QLatin1Char('<')) - html.count(QLatin1String("<br>")));
+    }
+
+    void longTitlesWrapAtOneColumn()
+    {
+        const auto chart = lineChart();
+        const QString title = QStringLiteral("Risk of at least one junk token in an N-token reply under five presets");
+        const QString yTitle = QStringLiteral("P(at least one junk token in the reply)");
+        chart->setTitle(title);
+        chart->axes(Qt::Vertical).first()->setTitleText(yTitle);
+        QGraphicsScene scene;
+        scene.addItem(chart.get());
+        {
+            ui::ChartExportStyle style(chart.get(), options(8.5, 6, LengthUnit::Cm, 300, 1.0));
+            chart->resize(8.5 / 2.54 * 96, 6 / 2.54 * 96);
+            const auto relayout = [&chart] { chart->layout()->activate(); };
+            relayout();
+            style.fitToPage(relayout);
+            QVERIFY2(chart->title().contains(QLatin1String("<br>")), qPrintable(chart->title()));
+            QVERIFY(chart->title().contains(QLatin1String("align=\"center\"")));
+            QVERIFY2(chart->axes(Qt::Vertical).first()->titleText().contains(QLatin1String("<br>")),
+                     qPrintable(chart->axes(Qt::Vertical).first()->titleText()));
+            QCOMPARE(chart->axes(Qt::Horizontal).first()->titleText(), QStringLiteral("temperature T"));  // fits
+        }
+        QCOMPARE(chart->title(), title);  // the screen's title is back
+        QCOMPARE(chart->axes(Qt::Vertical).first()->titleText(), yTitle);
+        scene.removeItem(chart.get());
+    }
+
+    // A dark window theme's light text would vanish on the figure's white: figures are drawn
+    // with dark text, and the window's colours come back afterwards.
+    void darkThemeTextIsDarkOnTheFigure()
+    {
+        const QPalette saved = QApplication::palette();
+        QPalette dark = saved;
+        dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+        dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
+        QApplication::setPalette(dark);
+        const auto chart = lineChart();
+        ui::styleChart(chart.get(), dark);
+        QCOMPARE(chart->titleBrush().color(), QColor(0xee, 0xee, 0xee));
+        {
+            const ui::ChartExportStyle style(chart.get(), options(8.5, 6, LengthUnit::Cm, 300, 1.0));
+            QVERIFY(chart->titleBrush().color().lightness() < 80);
+            QVERIFY(chart->legend()->labelColor().lightness() < 80);
+            for (QAbstractAxis* axis : chart->axes()) {
+                QVERIFY(axis->labelsColor().lightness() < 80);
+                QVERIFY(axis->titleBrush().color().lightness() < 80);
+            }
+        }
+        QCOMPARE(chart->titleBrush().color(), QColor(0xee, 0xee, 0xee));
+        QCOMPARE(chart->axes().first()->labelsColor(), QColor(0xee, 0xee, 0xee));
+        QApplication::setPalette(saved);
     }
 
     void sameBytesTwice_data()

@@ -45,12 +45,16 @@ public:
             m_ownScene->addItem(chart);
         }
         chart->resize(size);
-        chart->layout()->activate();
+        relayout();
+    }
+    void relayout()
+    {
+        m_chart->layout()->activate();
         // New fonts post a second layout request (the axes' label sizes): handled now, or the
         // first export of a chart carries empty items of the old layout and a second export of
         // the same chart gives other bytes.
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-        chart->layout()->activate();
+        m_chart->layout()->activate();
     }
     ~ChartStage()
     {
@@ -190,8 +194,9 @@ QByteArray renderPdf(ChartStage& stage, const ChartExportOptions& options, const
 QString renderAndSave(QChart* chart, const QString& path, ChartFormat format, const app::Provenance& provenance,
                       const ChartExportOptions& options)
 {
-    const ChartExportStyle style(chart, options);
+    ChartExportStyle style(chart, options);
     ChartStage stage(chart, logicalSize(options));
+    style.fitToPage([&stage] { stage.relayout(); });
     QByteArray bytes;
     switch (format) {
     case ChartFormat::Png: bytes = renderPng(stage, options, provenance); break;
@@ -309,8 +314,9 @@ QImage chartImage(QChart* chart, const ChartExportOptions& options)
 {
     if (!chart || !checkChartExportOptions(options).field.isEmpty())
         return {};
-    const ChartExportStyle style(chart, options);
+    ChartExportStyle style(chart, options);
     ChartStage stage(chart, logicalSize(options));
+    style.fitToPage([&stage] { stage.relayout(); });
     return renderImage(stage, options);
 }
 

@@ -1,15 +1,23 @@
 // While alive, gives a chart the look of its export: fonts in points for the physical page
 // (scaled by the font scale) and a white or transparent background; puts the on-screen fonts
 // and background back when it goes. exportChart() and the dialog's preview use it; tests use it
-// to read the fonts a figure is drawn with.
+// to read the fonts a figure is drawn with. Text is always dark on the figure (a dark window
+// theme's light text would vanish on white paper), and once the chart is laid out at the page
+// size, fitToPage() wraps what Qt would cut with "...": the title to the page's width, axis
+// titles to the plot's sides. (Legend entries are still cut by Qt when one row cannot hold them:
+// Qt's legend has no rows or columns when attached.)
 #pragma once
 
 #include <QBrush>
 #include <QFont>
 #include <QList>
 #include <QMargins>
+#include <QRectF>
+#include <QString>
+#include <QStringList>
 
 #include <array>
+#include <functional>
 
 QT_BEGIN_NAMESPACE
 class QChart;
@@ -26,8 +34,15 @@ public:
     ChartExportStyle(const ChartExportStyle&) = delete;
     ChartExportStyle& operator=(const ChartExportStyle&) = delete;
 
+    // After the chart has its page size: wraps the title and the axis titles;
+    // `relayout` lays the chart out again after a change.
+    void fitToPage(const std::function<void()>& relayout);
+
 private:
     QChart* m_chart;
+    bool m_fit;  // figure fonts: text is fitted to the page
+    QString m_title;
+    QStringList m_axisTitles;       // in chart->axes() order
     QFont m_titleFont;
     QFont m_legendFont;
     QList<QFont> m_axisLabelFonts;  // in chart->axes() order
@@ -37,5 +52,9 @@ private:
     QMargins m_margins;
     std::array<qreal, 4> m_layoutMargins{};  // left, top, right, bottom
 };
+
+// `html` with <br> added between words so that no line is wider than `width` in `font`
+// (a single word wider than that stays whole). Lines already broken with <br> are kept.
+QString wrapChartText(const QString& html, const QFont& font, double width);
 
 }  // namespace logitlab::ui

@@ -88,15 +88,8 @@ void fitValueTicks(QChart* chart)
 
 void styleChart(QChart* chart, const QPalette& palette)
 {
-    const QColor text = palette.color(QPalette::WindowText);
-    const QColor base = palette.color(QPalette::Base);
-    QColor grid = text;
-    grid.setAlphaF(0.15);
     chart->setAnimationOptions(QChart::NoAnimation);
-    chart->setBackgroundBrush(base);
     chart->setBackgroundRoundness(0);
-    chart->setTitleBrush(text);
-    chart->legend()->setLabelColor(text);
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(8, 8, 8, 8));
     setChartFonts(chart, QApplication::font());
@@ -110,6 +103,17 @@ void styleChart(QChart* chart, const QPalette& palette)
                 QObject::connect(value, &QValueAxis::tickCountChanged, chart, [chart] { fitValueTicks(chart); },
                                  Qt::QueuedConnection);
     }
+    setChartColours(chart, palette);
+}
+
+void setChartColours(QChart* chart, const QPalette& palette)
+{
+    const QColor text = palette.color(QPalette::WindowText);
+    QColor grid = text;
+    grid.setAlphaF(0.15);
+    chart->setBackgroundBrush(palette.color(QPalette::Base));
+    chart->setTitleBrush(text);
+    chart->legend()->setLabelColor(text);
     // Values printed above bars are text on the chart's background (Qt's default is white,
     // meant for labels inside a bar, and vanished on a white chart).
     for (QAbstractSeries* series : chart->series())

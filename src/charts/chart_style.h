@@ -22,6 +22,8 @@ inline const QColor kCutLine{0xd6, 0x27, 0x28};       // red: where the filter c
 
 // Colours from `palette`, fonts from the application font (so View > Zoom reaches the charts).
 void styleChart(QChart* chart, const QPalette& palette);
+// The colour part of styleChart(): background, title, legend, axes, bar values.
+void setChartColours(QChart* chart, const QPalette& palette);
 // Value axes whose ticks would crowd their labels (a short plot, a zoomed font) get fewer ticks,
 // on the chart's own values where the counts divide, so no label is shortened to "..."; with
 // room, the chart's own tick count is back. styleChart() connects it to the chart's plot-area
