@@ -293,6 +293,14 @@ private slots:
         QVERIFY2(cut.startsWith(QLatin1String("llama.cpp: ")) && cut.contains(QLatin1String("xtc"))
                      && cut.contains(QLatin1String("not the most likely")),
                  qPrintable(cut));
+        // The sentence under the presets speaks of the file now, not of the first preset; a
+        // preset brings its own back.
+        const auto* point = page.findChild<QLabel*>(QStringLiteral("lessonPoint"));
+        QVERIFY(point != nullptr);
+        QVERIFY2(point->text().startsWith(QLatin1String("5 tokens from experiment: explorer-llama-xtc.json.")),
+                 qPrintable(point->text()));
+        page.applyPreset(0);
+        QVERIFY2(point->text().contains(QLatin1String("0.577, 0.789, 0.918")), qPrintable(point->text()));
     }
 
     void presetsGiveTheLessonsNumbers()

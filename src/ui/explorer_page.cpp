@@ -273,6 +273,7 @@ QWidget* ExplorerPage::buildParameters()
         connect(button, &QPushButton::clicked, this, [this, i] { applyPreset(i); });
         presetLayout->addWidget(button);
     }
+    m_lessonPoint->setObjectName(QStringLiteral("lessonPoint"));
     m_lessonPoint->setWordWrap(true);
     m_lessonPoint->setStyleSheet(QStringLiteral("font-style: italic"));
     presetLayout->addWidget(m_lessonPoint);

@@ -291,6 +291,13 @@ void ExplorerTableController::replaceTable(std::shared_ptr<const engine::Prepare
             showTable(table, chain, source, std::exchange(*first, std::nullopt));
         },
         [this, before = std::move(before), chainBefore, sourceBefore] { showTable(before, chainBefore, sourceBefore); }));
+    // The sentence under the presets follows the table: a preset's or a generated
+    // vocabulary's own sentence replaces this one right after.
+    const int rows = m_model->rowCount();
+    QString point = tr("%L1 tokens from %2.").arg(rows).arg(source);
+    if (rows > ProbabilityChart::kTopBars + 1)
+        point += tr(" The chart shows the top %1 and one bar for the rest.").arg(ProbabilityChart::kTopBars);
+    emit lessonPointChanged(point + tr(" The buttons above bring the lesson's examples back."));
 }
 
 void ExplorerTableController::showTable(const std::shared_ptr<const engine::PreparedDistribution>& table,
