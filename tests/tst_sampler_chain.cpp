@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -172,23 +173,49 @@ private slots:
         }
     }
 
-    // An exact top-k first in the chain selects from the raw logits; the result must be the
-    // same as building the whole array and applying the stages one by one.
+    // An exact top-k first in the chain selects from the raw logits (skipping blocks of 16
+    // floats or 8 doubles with no contender); the result must be the same as building the whole
+    // array and applying the stages one by one: block tails, ties (integer logits tie in the
+    // thousands), -inf and a best token in the last position included.
+    void topKFastPathMatchesFullArray_data()
+    {
+        QTest::addColumn<int>("size");
+        QTest::addColumn<int>("k");
+        QTest::addColumn<bool>("integers");
+        QTest::addColumn<bool>("doubles");
+        QTest::newRow("5000, k 40") << 5000 << 40 << false << false;
+        QTest::newRow("5003, k 40, doubles") << 5003 << 40 << false << true;
+        QTest::newRow("41, k 40 (no whole block after the heap)") << 41 << 40 << false << false;
+        QTest::newRow("100, k 1") << 100 << 1 << false << false;
+        QTest::newRow("20011, k 64, integer ties") << 20011 << 64 << true << false;
+        QTest::newRow("20011, k 64, integer ties, doubles") << 20011 << 64 << true << true;
+        QTest::newRow("131, k 7, doubles") << 131 << 7 << false << true;
+    }
     void topKFastPathMatchesFullArray()
     {
-        std::mt19937 gen(11);
+        QFETCH(int, size);
+        QFETCH(int, k);
+        QFETCH(bool, integers);
+        QFETCH(bool, doubles);
+        std::mt19937 gen(11 + static_cast<unsigned>(size));
         std::normal_distribution<float> normal(0.0f, 2.5f);
-        std::vector<float> logits(5000);
+        std::vector<float> logits(static_cast<std::size_t>(size));
         for (auto& l : logits)
-            l = normal(gen);
-        logits[10] = logits[20] = 9.5f;  // a tie inside the top k
-        auto chain = test::chainOf("top-k=40,top-p=0.95,min-p=0.05,temperature=0.8", Semantics::LlamaCpp);
+            l = integers ? std::round(normal(gen)) : normal(gen);
+        if (size > 20)
+            logits[10] = logits[20] = 9.5f;  // a tie inside the top k
+        logits[static_cast<std::size_t>(size / 2)] = -std::numeric_limits<float>::infinity();
+        logits.back() = 12.0f;  // the best token in the tail after the last whole block
+        auto chain = test::chainOf(QStringLiteral("top-k=%1,top-p=0.95,min-p=0.05,temperature=0.8").arg(k).toStdString(),
+                                   Semantics::LlamaCpp);
         engine::SamplerContext context;
-        const auto fast = chain.run(logits.data(), logits.size(), context);
+        const std::vector<double> wide(logits.begin(), logits.end());
+        const auto fast = doubles ? chain.run(wide.data(), wide.size(), context) : chain.run(logits.data(), logits.size(), context);
         auto slow = engine::CandidateArray::fromLogits(logits.data(), logits.size());
         chain.apply(slow, context);
         slow.softmax();
         QCOMPARE(test::ids(fast), test::ids(slow));
+        QCOMPARE(fast[0].id, size - 1);
         for (std::size_t i = 0; i < fast.size(); ++i)
             QCOMPARE(fast[i].p, slow[i].p);
     }

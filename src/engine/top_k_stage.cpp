@@ -4,6 +4,11 @@
 #include "stage_support.h"
 
 #include <algorithm>
+#include <type_traits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace logitlab::engine {
 
@@ -13,6 +18,50 @@ namespace {
 bool better(const TokenData& a, const TokenData& b)
 {
     return a.logit > b.logit || (a.logit == b.logit && a.id < b.id);
+}
+
+// The scan's fast part: from `i`, skips whole blocks in which no value beats `worst` (one SIMD
+// compare per 4 floats or 2 doubles, one branch per block) and returns where a block that may
+// hold one starts, or the start of the tail shorter than a block. Almost every block of a large
+// vocabulary is skipped once the heap holds good tokens. Compares as the scalar loop does
+// (x > worst: false for NaN), so the selection is the same token for token.
+constexpr std::size_t kFloatBlock = 16;
+constexpr std::size_t kDoubleBlock = 8;
+
+std::size_t skipBlocksBelow(const float* logits, std::size_t i, std::size_t n, float worst)
+{
+#if defined(__SSE2__)
+    const __m128 w = _mm_set1_ps(worst);
+    for (; i + kFloatBlock <= n; i += kFloatBlock) {
+        const __m128 a = _mm_cmpgt_ps(_mm_loadu_ps(logits + i), w);
+        const __m128 b = _mm_cmpgt_ps(_mm_loadu_ps(logits + i + 4), w);
+        const __m128 c = _mm_cmpgt_ps(_mm_loadu_ps(logits + i + 8), w);
+        const __m128 d = _mm_cmpgt_ps(_mm_loadu_ps(logits + i + 12), w);
+        if (_mm_movemask_ps(_mm_or_ps(_mm_or_ps(a, b), _mm_or_ps(c, d))) != 0)
+            break;
+    }
+#else
+    (void)logits, (void)n, (void)worst;
+#endif
+    return i;
+}
+
+std::size_t skipBlocksBelow(const double* logits, std::size_t i, std::size_t n, double worst)
+{
+#if defined(__SSE2__)
+    const __m128d w = _mm_set1_pd(worst);
+    for (; i + kDoubleBlock <= n; i += kDoubleBlock) {
+        const __m128d a = _mm_cmpgt_pd(_mm_loadu_pd(logits + i), w);
+        const __m128d b = _mm_cmpgt_pd(_mm_loadu_pd(logits + i + 2), w);
+        const __m128d c = _mm_cmpgt_pd(_mm_loadu_pd(logits + i + 4), w);
+        const __m128d d = _mm_cmpgt_pd(_mm_loadu_pd(logits + i + 6), w);
+        if (_mm_movemask_pd(_mm_or_pd(_mm_or_pd(a, b), _mm_or_pd(c, d))) != 0)
+            break;
+    }
+#else
+    (void)logits, (void)n, (void)worst;
+#endif
+    return i;
 }
 
 template <class Scalar>
@@ -28,13 +77,17 @@ CandidateArray heapSelect(const Scalar* logits, std::size_t n, std::size_t k)
     // The scan compares in the logits' own type against the worst kept value (exact: a float
     // widens to double without rounding); ids grow, so an equal logit never displaces.
     Scalar worst = first > 0 ? static_cast<Scalar>(heap.front().logit) : Scalar{};
-    for (std::size_t i = first; i < n; ++i) {
-        if (!(logits[i] > worst))
-            continue;
-        std::pop_heap(heap.begin(), heap.end(), better);
-        heap.back() = {static_cast<std::int32_t>(i), static_cast<double>(logits[i]), 0.0};
-        std::push_heap(heap.begin(), heap.end(), better);
-        worst = static_cast<Scalar>(heap.front().logit);
+    constexpr std::size_t block = std::is_same_v<Scalar, float> ? kFloatBlock : kDoubleBlock;
+    for (std::size_t i = first; i < n;) {
+        i = skipBlocksBelow(logits, i, n, worst);
+        for (const std::size_t end = std::min(n, i + block); i < end; ++i) {
+            if (!(logits[i] > worst))
+                continue;
+            std::pop_heap(heap.begin(), heap.end(), better);
+            heap.back() = {static_cast<std::int32_t>(i), static_cast<double>(logits[i]), 0.0};
+            std::push_heap(heap.begin(), heap.end(), better);
+            worst = static_cast<Scalar>(heap.front().logit);
+        }
     }
     std::sort(heap.begin(), heap.end(), better);
     out.setSorted(true);
