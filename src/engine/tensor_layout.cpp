@@ -105,19 +105,20 @@ std::optional<std::string> shapeProblem(const TensorLayout& layout, const std::s
 
 Result<std::pair<std::uint64_t, std::uint64_t>> resolveRow(const TensorLayout& layout, const RowChoice& choice)
 {
+    // `what` is the plural: "steps", "batches".
     const auto resolve = [&](std::optional<std::int64_t> asked, std::uint64_t count, const char* what,
                              const char* option) -> Result<std::uint64_t> {
         if (!asked) {
             if (count == 1)
                 return std::uint64_t{0};
-            return Error{layout.what + ": holds " + groupedNumber(count) + " " + what + "s (shape "
+            return Error{layout.what + ": holds " + groupedNumber(count) + " " + what + " (shape "
                          + shapeText(layout.shape) + "); choose one with " + option};
         }
         const std::int64_t n = static_cast<std::int64_t>(count);
         const std::int64_t index = *asked < 0 ? n + *asked : *asked;
         if (index < 0 || index >= n)
             return Error{layout.what + ": " + option + " " + std::to_string(*asked) + " is outside the " + groupedNumber(count)
-                         + " " + what + "s of shape " + shapeText(layout.shape) + " (0 to " + std::to_string(n - 1)
+                         + " " + what + " of shape " + shapeText(layout.shape) + " (0 to " + std::to_string(n - 1)
                          + ", or -1 to -" + std::to_string(n) + " from the end)"};
         return static_cast<std::uint64_t>(index);
     };
@@ -126,10 +127,10 @@ Result<std::pair<std::uint64_t, std::uint64_t>> resolveRow(const TensorLayout& l
                      + " has no batch dimension (only [batch, steps, V] has)"};
     if (choice.step && layout.shape.size() == 1)
         return Error{layout.what + ": --row given, but shape " + shapeText(layout.shape) + " holds one distribution"};
-    auto batch = resolve(choice.batch, layout.batches(), "batch", "--batch");
+    auto batch = resolve(choice.batch, layout.batches(), "batches", "--batch");
     if (!batch)
         return Error{batch.error()};
-    auto step = resolve(choice.step, layout.steps(), "step", "--row");
+    auto step = resolve(choice.step, layout.steps(), "steps", "--row");
     if (!step)
         return Error{step.error()};
     return std::pair{*batch, *step};
