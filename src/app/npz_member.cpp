@@ -7,6 +7,7 @@
 
 #include <zip.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace logitlab::app {
@@ -78,17 +79,20 @@ engine::Result<NpzMember> readNpzMember(const QString& path, const QString& arra
     std::unique_ptr<zip_file_t, MemberCloser> file(zip_fopen_index(archive.get(), static_cast<zip_uint64_t>(chosen), 0));
     if (!file)
         return engine::Error{memberWhat + ": cannot open: " + zip_strerror(archive.get())};
-    member.bytes = QByteArray(static_cast<qsizetype>(stat.size), Qt::Uninitialized);
-    zip_uint64_t done = 0;
-    while (done < stat.size) {
-        const zip_int64_t n = zip_fread(file.get(), member.bytes.data() + done, stat.size - done);
+    // Grown as the data really comes rather than allocated from the size the archive claims:
+    // a forged size costs nothing, and a zip bomb stops at the limit.
+    member.bytes.reserve(static_cast<qsizetype>(std::min<zip_uint64_t>(stat.size, zip_uint64_t{64} << 20)));
+    QByteArray chunk(1 << 20, Qt::Uninitialized);
+    while (static_cast<zip_uint64_t>(member.bytes.size()) < stat.size) {
+        const zip_uint64_t want = std::min<zip_uint64_t>(static_cast<zip_uint64_t>(chunk.size()), stat.size - static_cast<zip_uint64_t>(member.bytes.size()));
+        const zip_int64_t n = zip_fread(file.get(), chunk.data(), want);
         if (n < 0)
-            return engine::Error{memberWhat + ": cannot read at byte " + std::to_string(done) + " of its data: "
+            return engine::Error{memberWhat + ": cannot read at byte " + std::to_string(member.bytes.size()) + " of its data: "
                                  + zip_file_strerror(file.get())};
         if (n == 0)
-            return engine::Error{memberWhat + ": the data ends at byte " + std::to_string(done) + " of "
+            return engine::Error{memberWhat + ": the data ends at byte " + std::to_string(member.bytes.size()) + " of "
                                  + std::to_string(stat.size) + " (truncated archive)"};
-        done += static_cast<zip_uint64_t>(n);
+        member.bytes.append(chunk.constData(), static_cast<qsizetype>(n));
     }
     // One more read: libzip checks the CRC at the end of the stream.
     char extra = 0;
