@@ -4,7 +4,9 @@
 #pragma once
 
 #include <QByteArray>
+#include <QFile>
 #include <QString>
+#include <QTemporaryDir>
 
 #include <bit>
 #include <cmath>
@@ -138,6 +140,16 @@ inline QByteArray safetensorsFile(QByteArray header, const QByteArray& data)
     for (int i = 0; i < 8; ++i)
         file += static_cast<char>((static_cast<quint64>(header.size()) >> (8 * i)) & 0xFF);
     return file + header + data;
+}
+
+// Writes `bytes` to `name` in `dir` and returns the path.
+inline QString writeFixture(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+        qFatal("cannot write the fixture %s", qPrintable(path));
+    return path;
 }
 
 }  // namespace logitlab::test

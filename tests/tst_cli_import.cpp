@@ -33,11 +33,9 @@ Run cli(const QStringList& args, const QString& folder)
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
 }
 
-void write(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
+QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
 {
-    QFile file(dir.filePath(name));
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
-        qFatal("cannot write the fixture");
+    return test::writeFixture(dir, name, bytes);
 }
 
 // Step s of the fixture: token (s + 1) % 4 has logit 3, the others 0, 1, 2 in turn, so each

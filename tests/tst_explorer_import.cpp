@@ -27,11 +27,7 @@ namespace {
 
 QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
 {
-    const QString path = dir.filePath(name);
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
-        qFatal("cannot write the fixture");
-    return path;
+    return test::writeFixture(dir, name, bytes);
 }
 
 // Step 0 uniform over 4 tokens, step 1 certain, step 2 the fixture's values.
@@ -93,7 +89,8 @@ private slots:
 
         const QString sha = QString::fromLatin1(QCryptographicHash::hash(npy, QCryptographicHash::Sha256).toHex());
         QString source;
-        for (const auto& [key, value] : page->provenance().parameters())
+        const app::Provenance provenance = page->provenance();
+        for (const auto& [key, value] : provenance.parameters())
             if (key == QLatin1String("source"))
                 source = value;
         QVERIFY2(source.startsWith(QStringLiteral("file: dump.npy (step 2 of (3, 4), sha256=%1, vocabulary tokenizer.json sha256=").arg(sha)),

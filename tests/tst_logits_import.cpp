@@ -26,11 +26,7 @@ namespace {
 
 QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
 {
-    const QString path = dir.filePath(name);
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
-        qFatal("cannot write the fixture");
-    return path;
+    return test::writeFixture(dir, name, bytes);
 }
 
 // An .npz with the given members, each stored or deflated.

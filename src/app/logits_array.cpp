@@ -10,29 +10,24 @@
 
 namespace logitlab::app {
 
-namespace {
-
-std::span<const unsigned char> span(const QByteArray& bytes)
+std::span<const unsigned char> byteSpan(const QByteArray& bytes)
 {
     return {reinterpret_cast<const unsigned char*>(bytes.constData()), static_cast<std::size_t>(bytes.size())};
 }
 
-}  // namespace
-
-QByteArray fileHead(const QString& path)
+engine::LogitsFormat fileFormat(const QString& path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.read(16);
+        return engine::LogitsFormat::Text;
+    return engine::detectLogitsFormat(byteSpan(file.read(16)));
 }
 
 engine::Result<LogitsArray> LogitsArray::open(const QString& path, const QString& array)
 {
     const std::string what = path.toStdString();
     LogitsArray opened;
-    const QByteArray head = fileHead(path);
-    opened.m_format = engine::detectLogitsFormat(span(head));
+    opened.m_format = fileFormat(path);
     switch (opened.m_format) {
     case engine::LogitsFormat::Text:
         return engine::Error{what + ": offset 0: expected a .npy (\\x93NUMPY), .npz (PK\\x03\\x04) or safetensors file"};
@@ -41,7 +36,7 @@ engine::Result<LogitsArray> LogitsArray::open(const QString& path, const QString
         if (!member)
             return engine::Error{member.error()};
         opened.m_member = std::move(member->bytes);
-        auto layout = engine::parseNpy(span(opened.m_member), what + ", member " + member->name.toStdString());
+        auto layout = engine::parseNpy(byteSpan(opened.m_member), what + ", member " + member->name.toStdString());
         if (!layout)
             return engine::Error{layout.error()};
         opened.m_layout = std::move(layout).value();
@@ -81,7 +76,7 @@ engine::Result<LogitsArray> LogitsArray::open(const QString& path, const QString
 
 std::span<const unsigned char> LogitsArray::bytes() const
 {
-    return m_mapped ? m_mapped->bytes() : span(m_member);
+    return m_mapped ? m_mapped->bytes() : byteSpan(m_member);
 }
 
 engine::Result<Eigen::ArrayXd> LogitsArray::row(std::uint64_t batch, std::uint64_t step) const

@@ -37,7 +37,10 @@ private:
     QByteArray m_member;                         // .npz
 };
 
-// The first bytes of the file, for engine::detectLogitsFormat (nothing when unreadable).
-QByteArray fileHead(const QString& path);
+// The format of the file from its first 16 bytes (text when unreadable: the text reader says why).
+engine::LogitsFormat fileFormat(const QString& path);
+
+// A QByteArray's bytes as the engine's readers take them.
+std::span<const unsigned char> byteSpan(const QByteArray& bytes);
 
 }  // namespace logitlab::app

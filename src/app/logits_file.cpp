@@ -13,16 +13,6 @@ namespace logitlab::app {
 
 namespace {
 
-std::span<const unsigned char> span(const QByteArray& bytes)
-{
-    return {reinterpret_cast<const unsigned char*>(bytes.constData()), static_cast<std::size_t>(bytes.size())};
-}
-
-engine::LogitsFormat formatOf(const QString& path)
-{
-    return engine::detectLogitsFormat(span(fileHead(path)));
-}
-
 // The names from the vocabulary file, fitted to the distribution's V.
 std::optional<std::string> applyVocabulary(LogitsFileContents& contents, const QString& path)
 {
@@ -47,7 +37,7 @@ std::optional<std::string> logitsFileProblem(const QString& path)
 {
     if (auto problem = inputFileProblem(path, kMaxMappedFileBytes))
         return problem;
-    if (formatOf(path) == engine::LogitsFormat::Text)
+    if (fileFormat(path) == engine::LogitsFormat::Text)
         return inputFileProblem(path);  // text is read whole: the smaller limit
     return std::nullopt;
 }
@@ -57,7 +47,7 @@ engine::Result<LogitsFileContents> readLogitsFile(const QString& path, const Log
     if (auto problem = logitsFileProblem(path))
         return engine::Error{*problem};
     LogitsFileContents contents;
-    contents.format = formatOf(path);
+    contents.format = fileFormat(path);
     if (contents.format == engine::LogitsFormat::Text) {
         if (!request.array.isEmpty() || request.row.step || request.row.batch)
             return engine::Error{path.toStdString()
@@ -106,7 +96,7 @@ engine::Result<StepSummary> summarizeSteps(const QString& path, const QString& a
     if (auto problem = logitsFileProblem(path))
         return engine::Error{*problem};
     StepSummary summary;
-    summary.format = formatOf(path);
+    summary.format = fileFormat(path);
     if (summary.format == engine::LogitsFormat::Text) {
         auto read = readLogitsFile(path);
         if (!read)

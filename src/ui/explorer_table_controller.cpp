@@ -77,10 +77,7 @@ QString ExplorerTableController::openLogitsFile(const QString& path)
         emit errorRaised(message);
         return message;
     }
-    const QByteArray head = app::fileHead(path);  // 16 bytes: cheap on the UI thread
-    const auto format = engine::detectLogitsFormat(
-        std::span(reinterpret_cast<const unsigned char*>(head.constData()), static_cast<std::size_t>(head.size())));
-    if (format == engine::LogitsFormat::Text) {
+    if (app::fileFormat(path) == engine::LogitsFormat::Text) {  // 16 bytes read: cheap on the UI thread
         openLogitsRow(path, {});
         return {};
     }
