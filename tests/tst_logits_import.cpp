@@ -4,12 +4,16 @@
 // the file and the offset or field. Vocabularies: tokenizer.json (byte-level, added tokens,
 // a padded V) and text, and a tokenizer of another model refused with both numbers.
 #include "array_fixtures.h"
+#include "experiment_file.h"
+#include "json_object_reader.h"
 #include "logits_file.h"
 #include "npy_header.h"
 #include "token_spelling.h"
 #include "vocabulary_file.h"
 
+#include <QCryptographicHash>
 #include <QFile>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -387,6 +391,28 @@ private slots:
         const auto both = app::readLogitsFile(csv, request);
         QVERIFY(!both.ok());
         QCOMPARE(QString::fromStdString(both.error()), vocabulary + ": --vocabulary given, but the logits file names its tokens already");
+    }
+
+    // An experiment file's `file` distribution reads a dump's row with its vocabulary, writes
+    // the keys back, and its provenance names the row and both files' SHA-256.
+    void experimentFileDistribution()
+    {
+        QTemporaryDir dir;
+        const QByteArray npy = test::npyFile("<f4", false, test::pythonShape(k2d), test::arrayData(k2d, false, 'f', false, fixtureValue));
+        write(dir, QStringLiteral("dump.npy"), npy);
+        const QByteArray vocabulary = "a\nb\nc\n";
+        write(dir, QStringLiteral("vocab.txt"), vocabulary);
+        const QJsonObject json{{"kind", "file"}, {"path", "dump.npy"}, {"row", -1}, {"vocabulary-file", "vocab.txt"}};
+        app::JsonObjectReader reader(json, QStringLiteral("distribution"));
+        const app::DistributionSpec spec = app::readDistribution(reader);
+        QCOMPARE(app::distributionToJson(spec), json);
+        const auto read = app::resolveDistribution(spec, dir.path());
+        QVERIFY2(read.ok(), read.ok() ? "" : read.error().c_str());
+        QCOMPARE(read->logits[0], fixtureValue(0, 2, 0));
+        QCOMPARE(read->tokens, (std::vector<std::string>{"a", "b", "c", "<id 3>", "<id 4>", "<id 5>", "<id 6>"}));
+        const auto sha = [](const QByteArray& b) { return QString::fromLatin1(QCryptographicHash::hash(b, QCryptographicHash::Sha256).toHex()); };
+        QCOMPARE(app::describeDistribution(spec, dir.path()),
+                 QStringLiteral("file dump.npy sha256=%1 row=-1 vocabulary-file vocab.txt sha256=%2").arg(sha(npy), sha(vocabulary)));
     }
 
     void stepEntropies()
