@@ -1,5 +1,7 @@
 // Fuzzes reading a logits file from disk (app::readLogitsFile: the CLI's --logits-file, the
-// experiment files' "file" distributions, the GUI's Open), size and encoding checks included.
+// experiment files' "file" distributions, the GUI's Open), size and encoding checks included,
+// and the binary dumps told by their content (.npy, .npz through libzip, safetensors): the
+// only row, the last step, and the step scan.
 #include "fuzz_support.h"
 #include "logits_file.h"
 
@@ -7,6 +9,11 @@ using namespace logitlab;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    (void)app::readLogitsFile(fuzz::writeInputFile(data, size, ".csv"));
+    const QString path = fuzz::writeInputFile(data, size, ".csv");
+    (void)app::readLogitsFile(path);
+    app::LogitsFileRequest last;
+    last.row.step = -1;
+    (void)app::readLogitsFile(path, last);
+    (void)app::summarizeSteps(path, {}, 0, {});
     return 0;
 }

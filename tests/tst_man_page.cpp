@@ -188,7 +188,7 @@ private slots:
         QTest::addColumn<QString>("line");
         QTest::addColumn<QString>("offered");
         QTest::newRow("commands") << "logitlab-cli sa" << "sample";
-        QTest::newRow("options") << "logitlab-cli sample --r" << "--repeat-penalty --rng";
+        QTest::newRow("options") << "logitlab-cli sample --r" << "--repeat-penalty --rng --row";
         QTest::newRow("rng names") << "logitlab-cli sample --rng mt" << "mt19937 mt19937_64";
         QTest::newRow("presets") << "logitlab-cli candidates --semantics l" << "lesson llama.cpp";
         QTest::newRow("formats") << "logitlab-cli run --formats csv," << "csv,png csv,png,svg,pdf";

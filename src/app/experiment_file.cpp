@@ -4,6 +4,7 @@
 #include "input_file.h"
 #include "json_duplicate_keys.h"
 #include "json_object_reader.h"
+#include "file_sha256.h"
 #include "logits_file.h"
 #include "rng_factory.h"
 #include "sampler_settings_json.h"
@@ -12,7 +13,6 @@
 #include "stateless_chain.h"
 #include "synthetic_logits.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -186,6 +186,16 @@ DistributionSpec readDistribution(JsonObjectReader& r)
         d.path = r.string(QStringLiteral("path"), {});
         if (d.path.isEmpty())
             throw JsonFieldError{r.keyPath(QStringLiteral("path")), QStringLiteral("must not be empty")};
+        // A model's dump (docs/import.md): which array, which row, which names.
+        if (r.has(QStringLiteral("array")))
+            d.array = r.string(QStringLiteral("array"), {});
+        if (r.has(QStringLiteral("row")))
+            d.row = r.integer(QStringLiteral("row"), {}, -kMaxRow, kMaxRow);
+        if (r.has(QStringLiteral("batch")))
+            d.batch = r.integer(QStringLiteral("batch"), {}, -kMaxRow, kMaxRow);
+        // Not "vocabulary": that is V (an integer) for zipf and normal.
+        if (r.has(QStringLiteral("vocabulary-file")))
+            d.vocabularyFile = r.string(QStringLiteral("vocabulary-file"), {});
         break;
     case Kind::Zipf:
         d.vocabulary = r.integer(QStringLiteral("vocabulary"), d.vocabulary, 2, kMaxVocabulary);
@@ -259,6 +269,14 @@ QJsonObject distributionToJson(const DistributionSpec& d)
         break;
     case Kind::File:
         distribution.insert(QStringLiteral("path"), d.path);
+        if (!d.array.isEmpty())
+            distribution.insert(QStringLiteral("array"), d.array);
+        if (d.row)
+            distribution.insert(QStringLiteral("row"), *d.row);
+        if (d.batch)
+            distribution.insert(QStringLiteral("batch"), *d.batch);
+        if (!d.vocabularyFile.isEmpty())
+            distribution.insert(QStringLiteral("vocabulary-file"), d.vocabularyFile);
         break;
     case Kind::Zipf:
         distribution.insert(QStringLiteral("vocabulary"), d.vocabulary);
@@ -307,12 +325,20 @@ QString describeDistribution(const DistributionSpec& d, const QString& baseDir)
     case DistributionSpec::Kind::File:
         break;
     }
-    // The file's hash, so a CSV can be matched to the exact logits it came from.
-    const auto bytes = readInputFile(QFileInfo(d.path).isAbsolute() ? d.path : QDir(baseDir).filePath(d.path));
-    QString hash = QStringLiteral("unreadable");
-    if (bytes)
-        hash = QString::fromLatin1(QCryptographicHash::hash(bytes.value(), QCryptographicHash::Sha256).toHex());
-    return QStringLiteral("file %1 sha256=%2").arg(d.path, hash);
+    // The file's hash, so a CSV can be matched to the exact logits it came from (streamed: a
+    // model's dump may be gigabytes).
+    const auto resolved = [&](const QString& path) { return QFileInfo(path).isAbsolute() ? path : QDir(baseDir).filePath(path); };
+    QString text = QStringLiteral("file %1 sha256=%2").arg(d.path, fileSha256(resolved(d.path)).value_or(QStringLiteral("unreadable")));
+    if (!d.array.isEmpty())
+        text += QStringLiteral(" array=%1").arg(d.array);
+    if (d.batch)
+        text += QStringLiteral(" batch=%1").arg(*d.batch);
+    if (d.row)
+        text += QStringLiteral(" row=%1").arg(*d.row);
+    if (!d.vocabularyFile.isEmpty())
+        text += QStringLiteral(" vocabulary-file %1 sha256=%2")
+                    .arg(d.vocabularyFile, fileSha256(resolved(d.vocabularyFile)).value_or(QStringLiteral("unreadable")));
+    return text;
 }
 
 engine::Result<QJsonObject> parseExperimentJson(const QByteArray& json, const QString& source)
@@ -389,8 +415,16 @@ engine::Result<engine::Distribution> resolveDistribution(const DistributionSpec&
     engine::Distribution d;
     switch (spec.kind) {
     case Kind::File: {
-        const QString path = QFileInfo(spec.path).isAbsolute() ? spec.path : QDir(baseDir).filePath(spec.path);
-        return readLogitsFile(path);
+        const auto resolved = [&](const QString& path) { return QFileInfo(path).isAbsolute() ? path : QDir(baseDir).filePath(path); };
+        LogitsFileRequest request;
+        request.array = spec.array;
+        request.row = {spec.batch, spec.row};
+        if (!spec.vocabularyFile.isEmpty())
+            request.vocabulary = resolved(spec.vocabularyFile);
+        auto read = readLogitsFile(resolved(spec.path), request);
+        if (!read)
+            return engine::Error{read.error()};
+        return std::move(read->distribution);
     }
     case Kind::Zipf:
         d.logits = engine::zipfLogits(spec.vocabulary, spec.exponent);

@@ -15,6 +15,8 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+
+#include <optional>
 #include <QStringList>
 
 namespace logitlab::app {
@@ -27,6 +29,10 @@ struct DistributionSpec {
     QList<double> values;       // logits, or probabilities (Kind::Probabilities)
     QStringList tokens;         // optional names, one per value
     QString path;               // Kind::File: a logits file, relative to the experiment file
+    QString array;              // Kind::File: the .npz member or safetensors tensor (docs/import.md)
+    std::optional<qint64> row;  // Kind::File: the step of a multi-step array; negative from the end
+    std::optional<qint64> batch;
+    QString vocabularyFile;     // Kind::File: tokenizer.json or text, relative to the experiment file
     qint64 vocabulary = 262144; // Zipf, Normal
     double exponent = 1.0;      // Zipf
     double sigma = 2.0;         // Normal
@@ -56,6 +62,7 @@ struct SettingSpec {
 
 inline constexpr int kExperimentFileVersion = 1;
 inline constexpr qint64 kMaxVocabulary = static_cast<qint64>(engine::kMaxValues);  // one limit for every source
+inline constexpr qint64 kMaxRow = qint64{1} << 40;  // `row` and `batch` of a file: the file's shape checks the range
 inline constexpr qint64 kMaxSeed = qint64{1} << 53;  // every whole number up to here is exact in JSON
 
 QStringList rngNameList();

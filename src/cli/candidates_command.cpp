@@ -13,15 +13,26 @@
 
 namespace logitlab::cli {
 
-QJsonArray survivorsJson(const engine::CandidateList& survivors, const engine::Distribution& distribution)
+QJsonArray survivorsJson(const engine::CandidateList& survivors, const engine::Distribution& distribution,
+                         const std::vector<std::string>& rawTokens)
 {
     QJsonArray list;
-    for (const auto& c : survivors)
-        list.append(QJsonObject{{QStringLiteral("id"), c.id},
-                                {QStringLiteral("token"), QString::fromStdString(distribution.tokenName(c.id))},
-                                {QStringLiteral("p"), c.p},
-                                {QStringLiteral("p_raw"), c.pRaw}});
+    for (const auto& c : survivors) {
+        QJsonObject row{{QStringLiteral("id"), c.id},
+                        {QStringLiteral("token"), QString::fromStdString(distribution.tokenName(c.id))},
+                        {QStringLiteral("p"), c.p},
+                        {QStringLiteral("p_raw"), c.pRaw}};
+        if (static_cast<Eigen::Index>(rawTokens.size()) == distribution.logits.size())
+            row.insert(QStringLiteral("raw"), QString::fromStdString(rawTokens[static_cast<std::size_t>(c.id)]));
+        list.append(row);
+    }
     return list;
+}
+
+void printVocabularyNote(CommandContext& context, const PreparedChain& prepared)
+{
+    if (!prepared.vocabularyNote.empty())
+        context.err << "note: " << QString::fromStdString(prepared.vocabularyNote) << '\n';
 }
 
 CommandSpec candidatesCommand()
@@ -54,6 +65,7 @@ int runCandidates(CommandContext& context)
         return runCompare(context, parser, request, json);
 
     PreparedChain prepared = prepareChain(parser, request, request.semantics);
+    printVocabularyNote(context, prepared);
     engine::SamplerContext samplerContext;
     samplerContext.history = prepared.history;
     const engine::CandidateList survivors =
@@ -63,7 +75,7 @@ int runCandidates(CommandContext& context)
 
     if (json) {
         const QJsonObject root{
-            {QStringLiteral("survivors"), survivorsJson(survivors, distribution)},
+            {QStringLiteral("survivors"), survivorsJson(survivors, distribution, prepared.rawTokens)},
             {QStringLiteral("settings"), requestedSettingsJson(request, prepared)},
             {QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(request.semantics))},
             {QStringLiteral("arithmetic"), QString::fromStdString(engine::arithmeticName(prepared.chain.arithmetic()))},

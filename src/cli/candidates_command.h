@@ -7,15 +7,20 @@
 #include <QJsonObject>
 
 #include "candidate.h"
+#include "chain_options.h"
 #include "distribution.h"
 #include "sampler_settings.h"
 
 namespace logitlab::cli {
 
 int runCandidates(CommandContext& context);
+
+// "note: <file> names 151,643 of the 151,936 ids; ..." on stderr when a vocabulary left ids unnamed.
+void printVocabularyNote(CommandContext& context, const PreparedChain& prepared);
 CommandSpec candidatesCommand();
 
-// [{"id","token","p","p_raw"},...]
-QJsonArray survivorsJson(const engine::CandidateList& survivors, const engine::Distribution& distribution);
+// [{"id","token","p","p_raw"},...], with "raw" (the tokenizer's spelling) when `rawTokens` has one per id.
+QJsonArray survivorsJson(const engine::CandidateList& survivors, const engine::Distribution& distribution,
+                         const std::vector<std::string>& rawTokens = {});
 
 }  // namespace logitlab::cli

@@ -131,12 +131,12 @@ void buildRequestedChain(PreparedChain& prepared, const ChainRequest& request, e
 PreparedChain prepareChain(const QCommandLineParser& parser, const ChainRequest& request, engine::Semantics semantics)
 {
     PreparedChain prepared;
-    if (semantics == engine::Semantics::Lesson && request.lessonOptionsOnly) {
-        SamplerInput input = readSamplerOptions(parser);  // the lesson's checks and messages
-        prepared.distribution = std::move(input.distribution);
-    } else {
-        prepared.distribution = readDistributionOptions(parser);
-    }
+    DistributionInput input = semantics == engine::Semantics::Lesson && request.lessonOptionsOnly
+                                  ? readSamplerOptions(parser).input  // the lesson's checks and messages
+                                  : readDistributionOptions(parser);
+    prepared.distribution = std::move(input.distribution);
+    prepared.rawTokens = std::move(input.rawTokens);
+    prepared.vocabularyNote = std::move(input.vocabularyNote);
     buildRequestedChain(prepared, request, semantics);
     return prepared;
 }

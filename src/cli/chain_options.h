@@ -42,6 +42,8 @@ ChainRequest readChainOptions(const QCommandLineParser& parser);
 // stage's spelling) and the history (ids, oldest first).
 struct PreparedChain {
     engine::Distribution distribution;
+    std::vector<std::string> rawTokens;  // the tokenizer's spelling per id, or empty (--vocabulary)
+    std::string vocabularyNote;          // ids without a token, or empty
     engine::SamplerChain chain{engine::Semantics::Lesson};
     engine::ChainSettings settings;
     std::vector<std::int32_t> history;

@@ -76,7 +76,7 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
         }
     }
     if (!haveDistribution)
-        distribution = readDistributionOptions(parser);  // throws the input's own error, if that was it
+        distribution = readDistributionOptions(parser).distribution;  // throws the input's own error, if that was it
 
     // The same explanation the Explorer's Compare tab shows (engine/preset_differences.h).
     std::vector<engine::Result<engine::CandidateList>> results;

@@ -125,6 +125,7 @@ int runSample(CommandContext& context)
 
     const ChainRequest request = readChainOptions(parser);
     PreparedChain prepared = prepareChain(parser, request, request.semantics);
+    printVocabularyNote(context, prepared);
     const engine::Distribution& distribution = prepared.distribution;
     const qint64 seed = integerOption(parser, QStringLiteral("seed"), 0, std::numeric_limits<qint64>::max());
     const bool withSequence = parser.isSet(QStringLiteral("sequence"));

@@ -5,6 +5,8 @@
 #include "logits_parser.h"
 #include "sampler_parameters.h"
 
+#include <optional>
+
 
 namespace logitlab::cli {
 
@@ -15,7 +17,15 @@ QString fromStd(const std::string& s)
     return QString::fromStdString(s);
 }
 
-engine::Distribution readDistribution(const QCommandLineParser& parser)
+// --row and --batch: any whole number (negative counts from the end); the file's shape checks the range.
+std::optional<std::int64_t> rowOption(const QCommandLineParser& parser, const QString& name)
+{
+    if (!parser.isSet(name))
+        return std::nullopt;
+    return integerOption(parser, name, -(qint64{1} << 40), qint64{1} << 40);
+}
+
+DistributionInput readDistribution(const QCommandLineParser& parser)
 {
     const bool inline_ = parser.isSet(QStringLiteral("logits"));
     const bool fromFile = parser.isSet(QStringLiteral("logits-file"));
@@ -26,14 +36,28 @@ engine::Distribution readDistribution(const QCommandLineParser& parser)
         throw UsageError{inline_ ? QStringLiteral("give either --logits or --logits-file, not both")
                                  : QStringLiteral("no logits: give --logits 3,2,1.5 or --logits-file FILE")};
 
-    engine::Distribution dist;
+    for (const char* option : {"array", "row", "batch", "vocabulary"})
+        if (parser.isSet(QString::fromLatin1(option)) && !fromFile)
+            throw UsageError{QStringLiteral("--%1 needs --logits-file").arg(QString::fromLatin1(option))};
+    if (parser.isSet(QStringLiteral("vocabulary")) && parser.isSet(QStringLiteral("tokens")))
+        throw UsageError{QStringLiteral("give either --tokens or --vocabulary, not both")};
+
+    DistributionInput input;
+    engine::Distribution& dist = input.distribution;
     if (fromProbs) {
         dist.logits = logitsFromProbabilities(parser.value(QStringLiteral("probs")));
     } else if (fromFile) {
-        auto read = app::readLogitsFile(parser.value(QStringLiteral("logits-file")));
+        app::LogitsFileRequest request;
+        request.array = parser.value(QStringLiteral("array"));
+        request.row.step = rowOption(parser, QStringLiteral("row"));
+        request.row.batch = rowOption(parser, QStringLiteral("batch"));
+        request.vocabulary = parser.value(QStringLiteral("vocabulary"));
+        auto read = app::readLogitsFile(parser.value(QStringLiteral("logits-file")), request);
         if (!read)
             throw UsageError{fromStd(read.error())};
-        dist = std::move(read).value();
+        dist = std::move(read->distribution);
+        input.rawTokens = std::move(read->rawTokens);
+        input.vocabularyNote = std::move(read->vocabularyNote);
     } else {
         auto values = engine::parseNumberList(parser.value(QStringLiteral("logits")).toStdString(), "logits");
         if (!values)
@@ -53,7 +77,7 @@ engine::Distribution readDistribution(const QCommandLineParser& parser)
                                  .arg(dist.logits.size())};
         dist.tokens = std::move(tokens).value();
     }
-    return dist;
+    return input;
 }
 
 }  // namespace
@@ -64,7 +88,19 @@ QList<QCommandLineOption> samplerOptions()
         {QStringLiteral("logits"), QStringLiteral("Comma-separated logits, e.g. 3,2,1.5,1,-2 (-inf allowed)."),
          QStringLiteral("list")},
         {QStringLiteral("logits-file"),
-         QStringLiteral("File with one logit per line, or token,logit CSV rows."), QStringLiteral("file")},
+         QStringLiteral("File of logits: one per line, token,logit CSV rows, or a model's dump as NumPy .npy/.npz or "
+                        "safetensors (told by its content; docs/import.md)."),
+         QStringLiteral("file")},
+        {QStringLiteral("array"),
+         QStringLiteral("The .npz member or safetensors tensor to read (default: the only one)."), QStringLiteral("name")},
+        {QStringLiteral("row"),
+         QStringLiteral("The step of a [steps, V] or [batch, steps, V] array; negative counts from the end (-1 is the last)."),
+         QStringLiteral("n")},
+        {QStringLiteral("batch"), QStringLiteral("The batch of a [batch, steps, V] array; negative counts from the end."),
+         QStringLiteral("n")},
+        {QStringLiteral("vocabulary"),
+         QStringLiteral("Token names: a Hugging Face tokenizer.json or a text file with one token per line."),
+         QStringLiteral("file")},
         {QStringLiteral("probs"),
          QStringLiteral("Comma-separated probabilities instead of logits (logit = ln p; 0 is -inf)."),
          QStringLiteral("list")},
@@ -83,7 +119,7 @@ QList<QCommandLineOption> parameterOptions(bool lesson)
     return options;
 }
 
-engine::Distribution readDistributionOptions(const QCommandLineParser& parser)
+DistributionInput readDistributionOptions(const QCommandLineParser& parser)
 {
     return readDistribution(parser);
 }
@@ -91,7 +127,7 @@ engine::Distribution readDistributionOptions(const QCommandLineParser& parser)
 SamplerInput readSamplerOptions(const QCommandLineParser& parser)
 {
     SamplerInput input;
-    input.distribution = readDistribution(parser);
+    input.input = readDistribution(parser);
     if (parser.isSet(QStringLiteral("temperature")))
         input.settings.temperature = doubleOption(parser, QStringLiteral("temperature"));
     if (parser.isSet(QStringLiteral("top-k"))) {

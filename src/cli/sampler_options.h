@@ -11,8 +11,16 @@
 
 namespace logitlab::cli {
 
-struct SamplerInput {
+// The distribution with what a vocabulary file adds: the tokenizer's raw spelling per id (when
+// it differs from the readable names) and a note about ids without a token.
+struct DistributionInput {
     engine::Distribution distribution;
+    std::vector<std::string> rawTokens;
+    std::string vocabularyNote;
+};
+
+struct SamplerInput {
+    DistributionInput input;
     engine::SamplerSettings settings;
 };
 
@@ -22,8 +30,9 @@ QList<QCommandLineOption> samplerOptions();
 // every other setting; each with the table's name, help and value name.
 QList<QCommandLineOption> parameterOptions(bool lesson);
 
-// The logits (--logits, --logits-file or --probs) and token names alone.
-engine::Distribution readDistributionOptions(const QCommandLineParser& parser);
+// The logits (--logits, --logits-file with --array/--row/--batch, or --probs) and token names
+// (--tokens or --vocabulary) alone.
+DistributionInput readDistributionOptions(const QCommandLineParser& parser);
 
 // Throws UsageError naming the option or the file and line when anything is wrong.
 SamplerInput readSamplerOptions(const QCommandLineParser& parser);

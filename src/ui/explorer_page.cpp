@@ -17,6 +17,7 @@
 #include "probability_chart.h"
 #include "readout_panel.h"
 #include "save_text.h"
+#include "step_picker_dialog.h"
 #include "sweep_chart.h"
 #include "synthetic_vocabulary_form.h"
 #include "text_edit_delegate.h"
@@ -244,6 +245,9 @@ void ExplorerPage::connectParts()
         connect(runs, &app::RunControllerBase::busyChanged, m_busy, &app::BusyCounter::change);
     connect(m_views->drawRuns(), &app::RunControllerBase::busyChanged, m_drawPanel, &DrawPanel::setDrawing);
     m_loadButtons << m_vocabulary->generateButton();
+    // A dump's step scan reports progress (Cancel stops it); then the step and vocabulary are asked.
+    connect(m_edits->loadRuns(), &app::RunControllerBase::progressChanged, this, &Page::progressChanged);
+    connect(m_edits, &ExplorerTableController::stepsScanned, this, &ExplorerPage::chooseStep);
     connect(m_edits->loadRuns(), &app::RunControllerBase::busyChanged, this, [this](bool loading) {
         for (QPushButton* button : m_loadButtons)
             button->setEnabled(!loading);
@@ -335,10 +339,11 @@ QWidget* ExplorerPage::buildTablePanel()
                                "spreadsheet, or one column of logits)."));
     connect(pasteButton, &QPushButton::clicked, this, [this] { pasteText(QApplication::clipboard()->text()); });
     auto* open = new QPushButton(tr("&Open logits..."));
-    open->setToolTip(tr("Reads a CSV (token,logit) or text file (one logit per line)."));
+    open->setToolTip(tr("Reads a CSV (token,logit) or text file (one logit per line), or a model's dump: NumPy "
+                        ".npy/.npz or safetensors, with its tokenizer's vocabulary (docs/import.md)."));
     connect(open, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open logits"), QString(),
-                                                          tr("Logits (*.csv *.txt *.tsv);;All files (*)"));
+                                                          tr("Logits (*.csv *.txt *.tsv *.npy *.npz *.safetensors);;All files (*)"));
         if (!path.isEmpty())
             openLogitsFile(path);
     });
@@ -461,6 +466,24 @@ void ExplorerPage::applyPreset(int index)
 void ExplorerPage::generateVocabulary(const engine::SyntheticSpec& spec)
 {
     m_edits->generateVocabulary(spec);
+}
+
+void ExplorerPage::chooseStep(const QString& path, const QString& array, const QList<double>& entropy, const QString& what,
+                              bool batched)
+{
+    StepPickerDialog dialog(what, entropy, m_lastVocabulary, this);
+    if (dialog.exec() != QDialog::Accepted) {
+        emit statusMessage(tr("Open cancelled: the table is unchanged."));
+        return;
+    }
+    m_lastVocabulary = dialog.vocabulary();
+    app::LogitsFileRequest request;
+    request.array = array;
+    request.row.step = dialog.step();
+    if (batched)
+        request.row.batch = 0;  // the steps listed are batch 0's
+    request.vocabulary = m_lastVocabulary;
+    m_edits->openLogitsRow(path, request);
 }
 
 QString ExplorerPage::openLogitsFile(const QString& path)

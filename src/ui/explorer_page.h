@@ -79,6 +79,9 @@ public:
     // openExperiment also return them. Problems in the contents are shown when the load ends.
     void generateVocabulary(const engine::SyntheticSpec& spec);
     QString openLogitsFile(const QString& path);  // empty when the load started, else the message shown
+    // A dump's steps were scanned: asks which step (and vocabulary) to load.
+    void chooseStep(const QString& path, const QString& array, const QList<double>& entropy, const QString& what,
+                    bool batched);
     void pasteText(const QString& text);
     bool loading() const;
     void addToken();
@@ -148,6 +151,7 @@ private:
     ExplorerTableController* m_edits;
     ExplorerViews* m_views;
     QList<QPushButton*> m_loadButtons;  // Generate, Open, Paste: disabled while loading
+    QString m_lastVocabulary;           // the step dialog offers the one used last
 };
 
 }  // namespace logitlab::ui

@@ -1,16 +1,23 @@
 #include "explorer_table_controller.h"
 
+
+
+
 #include "distribution_edit.h"
 #include "explorer_state.h"
+#include "file_sha256.h"
 #include "function_command.h"
 #include "input_file.h"
 #include "lesson_presets.h"
+#include "logits_array.h"
 #include "logits_file.h"
+#include "logits_format.h"
 #include "logits_parser.h"
 #include "logits_table_model.h"
 #include "number_format.h"
 #include "pasted_table.h"
 #include "probability_chart.h"
+#include "tensor_layout.h"
 
 #include <QFileInfo>
 #include <QStringList>
@@ -70,20 +77,78 @@ QString ExplorerTableController::openLogitsFile(const QString& path)
         emit errorRaised(message);
         return message;
     }
+    if (app::fileFormat(path) == engine::LogitsFormat::Text) {  // 16 bytes read: cheap on the UI thread
+        openLogitsRow(path, {});
+        return {};
+    }
+    emit statusMessage(tr("Scanning the steps of %1...").arg(path));
+    m_loadRuns->start(
+        [path](const app::WorkControl& control) {
+            // A file of several arrays: the one called "logits" (as docs/import.md writes them).
+            QString array;
+            auto summary = app::summarizeSteps(path, array, 0, control);
+            if (!summary) {
+                array = QStringLiteral("logits");
+                auto named = app::summarizeSteps(path, array, 0, control);
+                if (!named)
+                    return LoadedTable::failure(QString::fromStdString(summary.error()));
+                summary = std::move(named);
+            }
+            LoadedTable scanned;
+            scanned.steps = std::move(summary).value();
+            scanned.array = array;
+            return scanned;
+        },
+        [this, path](LoadedTable& scanned) {
+            emit loadFinished();
+            if (!scanned.steps) {
+                emit errorRaised(scanned.error);
+                return;
+            }
+            const QList<double> entropy(scanned.steps->entropy.begin(), scanned.steps->entropy.end());
+            const QString what = tr("%1%2: shape %3 (%4), %L5 steps of batch 0")
+                                     .arg(QFileInfo(path).fileName(),
+                                          scanned.array.isEmpty() ? QString() : tr(", array %1").arg(scanned.array),
+                                          QString::fromStdString(engine::shapeText(scanned.steps->shape)),
+                                          QString::fromStdString(engine::logitsFormatName(scanned.steps->format)))
+                                     .arg(entropy.size());
+            emit statusMessage(tr("Scanned %L1 steps of %2").arg(entropy.size()).arg(path));
+            emit stepsScanned(path, scanned.array, entropy, what, scanned.steps->shape.size() == 3);
+        });
+    return {};
+}
+
+void ExplorerTableController::openLogitsRow(const QString& path, const app::LogitsFileRequest& request)
+{
     const QString name = QFileInfo(path).fileName();
     startLoad(
         tr("Reading %1...").arg(path),
-        [path] {
-            auto result = app::readLogitsFile(path);
-            return result ? LoadedTable::of(std::move(result).value())
-                          : LoadedTable::failure(QString::fromStdString(result.error()));
+        [path, request] {
+            auto result = app::readLogitsFile(path, request);
+            if (!result)
+                return LoadedTable::failure(QString::fromStdString(result.error()));
+            LoadedTable loaded = LoadedTable::of(std::move(result->distribution));
+            loaded.warning = QString::fromStdString(result->vocabularyNote);
+            if (!result->shape.empty()) {
+                // Provenance names the exact file: its step and hash (and the vocabulary's).
+                loaded.array = QStringLiteral("%1step %2 of %3, sha256=%4")
+                                   .arg(request.array.isEmpty() ? QString() : request.array + QStringLiteral(", "))
+                                   .arg(result->step)
+                                   .arg(QString::fromStdString(engine::shapeText(result->shape)),
+                                        app::fileSha256(path).value_or(QStringLiteral("unreadable")));
+                if (!request.vocabulary.isEmpty())
+                    loaded.array += QStringLiteral(", vocabulary %1 sha256=%2")
+                                        .arg(QFileInfo(request.vocabulary).fileName(),
+                                             app::fileSha256(request.vocabulary).value_or(QStringLiteral("unreadable")));
+            }
+            return loaded;
         },
         [this, path, name](LoadedTable& loaded) {
-            replaceTable(loaded.table, m_model->chain(), tr("Open %1").arg(name), tr("file: %1").arg(name),
-                         std::move(loaded.analysis));
-            emit statusMessage(tr("Read %1 tokens from %2").arg(m_model->rowCount()).arg(path));
+            const QString source = loaded.array.isEmpty() ? tr("file: %1").arg(name) : tr("file: %1 (%2)").arg(name, loaded.array);
+            replaceTable(loaded.table, m_model->chain(), tr("Open %1").arg(name), source, std::move(loaded.analysis));
+            emit statusMessage(loaded.warning.isEmpty() ? tr("Read %1 tokens from %2").arg(m_model->rowCount()).arg(path)
+                                                        : loaded.warning);
         });
-    return {};
 }
 
 QString ExplorerTableController::openStateFile(const QString& path)

@@ -8,11 +8,13 @@
 
 #include "explorer_chain.h"
 #include "loaded_table.h"
+#include "logits_file.h"
 #include "prepared_distribution.h"
 #include "run_controller.h"
 #include "sampler_analysis.h"
 #include "synthetic_vocabulary.h"
 
+#include <QList>
 #include <QObject>
 #include <QString>
 
@@ -38,7 +40,11 @@ public:
     // missing file) are reported at once, and openLogitsFile / openStateFile return them;
     // problems in the contents when the load ends.
     void generateVocabulary(const engine::SyntheticSpec& spec);
-    QString openLogitsFile(const QString& path);  // empty when the load started
+    // A text file loads at once; a model's dump (.npy, .npz, safetensors) is first scanned on
+    // the worker (entropy per step, with progress and cancel) and stepsScanned is emitted, so
+    // the page can ask which step; openLogitsRow then loads it.
+    QString openLogitsFile(const QString& path);  // empty when the load (or scan) started
+    void openLogitsRow(const QString& path, const app::LogitsFileRequest& request);
     QString openStateFile(const QString& path);   // an Explorer experiment (.json)
     void pasteText(const QString& text);
     void addToken();
@@ -67,6 +73,11 @@ signals:
     // An experiment file brought its draw settings.
     void drawSettingsLoaded(const QString& rng, quint64 seed, qint64 draws);
     void tokenAdded();
+    // The steps of a dump's array (batch 0), with their entropy at T = 1; `array` is the .npz
+    // member or safetensors tensor read ("" for the only one), `what` describes the file.
+    // `batched`: the array is [batch, steps, V] (the steps are batch 0's).
+    void stepsScanned(const QString& path, const QString& array, const QList<double>& entropy, const QString& what,
+                      bool batched);
 
 private:
     using LoadRead = std::function<LoadedTable()>;

@@ -6,6 +6,7 @@
 
 #include "explorer_chain.h"
 #include "explorer_state.h"
+#include "logits_file.h"
 #include "prepared_distribution.h"
 #include "sampler_analysis.h"
 
@@ -24,6 +25,8 @@ struct LoadedTable {
     std::optional<app::ExplorerState> experiment;  // an experiment file's chain and draw settings
     engine::ExplorerChain analysedChain;             // the chain `analysis` is for
     std::optional<engine::SamplerAnalysis> analysis; // the table's computed columns under it
+    std::optional<app::StepSummary> steps;           // a dump's steps, scanned before a step is chosen
+    QString array;                                   // the array `steps` is of
 
     // The chain the table is shown with: an experiment brings its own, other loads keep the page's.
     const engine::ExplorerChain& chainWith(const engine::ExplorerChain& pageChain) const

@@ -474,7 +474,7 @@ void MainWindow::openInteractive()
 {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open experiment"), QString(),
-        tr("LogitLab experiment (*.logitlab.json *.json);;Logits (*.csv *.txt *.tsv);;All files (*)"));
+        tr("LogitLab experiment (*.logitlab.json *.json);;Logits (*.csv *.txt *.tsv *.npy *.npz *.safetensors);;All files (*)"));
     if (path.isEmpty() || !settleUnsaved(pageFor(path)))
         return;
     const QString error = openExperimentFrom(path);

@@ -1,0 +1,87 @@
+#include "logits_array.h"
+
+#include "mapped_file.h"
+#include "npy_header.h"
+#include "npz_member.h"
+#include "safetensors_header.h"
+#include "safetensors_layout.h"
+
+#include <QFile>
+
+namespace logitlab::app {
+
+std::span<const unsigned char> byteSpan(const QByteArray& bytes)
+{
+    return {reinterpret_cast<const unsigned char*>(bytes.constData()), static_cast<std::size_t>(bytes.size())};
+}
+
+engine::LogitsFormat fileFormat(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return engine::LogitsFormat::Text;
+    return engine::detectLogitsFormat(byteSpan(file.read(16)));
+}
+
+engine::Result<LogitsArray> LogitsArray::open(const QString& path, const QString& array)
+{
+    const std::string what = path.toStdString();
+    LogitsArray opened;
+    opened.m_format = fileFormat(path);
+    switch (opened.m_format) {
+    case engine::LogitsFormat::Text:
+        return engine::Error{what + ": offset 0: expected a .npy (\\x93NUMPY), .npz (PK\\x03\\x04) or safetensors file"};
+    case engine::LogitsFormat::Npz: {
+        auto member = readNpzMember(path, array);
+        if (!member)
+            return engine::Error{member.error()};
+        opened.m_member = std::move(member->bytes);
+        auto layout = engine::parseNpy(byteSpan(opened.m_member), what + ", member " + member->name.toStdString());
+        if (!layout)
+            return engine::Error{layout.error()};
+        opened.m_layout = std::move(layout).value();
+        return opened;
+    }
+    case engine::LogitsFormat::Npy:
+    case engine::LogitsFormat::Safetensors:
+        break;
+    }
+    auto mapped = MappedFile::open(path);
+    if (!mapped)
+        return engine::Error{mapped.error()};
+    opened.m_mapped = std::move(mapped).value();
+    const auto bytes = opened.m_mapped->bytes();
+    if (opened.m_format == engine::LogitsFormat::Npy) {
+        if (!array.isEmpty())
+            return engine::Error{what + ": --array '" + array.toStdString() + "' given, but a .npy file holds one array"};
+        auto layout = engine::parseNpy(bytes, what);
+        if (!layout)
+            return engine::Error{layout.error()};
+        opened.m_layout = std::move(layout).value();
+        return opened;
+    }
+    const auto headerLength = engine::safetensorsHeaderLength(bytes, what);
+    if (!headerLength)
+        return engine::Error{headerLength.error()};
+    const QByteArray json(reinterpret_cast<const char*>(bytes.data()) + 8, static_cast<qsizetype>(*headerLength));
+    auto entries = parseSafetensorsHeader(json, what);
+    if (!entries)
+        return engine::Error{entries.error()};
+    auto layout = engine::safetensorsLayout(*entries, array.toStdString(), *headerLength, bytes.size(), what);
+    if (!layout)
+        return engine::Error{layout.error()};
+    opened.m_layout = std::move(layout).value();
+    return opened;
+}
+
+std::span<const unsigned char> LogitsArray::bytes() const
+{
+    return m_mapped ? m_mapped->bytes() : byteSpan(m_member);
+}
+
+engine::Result<Eigen::ArrayXd> LogitsArray::row(std::uint64_t batch, std::uint64_t step) const
+{
+    return engine::decodeTensorRow(bytes(), m_layout, batch, step);
+}
+
+}  // namespace logitlab::app

@@ -1,0 +1,19 @@
+// NumPy's .npy format (numpy.lib.format, versions 1.0, 2.0 and 3.0): the magic "\x93NUMPY", a
+// version, the header length and a Python dict literal with 'descr', 'fortran_order' and
+// 'shape', then the raw data. Only floating-point arrays are logits: <f2 >f2 <f4 >f4 <f8 >f8.
+#pragma once
+
+#include "result.h"
+#include "tensor_layout.h"
+
+#include <span>
+#include <string>
+
+namespace logitlab::engine {
+
+// The layout of the array in `bytes` (the whole .npy file or .npz member). The data must be
+// exactly as long as the header's shape says: a header that promises more or fewer bytes than
+// follow it is refused with the offsets. `what` names the file in every message.
+Result<TensorLayout> parseNpy(std::span<const unsigned char> bytes, const std::string& what);
+
+}  // namespace logitlab::engine

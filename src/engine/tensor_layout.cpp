@@ -1,0 +1,180 @@
+#include "tensor_layout.h"
+
+#include "half_float.h"
+#include "input_limits.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+namespace logitlab::engine {
+
+namespace {
+
+template <class Unsigned>
+Unsigned loadUnsigned(const unsigned char* p, bool bigEndian)
+{
+    Unsigned value = 0;
+    std::memcpy(&value, p, sizeof value);
+    if (bigEndian != (std::endian::native == std::endian::big)) {
+        // std::byteswap is C++23; reversing the bytes is the same.
+        unsigned char reversed[sizeof value];
+        std::memcpy(reversed, &value, sizeof value);
+        for (std::size_t i = 0; i < sizeof value / 2; ++i)
+            std::swap(reversed[i], reversed[sizeof value - 1 - i]);
+        std::memcpy(&value, reversed, sizeof value);
+    }
+    return value;
+}
+
+double loadElement(const unsigned char* p, ElementType type, bool bigEndian)
+{
+    switch (type) {
+    case ElementType::Float16:
+        return halfToDouble(loadUnsigned<std::uint16_t>(p, bigEndian));
+    case ElementType::BFloat16:
+        return bfloat16ToDouble(loadUnsigned<std::uint16_t>(p, bigEndian));
+    case ElementType::Float32:
+        return static_cast<double>(std::bit_cast<float>(loadUnsigned<std::uint32_t>(p, bigEndian)));
+    case ElementType::Float64:
+        return std::bit_cast<double>(loadUnsigned<std::uint64_t>(p, bigEndian));
+    }
+    return 0.0;
+}
+
+std::string rowName(const TensorLayout& layout, std::uint64_t batch, std::uint64_t step)
+{
+    if (layout.shape.size() == 3)
+        return "batch " + std::to_string(batch) + ", step " + std::to_string(step);
+    if (layout.shape.size() == 2)
+        return "step " + std::to_string(step);
+    return "the row";
+}
+
+}  // namespace
+
+std::size_t elementBytes(ElementType type)
+{
+    switch (type) {
+    case ElementType::Float16:
+    case ElementType::BFloat16:
+        return 2;
+    case ElementType::Float32:
+        return 4;
+    case ElementType::Float64:
+        return 8;
+    }
+    return 0;
+}
+
+std::uint64_t TensorLayout::elementCount() const
+{
+    std::uint64_t count = 1;
+    for (const std::uint64_t d : shape) {
+        if (d != 0 && count > std::numeric_limits<std::uint64_t>::max() / d)
+            return std::numeric_limits<std::uint64_t>::max();
+        count *= d;
+    }
+    return count;
+}
+
+std::string shapeText(const std::vector<std::uint64_t>& shape)
+{
+    std::string text = "(";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        text += (i ? ", " : "") + std::to_string(shape[i]);
+    return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+std::optional<std::string> shapeProblem(const TensorLayout& layout, const std::string& field)
+{
+    const std::string where = layout.what + ": " + field + " " + shapeText(layout.shape);
+    if (layout.shape.empty() || layout.shape.size() > 3)
+        return where + " has " + std::to_string(layout.shape.size())
+               + " dimensions; expected [V], [steps, V] or [batch, steps, V]";
+    for (const std::uint64_t d : layout.shape)
+        if (d == 0)
+            return where + " has a dimension of 0; expected at least one value per dimension";
+    if (layout.vocabulary() > kMaxValues)
+        return where + ": a vocabulary of " + groupedNumber(layout.vocabulary()) + " is over the limit of "
+               + groupedNumber(kMaxValues) + " logits";
+    return std::nullopt;
+}
+
+Result<std::pair<std::uint64_t, std::uint64_t>> resolveRow(const TensorLayout& layout, const RowChoice& choice)
+{
+    // `what` is the plural: "steps", "batches".
+    const auto resolve = [&](std::optional<std::int64_t> asked, std::uint64_t count, const char* what,
+                             const char* option) -> Result<std::uint64_t> {
+        if (!asked) {
+            if (count == 1)
+                return std::uint64_t{0};
+            return Error{layout.what + ": holds " + groupedNumber(count) + " " + what + " (shape "
+                         + shapeText(layout.shape) + "); choose one with " + option};
+        }
+        const std::int64_t n = static_cast<std::int64_t>(count);
+        const std::int64_t index = *asked < 0 ? n + *asked : *asked;
+        if (index < 0 || index >= n)
+            return Error{layout.what + ": " + option + " " + std::to_string(*asked) + " is outside the " + groupedNumber(count)
+                         + " " + what + " of shape " + shapeText(layout.shape) + " (0 to " + std::to_string(n - 1)
+                         + ", or -1 to -" + std::to_string(n) + " from the end)"};
+        return static_cast<std::uint64_t>(index);
+    };
+    if (choice.batch && layout.shape.size() != 3)
+        return Error{layout.what + ": --batch given, but shape " + shapeText(layout.shape)
+                     + " has no batch dimension (only [batch, steps, V] has)"};
+    if (choice.step && layout.shape.size() == 1)
+        return Error{layout.what + ": --row given, but shape " + shapeText(layout.shape) + " holds one distribution"};
+    auto batch = resolve(choice.batch, layout.batches(), "batches", "--batch");
+    if (!batch)
+        return Error{batch.error()};
+    auto step = resolve(choice.step, layout.steps(), "steps", "--row");
+    if (!step)
+        return Error{step.error()};
+    return std::pair{*batch, *step};
+}
+
+Result<Eigen::ArrayXd> decodeTensorRow(std::span<const unsigned char> bytes, const TensorLayout& layout,
+                                       std::uint64_t batch, std::uint64_t step)
+{
+    const std::uint64_t v = layout.vocabulary();
+    const std::uint64_t steps = layout.steps();
+    const std::uint64_t batches = layout.batches();
+    const std::size_t size = elementBytes(layout.type);
+    if (batch >= batches || step >= steps)
+        return Error{layout.what + ": " + rowName(layout, batch, step) + " is outside shape " + shapeText(layout.shape)};
+    // The readers checked this; checked again so no layout can read outside `bytes`.
+    const std::uint64_t count = layout.elementCount();
+    if (layout.dataOffset > bytes.size() || count > (bytes.size() - layout.dataOffset) / size)
+        return Error{layout.what + ": the data of shape " + shapeText(layout.shape) + " does not fit in the "
+                     + groupedNumber(bytes.size()) + " bytes read"};
+
+    // Element (b, s, t): C order is row-major, ((b * S + s) * V + t); Fortran order is
+    // column-major, b + B * (s + S * t).
+    std::uint64_t first = 0;
+    std::uint64_t stride = 1;
+    if (layout.fortranOrder) {
+        first = batch + batches * step;
+        stride = batches * steps;
+    } else {
+        first = (batch * steps + step) * v;
+    }
+    const unsigned char* base = bytes.data() + layout.dataOffset;
+    Eigen::ArrayXd row(static_cast<Eigen::Index>(v));
+    bool anyFinite = false;
+    for (std::uint64_t t = 0; t < v; ++t) {
+        const double value = loadElement(base + (first + t * stride) * size, layout.type, layout.bigEndian);
+        if (std::isnan(value) || value == std::numeric_limits<double>::infinity())
+            return Error{layout.what + ": " + rowName(layout, batch, step) + ", token id " + std::to_string(t) + " is "
+                         + (std::isnan(value) ? "NaN" : "+inf (only -inf, probability 0, is allowed)")};
+        anyFinite = anyFinite || std::isfinite(value);
+        row[static_cast<Eigen::Index>(t)] = value;
+    }
+    if (!anyFinite)
+        return Error{layout.what + ": " + rowName(layout, batch, step) + ": every logit is -inf, so no token has any probability"};
+    return row;
+}
+
+}  // namespace logitlab::engine

@@ -1,0 +1,60 @@
+// Where an array of logits lies in a file's bytes (.npy, an .npz member, a safetensors tensor)
+// and how to decode one row of it. The readers of each format only find this layout; the
+// decoding of a row (element type, byte order, C or Fortran order) is written once, here.
+#pragma once
+
+#include "result.h"
+
+#include <Eigen/Core>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace logitlab::engine {
+
+enum class ElementType { Float16, BFloat16, Float32, Float64 };
+
+// 2, 2, 4, 8.
+std::size_t elementBytes(ElementType type);
+
+struct TensorLayout {
+    ElementType type = ElementType::Float32;
+    bool bigEndian = false;
+    bool fortranOrder = false;               // column-major (numpy's fortran_order)
+    std::vector<std::uint64_t> shape;        // [V], [steps, V] or [batch, steps, V]
+    std::uint64_t dataOffset = 0;            // of the first element, in the bytes given to decodeTensorRow
+    std::string what;                        // "x.npy" or "out.npz, member logits": the start of every message
+
+    std::uint64_t vocabulary() const { return shape.empty() ? 0 : shape.back(); }
+    std::uint64_t steps() const { return shape.size() >= 2 ? shape[shape.size() - 2] : 1; }
+    std::uint64_t batches() const { return shape.size() == 3 ? shape[0] : 1; }
+    std::uint64_t elementCount() const;      // saturates at UINT64_MAX (a header that lies)
+};
+
+// "(200, 151936)": a shape as numpy prints it.
+std::string shapeText(const std::vector<std::uint64_t>& shape);
+
+// The checks every format shares: 1 to 3 dimensions, a vocabulary of 1 to kMaxValues, no
+// dimension 0. `field` names where the shape came from ("header field 'shape'").
+std::optional<std::string> shapeProblem(const TensorLayout& layout, const std::string& field);
+
+// A step and batch chosen by the user: negative counts from the end (-1 is the last step).
+struct RowChoice {
+    std::optional<std::int64_t> batch;
+    std::optional<std::int64_t> step;
+};
+
+// The batch and step (both from 0) `choice` names, or why not: out of range, a batch for a
+// 2-D array, no step for an array of several steps.
+Result<std::pair<std::uint64_t, std::uint64_t>> resolveRow(const TensorLayout& layout, const RowChoice& choice);
+
+// The V logits of (batch, step), decoded to double. NaN and +inf are refused naming the row
+// and the token id; -inf is kept (a banned token), but not a row of only -inf.
+Result<Eigen::ArrayXd> decodeTensorRow(std::span<const unsigned char> bytes, const TensorLayout& layout,
+                                       std::uint64_t batch, std::uint64_t step);
+
+}  // namespace logitlab::engine

@@ -1,0 +1,118 @@
+// The Explorer opening a model's dump (issue 14): the steps are scanned on the worker, the step
+// dialog lists each with its entropy, the chosen step loads with the tokenizer's names, and the
+// provenance names the step and the file's SHA-256. A malformed dump is said next to the
+// controls and the table stays.
+#include "array_fixtures.h"
+#include "explorer_page.h"
+#include "logits_table_model.h"
+#include "step_picker_dialog.h"
+
+#include <QApplication>
+#include <QCryptographicHash>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <cmath>
+
+using namespace logitlab;
+using namespace logitlab::ui;
+
+namespace {
+
+QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
+{
+    return test::writeFixture(dir, name, bytes);
+}
+
+// Step 0 uniform over 4 tokens, step 1 certain, step 2 the fixture's values.
+double stepValue(std::uint64_t, std::uint64_t step, std::uint64_t token)
+{
+    if (step == 0)
+        return 0.0;
+    if (step == 1)
+        return token == 0 ? 0.0 : -INFINITY;
+    return static_cast<double>(token) * 0.5;
+}
+
+}  // namespace
+
+class TestExplorerImport : public QObject {
+    Q_OBJECT
+private slots:
+    void cleanup() { QThreadPool::globalInstance()->waitForDone(); }
+
+    void opensTheChosenStep()
+    {
+        QTemporaryDir dir;
+        const QByteArray npy = test::npyFile("<f8", false, "(3, 4)", test::arrayData({3, 4}, false, 'd', false, stepValue));
+        const QString path = write(dir, QStringLiteral("dump.npy"), npy);
+        const QString tokenizer = write(dir, QStringLiteral("tokenizer.json"),
+                                        QStringLiteral("{\"decoder\":{\"type\":\"ByteLevel\"},\"model\":{\"vocab\":"
+                                                       "{\"Ġa\":0,\"Ġb\":1,\"Ċ\":2}}}").toUtf8());
+        QWidget window;
+        auto* page = new ExplorerPage(&window);
+        window.resize(1200, 800);
+        window.show();
+
+        QList<double> listed;
+        QTimer answer;
+        connect(&answer, &QTimer::timeout, this, [&] {
+            auto* dialog = qobject_cast<StepPickerDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            auto* steps = dialog->findChild<QTableWidget*>(QStringLiteral("steps"));
+            for (int row = 0; row < steps->rowCount(); ++row)
+                listed << steps->item(row, 1)->data(Qt::DisplayRole).toDouble();
+            steps->sortByColumn(1, Qt::AscendingOrder);  // by entropy: step 1 (0), step 2, step 0 (ln 4)
+            steps->selectRow(1);
+            dialog->findChild<QLineEdit*>(QStringLiteral("vocabulary"))->setText(tokenizer);
+            dialog->accept();
+        });
+        answer.start(20);
+        QCOMPARE(page->openLogitsFile(path), QString());
+        QTRY_COMPARE_WITH_TIMEOUT(page->model()->rowCount(), 4, 30'000);
+        answer.stop();
+
+        QCOMPARE(listed.size(), 3);
+        QCOMPARE(listed[0], std::round(std::log(4.0) * 1e4) / 1e4);
+        QCOMPARE(listed[1], 0.0);
+        const auto& distribution = page->model()->table()->distribution;
+        for (Eigen::Index t = 0; t < 4; ++t)
+            QCOMPARE(distribution.logits[t], stepValue(0, 2, static_cast<std::uint64_t>(t)));
+        QCOMPARE(distribution.tokens, (std::vector<std::string>{" a", " b", "\\n", "<id 3>"}));
+
+        const QString sha = QString::fromLatin1(QCryptographicHash::hash(npy, QCryptographicHash::Sha256).toHex());
+        QString source;
+        const app::Provenance provenance = page->provenance();
+        for (const auto& [key, value] : provenance.parameters())
+            if (key == QLatin1String("source"))
+                source = value;
+        QVERIFY2(source.startsWith(QStringLiteral("file: dump.npy (step 2 of (3, 4), sha256=%1, vocabulary tokenizer.json sha256=").arg(sha)),
+                 qPrintable(source));
+    }
+
+    void malformedDumpIsSaid()
+    {
+        QTemporaryDir dir;
+        const QString path = write(dir, QStringLiteral("short.npy"), test::npyFile("<f4", false, "(3, 4)", QByteArray(20, '\0')));
+        QWidget window;
+        auto* page = new ExplorerPage(&window);
+        window.show();
+        const int rows = page->model()->rowCount();
+        QCOMPARE(page->openLogitsFile(path), QString());
+        auto* error = page->findChild<QLabel*>(QStringLiteral("errorLabel"));
+        QTRY_VERIFY_WITH_TIMEOUT(error->isVisible(), 30'000);
+        QCOMPARE(error->text(), path + QStringLiteral(": header field 'shape' (3, 4) of '<f4' needs 48 bytes from offset 128, but "
+                                                      "the data ends at offset 148 (truncated, 28 bytes short)"));
+        QCOMPARE(page->model()->rowCount(), rows);
+    }
+};
+
+QTEST_MAIN(TestExplorerImport)
+#include "tst_explorer_import.moc"
