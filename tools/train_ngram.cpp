@@ -1,5 +1,5 @@
 // train_ngram: a build tool that trains LogitLab's built-in n-gram model (engine/ngram_model.h)
-// on text files and writes it as a C++ source holding the model's bytes, which the build
+// on the prose of Markdown files and writes it as a C++ source holding the model's bytes, which the build
 // compiles into the app (src/engine/CMakeLists.txt runs it; resources/MODEL-SOURCES.md names the
 // texts and their licence). Usage: train_ngram OUT.cpp ROOT FILE...  where ROOT is the checkout,
 // so the source names the files relative to it and stays the same in any folder.
@@ -12,6 +12,44 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+namespace {
+
+// The prose of a Markdown file: fenced code blocks and table rules dropped, and the marks of
+// emphasis, code, headings, tables and links taken out, so the model learns sentences rather
+// than markup. Links keep their text ("[docs](docs/x.md)" -> "docs").
+std::string proseOf(const std::string& markdown)
+{
+    std::istringstream in(markdown);
+    std::string out;
+    std::string line;
+    bool fenced = false;
+    while (std::getline(in, line)) {
+        if (line.rfind("```", 0) == 0) {
+            fenced = !fenced;
+            out += "\n";
+            continue;
+        }
+        if (fenced || line.find("| ---") != std::string::npos || line.find("|---") != std::string::npos)
+            continue;
+        std::string kept;
+        for (std::size_t i = 0; i < line.size(); ++i) {
+            const char c = line[i];
+            if (c == ']' && i + 1 < line.size() && line[i + 1] == '(') {
+                const std::size_t close = line.find(')', i);
+                i = close == std::string::npos ? line.size() : close;
+                continue;
+            }
+            if (c == '`' || c == '*' || c == '#' || c == '[' || c == ']')
+                continue;
+            kept += c == '|' ? ' ' : c;
+        }
+        out += kept + "\n";
+    }
+    return out;
+}
+
+}  // namespace
 
 int main(int argc, char* argv[])
 {
@@ -30,7 +68,7 @@ int main(int argc, char* argv[])
         }
         std::ostringstream text;
         text << in.rdbuf();
-        documents.push_back(text.str());
+        documents.push_back(proseOf(text.str()));
         std::string name = argv[i];
         names.push_back(name.rfind(root, 0) == 0 ? name.substr(root.size()) : name);
     }
