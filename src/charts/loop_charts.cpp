@@ -14,6 +14,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace logitlab::ui {
 
@@ -90,7 +91,7 @@ void LoopStepsChart::setTracks(const std::vector<Track>& tracks, std::optional<s
     }
     x->setRange(0.0, static_cast<double>(std::max<std::size_t>(longest - 1, 1)));
     m_chart->setTitle(tracks.empty() ? tr("Press Step or Run to generate")
-                                     : tr("Probability of each chosen token, step by step"));
+                                     : tr("p of each chosen token"));
     m_chart->legend()->setVisible(!tracks.empty());
 }
 
@@ -106,6 +107,17 @@ LoopStepChart::~LoopStepChart()
 {
     if (!m_chart->scene())
         delete m_chart;
+}
+
+QString LoopStepChart::stepSummary(const engine::LoopStep& step)
+{
+    QString text = tr("%1 survivors, %2 of the model's probability cut, entropy %3 bits")
+                       .arg(step.survivors)
+                       .arg(step.cutMass, 0, 'g', 3)
+                       .arg(step.entropyBits, 0, 'f', 2);
+    if (!std::isnan(step.mu))
+        text += tr(", mirostat mu %1").arg(step.mu, 0, 'g', 4);
+    return text;
 }
 
 void LoopStepChart::clear(const QString& message)
@@ -157,17 +169,13 @@ void LoopStepChart::setStep(const engine::LoopStep& step, const std::vector<std:
     QString chosen = shownTokenName(vocabulary[static_cast<std::size_t>(step.token)]);
     if (chosen == QStringLiteral("\n"))
         chosen = QStringLiteral("¶");
-    m_chart->setTitle(tr("Step %1: chose '%2' (p %3 after the chain, model p %4, rank %5)%6<br>"
-                         "%7 survivors, %8 of the model's mass cut, entropy %9 bits")
+    m_chart->setTitle(tr("Step %1: '%2', p %3 (model %4, rank %5)%6")
                           .arg(step.index)
                           .arg(chosen)
-                          .arg(step.probability, 0, 'g', 4)
-                          .arg(step.modelProbability, 0, 'g', 4)
+                          .arg(step.probability, 0, 'g', 3)
+                          .arg(step.modelProbability, 0, 'g', 3)
                           .arg(step.rank)
-                          .arg(step.forced ? tr(", forced") : QString())
-                          .arg(step.survivors)
-                          .arg(step.cutMass, 0, 'g', 4)
-                          .arg(step.entropyBits, 0, 'f', 2));
+                          .arg(step.forced ? tr(", forced") : QString()));
 }
 
 }  // namespace logitlab::ui

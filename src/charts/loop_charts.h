@@ -2,7 +2,7 @@
 // chain), one line per run, the first step where the runs differ marked. LoopStepChart: the
 // next-token distribution at one step, the model's most likely tokens as bars of their
 // probability before the chain (grey when the chain cut them) and after it (orange), the chosen
-// token named in the title. Both are rebuilt whole from a finished run's records.
+// token in brackets and named in the title. stepSummary() says the rest in words. Both are rebuilt whole from a finished run's records.
 #pragma once
 
 #include "generation_loop.h"
@@ -47,6 +47,8 @@ public:
     // `vocabulary` names the ids; an empty step clears the chart with `message`.
     void setStep(const engine::LoopStep& step, const std::vector<std::string>& vocabulary);
     void clear(const QString& message);
+    // "34 survivors, 0.535 of the model's mass cut, entropy 8.91 bits" (and mu under mirostat).
+    static QString stepSummary(const engine::LoopStep& step);
 
 private:
     QChart* m_chart;
