@@ -23,12 +23,13 @@ GenerationLoop::GenerationLoop(std::shared_ptr<const NgramModel> model, SamplerC
     m_samplerContext.vocabSize = m_model->vocabSize();
     m_logits.resize(m_model->vocabSize());
     m_finalP.assign(m_model->vocabSize(), 0.0);
+    m_modelP.assign(m_model->vocabSize(), 0.0);
 }
 
 GenerationLoop::GenerationLoop(const GenerationLoop& other)
     : m_model(other.m_model), m_chain(other.m_chain), m_rng(other.m_rng->clone()), m_prompt(other.m_prompt),
       m_context(other.m_context), m_samplerContext(other.m_samplerContext), m_promptHistory(other.m_promptHistory), m_steps(other.m_steps),
-      m_logits(other.m_logits), m_finalP(other.m_finalP)
+      m_logits(other.m_logits), m_finalP(other.m_finalP), m_modelP(other.m_modelP)
 {
     for (const Snapshot& s : other.m_snapshots)
         m_snapshots.push_back({s.chain, s.rng->clone()});
@@ -76,9 +77,13 @@ const LoopStep& GenerationLoop::step(std::optional<std::int32_t> forced)
     for (double l : m_logits)
         maxLogit = std::max(maxLogit, l);
     double sum = 0.0;
-    for (double l : m_logits)
-        sum += std::exp(l - maxLogit);
-    const auto modelP = [&](std::size_t id) { return std::exp(m_logits[id] - maxLogit) / sum; };
+    for (std::size_t id = 0; id < n; ++id) {
+        m_modelP[id] = std::exp(m_logits[id] - maxLogit);
+        sum += m_modelP[id];
+    }
+    for (double& p : m_modelP)
+        p /= sum;
+    const auto modelP = [this](std::size_t id) { return m_modelP[id]; };
     for (const TokenData& t : final.data()) {
         if (t.p > 0.0) {
             ++record.survivors;

@@ -94,6 +94,7 @@ private:
     std::vector<Snapshot> m_snapshots;    // the state before each step
     std::vector<double> m_logits;
     std::vector<double> m_finalP;
+    std::vector<double> m_modelP;  // the model's softmax at the current step
 };
 
 // The first step where two runs chose different tokens, and the model's probability of each
