@@ -71,7 +71,10 @@ public:
     QTextBrowser* mainText() const { return m_mainText; }
     QSpinBox* shownStepBox() const { return m_shownStep; }
     QLineEdit* branchTokenField() const { return m_branchToken; }
+    QLineEdit* promptField() const { return m_prompt; }
     QComboBox* branchModeBox() const { return m_branchMode; }
+    QDoubleSpinBox* passBox() const { return m_passMs; }
+    QDoubleSpinBox* prefillBox() const { return m_prefillMs; }
 
 protected:
     QString readExperimentFile(const QString& path) override;
