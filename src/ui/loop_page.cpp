@@ -281,6 +281,8 @@ void LoopPage::reset()
 
 void LoopPage::setSpec(const app::LoopSpec& spec)
 {
+    m_name = spec.name;
+    m_description = spec.description;
     m_prompt->setText(spec.prompt);
     m_semantics->setCurrentText(spec.semantics);
     m_chain->setText(spec.chain);
@@ -307,13 +309,15 @@ engine::Result<app::LoopSpec> LoopPage::specFromControls() const
 {
     QJsonObject json{{QStringLiteral("logitlab"), app::kExperimentFileVersion},
                      {QStringLiteral("experiment"), QStringLiteral("loop")},
-                     {QStringLiteral("name"), QStringLiteral("loop")},
+                     {QStringLiteral("name"), m_name},
                      {QStringLiteral("prompt"), m_prompt->text()},
                      {QStringLiteral("steps"), m_steps->value()},
                      {QStringLiteral("semantics"), m_semantics->currentText()},
                      {QStringLiteral("chain"), m_chain->text()},
                      {QStringLiteral("seed"), m_seed->value()},
                      {QStringLiteral("rng"), m_rng->currentText()}};
+    if (!m_description.isEmpty())
+        json.insert(QStringLiteral("description"), m_description);
     if (m_branchMode->currentIndex() == ForceToken)
         json.insert(QStringLiteral("branch"), QJsonObject{{QStringLiteral("at"), m_branchAt->value()},
                                                           {QStringLiteral("token"), m_branchToken->text()}});

@@ -132,6 +132,8 @@ private:
     QJsonObject m_loopKey;  // the controls the loop was made from (without steps and branch)
     bool m_followLatest = true;
     bool m_shownOnce = false;
+    QString m_name = QStringLiteral("loop");  // the file's name and description, kept on save
+    QString m_description;
 };
 
 }  // namespace logitlab::ui
