@@ -157,7 +157,7 @@ void LoopStepChart::setStep(const engine::LoopStep& step, const std::vector<std:
     m_chart->addSeries(series);
     auto* x = new QBarCategoryAxis;
     x->append(names);
-    x->setLabelsAngle(-45);
+    x->setLabelsAngle(-90);
     auto* y = new QValueAxis;
     y->setTitleText(tr("probability"));
     y->setRange(0.0, std::min(1.0, std::max(0.05, top * 1.1)));

@@ -243,6 +243,7 @@ LoopPage::LoopPage(QWidget* parent)
     watchControls(controlBox, {m_prefillMs, m_passMs});
     setSpec(startingSpec());
     markSaved();
+    runStateChanged();
 }
 
 LoopPage::~LoopPage() = default;
