@@ -71,6 +71,8 @@ private slots:
                 QTest::newRow(name.constData()) << f.fileName() << QStringLiteral("seed-sweep");
             else if (name.startsWith("explorer"))
                 QTest::newRow(name.constData()) << f.fileName() << QStringLiteral("explorer");
+            else if (name.startsWith("loop"))
+                QTest::newRow(name.constData()) << f.fileName() << QStringLiteral("loop");
         }
     }
     void everyExampleFindsItsKind()

@@ -71,6 +71,7 @@ private slots:
         QTest::newRow("seed sweep, per seed") << QStringLiteral("seed-sweep") << QStringLiteral("seed-sweep-200-seeds.json")
                                               << int(ui::SeedSweepPage::SeedsTab) << QStringLiteral("-seeds") << 200;
         QTest::newRow("explorer") << QStringLiteral("explorer") << QStringLiteral("explorer-llama-xtc.json") << -1 << QString() << 5;
+        QTest::newRow("loop") << QStringLiteral("loop") << QStringLiteral("loop-mirostat-penalties.json") << -1 << QString() << 80;
     }
     void exportEqualsCli()
     {

@@ -55,6 +55,7 @@ private slots:
         QTest::newRow("junk-risk") << "junk-risk" << "junk-risk-normal.json" << "junk-risk-lesson.json" << "0.30";
         QTest::newRow("seed-sweep") << "seed-sweep" << "seed-sweep-200-seeds.json" << "seed-sweep-lesson.json"
                                     << "493 / 393 / 114";
+        QTest::newRow("loop") << "loop" << "loop-greedy-branch.json" << "loop-lesson.json" << "400 × 25 ms";
     }
     void everyPageHasLessonAndWorkedExample()
     {

@@ -62,6 +62,7 @@ private slots:
         QTest::newRow("explorer") << 0;
         QTest::newRow("junk risk") << 1;
         QTest::newRow("seed sweep") << 2;
+        QTest::newRow("loop") << 3;
     }
     void everyPageFits()
     {

@@ -6,6 +6,7 @@
 #include "explorer_page.h"
 #include "junk_risk_page.h"
 #include "logits_table_model.h"
+#include "loop_page.h"
 #include "main_window.h"
 #include "seed_sweep_page.h"
 #include "workbench.h"
@@ -64,11 +65,12 @@ private slots:
     {
         MainWindow window;
         const Workbench pages = buildWorkbench(window);
-        QCOMPARE(window.pageList()->count(), 3);
+        QCOMPARE(window.pageList()->count(), 4);
         QCOMPARE(window.currentPage(), pages.explorer);
         QCOMPARE(window.page(QStringLiteral("explorer")), pages.explorer);
         QCOMPARE(window.page(QStringLiteral("junk-risk")), pages.junkRisk);
         QCOMPARE(window.page(QStringLiteral("seed-sweep")), pages.seedSweep);
+        QCOMPARE(window.page(QStringLiteral("loop")), pages.loop);
         QCOMPARE(window.page(QStringLiteral("no-such-page")), nullptr);
     }
 
@@ -107,11 +109,14 @@ private slots:
         const Workbench pages = buildWorkbench(window);
         window.showPage(pages.junkRisk);
         const engine::Distribution d = pages.explorer->model()->distribution();
-        QVERIFY(!window.handOff(QStringLiteral("explorer"), d));  // the Explorer takes no hand-offs
+        QVERIFY(!window.handOff(QStringLiteral("loop"), d));  // the Loop page takes no hand-offs
         QVERIFY(!window.handOff(QStringLiteral("no-such-page"), d));
         QCOMPARE(window.currentPage(), pages.junkRisk);
         QVERIFY(window.handOff(QStringLiteral("seed-sweep"), d));
         QCOMPARE(window.currentPage(), pages.seedSweep);
+        // The Explorer takes one (the Loop page's step) as an undo step.
+        QVERIFY(window.handOff(QStringLiteral("explorer"), d));
+        QCOMPARE(window.currentPage(), pages.explorer);
     }
 };
 

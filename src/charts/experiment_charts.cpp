@@ -5,6 +5,8 @@
 #include "explorer_run.h"
 #include "junk_risk_chart.h"
 #include "junk_risk_job.h"
+#include "loop_charts.h"
+#include "loop_job.h"
 #include "logits_table_model.h"
 #include "probability_chart.h"
 #include "seed_sweep_charts.h"
@@ -104,6 +106,27 @@ void explorerCharts(const app::ExperimentResult& result, ExperimentCharts& out)
     out.owners.push_back(std::move(compare));
 }
 
+void loopCharts(const app::ExperimentResult& result, ExperimentCharts& out)
+{
+    const auto& run = detailsOf<app::LoopRun>(result);
+    auto steps = std::make_unique<LoopStepsChart>();
+    std::vector<LoopStepsChart::Track> tracks;
+    for (const auto& track : run.outcome.tracks)
+        tracks.push_back({track.label, &track.steps});
+    std::optional<std::size_t> divergence;
+    if (run.outcome.divergence)
+        divergence = run.outcome.divergence->step;
+    steps->setTracks(tracks, divergence);
+    out.charts.append({QString(), steps->chart()});
+    out.owners.push_back(std::move(steps));
+    // The next-token distribution at the last step of the main run.
+    auto last = std::make_unique<LoopStepChart>();
+    if (!run.outcome.tracks.empty() && !run.outcome.tracks.front().steps.empty())
+        last->setStep(run.outcome.tracks.front().steps.back(), run.outcome.vocabulary);
+    out.charts.append({QStringLiteral("-last-step"), last->chart()});
+    out.owners.push_back(std::move(last));
+}
+
 using Builder = std::function<void(const app::ExperimentResult&, ExperimentCharts&)>;
 
 // The one list of chart builders, by kind id.
@@ -113,6 +136,7 @@ const std::map<QString, Builder>& builders()
         {QStringLiteral("junk-risk"), junkRiskCharts},
         {QStringLiteral("seed-sweep"), seedSweepCharts},
         {QStringLiteral("explorer"), explorerCharts},
+        {QStringLiteral("loop"), loopCharts},
     };
     return map;
 }

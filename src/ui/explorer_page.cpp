@@ -431,6 +431,12 @@ app::ExplorerState ExplorerPage::state() const
     return state;
 }
 
+bool ExplorerPage::acceptDistribution(const engine::Distribution& distribution)
+{
+    m_edits->useDistribution(distribution, tr("a distribution from another page"));
+    return true;
+}
+
 app::Provenance ExplorerPage::provenance() const
 {
     return app::explorerProvenance(state(), m_controls->chainText(), m_edits->source());

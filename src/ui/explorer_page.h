@@ -55,6 +55,8 @@ public:
     ~ExplorerPage() override;
 
     QString id() const override { return QStringLiteral("explorer"); }
+    // A distribution from another page (the Loop page's step) replaces the table, as an undo step.
+    bool acceptDistribution(const engine::Distribution& distribution) override;
     QString title() const override;
     QChart* chart() const override;
     QAbstractItemModel* resultsModel() const override;

@@ -331,6 +331,11 @@ void ExplorerTableController::applyChain(const engine::ExplorerChain& chain)
     m_model->setChain(chain);
 }
 
+void ExplorerTableController::useDistribution(engine::Distribution distribution, const QString& source)
+{
+    replaceAll(std::move(distribution), m_model->chain(), tr("Use %1").arg(source), source);
+}
+
 void ExplorerTableController::replaceAll(engine::Distribution distribution, const engine::ExplorerChain& chain,
                                          const QString& what, const QString& source)
 {

@@ -2,6 +2,7 @@
 
 #include "explorer_page.h"
 #include "junk_risk_page.h"
+#include "loop_page.h"
 #include "main_window.h"
 #include "seed_sweep_page.h"
 
@@ -16,6 +17,8 @@ Workbench buildWorkbench(MainWindow& window)
     window.addPage(pages.junkRisk);
     pages.seedSweep = new SeedSweepPage;
     window.addPage(pages.seedSweep);
+    pages.loop = new LoopPage;
+    window.addPage(pages.loop);
     return pages;
 }
 

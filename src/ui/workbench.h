@@ -1,5 +1,5 @@
-// The workbench as the application shows it: the Explorer, Junk risk and Seed sweep pages in
-// the main window, in that order. Pages hand work to each other through the page interface
+// The workbench as the application shows it: the Explorer, Junk risk, Seed sweep and Loop pages
+// in the main window, in that order. Pages hand work to each other through the page interface
 // (Page::distributionOffered -> MainWindow::handOff -> Page::acceptDistribution), so this only
 // adds them; main() and the tests build the same window with it.
 #pragma once
@@ -8,6 +8,7 @@ namespace logitlab::ui {
 
 class ExplorerPage;
 class JunkRiskPage;
+class LoopPage;
 class MainWindow;
 class SeedSweepPage;
 
@@ -15,6 +16,7 @@ struct Workbench {
     ExplorerPage* explorer = nullptr;
     JunkRiskPage* junkRisk = nullptr;
     SeedSweepPage* seedSweep = nullptr;
+    LoopPage* loop = nullptr;
 };
 
 Workbench buildWorkbench(MainWindow& window);

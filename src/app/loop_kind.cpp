@@ -1,0 +1,19 @@
+#include "loop_kind.h"
+
+#include "loop_job.h"
+#include "loop_spec.h"
+
+#include <QObject>
+
+namespace logitlab::app {
+
+const ExperimentKind& loopKind()
+{
+    static const SpecKind<LoopSpec> kind(QStringLiteral("loop"), QObject::tr("Loop"), parseLoop,
+                                         [](const LoopSpec& spec, const RunContext& c) {
+                                             return loopResult(spec, runLoop(spec, c.control));
+                                         });
+    return kind;
+}
+
+}  // namespace logitlab::app

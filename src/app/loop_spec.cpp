@@ -1,0 +1,146 @@
+#include "loop_spec.h"
+
+#include "builtin_model.h"
+#include "chain_settings.h"
+#include "chain_text.h"
+#include "json_object_reader.h"
+#include "rng_factory.h"
+#include "save_text.h"
+#include "seed_split.h"
+#include "semantics.h"
+#include "word_tokens.h"
+
+#include <QJsonDocument>
+
+namespace logitlab::app {
+
+namespace {
+
+using engine::Error;
+
+LoopSpec readSpec(const QJsonObject& root)
+{
+    JsonObjectReader r(root, QString());
+    LoopSpec spec;
+    const ExperimentHeader header = readHeader(r, QStringLiteral("loop"));
+    spec.name = header.name;
+    spec.description = header.description;
+    r.string(QStringLiteral("model"), QStringLiteral("builtin"), {QStringLiteral("builtin")});
+    spec.prompt = r.string(QStringLiteral("prompt"), {});
+    if (engine::wordTokens(spec.prompt.toStdString()).empty())
+        throw JsonFieldError{QStringLiteral("prompt"), QStringLiteral("must hold at least one word: the loop needs a prompt to continue")};
+    spec.steps = r.integer(QStringLiteral("steps"), spec.steps, 1, kMaxLoopSteps);
+    spec.semantics = r.string(QStringLiteral("semantics"), spec.semantics, semanticsNames());
+    spec.chain = r.string(QStringLiteral("chain"), spec.chain);
+    spec.arithmetic = r.string(QStringLiteral("arithmetic"), spec.arithmetic, arithmeticNames());
+    if (const auto chain = loopChain(spec); !chain) {
+        QString message = QString::fromStdString(chain.error());
+        if (message.startsWith(QStringLiteral("chain: ")))
+            message = message.mid(7);
+        throw JsonFieldError{QStringLiteral("chain"), message};
+    }
+    spec.seed = r.integer(QStringLiteral("seed"), spec.seed, 0, kMaxSeed);
+    spec.rng = r.string(QStringLiteral("rng"), spec.rng, rngNameList());
+    if (r.has(QStringLiteral("branch"))) {
+        JsonObjectReader b(r.object(QStringLiteral("branch")), QStringLiteral("branch"));
+        LoopBranchSpec branch;
+        branch.at = b.integer(QStringLiteral("at"), {}, 0, spec.steps - 1);
+        const bool hasToken = b.has(QStringLiteral("token"));
+        const bool hasSeed = b.has(QStringLiteral("seed"));
+        if (hasToken == hasSeed)
+            throw JsonFieldError{QStringLiteral("branch"), QStringLiteral("needs exactly one of \"token\" and \"seed\"")};
+        if (hasToken) {
+            branch.token = b.string(QStringLiteral("token"), {});
+            if (!branchTokenId(branch))
+                throw JsonFieldError{QStringLiteral("branch.token"),
+                                     QStringLiteral("'%1' is not a token of the built-in model (%2 tokens)")
+                                         .arg(branch.token)
+                                         .arg(engine::builtinModel()->vocabSize())};
+        } else {
+            branch.seed = b.integer(QStringLiteral("seed"), {}, 0, kMaxSeed);
+        }
+        b.finish();
+        spec.branch = branch;
+    }
+    r.finish();
+    return spec;
+}
+
+}  // namespace
+
+engine::Result<LoopSpec> parseLoop(const QJsonObject& root, const QString& source)
+{
+    return readStrictly<LoopSpec>(readSpec, root, source);
+}
+
+engine::Result<LoopSpec> readLoopFile(const QString& path)
+{
+    return readExperimentFile<LoopSpec>(path, parseLoop);
+}
+
+QJsonObject toJson(const LoopSpec& spec)
+{
+    QJsonObject root = headerToJson({spec.name, spec.description}, QStringLiteral("loop"));
+    root.insert(QStringLiteral("model"), QStringLiteral("builtin"));
+    root.insert(QStringLiteral("prompt"), spec.prompt);
+    root.insert(QStringLiteral("steps"), spec.steps);
+    root.insert(QStringLiteral("semantics"), spec.semantics);
+    root.insert(QStringLiteral("chain"), spec.chain);
+    if (!spec.arithmetic.isEmpty())
+        root.insert(QStringLiteral("arithmetic"), spec.arithmetic);
+    root.insert(QStringLiteral("seed"), spec.seed);
+    root.insert(QStringLiteral("rng"), spec.rng);
+    if (spec.branch) {
+        QJsonObject branch{{QStringLiteral("at"), spec.branch->at}};
+        if (spec.branch->seed)
+            branch.insert(QStringLiteral("seed"), *spec.branch->seed);
+        else
+            branch.insert(QStringLiteral("token"), spec.branch->token);
+        root.insert(QStringLiteral("branch"), branch);
+    }
+    return root;
+}
+
+QString writeLoopFile(const QString& path, const LoopSpec& spec)
+{
+    return saveBytes(path, QJsonDocument(toJson(spec)).toJson(QJsonDocument::Indented));
+}
+
+engine::Result<engine::SamplerChain> loopChain(const LoopSpec& spec)
+{
+    const auto semantics = engine::parseSemantics(spec.semantics.toStdString());
+    if (!semantics)
+        return Error{"semantics: unknown preset '" + spec.semantics.toStdString() + "'"};
+    auto chain = spec.chain.trimmed().isEmpty()
+        ? engine::buildChain(engine::withLibraryDefaults({}, *semantics), *semantics)
+        : engine::parseChain(spec.chain.toStdString(), *semantics);
+    if (!chain)
+        return chain;
+    applyArithmetic(chain.value(), spec.arithmetic);
+    return chain;
+}
+
+engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec)
+{
+    auto chain = loopChain(spec);
+    if (!chain)
+        return Error{chain.error()};
+    const auto seed = static_cast<std::uint64_t>(spec.seed);
+    auto rng = engine::makeRng(spec.rng.toStdString(), seed);
+    auto stageRng = engine::makeRng(spec.rng.toStdString(), engine::randomStageSeed(seed));
+    if (!rng || !stageRng)
+        return Error{rng ? stageRng.error() : rng.error()};
+    chain.value().setRng(*stageRng.value());  // XTC's coin: a stream of its own
+    const auto model = engine::builtinModel();
+    auto prompt = model->contextIds(engine::wordTokens(spec.prompt.toStdString()));
+    return engine::GenerationLoop(model, std::move(chain).value(), std::move(rng).value(), std::move(prompt));
+}
+
+std::optional<std::int32_t> branchTokenId(const LoopBranchSpec& branch)
+{
+    // A paragraph break is written "\n" in files and the page.
+    const QString name = branch.token == QStringLiteral("\\n") ? QStringLiteral("\n") : branch.token;
+    return engine::builtinModel()->tokenId(name.toStdString());
+}
+
+}  // namespace logitlab::app

@@ -1,0 +1,55 @@
+// The loop experiment as a file describes it (docs/experiments.md, "Loop"): the built-in model,
+// a prompt, a sampler chain of any stages under a preset, seed and RNG, the number of steps,
+// and an optional branch (at a step, force a token or reseed the draws). Reading is strict:
+// an empty prompt, steps outside 1..kMaxLoopSteps, a branch token the model does not know are
+// errors naming the key.
+#pragma once
+
+#include "experiment_file.h"
+#include "generation_loop.h"
+#include "result.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+namespace logitlab::app {
+
+inline constexpr qint64 kMaxLoopSteps = 4096;
+
+struct LoopBranchSpec {
+    qint64 at = 0;                 // 0-based step where the branch differs
+    QString token;                 // force this token (by name) ...
+    std::optional<qint64> seed;    // ... or draw from here on with this seed
+    friend bool operator==(const LoopBranchSpec&, const LoopBranchSpec&) = default;
+};
+
+struct LoopSpec {
+    QString name = QStringLiteral("loop");
+    QString description;
+    QString prompt;
+    qint64 steps = 40;
+    QString semantics = QStringLiteral("llama.cpp");
+    QString chain;       // chain text; empty: the preset's library defaults
+    QString arithmetic;  // "exact", "library", or empty for the preset's
+    qint64 seed = 42;
+    QString rng = QStringLiteral("mulberry32");
+    std::optional<LoopBranchSpec> branch;
+    friend bool operator==(const LoopSpec&, const LoopSpec&) = default;
+};
+
+// `source` names the file in messages. Errors read "<source>: <key>: <problem>".
+engine::Result<LoopSpec> parseLoop(const QJsonObject& root, const QString& source);
+engine::Result<LoopSpec> readLoopFile(const QString& path);
+QJsonObject toJson(const LoopSpec& spec);
+QString writeLoopFile(const QString& path, const LoopSpec& spec);  // error message or empty
+
+// The spec's chain: its text under its preset, or the preset's defaults when the text is empty.
+engine::Result<engine::SamplerChain> loopChain(const LoopSpec& spec);
+// A loop at step 0: the built-in model, the prompt's tokens, the chain and the seeded RNG.
+engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec);
+// The branch's token id in the built-in model (the spec was checked by parseLoop).
+std::optional<std::int32_t> branchTokenId(const LoopBranchSpec& branch);
+
+}  // namespace logitlab::app

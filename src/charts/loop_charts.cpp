@@ -1,0 +1,181 @@
+#include "loop_charts.h"
+
+#include "chart_style.h"
+#include "token_display.h"
+
+#include <QApplication>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QLineSeries>
+#include <QPen>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace logitlab::ui {
+
+namespace {
+
+const QList<QColor> kRunColours{chart_colors::kSurvivor, chart_colors::kRenormalised};
+
+void clearChart(QChart* chart)
+{
+    chart->removeAllSeries();
+    const QList<QAbstractAxis*> oldAxes = chart->axes();
+    for (QAbstractAxis* axis : oldAxes) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+}  // namespace
+
+LoopStepsChart::LoopStepsChart(QObject* parent) : QObject(parent), m_chart(new QChart)
+{
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    styleChart(m_chart, QApplication::palette());
+    setTracks({}, std::nullopt);
+}
+
+LoopStepsChart::~LoopStepsChart()
+{
+    if (!m_chart->scene())
+        delete m_chart;
+}
+
+void LoopStepsChart::setTracks(const std::vector<Track>& tracks, std::optional<std::size_t> divergence)
+{
+    clearChart(m_chart);
+    auto* x = new QValueAxis;
+    auto* y = new QValueAxis;
+    x->setTitleText(tr("step"));
+    x->setLabelFormat(QStringLiteral("%d"));
+    y->setTitleText(tr("p of the chosen token (after the chain)"));
+    y->setRange(0.0, 1.0);
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    std::size_t longest = 1;
+    for (std::size_t t = 0; t < tracks.size(); ++t) {
+        const auto& steps = *tracks[t].steps;
+        longest = std::max(longest, steps.size());
+        auto* line = new QLineSeries;
+        line->setName(tracks[t].label);
+        QPen pen(kRunColours[static_cast<qsizetype>(t % 2)]);
+        pen.setWidthF(1.5);
+        line->setPen(pen);
+        QList<QPointF> points;
+        for (const auto& s : steps)
+            points.append(QPointF(static_cast<double>(s.index), s.probability));
+        line->replace(points);
+        m_chart->addSeries(line);
+        line->attachAxis(x);
+        line->attachAxis(y);
+    }
+    if (divergence) {
+        auto* mark = new QLineSeries;
+        mark->setName(tr("first divergent step: %1").arg(*divergence));
+        QPen pen(chart_colors::kCutLine);
+        pen.setStyle(Qt::DashLine);
+        pen.setWidthF(1.5);
+        mark->setPen(pen);
+        mark->append(static_cast<double>(*divergence), 0.0);
+        mark->append(static_cast<double>(*divergence), 1.0);
+        m_chart->addSeries(mark);
+        mark->attachAxis(x);
+        mark->attachAxis(y);
+    }
+    x->setRange(0.0, static_cast<double>(std::max<std::size_t>(longest - 1, 1)));
+    m_chart->setTitle(tracks.empty() ? tr("Press Step or Run to generate")
+                                     : tr("p of each chosen token"));
+    m_chart->legend()->setVisible(!tracks.empty());
+}
+
+LoopStepChart::LoopStepChart(QObject* parent) : QObject(parent), m_chart(new QChart)
+{
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    styleChart(m_chart, QApplication::palette());
+    clear(tr("Press Step to see the next-token distribution"));
+}
+
+LoopStepChart::~LoopStepChart()
+{
+    if (!m_chart->scene())
+        delete m_chart;
+}
+
+QString LoopStepChart::stepSummary(const engine::LoopStep& step)
+{
+    QString text = tr("%1 survivors, %2 of the model's probability cut, entropy %3 bits")
+                       .arg(step.survivors)
+                       .arg(step.cutMass, 0, 'g', 3)
+                       .arg(step.entropyBits, 0, 'f', 2);
+    if (!std::isnan(step.mu))
+        text += tr(", mirostat mu %1").arg(step.mu, 0, 'g', 4);
+    return text;
+}
+
+void LoopStepChart::clear(const QString& message)
+{
+    clearChart(m_chart);
+    m_chart->setTitle(message);
+    m_chart->legend()->setVisible(false);
+}
+
+void LoopStepChart::setStep(const engine::LoopStep& step, const std::vector<std::string>& vocabulary)
+{
+    clearChart(m_chart);
+    auto* kept = new QBarSet(tr("model p, kept"));
+    auto* cut = new QBarSet(tr("model p, cut"));
+    auto* final = new QBarSet(tr("p after the chain"));
+    kept->setColor(chart_colors::kSurvivor);
+    cut->setColor(chart_colors::kCut);
+    final->setColor(chart_colors::kRenormalised);
+    QStringList names;
+    double top = 0.0;
+    for (const auto& c : step.top) {
+        const bool survives = c.finalP > 0.0;
+        kept->append(survives ? c.modelP : 0.0);
+        cut->append(survives ? 0.0 : c.modelP);
+        final->append(c.finalP);
+        top = std::max({top, c.modelP, c.finalP});
+        QString name = shownTokenName(vocabulary[static_cast<std::size_t>(c.id)]);
+        if (name == QStringLiteral("\n"))
+            name = QStringLiteral("¶");
+        names << (c.id == step.token ? QStringLiteral("[%1]").arg(name) : name);
+    }
+    auto* series = new QBarSeries;
+    series->append(kept);
+    series->append(cut);
+    series->append(final);
+    series->setBarWidth(0.85);
+    m_chart->addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    x->append(names);
+    x->setLabelsAngle(-90);
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("probability"));
+    y->setRange(0.0, std::min(1.0, std::max(0.05, top * 1.1)));
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    m_chart->legend()->setVisible(true);
+    QString chosen = shownTokenName(vocabulary[static_cast<std::size_t>(step.token)]);
+    if (chosen == QStringLiteral("\n"))
+        chosen = QStringLiteral("¶");
+    m_chart->setTitle(tr("Step %1: '%2', p %3 (model %4, rank %5)%6")
+                          .arg(step.index)
+                          .arg(chosen)
+                          .arg(step.probability, 0, 'g', 3)
+                          .arg(step.modelProbability, 0, 'g', 3)
+                          .arg(step.rank)
+                          .arg(step.forced ? tr(", forced") : QString()));
+}
+
+}  // namespace logitlab::ui

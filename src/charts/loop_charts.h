@@ -1,0 +1,57 @@
+// The loop's charts. LoopStepsChart: the chosen token's probability at each step (after the
+// chain), one line per run, the first step where the runs differ marked. LoopStepChart: the
+// next-token distribution at one step, the model's most likely tokens as bars of their
+// probability before the chain (grey when the chain cut them) and after it (orange), the chosen
+// token in brackets and named in the title. stepSummary() says the rest in words. Both are rebuilt whole from a finished run's records.
+#pragma once
+
+#include "generation_loop.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+QT_END_NAMESPACE
+
+namespace logitlab::ui {
+
+class LoopStepsChart : public QObject {
+    Q_OBJECT
+public:
+    explicit LoopStepsChart(QObject* parent = nullptr);
+    ~LoopStepsChart() override;
+    QChart* chart() const { return m_chart; }
+
+    struct Track {
+        QString label;
+        const std::vector<engine::LoopStep>* steps = nullptr;
+    };
+    void setTracks(const std::vector<Track>& tracks, std::optional<std::size_t> divergence);
+
+private:
+    QChart* m_chart;
+};
+
+class LoopStepChart : public QObject {
+    Q_OBJECT
+public:
+    explicit LoopStepChart(QObject* parent = nullptr);
+    ~LoopStepChart() override;
+    QChart* chart() const { return m_chart; }
+
+    // `vocabulary` names the ids; an empty step clears the chart with `message`.
+    void setStep(const engine::LoopStep& step, const std::vector<std::string>& vocabulary);
+    void clear(const QString& message);
+    // "34 survivors, 0.535 of the model's mass cut, entropy 8.91 bits" (and mu under mirostat).
+    static QString stepSummary(const engine::LoopStep& step);
+
+private:
+    QChart* m_chart;
+};
+
+}  // namespace logitlab::ui

@@ -1,0 +1,174 @@
+#include "generation_loop.h"
+
+#include "mirostat_v1_stage.h"
+#include "mirostat_v2_stage.h"
+#include "word_tokens.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace logitlab::engine {
+
+GenerationLoop::GenerationLoop(std::shared_ptr<const NgramModel> model, SamplerChain chain, std::unique_ptr<Rng> rng,
+                               std::vector<std::int32_t> prompt)
+    : m_model(std::move(model)), m_chain(std::move(chain)), m_rng(std::move(rng)), m_prompt(std::move(prompt)),
+      m_context(m_prompt)
+{
+    const auto v = static_cast<std::int32_t>(m_model->vocabSize());
+    for (std::int32_t id : m_prompt)
+        if (id >= 0 && id < v)
+            m_samplerContext.history.push_back(id);
+    m_promptHistory = m_samplerContext.history.size();
+    m_samplerContext.vocabSize = m_model->vocabSize();
+    m_logits.resize(m_model->vocabSize());
+    m_finalP.assign(m_model->vocabSize(), 0.0);
+    m_modelP.assign(m_model->vocabSize(), 0.0);
+}
+
+GenerationLoop::GenerationLoop(const GenerationLoop& other)
+    : m_model(other.m_model), m_chain(other.m_chain), m_rng(other.m_rng->clone()), m_prompt(other.m_prompt),
+      m_context(other.m_context), m_samplerContext(other.m_samplerContext), m_promptHistory(other.m_promptHistory), m_steps(other.m_steps),
+      m_logits(other.m_logits), m_finalP(other.m_finalP), m_modelP(other.m_modelP)
+{
+    for (const Snapshot& s : other.m_snapshots)
+        m_snapshots.push_back({s.chain, s.rng->clone()});
+}
+
+double GenerationLoop::mirostatMu() const
+{
+    for (const SamplerStage* stage : m_chain.activeStages()) {
+        if (const auto* v1 = dynamic_cast<const MirostatV1Stage*>(stage))
+            return v1->mu();
+        if (const auto* v2 = dynamic_cast<const MirostatV2Stage*>(stage))
+            return v2->mu();
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+const LoopStep& GenerationLoop::step(std::optional<std::int32_t> forced)
+{
+    m_snapshots.push_back({m_chain, m_rng->clone()});
+    const std::size_t n = m_model->vocabSize();
+    m_model->logits(m_context, m_logits.data());
+
+    LoopStep record;
+    record.index = m_steps.size();
+    record.mu = mirostatMu();
+    const CandidateArray final = m_chain.run(m_logits.data(), n, m_samplerContext);
+    std::int32_t token = 0;
+    if (forced) {
+        token = *forced;
+        record.forced = true;
+        // The stages see a forced pick as theirs when the chain kept it (mirostat's mu moves by
+        // its surprise); a token the chain cut only joins the history.
+        const auto kept = std::find_if(final.data().begin(), final.data().end(),
+                                       [token](const TokenData& t) { return t.id == token; });
+        if (kept != final.data().end() && kept->p > 0.0)
+            m_chain.accept(final, static_cast<std::size_t>(kept - final.data().begin()), m_samplerContext);
+        m_samplerContext.history.push_back(token);
+    } else {
+        token = m_chain.drawAndAccept(final, *m_rng, m_samplerContext);
+    }
+    record.token = token;
+
+    double survivorsModelMass = 0.0;
+    double maxLogit = -std::numeric_limits<double>::infinity();
+    for (double l : m_logits)
+        maxLogit = std::max(maxLogit, l);
+    double sum = 0.0;
+    for (std::size_t id = 0; id < n; ++id) {
+        m_modelP[id] = std::exp(m_logits[id] - maxLogit);
+        sum += m_modelP[id];
+    }
+    for (double& p : m_modelP)
+        p /= sum;
+    const auto modelP = [this](std::size_t id) { return m_modelP[id]; };
+    for (const TokenData& t : final.data()) {
+        if (t.p > 0.0) {
+            ++record.survivors;
+            survivorsModelMass += modelP(static_cast<std::size_t>(t.id));
+            m_finalP[static_cast<std::size_t>(t.id)] = t.p;
+        }
+    }
+    record.cutMass = std::max(0.0, 1.0 - survivorsModelMass);
+    record.probability = m_finalP[static_cast<std::size_t>(token)];
+    record.modelProbability = modelP(static_cast<std::size_t>(token));
+
+    double entropy = 0.0;
+    std::int64_t above = 0;
+    const double chosen = m_logits[static_cast<std::size_t>(token)];
+    for (std::size_t id = 0; id < n; ++id) {
+        const double p = modelP(id);
+        if (p > 0.0)
+            entropy -= p * std::log2(p);
+        if (m_logits[id] > chosen || (m_logits[id] == chosen && static_cast<std::int32_t>(id) < token))
+            ++above;
+    }
+    record.entropyBits = entropy;
+    record.rank = above + 1;
+
+    // The most likely tokens by logit, ties by id (a partial sort of the ids).
+    std::vector<std::int32_t> ids(n);
+    for (std::size_t id = 0; id < n; ++id)
+        ids[id] = static_cast<std::int32_t>(id);
+    const std::size_t k = std::min(kTopTokens, n);
+    std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(k), ids.end(),
+                      [this](std::int32_t a, std::int32_t b) {
+                          const double la = m_logits[static_cast<std::size_t>(a)];
+                          const double lb = m_logits[static_cast<std::size_t>(b)];
+                          return la > lb || (la == lb && a < b);
+                      });
+    for (std::size_t i = 0; i < k; ++i) {
+        const auto id = static_cast<std::size_t>(ids[i]);
+        record.top.push_back({ids[i], modelP(id), m_finalP[id]});
+    }
+    for (const TokenData& t : final.data())
+        m_finalP[static_cast<std::size_t>(t.id)] = 0.0;
+
+    m_context.push_back(token);
+    m_steps.push_back(std::move(record));
+    return m_steps.back();
+}
+
+void GenerationLoop::rewind(std::size_t count)
+{
+    if (count >= m_steps.size())
+        return;
+    Snapshot& s = m_snapshots[count];
+    m_chain = std::move(s.chain);
+    m_rng = std::move(s.rng);
+    m_snapshots.erase(m_snapshots.begin() + static_cast<std::ptrdiff_t>(count), m_snapshots.end());
+    m_steps.resize(count);
+    m_context.resize(m_prompt.size() + count);
+    m_samplerContext.history.resize(m_promptHistory + count);
+}
+
+void GenerationLoop::reseed(std::unique_ptr<Rng> rng)
+{
+    m_rng = std::move(rng);
+}
+
+std::vector<std::int32_t> GenerationLoop::tokens() const
+{
+    return {m_context.begin() + static_cast<std::ptrdiff_t>(m_prompt.size()), m_context.end()};
+}
+
+std::string GenerationLoop::text() const
+{
+    std::vector<std::string> words;
+    for (std::int32_t id : tokens())
+        words.push_back(m_model->tokens()[static_cast<std::size_t>(id)]);
+    return joinWordTokens(words);
+}
+
+std::optional<Divergence> firstDivergence(const std::vector<LoopStep>& a, const std::vector<LoopStep>& b)
+{
+    const std::size_t n = std::min(a.size(), b.size());
+    for (std::size_t i = 0; i < n; ++i)
+        if (a[i].token != b[i].token)
+            return Divergence{i, a[i].modelProbability, b[i].modelProbability};
+    return std::nullopt;
+}
+
+}  // namespace logitlab::engine

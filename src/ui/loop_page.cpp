@@ -1,0 +1,698 @@
+#include "loop_page.h"
+
+#include "builtin_model.h"
+#include "loop_charts.h"
+#include "result_table_model.h"
+#include "rng_factory.h"
+#include "token_display.h"
+#include "word_tokens.h"
+
+#include <QChartView>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QShowEvent>
+#include <QTextBrowser>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <limits>
+
+namespace logitlab::ui {
+
+namespace {
+
+// The longest a slice of stepping may hold the UI thread (the page's budget is 50 ms).
+constexpr qint64 kSliceMs = 20;
+
+// How many steps the page takes by itself the first time it is shown.
+constexpr std::size_t kFirstSteps = 40;
+
+enum BranchMode { NoBranch = 0, ForceToken = 1, Reseed = 2 };
+
+app::LoopSpec startingSpec()
+{
+    app::LoopSpec spec;
+    spec.name = QStringLiteral("loop");
+    spec.prompt = QStringLiteral("The sampler");
+    spec.steps = 400;  // the lesson's 400-token answer
+    return spec;
+}
+
+// What makes a loop: the controls without the run's length and branch (which Step ignores).
+QJsonObject loopKeyOf(QJsonObject json)
+{
+    for (const char* key : {"steps", "branch", "name", "description"})
+        json.remove(QLatin1String(key));
+    return json;
+}
+
+QString shownToken(const std::string& token)
+{
+    return token == engine::kParagraphToken ? QStringLiteral("¶") : shownTokenName(token);
+}
+
+}  // namespace
+
+LoopPage::LoopPage(QWidget* parent)
+    : ExperimentPage(parent), m_model(new ResultTableModel(this)), m_stepChart(new LoopStepChart(this)),
+      m_stepsChart(new LoopStepsChart(this)),
+      m_runs(new app::RunController<app::LoopOutcome>(app::RunControllerBase::Mode::Supersede, this)),
+      m_prompt(new QLineEdit), m_semantics(new QComboBox), m_chain(new QLineEdit), m_seed(new QSpinBox),
+      m_rng(new QComboBox), m_steps(new QSpinBox), m_branchMode(new QComboBox), m_branchAt(new QSpinBox),
+      m_branchToken(new QLineEdit), m_branchSeed(new QSpinBox), m_prefillMs(new QDoubleSpinBox),
+      m_passMs(new QDoubleSpinBox), m_latency(new QLabel), m_stepButton(new QPushButton(tr("Step"))),
+      m_playButton(new QPushButton(tr("Play"))), m_stopButton(new QPushButton(tr("Stop"))),
+      m_rewindButton(new QPushButton(tr("Rewind"))), m_branchButton(new QPushButton(tr("Branch here"))),
+      m_shownStep(new QSpinBox), m_mainText(new QTextBrowser), m_branchText(new QTextBrowser), m_divergence(new QLabel),
+      m_stepInfo(new QLabel), m_table(new QTableView), m_playTimer(new QTimer(this)), m_branchTimer(new QTimer(this))
+{
+    setExperimentRuns(m_runs);
+    runButton()->setText(tr("Run N"));
+    runButton()->setToolTip(tr("Run N steps (and the branch, if one is set) at full speed on a worker, as "
+                               "logitlab-cli run does with the saved file."));
+    m_prompt->setToolTip(tr("The text the model continues. Words the model never saw are read as unknown."));
+    m_semantics->addItems(app::semanticsNames());
+    m_chain->setPlaceholderText(tr("empty: the preset's defaults"));
+    m_chain->setToolTip(tr("Any chain of the zoo as text, stateful stages included, e.g. "
+                           "penalties:last-n=64:repeat=1.3,top-k=40,temperature=0.8 or mirostat-v2:tau=3:eta=0.1. "
+                           "temperature=0 is greedy."));
+    m_seed->setRange(0, std::numeric_limits<int>::max());
+    for (const auto& name : engine::rngNames())
+        m_rng->addItem(QString::fromStdString(name));
+    m_steps->setRange(1, static_cast<int>(app::kMaxLoopSteps));
+    m_steps->setToolTip(tr("N, the reply length in tokens: Play and Run N stop there (at most %1).").arg(app::kMaxLoopSteps));
+    m_branchMode->addItems({tr("none"), tr("force a token"), tr("reseed the draws")});
+    m_branchAt->setRange(0, static_cast<int>(app::kMaxLoopSteps) - 1);
+    m_branchToken->setPlaceholderText(tr("token, e.g. the"));
+    m_branchSeed->setRange(0, std::numeric_limits<int>::max());
+    m_branchSeed->setValue(7);
+    for (QDoubleSpinBox* box : {m_prefillMs, m_passMs}) {
+        box->setRange(0.0, 100000.0);
+        box->setDecimals(1);
+        box->setSuffix(tr(" ms"));
+    }
+    m_prefillMs->setToolTip(tr("The first pass over the whole prompt (prefill), before the first token appears."));
+    m_passMs->setValue(25.0);
+    m_passMs->setToolTip(tr("One forward pass per output token: the lesson's model takes about 25 ms."));
+    m_latency->setWordWrap(true);
+    m_latency->setTextFormat(Qt::RichText);
+
+    m_stepButton->setShortcut(QKeySequence(Qt::Key_F10));
+    m_stepButton->setToolTip(tr("One forward pass: the next-token distribution, the chain, one token (F10)."));
+    m_playButton->setShortcut(QKeySequence(Qt::Key_F5));
+    m_playButton->setToolTip(tr("Step on to N at the latency model's speed: prefill, then one token per pass (F5)."));
+    m_stopButton->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    m_stopButton->setToolTip(tr("Stop playing, branching or running (Shift+F5)."));
+    m_rewindButton->setShortcut(QKeySequence(Qt::Key_F9));
+    m_rewindButton->setToolTip(tr("Back one step, with the chain's state (penalties, mu) and the RNG as they were (F9)."));
+    m_branchButton->setToolTip(tr("At the shown step, force the token above (or reseed the draws) and continue to the "
+                                  "main run's length; the two runs are compared below."));
+    m_shownStep->setToolTip(tr("The step whose next-token distribution the chart shows; Branch here branches there."));
+    connect(m_stepButton, &QPushButton::clicked, this, &LoopPage::stepOnce);
+    connect(m_playButton, &QPushButton::clicked, this, &LoopPage::play);
+    connect(m_stopButton, &QPushButton::clicked, this, &LoopPage::stop);
+    connect(m_rewindButton, &QPushButton::clicked, this, &LoopPage::rewindOne);
+    connect(m_branchButton, &QPushButton::clicked, this, &LoopPage::branchHere);
+    connect(m_playTimer, &QTimer::timeout, this, &LoopPage::playTick);
+    m_branchTimer->setInterval(0);
+    connect(m_branchTimer, &QTimer::timeout, this, &LoopPage::branchSlice);
+    connect(m_shownStep, &QSpinBox::valueChanged, this, [this](int value) {
+        m_followLatest = m_main && static_cast<std::size_t>(value) + 1 >= m_main->steps().size();
+        refresh();
+    });
+    for (QDoubleSpinBox* box : {m_prefillMs, m_passMs})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &LoopPage::showLatency);
+    connect(m_steps, &QSpinBox::valueChanged, this, &LoopPage::showLatency);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Prompt"), m_prompt);
+    form->addRow(tr("Preset"), m_semantics);
+    form->addRow(tr("Chain"), m_chain);
+    form->addRow(tr("Seed"), m_seed);
+    form->addRow(tr("Generator"), m_rng);
+    form->addRow(tr("N steps"), m_steps);
+    auto* branchRow = new QHBoxLayout;
+    branchRow->addWidget(m_branchMode);
+    branchRow->addWidget(new QLabel(tr("at")));
+    branchRow->addWidget(m_branchAt);
+    form->addRow(tr("Branch"), branchRow);
+    auto* branchValues = new QHBoxLayout;
+    branchValues->addWidget(m_branchToken);
+    branchValues->addWidget(new QLabel(tr("seed")));
+    branchValues->addWidget(m_branchSeed);
+    form->addRow(tr("Token / seed"), branchValues);
+    form->addRow(tr("Prefill"), m_prefillMs);
+    form->addRow(tr("Time per pass"), m_passMs);
+    auto* steps = new QHBoxLayout;
+    for (QPushButton* b : {m_stepButton, m_playButton, m_stopButton, m_rewindButton})
+        steps->addWidget(b);
+    auto* fileButtons = new QHBoxLayout;
+    for (QPushButton* b : {openButton(), saveButton(), runButton(), cancelButton()})
+        fileButtons->addWidget(b);
+    auto* sendRow = new QHBoxLayout;
+    auto* toExplorer = new QPushButton(tr("To Explorer"));
+    auto* toJunk = new QPushButton(tr("To junk risk"));
+    toExplorer->setToolTip(tr("Open the shown step's next-token distribution (the model's logits after the prompt and the "
+                              "tokens before it) in the Explorer."));
+    toJunk->setToolTip(tr("Use the shown step's next-token distribution as the junk-risk page's per-step distribution."));
+    connect(toExplorer, &QPushButton::clicked, this, [this] { sendTo(QStringLiteral("explorer")); });
+    connect(toJunk, &QPushButton::clicked, this, [this] { sendTo(QStringLiteral("junk-risk")); });
+    sendRow->addWidget(m_branchButton);
+    sendRow->addWidget(toExplorer);
+    sendRow->addWidget(toJunk);
+    auto* controls = new QVBoxLayout;
+    controls->addLayout(form);
+    controls->addLayout(steps);
+    controls->addLayout(sendRow);
+    controls->addLayout(fileButtons);
+    controls->addWidget(errorLabel());
+    controls->addWidget(m_latency);
+    controls->addStretch();
+    auto* controlBox = new QGroupBox(tr("Loop"));
+    controlBox->setLayout(controls);
+
+    auto* texts = new QSplitter(Qt::Horizontal);
+    for (QTextBrowser* text : {m_mainText, m_branchText}) {
+        text->setMinimumHeight(48);
+        texts->addWidget(text);
+    }
+    m_mainText->setToolTip(tr("The main run: the prompt in grey, then the generated text."));
+    m_branchText->setToolTip(tr("The branch: the same up to the first divergent step, marked."));
+    m_divergence->setWordWrap(true);
+    m_stepInfo->setWordWrap(true);
+    auto* textPane = new QWidget;
+    auto* textLayout = new QVBoxLayout(textPane);
+    textLayout->setContentsMargins(0, 0, 0, 0);
+    textLayout->addWidget(texts, 1);
+    textLayout->addWidget(m_divergence);
+
+    auto* stepView = new QChartView(m_stepChart->chart());
+    stepView->setRenderHint(QPainter::Antialiasing);
+    auto* stepsView = new QChartView(m_stepsChart->chart());
+    stepsView->setRenderHint(QPainter::Antialiasing);
+    auto* stepPane = new QWidget;
+    auto* stepLayout = new QVBoxLayout(stepPane);
+    stepLayout->setContentsMargins(0, 0, 0, 0);
+    auto* shownRow = new QHBoxLayout;
+    shownRow->addWidget(new QLabel(tr("Shown step")));
+    shownRow->addWidget(m_shownStep);
+    shownRow->addWidget(m_stepInfo, 1);
+    stepLayout->addWidget(staleLabel());
+    stepLayout->addLayout(shownRow);
+    stepLayout->addWidget(stepView, 1);
+    auto* charts = new QSplitter(Qt::Horizontal);
+    charts->addWidget(stepPane);
+    charts->addWidget(stepsView);
+    stepView->setMinimumWidth(240);
+    stepsView->setMinimumWidth(170);
+    charts->setStretchFactor(0, 3);
+    charts->setStretchFactor(1, 2);
+    charts->setSizes({600, 400});
+
+    m_table->setModel(m_model);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->verticalHeader()->hide();
+
+    auto* results = new QSplitter(Qt::Vertical);
+    results->addWidget(textPane);
+    results->addWidget(charts);
+    results->addWidget(m_table);
+    results->setStretchFactor(0, 1);
+    results->setStretchFactor(1, 3);
+    results->setStretchFactor(2, 1);
+    results->setSizes({110, 420, 170});
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(controlBox);
+    split->addWidget(results);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+
+    watchControls(controlBox, {m_prefillMs, m_passMs});
+    setSpec(startingSpec());
+    markSaved();
+    runStateChanged();
+}
+
+LoopPage::~LoopPage() = default;
+
+QString LoopPage::title() const
+{
+    return tr("Loop");
+}
+
+QChart* LoopPage::chart() const
+{
+    return m_stepChart->chart();
+}
+
+QAbstractItemModel* LoopPage::resultsModel() const
+{
+    return m_model;
+}
+
+std::optional<app::ResultTable> LoopPage::resultTable() const
+{
+    return m_model->table();
+}
+
+app::Provenance LoopPage::provenance() const
+{
+    const auto spec = specFromControls();
+    return app::loopProvenance(spec ? spec.value() : startingSpec());
+}
+
+void LoopPage::reset()
+{
+    stop();
+    setSpec(startingSpec());
+}
+
+void LoopPage::setSpec(const app::LoopSpec& spec)
+{
+    m_name = spec.name;
+    m_description = spec.description;
+    m_prompt->setText(spec.prompt);
+    m_semantics->setCurrentText(spec.semantics);
+    m_chain->setText(spec.chain);
+    m_seed->setValue(static_cast<int>(std::min<qint64>(spec.seed, std::numeric_limits<int>::max())));
+    m_rng->setCurrentText(spec.rng);
+    m_steps->setValue(static_cast<int>(spec.steps));
+    m_branchMode->setCurrentIndex(!spec.branch ? NoBranch : spec.branch->seed ? Reseed : ForceToken);
+    if (spec.branch) {
+        m_branchAt->setValue(static_cast<int>(spec.branch->at));
+        if (spec.branch->seed)
+            m_branchSeed->setValue(static_cast<int>(std::min<qint64>(*spec.branch->seed, std::numeric_limits<int>::max())));
+        else
+            m_branchToken->setText(spec.branch->token);
+    }
+    m_main.reset();
+    m_branch.reset();
+    m_followLatest = true;
+    showError(QString());
+    refresh();
+    showLatency();
+}
+
+engine::Result<app::LoopSpec> LoopPage::specFromControls() const
+{
+    QJsonObject json{{QStringLiteral("logitlab"), app::kExperimentFileVersion},
+                     {QStringLiteral("experiment"), QStringLiteral("loop")},
+                     {QStringLiteral("name"), m_name},
+                     {QStringLiteral("prompt"), m_prompt->text()},
+                     {QStringLiteral("steps"), m_steps->value()},
+                     {QStringLiteral("semantics"), m_semantics->currentText()},
+                     {QStringLiteral("chain"), m_chain->text()},
+                     {QStringLiteral("seed"), m_seed->value()},
+                     {QStringLiteral("rng"), m_rng->currentText()}};
+    if (!m_description.isEmpty())
+        json.insert(QStringLiteral("description"), m_description);
+    if (m_branchMode->currentIndex() == ForceToken)
+        json.insert(QStringLiteral("branch"), QJsonObject{{QStringLiteral("at"), m_branchAt->value()},
+                                                          {QStringLiteral("token"), m_branchToken->text()}});
+    else if (m_branchMode->currentIndex() == Reseed)
+        json.insert(QStringLiteral("branch"), QJsonObject{{QStringLiteral("at"), m_branchAt->value()},
+                                                          {QStringLiteral("seed"), m_branchSeed->value()}});
+    return app::parseLoop(json, tr("controls"));
+}
+
+QJsonObject LoopPage::controlsJson() const
+{
+    const auto spec = specFromControls();
+    return spec ? app::toJson(spec.value()) : QJsonObject();
+}
+
+QString LoopPage::readExperimentFile(const QString& path)
+{
+    const auto spec = app::readLoopFile(path);
+    if (!spec)
+        return QString::fromStdString(spec.error());
+    stop();
+    setSpec(spec.value());
+    return {};
+}
+
+QString LoopPage::writeExperimentFile(const QString& path)
+{
+    const auto spec = specFromControls();
+    return spec ? app::writeLoopFile(path, spec.value()) : QString::fromStdString(spec.error());
+}
+
+void LoopPage::showEvent(QShowEvent* event)
+{
+    ExperimentPage::showEvent(event);
+    // Never a blank pane: the first time the page is on screen without a loop, take the first
+    // steps of the run the controls describe (and its branch), within one slice of the UI thread.
+    if (m_shownOnce)
+        return;
+    m_shownOnce = true;
+    if (m_main || isRunning() || !ensureLoop())
+        return;
+    const auto spec = specFromControls();
+    const auto first = std::min<std::size_t>(static_cast<std::size_t>(spec->steps), kFirstSteps);
+    QElapsedTimer slice;
+    slice.start();
+    while (m_main->steps().size() < first && slice.elapsed() < kSliceMs)
+        m_main->step();
+    refresh();
+    if (spec->branch && static_cast<std::size_t>(spec->branch->at) < m_main->steps().size()) {
+        m_shownStep->setValue(static_cast<int>(spec->branch->at));
+        branchHere();
+    }
+}
+
+void LoopPage::runStateChanged()
+{
+    const bool running = isRunning();
+    for (QPushButton* b : {m_stepButton, m_playButton, m_rewindButton, m_branchButton})
+        b->setEnabled(!running);
+    m_stopButton->setEnabled(running || isPlaying() || isBranching());
+}
+
+bool LoopPage::isPlaying() const
+{
+    return m_playTimer->isActive();
+}
+
+bool LoopPage::isBranching() const
+{
+    return m_branchTimer->isActive();
+}
+
+bool LoopPage::ensureLoop()
+{
+    const auto spec = specFromControls();
+    if (!spec) {
+        showError(QString::fromStdString(spec.error()));
+        return false;
+    }
+    showError(QString());
+    const QJsonObject key = loopKeyOf(app::toJson(spec.value()));
+    if (m_main && key == m_loopKey)
+        return true;
+    auto loop = app::makeLoop(spec.value());
+    if (!loop) {
+        showError(QString::fromStdString(loop.error()));
+        return false;
+    }
+    m_main.emplace(std::move(loop).value());
+    m_branch.reset();
+    m_loopKey = key;
+    m_followLatest = true;
+    return true;
+}
+
+void LoopPage::stepOnce()
+{
+    if (isRunning() || !ensureLoop())
+        return;
+    if (m_main->steps().size() >= static_cast<std::size_t>(app::kMaxLoopSteps)) {
+        showError(tr("N steps: the loop stops at %1 steps").arg(app::kMaxLoopSteps));
+        return;
+    }
+    m_main->step();
+    m_followLatest = true;
+    refresh();
+}
+
+void LoopPage::play()
+{
+    if (isRunning() || !ensureLoop())
+        return;
+    m_playStartSteps = m_main->steps().size();
+    if (m_playStartSteps >= static_cast<std::size_t>(m_steps->value())) {
+        emit statusMessage(tr("Already %1 steps: Rewind, or raise N").arg(m_playStartSteps));
+        return;
+    }
+    m_followLatest = true;
+    m_playClock.start();
+    m_playTimer->start(std::max(1, static_cast<int>(m_passMs->value())));
+    emit statusMessage(tr("Playing at %1 ms per pass…").arg(m_passMs->value()));
+    runStateChanged();
+}
+
+void LoopPage::playTick()
+{
+    // Token k appears at prefill + k passes, as in a real decode; a slow tick catches up, but
+    // never holds the UI thread for more than one slice.
+    const double elapsed = static_cast<double>(m_playClock.nsecsElapsed()) / 1e6;
+    const double pass = m_passMs->value();
+    const auto n = static_cast<std::size_t>(m_steps->value());
+    std::size_t due = n;
+    if (pass > 0.0)
+        due = elapsed < m_prefillMs->value()
+            ? m_playStartSteps
+            : std::min(n, m_playStartSteps + static_cast<std::size_t>((elapsed - m_prefillMs->value()) / pass));
+    QElapsedTimer slice;
+    slice.start();
+    while (m_main->steps().size() < due && slice.elapsed() < kSliceMs)
+        m_main->step();
+    if (m_main->steps().size() >= n) {
+        m_playTimer->stop();
+        emit statusMessage(tr("%1 tokens in %2 s (the latency model: %3 s)")
+                               .arg(n - m_playStartSteps)
+                               .arg(elapsed / 1000.0, 0, 'f', 2)
+                               .arg((m_prefillMs->value() + static_cast<double>(n - m_playStartSteps) * pass) / 1000.0, 0, 'f', 2));
+        runStateChanged();
+    }
+    refresh();
+}
+
+void LoopPage::stop()
+{
+    m_playTimer->stop();
+    m_branchTimer->stop();
+    if (isRunning())
+        cancel();
+    runStateChanged();
+}
+
+void LoopPage::rewindOne()
+{
+    if (isRunning() || !m_main || m_main->steps().empty())
+        return;
+    m_playTimer->stop();
+    m_branchTimer->stop();
+    const std::size_t to = m_main->steps().size() - 1;
+    m_main->rewind(to);
+    if (m_branch) {
+        if (m_branch->steps().size() > to)
+            m_branch->rewind(to);
+        if (!engine::firstDivergence(m_main->steps(), m_branch->steps()))
+            m_branch.reset();
+    }
+    m_followLatest = true;
+    refresh();
+    runStateChanged();
+}
+
+void LoopPage::branchHere()
+{
+    if (isRunning() || !m_main || m_main->steps().empty()) {
+        showError(tr("Branch: step first, then branch at a step"));
+        return;
+    }
+    const auto at = static_cast<std::size_t>(m_shownStep->value());
+    std::optional<std::int32_t> forced;
+    const bool reseed = m_branchMode->currentIndex() == Reseed
+        || (m_branchMode->currentIndex() == NoBranch && m_branchToken->text().trimmed().isEmpty());
+    if (!reseed) {
+        app::LoopBranchSpec probe;
+        probe.token = m_branchToken->text().trimmed();
+        forced = app::branchTokenId(probe);
+        if (!forced) {
+            showError(tr("Token / seed: '%1' is not a token of the built-in model").arg(probe.token));
+            return;
+        }
+    }
+    showError(QString());
+    m_branch.emplace(*m_main);
+    m_branch->rewind(at);
+    if (forced) {
+        m_branch->step(forced);
+    } else {
+        auto rng = engine::makeRng(m_rng->currentText().toStdString(), static_cast<std::uint64_t>(m_branchSeed->value()));
+        m_branch->reseed(std::move(rng).value());
+    }
+    // The file says the same branch, so Save and Run N repeat it.
+    const QSignalBlocker block(m_branchMode);
+    m_branchMode->setCurrentIndex(forced ? ForceToken : Reseed);
+    m_branchAt->setValue(static_cast<int>(at));
+    m_loopKey = loopKeyOf(controlsJson());
+    m_branchTarget = m_main->steps().size();
+    branchSlice();  // a short branch is done at once; a long one goes on in slices
+    if (m_branch->steps().size() < m_branchTarget)
+        m_branchTimer->start();
+    runStateChanged();
+}
+
+void LoopPage::branchSlice()
+{
+    QElapsedTimer slice;
+    slice.start();
+    while (m_branch && m_branch->steps().size() < m_branchTarget && slice.elapsed() < kSliceMs)
+        m_branch->step();
+    if (!m_branch || m_branch->steps().size() >= m_branchTarget) {
+        m_branchTimer->stop();
+        runStateChanged();
+    }
+    refresh();
+}
+
+void LoopPage::sendTo(const QString& target)
+{
+    if (!m_main || m_main->steps().empty()) {
+        showError(tr("Step first: the distribution sent is the one a step drew from"));
+        return;
+    }
+    const auto at = static_cast<std::size_t>(m_shownStep->value());
+    std::vector<std::int32_t> context = m_main->prompt();
+    const auto tokens = m_main->tokens();
+    context.insert(context.end(), tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(at));
+    emit distributionOffered(target, m_main->model().distributionAfter(context));
+}
+
+void LoopPage::run()
+{
+    const auto spec = specFromControls();
+    if (!spec) {
+        showError(QString::fromStdString(spec.error()));
+        return;
+    }
+    m_playTimer->stop();
+    m_branchTimer->stop();
+    startRun<app::LoopOutcome>(
+        *m_runs, tr("Running %1 steps…").arg(spec->steps),
+        [spec = spec.value()](const app::WorkControl& control) { return app::runLoop(spec, control); },
+        [this, spec = spec.value()](app::LoopOutcome& outcome) {
+            m_main.emplace(*outcome.mainLoop);
+            if (outcome.branchLoop)
+                m_branch.emplace(*outcome.branchLoop);
+            else
+                m_branch.reset();
+            m_loopKey = loopKeyOf(app::toJson(spec));
+            m_followLatest = true;
+            refresh();
+        });
+}
+
+std::vector<app::LoopTrack> LoopPage::tracks() const
+{
+    std::vector<app::LoopTrack> out;
+    if (m_main)
+        out.push_back(app::trackOf(*m_main, QStringLiteral("main")));
+    if (m_branch)
+        out.push_back(app::trackOf(*m_branch, QStringLiteral("branch")));
+    return out;
+}
+
+QString LoopPage::runHtml(const engine::GenerationLoop& loop, std::optional<std::size_t> divergence, bool branch) const
+{
+    const auto& vocabulary = loop.model().tokens();
+    QString html = QStringLiteral("<span style='color:#888'>%1</span>")
+                       .arg(m_prompt->text().toHtmlEscaped());
+    std::string previous = "x";
+    const auto tokens = loop.tokens();
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const std::string& token = vocabulary[static_cast<std::size_t>(tokens[i])];
+        const std::string separator = engine::separatorBefore(previous, token);
+        html += separator == "\n" ? QStringLiteral("<br><br>") : QString::fromStdString(separator);
+        QString shown = token == engine::kParagraphToken ? QStringLiteral("¶") : QString::fromStdString(token).toHtmlEscaped();
+        if (divergence && i == *divergence)
+            shown = QStringLiteral("<b style='background:#ffd8d8;color:#b00020'>%1</b>").arg(shown);
+        else if (branch && divergence && i > *divergence)
+            shown = QStringLiteral("<span style='color:#c05000'>%1</span>").arg(shown);
+        html += shown;
+        previous = token;
+    }
+    return html;
+}
+
+void LoopPage::refresh()
+{
+    const std::size_t size = m_main ? m_main->steps().size() : 0;
+    {
+        const QSignalBlocker block(m_shownStep);
+        m_shownStep->setRange(0, static_cast<int>(size > 0 ? size - 1 : 0));
+        if (m_followLatest && size > 0)
+            m_shownStep->setValue(static_cast<int>(size - 1));
+        m_shownStep->setEnabled(size > 0);
+    }
+    std::optional<engine::Divergence> divergence;
+    if (m_main && m_branch)
+        divergence = engine::firstDivergence(m_main->steps(), m_branch->steps());
+    std::optional<std::size_t> divergentStep;
+    if (divergence)
+        divergentStep = divergence->step;
+
+    if (size == 0) {
+        m_stepChart->clear(tr("Press Step (F10) or Play (F5) to generate"));
+        m_stepInfo->clear();
+        m_mainText->setHtml(QStringLiteral("<span style='color:#888'>%1</span>").arg(m_prompt->text().toHtmlEscaped()));
+    } else {
+        const auto& step = m_main->steps()[static_cast<std::size_t>(m_shownStep->value())];
+        m_stepChart->setStep(step, m_main->model().tokens());
+        m_stepInfo->setText(LoopStepChart::stepSummary(step));
+        m_mainText->setHtml(runHtml(*m_main, divergentStep, false));
+    }
+    m_branchText->setHtml(m_branch ? runHtml(*m_branch, divergentStep, true)
+                                   : tr("<span style='color:#888'>No branch. Pick a step (Shown step), type a token "
+                                        "or choose a seed, and press Branch here.</span>"));
+    std::vector<LoopStepsChart::Track> chartTracks;
+    if (m_main)
+        chartTracks.push_back({tr("main"), &m_main->steps()});
+    if (m_branch)
+        chartTracks.push_back({tr("branch"), &m_branch->steps()});
+    m_stepsChart->setTracks(chartTracks, divergentStep);
+    m_model->setTable(app::loopStepsTable(tracks()));
+
+    if (!m_branch) {
+        m_divergence->setText(size ? tr("%1 steps: one forward pass each, each needing the token the one before chose.")
+                                         .arg(size)
+                                   : QString());
+    } else if (!divergence) {
+        m_divergence->setText(tr("The branch has chosen the same tokens so far."));
+    } else {
+        const auto& vocabulary = m_main->model().tokens();
+        const auto a = m_main->steps()[divergence->step].token;
+        const auto b = m_branch->steps()[divergence->step].token;
+        m_divergence->setText(
+            tr("First divergent step: %1. Main chose '%2' (model p %3), the branch '%4' (model p %5): a gap of %6.%7")
+                .arg(divergence->step)
+                .arg(shownToken(vocabulary[static_cast<std::size_t>(a)]))
+                .arg(divergence->probabilityA, 0, 'g', 4)
+                .arg(shownToken(vocabulary[static_cast<std::size_t>(b)]))
+                .arg(divergence->probabilityB, 0, 'g', 4)
+                .arg(divergence->probabilityA - divergence->probabilityB, 0, 'g', 4)
+                .arg(m_branch->steps()[divergence->step].forced ? tr(" (forced)") : QString()));
+    }
+    if (const QJsonObject json = controlsJson(); !json.isEmpty() && m_main)
+        resultsShownFor(json);
+}
+
+void LoopPage::showLatency()
+{
+    const double n = m_steps->value();
+    const double total = (m_prefillMs->value() + n * m_passMs->value()) / 1000.0;
+    m_latency->setText(tr("<b>Latency model</b>: one forward pass per output token, and each pass needs the token the "
+                          "one before chose, so they cannot overlap. Prefill %1 ms + %2 passes × %3 ms = <b>%4 s</b>. "
+                          "(The lesson: 400 × 25 ms ≈ 10 s.) Play steps at this speed.")
+                           .arg(m_prefillMs->value())
+                           .arg(m_steps->value())
+                           .arg(m_passMs->value())
+                           .arg(total, 0, 'f', 2));
+}
+
+}  // namespace logitlab::ui
