@@ -3,6 +3,7 @@
 #include "explorer_kind.h"
 #include "junk_risk_kind.h"
 #include "seed_sweep_kind.h"
+#include "summation_kind.h"
 
 #include <QRegularExpression>
 
@@ -11,7 +12,8 @@ namespace logitlab::app {
 const std::vector<const ExperimentKind*>& experimentKinds()
 {
     // The one list of kinds: a new experiment adds its line here and nothing elsewhere.
-    static const std::vector<const ExperimentKind*> kinds{&junkRiskKind(), &seedSweepKind(), &explorerKind()};
+    static const std::vector<const ExperimentKind*> kinds{&junkRiskKind(), &seedSweepKind(), &summationKind(),
+                                                                &explorerKind()};
     return kinds;
 }
 
