@@ -4,6 +4,7 @@
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
+#include <QHorizontalBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QGraphicsScene>
@@ -97,7 +98,9 @@ void SummationCharts::setSummary(const engine::SummationSummary& summary, const 
     QStringList names;
     double low = 0.0, high = 0.0;
     QStringList overflowed;
-    for (const auto& row : summary.methods) {
+    // Last first: a horizontal bar chart fills from the bottom, so the first order ends on top.
+    for (auto it = summary.methods.rbegin(); it != summary.methods.rend(); ++it) {
+        const auto& row = *it;
         names << QString::fromStdString(row.method);
         const double ulps = row.finite ? static_cast<double>(row.ulps) : 0.0;
         if (!row.finite)
@@ -106,21 +109,23 @@ void SummationCharts::setSummary(const engine::SummationSummary& summary, const 
         low = std::min(low, ulps);
         high = std::max(high, ulps);
     }
-    auto* bars = new QBarSeries;
+    // Horizontal bars: the orders' names read in full down the left, first order on top.
+    auto* bars = new QHorizontalBarSeries;
     bars->append(set);
-    bars->setLabelsVisible(names.size() <= 16);
+    bars->setBarWidth(0.7);
+    bars->setLabelsVisible(true);
     bars->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    bars->setLabelsFormat(QStringLiteral("@value"));
     bars->setLabelsPrecision(12);
     m_errors->addSeries(bars);
     auto* methodAxis = new QBarCategoryAxis;
     methodAxis->setCategories(names);
-    methodAxis->setLabelsAngle(names.size() > 6 ? -45 : 0);
     auto* ulpAxis = countAxis(low, high, tr("error (ULPs of %1)").arg(accumulator));
-    m_errors->addAxis(methodAxis, Qt::AlignBottom);
-    m_errors->addAxis(ulpAxis, Qt::AlignLeft);
+    m_errors->addAxis(methodAxis, Qt::AlignLeft);
+    m_errors->addAxis(ulpAxis, Qt::AlignBottom);
     bars->attachAxis(methodAxis);
     bars->attachAxis(ulpAxis);
-    QString title = tr("Error of each order, %1; N = %2").arg(precision).arg(summary.terms);
+    QString title = tr("Error of each order against the exact sum, %1; N = %L2").arg(precision).arg(summary.terms);
     if (!overflowed.isEmpty())
         title += tr(" (overflowed: %1)").arg(overflowed.join(QStringLiteral(", ")));
     m_errors->setTitle(title);
@@ -135,7 +140,7 @@ void SummationCharts::setSummary(const engine::SummationSummary& summary, const 
         for (const auto& bin : summary.histogram) {
             *counts << static_cast<double>(bin.count);
             tallest = std::max(tallest, static_cast<double>(bin.count));
-            bins << (bin.low == bin.high ? QString::number(bin.low) : QStringLiteral("%1..%2").arg(bin.low).arg(bin.high));
+            bins << QString::number(bin.low);  // short, so forty of them fit under the bars
         }
         auto* series = new QBarSeries;
         series->append(counts);
@@ -143,15 +148,17 @@ void SummationCharts::setSummary(const engine::SummationSummary& summary, const 
         m_histogram->addSeries(series);
         auto* binAxis = new QBarCategoryAxis;
         binAxis->setCategories(bins);
-        binAxis->setTitleText(tr("error of the random order (ULPs)"));
-        binAxis->setLabelsAngle(bins.size() > 12 ? -60 : 0);
+        const std::int64_t width = summary.histogram.front().high - summary.histogram.front().low + 1;
+        binAxis->setTitleText(width == 1 ? tr("error of the random order (ULPs)")
+                                         : tr("error of the random order (ULPs, bins of %1 from the value shown)").arg(width));
+        binAxis->setLabelsAngle(bins.size() > 12 ? -90 : 0);
         auto* countsAxis = countAxis(0.0, tallest, tr("shuffles"));
         m_histogram->addAxis(binAxis, Qt::AlignBottom);
         m_histogram->addAxis(countsAxis, Qt::AlignLeft);
         series->attachAxis(binAxis);
         series->attachAxis(countsAxis);
         m_histogram->legend()->setVisible(false);
-        m_histogram->setTitle(tr("%1 random orders gave %2 different results (N = %3, %4)")
+        m_histogram->setTitle(tr("%L1 random orders gave %L2 different results (N = %L3, %4)")
                                   .arg(summary.shuffles.size())
                                   .arg(summary.distinctShuffles)
                                   .arg(summary.terms)

@@ -4,6 +4,7 @@
 #include "junk_risk_page.h"
 #include "main_window.h"
 #include "seed_sweep_page.h"
+#include "summation_page.h"
 
 namespace logitlab::ui {
 
@@ -16,6 +17,8 @@ Workbench buildWorkbench(MainWindow& window)
     window.addPage(pages.junkRisk);
     pages.seedSweep = new SeedSweepPage;
     window.addPage(pages.seedSweep);
+    pages.summation = new SummationPage;
+    window.addPage(pages.summation);
     return pages;
 }
 

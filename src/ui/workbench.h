@@ -1,5 +1,5 @@
-// The workbench as the application shows it: the Explorer, Junk risk and Seed sweep pages in
-// the main window, in that order. Pages hand work to each other through the page interface
+// The workbench as the application shows it: the Explorer, Junk risk, Seed sweep and Summation
+// order pages in the main window, in that order. Pages hand work to each other through the page interface
 // (Page::distributionOffered -> MainWindow::handOff -> Page::acceptDistribution), so this only
 // adds them; main() and the tests build the same window with it.
 #pragma once
@@ -10,11 +10,13 @@ class ExplorerPage;
 class JunkRiskPage;
 class MainWindow;
 class SeedSweepPage;
+class SummationPage;
 
 struct Workbench {
     ExplorerPage* explorer = nullptr;
     JunkRiskPage* junkRisk = nullptr;
     SeedSweepPage* seedSweep = nullptr;
+    SummationPage* summation = nullptr;
 };
 
 Workbench buildWorkbench(MainWindow& window);
