@@ -1,5 +1,6 @@
 #include "summation_charts.h"
 
+#include "chart_lifetime.h"
 #include "chart_style.h"
 
 #include <QBarCategoryAxis>
@@ -21,30 +22,6 @@ namespace logitlab::ui {
 
 namespace {
 
-QChart* newChart()
-{
-    auto* chart = new QChart;
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(8, 8, 8, 8));
-    return chart;
-}
-
-void clearChart(QChart* chart)
-{
-    chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes()) {
-        chart->removeAxis(axis);
-        delete axis;
-    }
-}
-
-void deleteUnlessInScene(QChart* chart)
-{
-    if (!chart->scene())
-        delete chart;
-}
-
 // A symmetric-enough range around the values, never empty, with whole-number ticks.
 QValueAxis* countAxis(double low, double high, const QString& title)
 {
@@ -64,7 +41,7 @@ QValueAxis* countAxis(double low, double high, const QString& title)
 }  // namespace
 
 SummationCharts::SummationCharts(QObject* parent)
-    : QObject(parent), m_errors(newChart()), m_histogram(newChart()), m_spread(newChart())
+    : QObject(parent), m_errors(newRebuiltChart()), m_histogram(newRebuiltChart()), m_spread(newRebuiltChart())
 {
     clear();
 }
