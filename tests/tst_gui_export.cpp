@@ -71,6 +71,9 @@ private slots:
         QTest::newRow("seed sweep, per seed") << QStringLiteral("seed-sweep") << QStringLiteral("seed-sweep-200-seeds.json")
                                               << int(ui::SeedSweepPage::SeedsTab) << QStringLiteral("-seeds") << 200;
         QTest::newRow("explorer") << QStringLiteral("explorer") << QStringLiteral("explorer-llama-xtc.json") << -1 << QString() << 5;
+        // Every order and the lowest and highest shuffle.
+        QTest::newRow("summation order") << QStringLiteral("summation-order") << QStringLiteral("summation-order-lesson.json")
+                                         << -1 << QString() << 11 + 2;
     }
     void exportEqualsCli()
     {

@@ -178,7 +178,7 @@ ResultTable spreadTable(const engine::SummationSummary& s)
         columnOf(rows, QStringLiteral("max_ulps"), QObject::tr("max (ULPs)"), Kind::Integer, [](const Row& r) { return qint64(r.maxUlps); },
                  QObject::tr("The highest result's error in ULPs.")),
         columnOf(rows, QStringLiteral("spread_ulps"), QObject::tr("spread (ULPs)"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.maxUlps - r.minUlps); }, QObject::tr("max - min, in ULPs.")),
+                 [](const Row& r) { return qint64(r.spreadUlps); }, QObject::tr("max - min, in ULPs.")),
         columnOf(rows, QStringLiteral("relative_spread"), QObject::tr("relative spread"), Kind::Real,
                  [](const Row& r) { return r.relativeSpread; }, QObject::tr("(max - min) / |exact sum|.")),
         columnOf(rows, QStringLiteral("exact"), QObject::tr("exact sum"), Kind::Real, [](const Row& r) { return r.exact; },

@@ -3,6 +3,8 @@
 // builder unless a QChartView took it (a view owns the chart it shows).
 #pragma once
 
+#include <QtGlobal>
+
 QT_BEGIN_NAMESPACE
 class QChart;
 QT_END_NAMESPACE

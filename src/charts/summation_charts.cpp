@@ -154,7 +154,7 @@ void SummationCharts::setSummary(const engine::SummationSummary& summary, const 
         points->setMarkerSize(9);
         double highest = 0.0;
         for (const auto& row : summary.spread) {
-            const double spread = static_cast<double>(row.maxUlps - row.minUlps);
+            const double spread = static_cast<double>(row.spreadUlps);
             line->append(static_cast<double>(row.n), spread);
             points->append(static_cast<double>(row.n), spread);
             highest = std::max(highest, spread);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 namespace logitlab::engine {
@@ -72,9 +73,14 @@ Result<std::vector<double>> stored(std::vector<double> values, FloatFormat stora
     return values;
 }
 
+// Saturates instead of overflowing: two float64 values of opposite signs near the top of the
+// range lie more than 2^63 positions apart.
 std::int64_t ulpsBetween(FloatFormat format, double value, double exact)
 {
-    return ordinalOf(format, value) - ordinalOf(format, exact);
+    std::int64_t out = 0;
+    if (__builtin_sub_overflow(ordinalOf(format, value), ordinalOf(format, exact), &out))
+        return value > exact ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+    return out;
 }
 
 }  // namespace
@@ -231,13 +237,19 @@ SummationSummary SummationExperiment::summarize(const std::vector<double>& resul
                                                            std::to_string(lo->index) + ")", lo->value));
         out.methods.push_back(methodRow("shuffle max", "the highest of the random orders (shuffle " +
                                                            std::to_string(hi->index) + ")", hi->value));
-        // One bin per ULP when the range is narrow, else kMaxBins equal bins.
-        const std::int64_t range = high - low + 1;
-        const std::int64_t width = (range + kMaxBins - 1) / kMaxBins;
-        for (std::int64_t at = low; at <= high; at += width)
-            out.histogram.push_back({at, std::min(high, at + width - 1), 0});
+        // One bin per ULP when the range is narrow, else kMaxBins equal bins. Offsets from
+        // `low` are unsigned: the range can exceed 2^63 ULPs in float64.
+        const auto span = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
+        const std::uint64_t width = span / static_cast<std::uint64_t>(kMaxBins) + 1;
+        for (std::uint64_t offset = 0; offset <= span; offset += width) {
+            const auto at = static_cast<std::int64_t>(static_cast<std::uint64_t>(low) + offset);
+            const std::uint64_t last = std::min(span, offset + (width - 1));
+            out.histogram.push_back({at, static_cast<std::int64_t>(static_cast<std::uint64_t>(low) + last), 0});
+            if (span - offset < width)
+                break;
+        }
         for (const ShuffleRow& r : finite)
-            ++out.histogram[static_cast<std::size_t>((r.ulps - low) / width)].count;
+            ++out.histogram[static_cast<std::size_t>((static_cast<std::uint64_t>(r.ulps) - static_cast<std::uint64_t>(low)) / width)].count;
     }
 
     for (std::size_t s = 1; s < m_sets.size(); ++s) {
@@ -262,6 +274,8 @@ SummationSummary SummationExperiment::summarize(const std::vector<double>& resul
             first = false;
         }
         row.distinct = static_cast<std::int64_t>(values.size());
+        if (__builtin_sub_overflow(row.maxUlps, row.minUlps, &row.spreadUlps))
+            row.spreadUlps = std::numeric_limits<std::int64_t>::max();
         row.relativeSpread = set.exactFloat64 != 0.0 ? (maxValue - minValue) / std::fabs(set.exactFloat64) : 0.0;
         out.spread.push_back(row);
     }

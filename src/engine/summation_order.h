@@ -76,6 +76,7 @@ struct SpreadRow {
     std::int64_t distinct = 0;      // distinct results over the shuffles
     std::int64_t minUlps = 0;       // finite results only
     std::int64_t maxUlps = 0;
+    std::int64_t spreadUlps = 0;    // max - min (saturated)
     double exact = 0.0;             // the exact sum in float64
     double relativeSpread = 0.0;    // (max - min) / |exact|; 0 when exact is 0
 };
