@@ -359,6 +359,7 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("result");
         QTest::newRow("one per line") << QStringLiteral("1\n2.5\n# note\n\n-3\n") << QStringLiteral("1,2.5,-3");
+        QTest::newRow("CRLF lines") << QStringLiteral("1\r\n 2 \r\n") << QStringLiteral("1,2");
         QTest::newRow("pasted with commas") << QStringLiteral("0.1, 0.2, 0.3") << QStringLiteral("0.1,0.2,0.3");
         QTest::newRow("NaN") << QStringLiteral("1\nnan\n") << QStringLiteral("t.txt:2: 'nan' is not finite; terms must be finite numbers");
         QTest::newRow("infinity") << QStringLiteral("inf") << QStringLiteral("t.txt:1: 'inf' is not finite; terms must be finite numbers");

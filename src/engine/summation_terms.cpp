@@ -3,6 +3,7 @@
 #include "input_limits.h"
 #include "logits_parser.h"
 #include "seed_split.h"
+#include "stage_support.h"
 
 #include <cmath>
 #include <cstdio>
@@ -29,15 +30,6 @@ constexpr DistributionName kNames[] = {
 double openUniform(std::uint64_t& state)
 {
     return (static_cast<double>(splitMix64(state) >> 11) + 0.5) * 0x1.0p-53;
-}
-
-std::string_view trimmed(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
 }
 
 }  // namespace
@@ -124,7 +116,10 @@ Result<std::vector<double>> parseTermsText(std::string_view text, std::string_vi
     std::size_t lineNumber = 0;
     while (!text.empty()) {
         const std::size_t end = text.find('\n');
-        const std::string_view line = trimmed(text.substr(0, end));
+        std::string_view line = text.substr(0, end);
+        if (!line.empty() && line.back() == '\r')  // CRLF files
+            line.remove_suffix(1);
+        line = detail::trimSpaces(line);
         text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
         ++lineNumber;
         if (line.empty() || line.front() == '#')
@@ -132,7 +127,7 @@ Result<std::vector<double>> parseTermsText(std::string_view text, std::string_vi
         std::string_view rest = line;
         while (true) {
             const std::size_t comma = rest.find(',');
-            const std::string_view item = trimmed(rest.substr(0, comma));
+            const std::string_view item = detail::trimSpaces(rest.substr(0, comma));
             const std::string where = source + ":" + std::to_string(lineNumber) + ": ";
             const auto value = parseDouble(item);
             if (!value)
