@@ -69,6 +69,8 @@ private slots:
                 QTest::newRow(name.constData()) << f.fileName() << QStringLiteral("junk-risk");
             else if (name.startsWith("seed-sweep"))
                 QTest::newRow(name.constData()) << f.fileName() << QStringLiteral("seed-sweep");
+            else if (name.startsWith("summation-order"))
+                QTest::newRow(name.constData()) << f.fileName() << QStringLiteral("summation-order");
             else if (name.startsWith("explorer"))
                 QTest::newRow(name.constData()) << f.fileName() << QStringLiteral("explorer");
             else if (name.startsWith("loop"))
@@ -137,6 +139,12 @@ private slots:
                                    << QStringList{QString()};
         QTest::newRow("seed sweep") << QStringLiteral("seed-sweep-lesson.json") << QStringList{}
                                     << QStringList{QString(), QStringLiteral("-seeds")};
+        QTest::newRow("summation order") << QStringLiteral("summation-order-normal.json") << QStringList{QStringLiteral("shuffles=50")}
+                                         << QStringList{QString(), QStringLiteral("-shuffles"), QStringLiteral("-histogram"),
+                                                        QStringLiteral("-spread"), QStringLiteral("-lesson")};
+        QTest::newRow("summation order, a list") << QStringLiteral("summation-order-hard-cases.json") << QStringList{}
+                                                 << QStringList{QString(), QStringLiteral("-shuffles"),
+                                                                QStringLiteral("-histogram"), QStringLiteral("-lesson")};
         QTest::newRow("explorer") << QStringLiteral("explorer-llama-xtc.json") << QStringList{}
                                   << QStringList{QString(), QStringLiteral("-sweep"), QStringLiteral("-draws"),
                                                  QStringLiteral("-compare")};

@@ -9,6 +9,7 @@
 #include "loop_page.h"
 #include "main_window.h"
 #include "seed_sweep_page.h"
+#include "summation_page.h"
 #include "workbench.h"
 
 #include <QComboBox>
@@ -65,12 +66,13 @@ private slots:
     {
         MainWindow window;
         const Workbench pages = buildWorkbench(window);
-        QCOMPARE(window.pageList()->count(), 4);
+        QCOMPARE(window.pageList()->count(), 5);
         QCOMPARE(window.currentPage(), pages.explorer);
         QCOMPARE(window.page(QStringLiteral("explorer")), pages.explorer);
         QCOMPARE(window.page(QStringLiteral("junk-risk")), pages.junkRisk);
         QCOMPARE(window.page(QStringLiteral("seed-sweep")), pages.seedSweep);
         QCOMPARE(window.page(QStringLiteral("loop")), pages.loop);
+        QCOMPARE(window.page(QStringLiteral("summation-order")), pages.summation);
         QCOMPARE(window.page(QStringLiteral("no-such-page")), nullptr);
     }
 

@@ -4,6 +4,7 @@
 #include "junk_risk_kind.h"
 #include "loop_kind.h"
 #include "seed_sweep_kind.h"
+#include "summation_kind.h"
 
 #include <QRegularExpression>
 
@@ -12,7 +13,8 @@ namespace logitlab::app {
 const std::vector<const ExperimentKind*>& experimentKinds()
 {
     // The one list of kinds: a new experiment adds its line here and nothing elsewhere.
-    static const std::vector<const ExperimentKind*> kinds{&junkRiskKind(), &seedSweepKind(), &explorerKind(), &loopKind()};
+    static const std::vector<const ExperimentKind*> kinds{&junkRiskKind(), &seedSweepKind(), &summationKind(),
+                                                          &explorerKind(), &loopKind()};
     return kinds;
 }
 

@@ -11,6 +11,8 @@
 #include "probability_chart.h"
 #include "seed_sweep_charts.h"
 #include "seed_sweep_job.h"
+#include "summation_charts.h"
+#include "summation_job.h"
 #include "sweep_chart.h"
 #include "token_display.h"
 
@@ -47,6 +49,17 @@ void seedSweepCharts(const app::ExperimentResult& result, ExperimentCharts& out)
     out.charts.append({QString(), charts->pValues()});
     out.charts.append({QStringLiteral("-spread"), charts->spread()});
     out.charts.append({QStringLiteral("-counts"), charts->counts()});
+    out.owners.push_back(std::move(charts));
+}
+
+void summationCharts(const app::ExperimentResult& result, ExperimentCharts& out)
+{
+    const auto& run = detailsOf<app::SummationRun>(result);
+    auto charts = std::make_unique<SummationCharts>();
+    charts->setSummary(run.outcome.summary, run.spec.storage, run.spec.accumulator);
+    out.charts.append({QString(), charts->errors()});
+    out.charts.append({QStringLiteral("-histogram"), charts->histogram()});
+    out.charts.append({QStringLiteral("-spread"), charts->spread()});
     out.owners.push_back(std::move(charts));
 }
 
@@ -135,6 +148,7 @@ const std::map<QString, Builder>& builders()
     static const std::map<QString, Builder> map{
         {QStringLiteral("junk-risk"), junkRiskCharts},
         {QStringLiteral("seed-sweep"), seedSweepCharts},
+        {QStringLiteral("summation-order"), summationCharts},
         {QStringLiteral("explorer"), explorerCharts},
         {QStringLiteral("loop"), loopCharts},
     };

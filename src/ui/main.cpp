@@ -1,6 +1,7 @@
 // logitlab: the GUI. Without a display it runs the headless demo instead (see README).
 #include "allocator_tuning.h"
 #include "build_info.h"
+#include "experiment_page.h"
 #include "explorer_page.h"
 #include "gui_command_line.h"
 #include "headless_demo.h"
@@ -142,7 +143,10 @@ int main(int argc, char* argv[])
         // Let the background load (--vocabulary), sweep and draws land so the picture shows them.
         QElapsedTimer waited;
         waited.start();
-        while ((explorer->loading() || explorer->sweepRunning() || explorer->compareRunning() || explorer->drawsRunning())
+        // An experiment page on screen runs its start on first show: let that land too.
+        const auto* experiment = qobject_cast<const ExperimentPage*>(window.currentPage());
+        while ((explorer->loading() || explorer->sweepRunning() || explorer->compareRunning() || explorer->drawsRunning()
+                || (experiment && experiment->isRunning()))
                && waited.elapsed() < 10'000)
             QApplication::processEvents(QEventLoop::AllEvents, 50);
         QApplication::processEvents();

@@ -110,6 +110,13 @@ void MainWindow::addPage(Page* page)
 {
     m_pages->addWidget(page);
     m_pageList->addItem(page->title());
+    // Wide enough for the longest title, so no page name is cut off.
+    const int wanted = std::min(m_pageList->maximumWidth(), m_pageList->sizeHintForColumn(0) + 2 * m_pageList->frameWidth() + 6);
+    if (QList<int> sizes = m_splitter->sizes(); sizes.size() == 2 && sizes[0] < wanted) {
+        sizes[1] = std::max(0, sizes[1] - (wanted - sizes[0]));
+        sizes[0] = wanted;
+        m_splitter->setSizes(sizes);
+    }
     if (QUndoStack* stack = page->undoStack())
         m_undoGroup->addStack(stack);
     connect(page, &Page::statusMessage, this, &MainWindow::showPageStatus);

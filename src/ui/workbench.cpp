@@ -5,6 +5,7 @@
 #include "loop_page.h"
 #include "main_window.h"
 #include "seed_sweep_page.h"
+#include "summation_page.h"
 
 namespace logitlab::ui {
 
@@ -19,6 +20,8 @@ Workbench buildWorkbench(MainWindow& window)
     window.addPage(pages.seedSweep);
     pages.loop = new LoopPage;
     window.addPage(pages.loop);
+    pages.summation = new SummationPage;
+    window.addPage(pages.summation);
     return pages;
 }
 

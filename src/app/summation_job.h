@@ -1,0 +1,49 @@
+// Runs a summation-order experiment on the runner: prepares the term sets (drawing, storage
+// rounding, the exact sums), runs every method and shuffle as a work item (each writes its own
+// slot, so the results are the same bits for any thread count), and turns the summary into
+// the result tables the CSV and the page share: methods, shuffles, histogram, spread, lesson.
+#pragma once
+
+#include "experiment_result.h"
+#include "experiment_runner.h"
+#include "provenance.h"
+#include "result_table.h"
+#include "summation_lesson.h"
+#include "summation_order.h"
+#include "summation_spec.h"
+
+#include <QString>
+
+#include <vector>
+
+namespace logitlab::app {
+
+struct SummationOutcome {
+    RunStatus status;
+    engine::SummationSummary summary;     // filled when status.finished()
+    std::vector<engine::LessonSum> lesson; // the lesson's two examples, both orders each
+    std::uint64_t draws = 0;               // orders summed (methods and shuffles)
+    double seconds = 0.0;
+};
+
+// Synchronous. Errors (an unreadable terms file, a term that overflows the storage format)
+// come back as Failed with a message starting with `source`.
+SummationOutcome runSummation(const SummationSpec& spec, const QString& baseDir, const QString& source, int threads,
+                              const WorkControl& control);
+
+// Every parameter and the file's canonical JSON; not the runner's thread count.
+Provenance summationProvenance(const SummationSpec& spec, const QString& baseDir);
+
+// What the charts read.
+struct SummationRun {
+    SummationSpec spec;
+    SummationOutcome outcome;
+};
+ExperimentResult summationResult(const SummationSpec& spec, const QString& baseDir, SummationOutcome outcome,
+                                 int threads);
+
+// The tables, by suffix: "" methods, "-shuffles", "-histogram", "-spread", "-lesson"; those
+// without rows (no shuffles, no spread) are left out.
+std::vector<ResultTable> summationTables(const SummationOutcome& outcome);
+
+}  // namespace logitlab::app

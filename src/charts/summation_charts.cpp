@@ -1,0 +1,183 @@
+#include "summation_charts.h"
+
+#include "chart_lifetime.h"
+#include "chart_style.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QHorizontalBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QGraphicsScene>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace logitlab::ui {
+
+namespace {
+
+// A symmetric-enough range around the values, never empty, with whole-number ticks.
+QValueAxis* countAxis(double low, double high, const QString& title)
+{
+    auto* axis = new QValueAxis;
+    if (high - low < 1.0) {
+        low -= 1.0;
+        high += 1.0;
+    }
+    const double pad = (high - low) * 0.08;
+    axis->setRange(low < 0 ? low - pad : low, high + pad);
+    axis->setTitleText(title);
+    axis->setLabelFormat(QStringLiteral("%d"));
+    axis->applyNiceNumbers();
+    return axis;
+}
+
+}  // namespace
+
+SummationCharts::SummationCharts(QObject* parent)
+    : QObject(parent), m_errors(newRebuiltChart()), m_histogram(newRebuiltChart()), m_spread(newRebuiltChart())
+{
+    clear();
+}
+
+SummationCharts::~SummationCharts()
+{
+    deleteUnlessInScene(m_errors);
+    deleteUnlessInScene(m_histogram);
+    deleteUnlessInScene(m_spread);
+}
+
+void SummationCharts::clear()
+{
+    for (QChart* chart : {m_errors, m_histogram, m_spread})
+        clearChart(chart);
+    m_errors->setTitle(tr("Run to see each order's error in ULPs"));
+    m_histogram->setTitle(tr("Run to see where the random orders land"));
+    m_spread->setTitle(tr("Run with a spread to see how it grows with N"));
+}
+
+void SummationCharts::setSummary(const engine::SummationSummary& summary, const QString& storage,
+                                 const QString& accumulator)
+{
+    clear();
+    const QString precision = storage == accumulator ? tr("all in %1").arg(storage)
+                                                     : tr("%1 terms, %2 accumulator").arg(storage, accumulator);
+
+    // Errors per method.
+    auto* set = new QBarSet(tr("error in ULPs (0 = the exact sum, correctly rounded)"));
+    set->setColor(chart_colors::kSurvivor);
+    QStringList names;
+    double low = 0.0, high = 0.0;
+    QStringList overflowed;
+    // Last first: a horizontal bar chart fills from the bottom, so the first order ends on top.
+    for (auto it = summary.methods.rbegin(); it != summary.methods.rend(); ++it) {
+        const auto& row = *it;
+        names << QString::fromStdString(row.method);
+        const double ulps = row.finite ? static_cast<double>(row.ulps) : 0.0;
+        if (!row.finite)
+            overflowed << QString::fromStdString(row.method);
+        *set << ulps;
+        low = std::min(low, ulps);
+        high = std::max(high, ulps);
+    }
+    // Horizontal bars: the orders' names read in full down the left, first order on top.
+    auto* bars = new QHorizontalBarSeries;
+    bars->append(set);
+    bars->setBarWidth(0.7);
+    bars->setLabelsVisible(true);
+    bars->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    bars->setLabelsFormat(QStringLiteral("@value"));
+    bars->setLabelsPrecision(12);
+    m_errors->addSeries(bars);
+    auto* methodAxis = new QBarCategoryAxis;
+    methodAxis->setCategories(names);
+    auto* ulpAxis = countAxis(low, high, tr("error (ULPs of %1)").arg(accumulator));
+    m_errors->addAxis(methodAxis, Qt::AlignLeft);
+    m_errors->addAxis(ulpAxis, Qt::AlignBottom);
+    bars->attachAxis(methodAxis);
+    bars->attachAxis(ulpAxis);
+    QString title = tr("Error of each order against the exact sum, %1; N = %L2").arg(precision).arg(summary.terms);
+    if (!overflowed.isEmpty())
+        title += tr(" (overflowed: %1)").arg(overflowed.join(QStringLiteral(", ")));
+    m_errors->setTitle(title);
+    m_errors->legend()->setVisible(false);
+
+    // Histogram of the shuffles.
+    if (!summary.histogram.empty()) {
+        auto* counts = new QBarSet(tr("shuffles"));
+        counts->setColor(chart_colors::kRenormalised);
+        QStringList bins;
+        double tallest = 0;
+        for (const auto& bin : summary.histogram) {
+            *counts << static_cast<double>(bin.count);
+            tallest = std::max(tallest, static_cast<double>(bin.count));
+            bins << QString::number(bin.low);  // short, so forty of them fit under the bars
+        }
+        auto* series = new QBarSeries;
+        series->append(counts);
+        series->setBarWidth(0.9);
+        m_histogram->addSeries(series);
+        auto* binAxis = new QBarCategoryAxis;
+        binAxis->setCategories(bins);
+        const std::int64_t width = summary.histogram.front().high - summary.histogram.front().low + 1;
+        binAxis->setTitleText(width == 1 ? tr("error of the random order (ULPs)")
+                                         : tr("error of the random order (ULPs, bins of %1 from the value shown)").arg(width));
+        binAxis->setLabelsAngle(bins.size() > 12 ? -90 : 0);
+        auto* countsAxis = countAxis(0.0, tallest, tr("shuffles"));
+        m_histogram->addAxis(binAxis, Qt::AlignBottom);
+        m_histogram->addAxis(countsAxis, Qt::AlignLeft);
+        series->attachAxis(binAxis);
+        series->attachAxis(countsAxis);
+        m_histogram->legend()->setVisible(false);
+        m_histogram->setTitle(tr("%L1 random orders gave %L2 different results (N = %L3, %4)")
+                                  .arg(summary.shuffles.size())
+                                  .arg(summary.distinctShuffles)
+                                  .arg(summary.terms)
+                                  .arg(precision));
+    } else {
+        m_histogram->setTitle(tr("No shuffles (K = 0)"));
+    }
+
+    // Spread against N.
+    if (!summary.spread.empty()) {
+        auto* line = new QLineSeries;
+        line->setName(tr("max - min over the random orders (ULPs)"));
+        line->setColor(chart_colors::kCutLine);
+        auto* points = new QScatterSeries;
+        points->setColor(chart_colors::kCutLine);
+        points->setMarkerSize(9);
+        double highest = 0.0;
+        for (const auto& row : summary.spread) {
+            const double spread = static_cast<double>(row.spreadUlps);
+            line->append(static_cast<double>(row.n), spread);
+            points->append(static_cast<double>(row.n), spread);
+            highest = std::max(highest, spread);
+        }
+        m_spread->addSeries(line);
+        m_spread->addSeries(points);
+        auto* nAxis = new QLogValueAxis;
+        nAxis->setBase(10);
+        nAxis->setRange(static_cast<double>(summary.spread.front().n) / 2, static_cast<double>(summary.spread.back().n) * 2);
+        nAxis->setLabelFormat(QStringLiteral("%.0e"));
+        nAxis->setTitleText(tr("N (terms)"));
+        auto* yAxis = countAxis(0.0, highest, tr("spread (ULPs)"));
+        m_spread->addAxis(nAxis, Qt::AlignBottom);
+        m_spread->addAxis(yAxis, Qt::AlignLeft);
+        for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(line), static_cast<QAbstractSeries*>(points)}) {
+            s->attachAxis(nAxis);
+            s->attachAxis(yAxis);
+        }
+        m_spread->legend()->setVisible(false);
+        m_spread->setTitle(tr("How far random orders spread as N grows (%1)").arg(precision));
+    } else {
+        m_spread->setTitle(tr("No spread asked for (or the terms are a fixed list)"));
+    }
+}
+
+}  // namespace logitlab::ui

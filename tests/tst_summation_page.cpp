@@ -1,0 +1,112 @@
+// The Summation order page: the lesson's examples shown with their bits, bad controls refused
+// next to the controls with the control named, a run that fills the summary, charts and table
+// tabs, and a file saved from the page that the CLI's reader accepts unchanged.
+#include "result_table_model.h"
+#include "summation_charts.h"
+#include "summation_page.h"
+
+#include <QChart>
+#include <QComboBox>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabBar>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace logitlab;
+
+namespace {
+
+bool runPage(ui::SummationPage& page)
+{
+    QSignalSpy ended(&page, &ui::ExperimentPage::runEnded);
+    page.run();
+    return ended.wait(60000) && ended.first().first().toBool();
+}
+
+}  // namespace
+
+class TestSummationPage : public QObject {
+    Q_OBJECT
+
+private slots:
+    void lessonShownWithBits_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("0 after 1e20") << QStringLiteral("0x0000000000000000");
+        QTest::newRow("0.1 kept") << QStringLiteral("0x3fb999999999999a");
+        QTest::newRow("one ULP above 0.6") << QStringLiteral("0x3fe3333333333334");
+        QTest::newRow("0.6") << QStringLiteral("0x3fe3333333333333");
+        QTest::newRow("value") << QStringLiteral("0.6000000000000001");
+    }
+    void lessonShownWithBits()
+    {
+        QFETCH(QString, text);
+        ui::SummationPage page;
+        QVERIFY2(page.lessonLabel()->text().contains(text), qPrintable(page.lessonLabel()->text()));
+    }
+
+    void badPastedTermsNamed_data()
+    {
+        QTest::addColumn<QString>("pasted");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("word") << QStringLiteral("1\nx") << QStringLiteral("Pasted:2: 'x' is not a number");
+        QTest::newRow("NaN") << QStringLiteral("nan") << QStringLiteral("Pasted:1: 'nan' is not finite");
+        QTest::newRow("nothing") << QString() << QStringLiteral("Pasted: no terms");
+    }
+    void badPastedTermsNamed()
+    {
+        QFETCH(QString, pasted);
+        QFETCH(QString, message);
+        ui::SummationPage page;
+        page.distributionBox()->setCurrentIndex(4);  // pasted list
+        page.pastedBox()->setPlainText(pasted);
+        page.run();
+        QVERIFY2(page.errorLabel()->text().startsWith(message), qPrintable(page.errorLabel()->text()));
+        QVERIFY(!page.isRunning());
+    }
+
+    void runFillsSummaryChartsAndTables()
+    {
+        ui::SummationPage page;
+        // Small, so the suite stays fast under sanitizers: the page's own start spreads to 10^6.
+        app::SummationSpec spec;
+        spec.n = 3000;
+        spec.shuffles = 40;
+        spec.spreadMaxN = 1000;
+        spec.spreadTerms = 20000;
+        page.setSpec(spec, QString());
+        page.workersBox()->setValue(2);
+        QVERIFY(runPage(page));
+        QVERIFY2(page.summaryLabel()->text().contains(QStringLiteral("different results over 40 random orders")),
+                 qPrintable(page.summaryLabel()->text()));
+        // Methods, shuffles, histogram, spread (the start asks for one), lesson.
+        QCOMPARE(page.tableTabs()->count(), 5);
+        QCOMPARE(page.resultTable()->rows, std::size_t{11 + 2});
+        page.tableTabs()->setCurrentIndex(1);
+        QCOMPARE(page.resultTable()->rows, std::size_t{40});
+        QVERIFY(page.charts()->errors()->title().contains(QStringLiteral("N = 3,000")));
+        QVERIFY(!page.charts()->errors()->series().isEmpty());
+        QVERIFY(!page.charts()->histogram()->series().isEmpty());
+        QVERIFY(!page.charts()->spread()->series().isEmpty());
+    }
+
+    void savedFileReadsBack()
+    {
+        ui::SummationPage page;
+        page.distributionBox()->setCurrentIndex(4);
+        page.pastedBox()->setPlainText(QStringLiteral("0.1, 0.2, 0.3"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("s.json"));
+        QCOMPARE(page.saveExperiment(path), QString());
+        const auto spec = app::readSummationFile(path);
+        QVERIFY2(spec, spec ? "" : spec.error().c_str());
+        QCOMPARE(spec->values, (QList<double>{0.1, 0.2, 0.3}));
+        QCOMPARE(spec->distribution, QStringLiteral("list"));
+    }
+};
+
+QTEST_MAIN(TestSummationPage)
+#include "tst_summation_page.moc"
