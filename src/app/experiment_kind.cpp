@@ -1,5 +1,6 @@
 #include "experiment_kind.h"
 
+#include "batch_invariance_kind.h"
 #include "explorer_kind.h"
 #include "junk_risk_kind.h"
 #include "seed_sweep_kind.h"
@@ -11,7 +12,8 @@ namespace logitlab::app {
 const std::vector<const ExperimentKind*>& experimentKinds()
 {
     // The one list of kinds: a new experiment adds its line here and nothing elsewhere.
-    static const std::vector<const ExperimentKind*> kinds{&junkRiskKind(), &seedSweepKind(), &explorerKind()};
+    static const std::vector<const ExperimentKind*> kinds{&junkRiskKind(), &seedSweepKind(), &explorerKind(),
+                                                         &batchInvarianceKind()};
     return kinds;
 }
 

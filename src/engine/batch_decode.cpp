@@ -54,7 +54,7 @@ void BatchDecode::Decode::makeGroups()
     // The (node, kernel) pairs the runs need, each once; every eigen-gemm node in one item.
     std::set<std::pair<HeadKernel, std::int64_t>> pairs;
     for (std::size_t r = 0; r < m_runNode.size(); ++r)
-        pairs.insert({kernelForBatch(m_owner->batchAt(static_cast<std::int64_t>(r), m_step), m_plan), m_runNode[r]});
+        pairs.insert({m_plan.kernelFor(m_owner->batchAt(static_cast<std::int64_t>(r), m_step)), m_runNode[r]});
     Group gemm{{HeadKernel::Kind::EigenGemm, 1}, {}};
     for (const auto& [kernel, node] : pairs) {
         if (kernel.kind == HeadKernel::Kind::EigenGemm)
@@ -113,7 +113,7 @@ void BatchDecode::Decode::advance(const std::vector<std::vector<TopTwo>>& result
     std::set<std::int64_t> left;
     for (std::size_t r = 0; r < m_runNode.size(); ++r) {
         const std::int64_t node = m_runNode[r];
-        const HeadKernel kernel = kernelForBatch(m_owner->batchAt(static_cast<std::int64_t>(r), m_step), m_plan);
+        const HeadKernel kernel = m_plan.kernelFor(m_owner->batchAt(static_cast<std::int64_t>(r), m_step));
         const std::int32_t token = tops.at({node, kernel}).token;
         auto& children = m_nodes[static_cast<std::size_t>(node)].children;
         auto found = children.find(token);
@@ -177,7 +177,7 @@ BatchDecode::Rows BatchDecode::rows(const Decode& variable, const Decode& invari
                 continue;
             row.firstDivergent = t;
             row.batch = batchAt(r, t);
-            const HeadKernel kernel = kernelForBatch(row.batch, KernelPlan::Variable);
+            const HeadKernel kernel = variable.m_plan.kernelFor(row.batch);
             row.kernel = kernel.name();
             row.referenceToken = reference[static_cast<std::size_t>(t)];
             row.token = tokens[static_cast<std::size_t>(t)];

@@ -32,6 +32,7 @@ struct BatchDecodeParameters {
     std::int64_t runs = 100;   // R
     std::int64_t steps = 50;   // T
     std::int64_t maxBatch = 16;
+    KernelPlan plan = KernelPlan::server();  // the variable plan
     std::uint64_t traceSeed = 1;
     std::vector<std::int64_t> trace;  // a trace file's batch sizes; empty: seeded traces
 

@@ -57,7 +57,7 @@ Result<BatchFlip> BatchFlip::prepare(const BatchFlipParameters& p)
             return Error{model.error()};
         flip.m_models.push_back(std::make_shared<const ToyLanguageModel>(std::move(model).value()));
     }
-    flip.m_kernels = kernelsOfPlan(p.maxBatch, KernelPlan::Variable);
+    flip.m_kernels = p.plan.kernels(p.maxBatch);
     flip.m_kernels.push_back({HeadKernel::Kind::Invariant, 1});
     return flip;
 }
@@ -126,7 +126,7 @@ std::vector<FlipBatchRow> BatchFlip::flipMap(std::size_t precision, const std::v
     std::vector<FlipBatchRow> rows;
     std::int32_t first = 0;
     for (std::int64_t b = 1; b <= m_parameters.maxBatch; ++b) {
-        const HeadKernel kernel = kernelForBatch(b, KernelPlan::Variable);
+        const HeadKernel kernel = m_parameters.plan.kernelFor(b);
         const HeadMatrix logits = logitsOf(model, h, kernel);
         const TopTwo top = topTwo(logits.col(0));
         if (b == 1)

@@ -24,6 +24,7 @@ struct BatchFlipParameters {
     ToyModelParameters model;  // its precision is replaced by each of `precisions`
     std::vector<StoragePrecision> precisions{StoragePrecision::Float32};
     std::int64_t maxBatch = 16;     // B
+    KernelPlan plan = KernelPlan::server();
     std::uint64_t searchSeed = 1;   // prompt p is prompt(streamSeed(searchSeed, p))
     std::int64_t prompts = 8;
     std::int64_t promptLength = 8;

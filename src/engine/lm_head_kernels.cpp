@@ -1,6 +1,7 @@
 #include "lm_head_kernels.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace logitlab::engine {
 
@@ -34,16 +35,20 @@ HeadMatrix invariant(const HeadMatrix& W, const HeadMatrix& H)
 {
     // Lane k mod 8 adds W(:, k) * h[k], in k order; the lanes meet pairwise. Every step is an
     // elementwise operation on whole columns, so each logit sees the same operations in the
-    // same order whatever the batch, the vocabulary or the machine's blocking.
+    // same order whatever the batch, the vocabulary or the machine's blocking. The batch's
+    // states take turns on each column of W while it is in cache; that interleaving changes
+    // no state's own order.
     const auto V = W.rows();
-    HeadMatrix out(V, H.cols());
-    Eigen::Matrix<float, Eigen::Dynamic, kLanes> lanes(V, kLanes);
-    for (Eigen::Index j = 0; j < H.cols(); ++j) {
-        lanes.setZero();
-        for (Eigen::Index k = 0; k < W.cols(); ++k)
-            lanes.col(k % kLanes).array() += W.col(k).array() * H(k, j);
-        out.col(j) = ((lanes.col(0) + lanes.col(1)) + (lanes.col(2) + lanes.col(3)))
-            + ((lanes.col(4) + lanes.col(5)) + (lanes.col(6) + lanes.col(7)));
+    const auto n = H.cols();
+    std::vector<Eigen::Matrix<float, Eigen::Dynamic, kLanes>> lanes(
+        static_cast<std::size_t>(n), Eigen::Matrix<float, Eigen::Dynamic, kLanes>::Zero(V, kLanes));
+    for (Eigen::Index k = 0; k < W.cols(); ++k)
+        for (Eigen::Index j = 0; j < n; ++j)
+            lanes[static_cast<std::size_t>(j)].col(k % kLanes).array() += W.col(k).array() * H(k, j);
+    HeadMatrix out(V, n);
+    for (Eigen::Index j = 0; j < n; ++j) {
+        const auto& l = lanes[static_cast<std::size_t>(j)];
+        out.col(j) = ((l.col(0) + l.col(1)) + (l.col(2) + l.col(3))) + ((l.col(4) + l.col(5)) + (l.col(6) + l.col(7)));
     }
     return out;
 }
@@ -65,49 +70,85 @@ std::string HeadKernel::name() const
     return "invariant";
 }
 
-std::string planName(KernelPlan plan)
+KernelPlan KernelPlan::server()
 {
-    return plan == KernelPlan::Variable ? "variable" : "invariant";
+    // Split-K for a handful of requests, 8 / (the largest power of two <= batch) slices.
+    return fromSteps({{1, {HeadKernel::Kind::EigenGemv, 1}},
+                      {3, {HeadKernel::Kind::SplitK, 4}},
+                      {kSplitKUpTo, {HeadKernel::Kind::SplitK, 2}},
+                      {kSplitKUpTo + 1, {HeadKernel::Kind::EigenGemm, 1}}});
 }
 
-HeadKernel kernelForBatch(std::int64_t batch, KernelPlan plan)
+KernelPlan KernelPlan::invariant()
 {
-    if (plan == KernelPlan::Invariant)
-        return {HeadKernel::Kind::Invariant, 1};
-    if (batch <= 1)
-        return {HeadKernel::Kind::EigenGemv, 1};
-    if (batch <= kSplitKUpTo) {
-        // 8 / (the largest power of two <= batch): 4 slices for 2-3 requests, 2 for 4-7.
-        int power = 1;
-        while (power * 2 <= batch)
-            power *= 2;
-        return {HeadKernel::Kind::SplitK, 8 / power};
-    }
-    return {HeadKernel::Kind::EigenGemm, 1};
+    return fromSteps({{1, {HeadKernel::Kind::Invariant, 1}}});
 }
 
-std::vector<HeadKernel> kernelsOfPlan(std::int64_t maxBatch, KernelPlan plan)
+KernelPlan KernelPlan::fromSteps(std::vector<Step> steps)
 {
-    std::vector<HeadKernel> kernels;
+    KernelPlan plan;
+    plan.m_steps = std::move(steps);
+    return plan;
+}
+
+HeadKernel KernelPlan::kernelFor(std::int64_t batch) const
+{
+    for (const Step& step : m_steps)
+        if (batch <= step.upTo)
+            return step.kernel;
+    return m_steps.empty() ? HeadKernel{} : m_steps.back().kernel;
+}
+
+std::vector<HeadKernel> KernelPlan::kernels(std::int64_t maxBatch) const
+{
+    std::vector<HeadKernel> out;
     for (std::int64_t b = 1; b <= maxBatch; ++b) {
-        const HeadKernel k = kernelForBatch(b, plan);
-        if (kernels.empty() || kernels.back() != k)
-            kernels.push_back(k);
+        const HeadKernel k = kernelFor(b);
+        if (std::find(out.begin(), out.end(), k) == out.end())
+            out.push_back(k);
     }
-    return kernels;
+    return out;
+}
+
+std::string KernelPlan::describe() const
+{
+    std::string out;
+    std::int64_t from = 1;
+    for (std::size_t i = 0; i < m_steps.size(); ++i) {
+        const bool last = i + 1 == m_steps.size();
+        std::string range = last ? std::to_string(from) + "+"
+                                  : (from == m_steps[i].upTo ? std::to_string(from)
+                                                             : std::to_string(from) + "-" + std::to_string(m_steps[i].upTo));
+        if (!out.empty())
+            out += "; ";
+        out += range + ": " + m_steps[i].kernel.name();
+        from = m_steps[i].upTo + 1;
+    }
+    return out;
 }
 
 bool parseKernelName(const std::string& name, HeadKernel& kernel)
 {
-    for (const HeadKernel k : {HeadKernel{HeadKernel::Kind::EigenGemv, 1}, HeadKernel{HeadKernel::Kind::EigenGemm, 1},
-                               HeadKernel{HeadKernel::Kind::SplitK, 2}, HeadKernel{HeadKernel::Kind::SplitK, 4},
-                               HeadKernel{HeadKernel::Kind::Invariant, 1}}) {
-        if (k.name() == name) {
-            kernel = k;
-            return true;
-        }
+    if (name == "eigen-gemv" || name == "eigen-gemm" || name == "invariant") {
+        kernel = {name == "eigen-gemv" ? HeadKernel::Kind::EigenGemv
+                  : name == "eigen-gemm" ? HeadKernel::Kind::EigenGemm
+                                         : HeadKernel::Kind::Invariant,
+                  1};
+        return true;
     }
-    return false;
+    const std::string prefix = "split-k-";
+    if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size() || name.size() > prefix.size() + 2)
+        return false;
+    int splits = 0;
+    for (std::size_t i = prefix.size(); i < name.size(); ++i) {
+        if (name[i] < '0' || name[i] > '9')
+            return false;
+        splits = splits * 10 + (name[i] - '0');
+    }
+    if (name[prefix.size()] == '0' || splits < 2 || splits > kMaxSplits)
+        return false;
+    kernel = {HeadKernel::Kind::SplitK, splits};
+    return true;
 }
 
 Eigen::Index headTileCount(Eigen::Index rows)

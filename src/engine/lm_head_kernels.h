@@ -38,15 +38,36 @@ struct HeadKernel {
     friend auto operator<=>(const HeadKernel&, const HeadKernel&) = default;
 };
 
-enum class KernelPlan { Variable, Invariant };
-std::string planName(KernelPlan plan);  // "variable", "invariant"
+// Which kernel serves which batch size: steps "batch sizes up to N use kernel K", ascending.
+class KernelPlan {
+public:
+    struct Step {
+        std::int64_t upTo = 1;
+        HeadKernel kernel;
+        friend bool operator==(const Step&, const Step&) = default;
+    };
+    // The server's plan described above.
+    static KernelPlan server();
+    // `invariant` for every batch size.
+    static KernelPlan invariant();
+    // Steps with ascending `upTo` >= 1; batch sizes past the last step use the last kernel.
+    static KernelPlan fromSteps(std::vector<Step> steps);
 
-// The kernel the plan uses for a batch of `batch` requests (batch >= 1).
-HeadKernel kernelForBatch(std::int64_t batch, KernelPlan plan);
-// Every kernel the plan uses for batch sizes 1..maxBatch, in order of first use.
-std::vector<HeadKernel> kernelsOfPlan(std::int64_t maxBatch, KernelPlan plan);
-// The kernel a name names (one of the names above); false when none.
+    HeadKernel kernelFor(std::int64_t batch) const;
+    // Every kernel the plan uses for batch sizes 1..maxBatch, in order of first use.
+    std::vector<HeadKernel> kernels(std::int64_t maxBatch) const;
+    const std::vector<Step>& steps() const { return m_steps; }
+    // "1: eigen-gemv; 2-3: split-k-4; 4-7: split-k-2; 8+: eigen-gemm"
+    std::string describe() const;
+
+private:
+    std::vector<Step> m_steps;
+};
+
+// The kernel a name names (eigen-gemv, eigen-gemm, split-k-S for S in 2..64, invariant);
+// false when none.
 bool parseKernelName(const std::string& name, HeadKernel& kernel);
+inline constexpr int kMaxSplits = 64;
 
 using HeadMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic>;
 

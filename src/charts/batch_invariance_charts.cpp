@@ -1,0 +1,224 @@
+#include "batch_invariance_charts.h"
+
+#include "batch_invariance_job.h"
+#include "chart_style.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPen>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace logitlab::ui {
+
+namespace {
+
+const QColor kHeld(0x1f, 0x77, 0xb4);
+const QColor kFlipped(0xd6, 0x27, 0x28);
+const QColor kSecond(0xff, 0x7f, 0x0e);
+constexpr double kLogFloor = 1e-9;  // where a zero gap or error is drawn on a log axis
+
+QChart* newChart()
+{
+    auto* chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(8, 8, 8, 8));
+    return chart;
+}
+
+void clear(QChart* chart)
+{
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+void deleteUnlessInScene(QChart* chart)
+{
+    if (!chart->scene())
+        delete chart;
+}
+
+QScatterSeries* scatter(const QString& name, const QColor& color, double size)
+{
+    auto* s = new QScatterSeries;
+    s->setName(name);
+    s->setColor(color);
+    s->setBorderColor(color);
+    s->setMarkerSize(size);
+    return s;
+}
+
+void attach(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbstractAxis* y)
+{
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+void flipMap(QChart* chart, const app::BatchInvarianceOutcome& o)
+{
+    chart->setTitle(QObject::tr("Which batch sizes flip the nearest tie's argmax (vs batch 1)"));
+    auto* x = new QValueAxis;
+    x->setTitleText(QObject::tr("batch size"));
+    x->setLabelFormat(QStringLiteral("%d"));
+    x->setRange(0.5, static_cast<double>(o.spec.maxBatch) + 0.5);
+    auto* y = new QCategoryAxis;
+    y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    y->setRange(-0.5, static_cast<double>(o.spec.precisions.size()) - 0.5);
+    for (int i = 0; i < o.spec.precisions.size(); ++i)
+        y->append(o.spec.precisions[i], i);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    auto* held = scatter(QObject::tr("same argmax"), kHeld, 9);
+    auto* flipped = scatter(QObject::tr("flipped"), kFlipped, 14);
+    for (const auto& row : o.flips) {
+        const auto level = static_cast<double>(o.spec.precisions.indexOf(QString::fromStdString(row.precision)));
+        (row.flipped ? flipped : held)->append(static_cast<double>(row.batch), level);
+    }
+    attach(chart, held, x, y);
+    attach(chart, flipped, x, y);
+}
+
+void gapVersusError(QChart* chart, const app::BatchInvarianceOutcome& o)
+{
+    chart->setTitle(QObject::tr("Top-two gap against the kernels' reduction error (0 drawn at 1e-9)"));
+    auto* x = new QLogValueAxis;
+    x->setTitleText(QObject::tr("reduction error: max spread of a logit across kernels"));
+    x->setLabelFormat(QStringLiteral("%.0e"));
+    auto* y = new QLogValueAxis;
+    y->setTitleText(QObject::tr("top-two gap (invariant kernel)"));
+    y->setLabelFormat(QStringLiteral("%.0e"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    auto* held = scatter(QObject::tr("same argmax in every kernel"), kHeld, 6);
+    auto* flipped = scatter(QObject::tr("kernels disagree"), kFlipped, 10);
+    double low = 1.0;
+    double high = kLogFloor;
+    for (const auto& p : o.points) {
+        const double e = std::max(p.error, kLogFloor);
+        const double g = std::max(p.gap, kLogFloor);
+        low = std::min({low, e, g});
+        high = std::max({high, e, g});
+        (p.flipped ? flipped : held)->append(e, g);
+    }
+    low = std::pow(10.0, std::floor(std::log10(low)));
+    high = std::pow(10.0, std::ceil(std::log10(high)));
+    x->setRange(low, high);
+    y->setRange(low, high);
+    auto* diagonal = new QLineSeries;
+    diagonal->setName(QObject::tr("gap = error"));
+    diagonal->setPen(QPen(QColor(0x80, 0x80, 0x80), 1.5, Qt::DashLine));
+    diagonal->append(low, low);
+    diagonal->append(high, high);
+    attach(chart, diagonal, x, y);
+    attach(chart, held, x, y);
+    attach(chart, flipped, x, y);
+}
+
+void divergencePositions(QChart* chart, const app::BatchInvarianceOutcome& o)
+{
+    const auto& d = o.decode;
+    chart->setTitle(QObject::tr("Where runs leave the batch-invariant completion: %1 of %2 runs, %3 distinct completions")
+                        .arg(d.runs.empty() ? 0 : d.steps.empty() ? 0 : d.steps.back().runsDiverged)
+                        .arg(o.spec.runs)
+                        .arg(d.summary.distinctVariable));
+    const auto steps = static_cast<qint64>(d.steps.size());
+    const qint64 bins = std::min<qint64>(steps, 40);
+    const qint64 width = (steps + bins - 1) / std::max<qint64>(bins, 1);
+    auto* set = new QBarSet(QObject::tr("runs whose first divergent step is here"));
+    set->setColor(kFlipped);
+    QStringList labels;
+    for (qint64 b = 0; b * width < steps; ++b) {
+        qint64 count = 0;
+        for (qint64 t = b * width; t < std::min(steps, (b + 1) * width); ++t)
+            count += d.steps[static_cast<std::size_t>(t)].firstDivergences;
+        *set << static_cast<double>(count);
+        labels << (width == 1 ? QString::number(b) : QString::number(b * width));
+    }
+    auto* series = new QBarSeries;
+    series->append(set);
+    series->setBarWidth(1.0);
+    chart->addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    x->append(labels);
+    x->setTitleText(width == 1 ? QObject::tr("step") : QObject::tr("step (bins of %1)").arg(width));
+    auto* y = new QValueAxis;
+    y->setTitleText(QObject::tr("runs"));
+    y->setLabelFormat(QStringLiteral("%d"));
+    double top = 1.0;
+    for (int i = 0; i < set->count(); ++i)
+        top = std::max(top, set->at(i));
+    y->setRange(0.0, top);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+void distinctStates(QChart* chart, const app::BatchInvarianceOutcome& o)
+{
+    const auto& d = o.decode;
+    chart->setTitle(QObject::tr("Distinct states the %1 runs occupy, and the (prefix, kernel) evaluations they cost").arg(o.spec.runs));
+    auto* states = new QLineSeries;
+    states->setName(QObject::tr("distinct states"));
+    states->setPen(QPen(kHeld, 2));
+    auto* evaluations = new QLineSeries;
+    evaluations->setName(QObject::tr("evaluations"));
+    evaluations->setPen(QPen(kSecond, 2));
+    double top = 1.0;
+    for (const auto& s : d.steps) {
+        states->append(static_cast<double>(s.step), static_cast<double>(s.distinctStates));
+        evaluations->append(static_cast<double>(s.step), static_cast<double>(s.evaluations));
+        top = std::max({top, static_cast<double>(s.distinctStates), static_cast<double>(s.evaluations)});
+    }
+    auto* x = new QValueAxis;
+    x->setTitleText(QObject::tr("step"));
+    x->setLabelFormat(QStringLiteral("%d"));
+    x->setRange(0.0, std::max(1.0, static_cast<double>(d.steps.size()) - 1.0));
+    auto* y = new QValueAxis;
+    y->setTitleText(QObject::tr("count"));
+    y->setLabelFormat(QStringLiteral("%d"));
+    y->setRange(0.0, top);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    attach(chart, states, x, y);
+    attach(chart, evaluations, x, y);
+}
+
+}  // namespace
+
+BatchInvarianceCharts::BatchInvarianceCharts(QObject* parent) : QObject(parent), m_first(newChart()), m_second(newChart()) {}
+
+BatchInvarianceCharts::~BatchInvarianceCharts()
+{
+    deleteUnlessInScene(m_first);
+    deleteUnlessInScene(m_second);
+}
+
+void BatchInvarianceCharts::setOutcome(const app::BatchInvarianceOutcome& outcome)
+{
+    clear(m_first);
+    clear(m_second);
+    if (outcome.spec.study == app::BatchInvarianceSpec::Study::OneStep) {
+        flipMap(m_first, outcome);
+        gapVersusError(m_second, outcome);
+    } else {
+        divergencePositions(m_first, outcome);
+        distinctStates(m_second, outcome);
+    }
+}
+
+}  // namespace logitlab::ui
