@@ -8,6 +8,7 @@ namespace logitlab::engine {
 namespace {
 
 constexpr int kLanes = 8;
+constexpr Eigen::Index kGemmGroup = 8;
 constexpr std::int64_t kSplitKUpTo = 7;  // split-K for batches 2..7, gemm from 8 up
 
 HeadMatrix splitK(const HeadMatrix& W, const HeadMatrix& H, int splits)
@@ -172,17 +173,16 @@ HeadMatrix applyHeadKernelTile(const HeadMatrix& rows, const HeadMatrix& H, cons
         return out;
     }
     case HeadKernel::Kind::EigenGemm: {
-        if (H.cols() >= 2) {
-            HeadMatrix out(rows.rows(), H.cols());
-            out.noalias() = rows * H;
-            return out;
-        }
-        // One state: a second (zero) request keeps Eigen on its matrix-matrix path.
-        HeadMatrix padded = HeadMatrix::Zero(H.rows(), 2);
-        padded.col(0) = H.col(0);
-        HeadMatrix out(rows.rows(), 2);
+        // The batch padded with empty requests to whole groups of kGemmGroup columns, as a
+        // server pads a batch to a captured size: every state then takes Eigen's full-panel
+        // path, whatever the batch's width (a ragged last panel takes another path, with
+        // other bits).
+        const Eigen::Index width = (H.cols() + kGemmGroup - 1) / kGemmGroup * kGemmGroup;
+        HeadMatrix padded = HeadMatrix::Zero(H.rows(), width);
+        padded.leftCols(H.cols()) = H;
+        HeadMatrix out(rows.rows(), width);
         out.noalias() = rows * padded;
-        return out.leftCols(1);
+        return out.leftCols(H.cols());
     }
     case HeadKernel::Kind::SplitK:
         return splitK(rows, H, kernel.splits);

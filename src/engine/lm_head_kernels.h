@@ -1,7 +1,9 @@
 // The LM head's kernels, chosen by batch size as a server chooses them. Each kernel has a name
 // that every number the lab shows carries:
 //   eigen-gemv   Eigen's matrix-vector product W*h (a batch of one request)
-//   eigen-gemm   Eigen's matrix-matrix product W*H, H holding h and other requests' states
+//   eigen-gemm   Eigen's matrix-matrix product W*H, H holding h and other requests' states,
+//                padded with empty requests to a multiple of 8 columns (servers pad batches
+//                to captured sizes; it also keeps every state on Eigen's full-panel path)
 //   split-k-S    the reduction over d cut into S equal slices (each an Eigen matrix-vector
 //                product), the S partial logits added in slice order; S follows the batch size
 //   invariant    one fixed reduction order for every batch size: eight lanes over d (lane
@@ -80,9 +82,8 @@ HeadMatrix headTile(const HeadMatrix& W, Eigen::Index tile);
 // Logits [tile rows x n] of one tile (from headTile) for the n states in H [d x n].
 HeadMatrix applyHeadKernelTile(const HeadMatrix& tileRows, const HeadMatrix& H, const HeadKernel& kernel);
 
-// Logits [V x n] for the n states in H [d x n] under `kernel`, tile by tile. EigenGemv runs on each column
-// on its own; EigenGemm pads a single state with a zero column, since Eigen itself switches to
-// its matrix-vector path for one column.
+// Logits [V x n] for the n states in H [d x n] under `kernel`, tile by tile. EigenGemv runs on
+// each column on its own; EigenGemm pads H with zero columns to a multiple of 8.
 HeadMatrix applyHeadKernel(const HeadMatrix& W, const HeadMatrix& H, const HeadKernel& kernel);
 
 }  // namespace logitlab::engine
