@@ -136,7 +136,7 @@ void divergencePositions(QChart* chart, const app::BatchInvarianceOutcome& o)
                         .arg(o.spec.runs)
                         .arg(d.summary.distinctVariable));
     const auto steps = static_cast<qint64>(d.steps.size());
-    const qint64 bins = std::min<qint64>(steps, 40);
+    const qint64 bins = std::min<qint64>(steps, 20);  // few enough for every label to fit
     const qint64 width = (steps + bins - 1) / std::max<qint64>(bins, 1);
     auto* set = new QBarSet(QObject::tr("runs whose first divergent step is here"));
     set->setColor(kFlipped);

@@ -142,7 +142,8 @@ int main(int argc, char* argv[])
         // Let the background load (--vocabulary), sweep and draws land so the picture shows them.
         QElapsedTimer waited;
         waited.start();
-        while ((explorer->loading() || explorer->sweepRunning() || explorer->compareRunning() || explorer->drawsRunning())
+        while ((explorer->loading() || explorer->sweepRunning() || explorer->compareRunning() || explorer->drawsRunning()
+                || window.anyPageBusy())
                && waited.elapsed() < 10'000)
             QApplication::processEvents(QEventLoop::AllEvents, 50);
         QApplication::processEvents();

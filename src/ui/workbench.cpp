@@ -1,5 +1,6 @@
 #include "workbench.h"
 
+#include "batch_invariance_page.h"
 #include "explorer_page.h"
 #include "junk_risk_page.h"
 #include "main_window.h"
@@ -16,6 +17,8 @@ Workbench buildWorkbench(MainWindow& window)
     window.addPage(pages.junkRisk);
     pages.seedSweep = new SeedSweepPage;
     window.addPage(pages.seedSweep);
+    pages.batchInvariance = new BatchInvariancePage;
+    window.addPage(pages.batchInvariance);
     return pages;
 }
 

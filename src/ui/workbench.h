@@ -1,11 +1,12 @@
-// The workbench as the application shows it: the Explorer, Junk risk and Seed sweep pages in
-// the main window, in that order. Pages hand work to each other through the page interface
-// (Page::distributionOffered -> MainWindow::handOff -> Page::acceptDistribution), so this only
+// The workbench as the application shows it: the Explorer, Junk risk, Seed sweep and Batch
+// invariance pages in the main window, in that order. Pages hand work to each other through
+// the page interface (Page::distributionOffered -> MainWindow::handOff -> Page::acceptDistribution), so this only
 // adds them; main() and the tests build the same window with it.
 #pragma once
 
 namespace logitlab::ui {
 
+class BatchInvariancePage;
 class ExplorerPage;
 class JunkRiskPage;
 class MainWindow;
@@ -15,6 +16,7 @@ struct Workbench {
     ExplorerPage* explorer = nullptr;
     JunkRiskPage* junkRisk = nullptr;
     SeedSweepPage* seedSweep = nullptr;
+    BatchInvariancePage* batchInvariance = nullptr;
 };
 
 Workbench buildWorkbench(MainWindow& window);
