@@ -3,9 +3,7 @@
 #include "batch_invariance_job.h"
 #include "chart_style.h"
 
-#include <QBarCategoryAxis>
-#include <QBarSeries>
-#include <QBarSet>
+#include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QLegend>
@@ -131,41 +129,38 @@ void gapVersusError(QChart* chart, const app::BatchInvarianceOutcome& o)
 void divergencePositions(QChart* chart, const app::BatchInvarianceOutcome& o)
 {
     const auto& d = o.decode;
-    chart->setTitle(QObject::tr("Where runs leave the batch-invariant completion: %1 of %2 runs, %3 distinct completions")
-                        .arg(d.runs.empty() ? 0 : d.steps.empty() ? 0 : d.steps.back().runsDiverged)
-                        .arg(o.spec.runs)
-                        .arg(d.summary.distinctVariable));
-    const auto steps = static_cast<qint64>(d.steps.size());
-    const qint64 bins = std::min<qint64>(steps, 20);  // few enough for every label to fit
-    const qint64 width = (steps + bins - 1) / std::max<qint64>(bins, 1);
-    auto* set = new QBarSet(QObject::tr("runs whose first divergent step is here"));
-    set->setColor(kFlipped);
-    QStringList labels;
-    for (qint64 b = 0; b * width < steps; ++b) {
-        qint64 count = 0;
-        for (qint64 t = b * width; t < std::min(steps, (b + 1) * width); ++t)
-            count += d.steps[static_cast<std::size_t>(t)].firstDivergences;
-        *set << static_cast<double>(count);
-        labels << (width == 1 ? QString::number(b) : QString::number(b * width));
+    chart->setTitle(QObject::tr("Where runs leave the invariant completion (%1 of %2 runs)")
+                        .arg(d.steps.empty() ? 0 : d.steps.back().runsDiverged)
+                        .arg(o.spec.runs));
+    // One bar per step, drawn as an area over a value axis: a category axis would have to
+    // label every step, and hundreds of labels cannot fit.
+    auto* upper = new QLineSeries;
+    double top = 1.0;
+    for (const auto& s : d.steps) {
+        const auto t = static_cast<double>(s.step);
+        const auto c = static_cast<double>(s.firstDivergences);
+        upper->append(t - 0.4, 0.0);
+        upper->append(t - 0.4, c);
+        upper->append(t + 0.4, c);
+        upper->append(t + 0.4, 0.0);
+        top = std::max(top, c);
     }
-    auto* series = new QBarSeries;
-    series->append(set);
-    series->setBarWidth(1.0);
-    chart->addSeries(series);
-    auto* x = new QBarCategoryAxis;
-    x->append(labels);
-    x->setTitleText(width == 1 ? QObject::tr("step") : QObject::tr("step (bins of %1)").arg(width));
+    auto* bars = new QAreaSeries(upper);
+    upper->setParent(bars);
+    bars->setName(QObject::tr("runs whose first divergent step is here"));
+    bars->setColor(kFlipped);
+    bars->setBorderColor(kFlipped);
+    auto* x = new QValueAxis;
+    x->setTitleText(QObject::tr("step"));
+    x->setLabelFormat(QStringLiteral("%d"));
+    x->setRange(-0.5, std::max(1.0, static_cast<double>(d.steps.size()) - 0.5));
     auto* y = new QValueAxis;
     y->setTitleText(QObject::tr("runs"));
     y->setLabelFormat(QStringLiteral("%d"));
-    double top = 1.0;
-    for (int i = 0; i < set->count(); ++i)
-        top = std::max(top, set->at(i));
     y->setRange(0.0, top);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(x);
-    series->attachAxis(y);
+    attach(chart, bars, x, y);
 }
 
 void distinctStates(QChart* chart, const app::BatchInvarianceOutcome& o)

@@ -86,13 +86,18 @@ BatchInvariancePage::BatchInvariancePage(QWidget* parent)
       m_table(new QTableView)
 {
     setExperimentRuns(m_runController);
-    m_study->addItems({tr("one step: which batch sizes flip a near tie"), tr("decode: R runs under load")});
-    m_study->setToolTip(tr("One step looks at single states; decode runs whole greedy completions."));
+    m_study->addItems({tr("one step"), tr("decode")});
+    m_study->setToolTip(tr("One step: which batch sizes flip a near tie, and the gap against the reduction error. "
+                            "Decode: R greedy runs of one prompt under load, against the batch-invariant plan."));
     m_twinShare->setRange(0.0, 1.0);
     m_twinShare->setDecimals(3);
     m_twinShare->setSingleStep(0.05);
     m_twinShare->setToolTip(tr("Share of tokens that are a near twin of the token before (like \"data\" and \" data\"): "
                                "their logits nearly tie whenever one of them leads."));
+    for (QWidget* w : std::initializer_list<QWidget*>{m_vocabulary, m_hidden, m_modelSeed, m_twinShare, m_maxBatch, m_prompts,
+                                                      m_searchSteps, m_promptSeed, m_promptLength, m_runs, m_steps, m_traceSeed, m_threads})
+        w->setMaximumWidth(150);
+    m_twinDistance->setMaximumWidth(150);
     m_twinDistance->setToolTip(tr("How far a twin's weights are from its neighbour's, relative to a weight (e.g. 1e-6)."));
     m_plan->setWordWrap(true);
     m_plan->setToolTip(tr("Which kernel serves which batch size (the file's \"plan\"; the server's plan when it has none)."));
@@ -100,7 +105,7 @@ BatchInvariancePage::BatchInvariancePage(QWidget* parent)
         m_precision->addItem(QString::fromStdString(name));
     m_precision->setToolTip(tr("float32; bf16 weights and states with float32 sums; float16 weights and states with "
                                "float32 sums and float16 logits."));
-    m_traceKind->addItems({tr("seeded traces"), tr("trace file"), tr("sizes from the file")});
+    m_traceKind->addItems({tr("seeded"), tr("trace file"), tr("inline sizes")});
     m_traceKind->setToolTip(tr("A trace file holds one batch size per line; run r meets it from line r on."));
     m_traceFile->setPlaceholderText(tr("load.txt, relative to the experiment file"));
     m_measureCost->setToolTip(tr("Times one whole batch's LM head under each plan, for the powers of two up to the "
@@ -156,7 +161,6 @@ BatchInvariancePage::BatchInvariancePage(QWidget* parent)
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMaximumWidth(420);
 
     for (QChart* c : {m_charts->first(), m_charts->second()}) {
         auto* view = new QChartView(c);  // takes ownership of the QChart
