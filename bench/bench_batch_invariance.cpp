@@ -96,7 +96,7 @@ int main(int argc, char** argv)
         (void)t;
     }
     const auto& s = last.decode.summary;
-    qint64 peak = 0;
+    std::int64_t peak = 0;
     for (const auto& step : last.decode.steps)
         peak = std::max(peak, step.distinctStates);
     std::printf("{\"R\": %lld, \"T\": %lld, \"V\": %lld, \"d\": %lld, \"threads\": %d, \"repetitions\": %d, "
@@ -105,8 +105,9 @@ int main(int argc, char** argv)
                 "\"evaluations\": %lld, \"naive_evaluations\": %lld, \"invariant_cost_ratio\": %.2f}\n",
                 spec.runs, spec.steps, spec.vocabulary, spec.hidden, threads, repetitions, median(seconds),
                 *std::min_element(seconds.begin(), seconds.end()), *std::max_element(seconds.begin(), seconds.end()),
-                last.variableSeconds, last.invariantSeconds, s.distinctVariable, s.distinctInvariant, s.commonPrefix, peak,
-                s.evaluationsVariable, spec.runs * spec.steps, last.costRatio);
+                last.variableSeconds, last.invariantSeconds, static_cast<long long>(s.distinctVariable),
+                static_cast<long long>(s.distinctInvariant), static_cast<long long>(s.commonPrefix), static_cast<long long>(peak),
+                static_cast<long long>(s.evaluationsVariable), spec.runs * spec.steps, last.costRatio);
     for (const auto& c : last.costs)
         std::printf("{\"cost_batch\": %lld, \"variable_kernel\": \"%s\", \"variable_ms\": %.2f, \"invariant_ms\": %.2f}\n", c.batch,
                     qPrintable(c.variableKernel), c.variableMs, c.invariantMs);
