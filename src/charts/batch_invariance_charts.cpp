@@ -1,6 +1,7 @@
 #include "batch_invariance_charts.h"
 
 #include "batch_invariance_job.h"
+#include "chart_parts.h"
 #include "chart_style.h"
 
 #include <QAreaSeries>
@@ -24,30 +25,6 @@ const QColor kHeld(0x1f, 0x77, 0xb4);
 const QColor kFlipped(0xd6, 0x27, 0x28);
 const QColor kSecond(0xff, 0x7f, 0x0e);
 constexpr double kLogFloor = 1e-9;  // where a zero gap or error is drawn on a log axis
-
-QChart* newChart()
-{
-    auto* chart = new QChart;
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(8, 8, 8, 8));
-    return chart;
-}
-
-void clear(QChart* chart)
-{
-    chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes()) {
-        chart->removeAxis(axis);
-        delete axis;
-    }
-}
-
-void deleteUnlessInScene(QChart* chart)
-{
-    if (!chart->scene())
-        delete chart;
-}
 
 QScatterSeries* scatter(const QString& name, const QColor& color, double size)
 {
@@ -195,7 +172,7 @@ void distinctStates(QChart* chart, const app::BatchInvarianceOutcome& o)
 
 }  // namespace
 
-BatchInvarianceCharts::BatchInvarianceCharts(QObject* parent) : QObject(parent), m_first(newChart()), m_second(newChart()) {}
+BatchInvarianceCharts::BatchInvarianceCharts(QObject* parent) : QObject(parent), m_first(newPlainChart()), m_second(newPlainChart()) {}
 
 BatchInvarianceCharts::~BatchInvarianceCharts()
 {
@@ -205,8 +182,8 @@ BatchInvarianceCharts::~BatchInvarianceCharts()
 
 void BatchInvarianceCharts::setOutcome(const app::BatchInvarianceOutcome& outcome)
 {
-    clear(m_first);
-    clear(m_second);
+    clearChart(m_first);
+    clearChart(m_second);
     if (outcome.spec.study == app::BatchInvarianceSpec::Study::OneStep) {
         flipMap(m_first, outcome);
         gapVersusError(m_second, outcome);

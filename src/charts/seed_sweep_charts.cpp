@@ -1,5 +1,6 @@
 #include "seed_sweep_charts.h"
 
+#include "chart_parts.h"
 #include "seed_sweep_job.h"
 
 #include <QBarCategoryAxis>
@@ -25,35 +26,10 @@ namespace {
 const QColor kObserved(0x1f, 0x77, 0xb4);
 const QColor kExpected(0xff, 0x7f, 0x0e);
 
-QChart* newChart()
-{
-    auto* chart = new QChart;
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(8, 8, 8, 8));
-    return chart;
-}
-
-// Removes everything a previous summary put on the chart.
-void clear(QChart* chart)
-{
-    chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes()) {
-        chart->removeAxis(axis);
-        delete axis;
-    }
-}
-
-void deleteUnlessInScene(QChart* chart)
-{
-    if (!chart->scene())
-        delete chart;
-}
-
 }  // namespace
 
 SeedSweepCharts::SeedSweepCharts(QObject* parent)
-    : QObject(parent), m_pValues(newChart()), m_spread(newChart()), m_counts(newChart())
+    : QObject(parent), m_pValues(newPlainChart()), m_spread(newPlainChart()), m_counts(newPlainChart())
 {
 }
 
@@ -68,7 +44,7 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
                                  std::uint64_t seeds, std::uint64_t drawsPerSeed)
 {
     // p-value histogram.
-    clear(m_pValues);
+    clearChart(m_pValues);
     auto* bars = new QBarSet(tr("seeds per p-value bin"));
     bars->setColor(kObserved);
     QStringList bins;
@@ -131,7 +107,7 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
     // Per-token spread, as standardised deviations: (count - n p) / sqrt(n p (1 - p)), the
     // binomial standard deviation, so a rare and a common token share one scale. A correct
     // sampler keeps the boxes around 0 and nearly all whiskers inside +-3.
-    clear(m_spread);
+    clearChart(m_spread);
     auto* boxes = new QBoxPlotSeries;
     boxes->setName(tr("per-seed deviation (min, quartiles, max)"));
     boxes->setBrush(kObserved.lighter(150));
@@ -189,7 +165,7 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
         tokenAxis->setLabelsAngle(-60);
 
     // Pooled counts against expected.
-    clear(m_counts);
+    clearChart(m_counts);
     auto* observed = new QBarSet(tr("drawn (all seeds)"));
     observed->setColor(kObserved);
     auto* expected = new QBarSet(tr("expected"));

@@ -1,0 +1,34 @@
+#include "chart_parts.h"
+
+#include <QAbstractAxis>
+#include <QChart>
+#include <QGraphicsScene>
+#include <QLegend>
+
+namespace logitlab::ui {
+
+QChart* newPlainChart()
+{
+    auto* chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(8, 8, 8, 8));
+    return chart;
+}
+
+void clearChart(QChart* chart)
+{
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+void deleteUnlessInScene(QChart* chart)
+{
+    if (!chart->scene())
+        delete chart;
+}
+
+}  // namespace logitlab::ui
