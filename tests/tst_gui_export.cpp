@@ -71,6 +71,8 @@ private slots:
         QTest::newRow("seed sweep, per seed") << QStringLiteral("seed-sweep") << QStringLiteral("seed-sweep-200-seeds.json")
                                               << int(ui::SeedSweepPage::SeedsTab) << QStringLiteral("-seeds") << 200;
         QTest::newRow("explorer") << QStringLiteral("explorer") << QStringLiteral("explorer-llama-xtc.json") << -1 << QString() << 5;
+        QTest::newRow("batch invariance, runs") << QStringLiteral("batch-invariance") << QStringLiteral("batch-invariance-trace-file.json")
+                                                << -1 << QString() << 64;
     }
     void exportEqualsCli()
     {

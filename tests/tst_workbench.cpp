@@ -64,11 +64,12 @@ private slots:
     {
         MainWindow window;
         const Workbench pages = buildWorkbench(window);
-        QCOMPARE(window.pageList()->count(), 3);
+        QCOMPARE(window.pageList()->count(), 4);
         QCOMPARE(window.currentPage(), pages.explorer);
         QCOMPARE(window.page(QStringLiteral("explorer")), pages.explorer);
         QCOMPARE(window.page(QStringLiteral("junk-risk")), pages.junkRisk);
         QCOMPARE(window.page(QStringLiteral("seed-sweep")), pages.seedSweep);
+        QCOMPARE(window.page(QStringLiteral("batch-invariance")), pages.batchInvariance);
         QCOMPARE(window.page(QStringLiteral("no-such-page")), nullptr);
     }
 
