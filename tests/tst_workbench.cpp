@@ -3,6 +3,7 @@
 // logits" and "Seed sweep of these logits" give its table to the target page, which shows it
 // and becomes current; a hand-off to a page that takes none, or to no page, changes nothing.
 #include "example_files.h"
+#include "batch_invariance_page.h"
 #include "explorer_page.h"
 #include "junk_risk_page.h"
 #include "logits_table_model.h"

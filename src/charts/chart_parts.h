@@ -2,6 +2,8 @@
 // small margins), clearing one for a rebuild, and deleting one unless a view owns it.
 #pragma once
 
+#include <QtGlobal>
+
 QT_BEGIN_NAMESPACE
 class QChart;
 QT_END_NAMESPACE
