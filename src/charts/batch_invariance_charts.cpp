@@ -50,6 +50,10 @@ void flipMap(QChart* chart, const app::BatchInvarianceOutcome& o)
     x->setTitleText(QObject::tr("batch size"));
     x->setLabelFormat(QStringLiteral("%d"));
     x->setRange(0.5, static_cast<double>(o.spec.maxBatch) + 0.5);
+    // Ticks on whole batch sizes (a fixed tick count would put them at 0.5, 4.5, ...).
+    x->setTickType(QValueAxis::TicksDynamic);
+    x->setTickAnchor(0.0);
+    x->setTickInterval(std::max(1.0, std::ceil(static_cast<double>(o.spec.maxBatch) / 8.0)));
     auto* y = new QCategoryAxis;
     y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     y->setRange(-0.5, static_cast<double>(o.spec.precisions.size()) - 0.5);
