@@ -75,6 +75,8 @@ private slots:
                 QTest::newRow(name.constData()) << f.fileName() << QStringLiteral("explorer");
             else if (name.startsWith("loop"))
                 QTest::newRow(name.constData()) << f.fileName() << QStringLiteral("loop");
+            else if (name.startsWith("batch-invariance"))
+                QTest::newRow(name.constData()) << f.fileName() << QStringLiteral("batch-invariance");
         }
     }
     void everyExampleFindsItsKind()
@@ -148,6 +150,13 @@ private slots:
         QTest::newRow("explorer") << QStringLiteral("explorer-llama-xtc.json") << QStringList{}
                                   << QStringList{QString(), QStringLiteral("-sweep"), QStringLiteral("-draws"),
                                                  QStringLiteral("-compare")};
+        QTest::newRow("batch invariance, decode")
+            << QStringLiteral("batch-invariance-decode.json") << QStringList{QStringLiteral("measure_cost=false")}
+            << QStringList{QString(), QStringLiteral("-divergences"), QStringLiteral("-completions"), QStringLiteral("-steps")};
+        QTest::newRow("batch invariance, one step")
+            << QStringLiteral("batch-invariance-one-step.json")
+            << QStringList{QStringLiteral("model.vocabulary=1024"), QStringLiteral("model.hidden=64"), QStringLiteral("search.prompts=3")}
+            << QStringList{QString(), QStringLiteral("-points")};
     }
     void examplesRunToFullTables()
     {

@@ -75,6 +75,8 @@ private slots:
         // Every order and the lowest and highest shuffle.
         QTest::newRow("summation order") << QStringLiteral("summation-order") << QStringLiteral("summation-order-lesson.json")
                                          << -1 << QString() << 11 + 2;
+        QTest::newRow("batch invariance, runs") << QStringLiteral("batch-invariance") << QStringLiteral("batch-invariance-trace-file.json")
+                                                << -1 << QString() << 64;
     }
     void exportEqualsCli()
     {

@@ -3,6 +3,7 @@
 // logits" and "Seed sweep of these logits" give its table to the target page, which shows it
 // and becomes current; a hand-off to a page that takes none, or to no page, changes nothing.
 #include "example_files.h"
+#include "batch_invariance_page.h"
 #include "explorer_page.h"
 #include "junk_risk_page.h"
 #include "logits_table_model.h"
@@ -66,13 +67,14 @@ private slots:
     {
         MainWindow window;
         const Workbench pages = buildWorkbench(window);
-        QCOMPARE(window.pageList()->count(), 5);
+        QCOMPARE(window.pageList()->count(), 6);
         QCOMPARE(window.currentPage(), pages.explorer);
         QCOMPARE(window.page(QStringLiteral("explorer")), pages.explorer);
         QCOMPARE(window.page(QStringLiteral("junk-risk")), pages.junkRisk);
         QCOMPARE(window.page(QStringLiteral("seed-sweep")), pages.seedSweep);
         QCOMPARE(window.page(QStringLiteral("loop")), pages.loop);
         QCOMPARE(window.page(QStringLiteral("summation-order")), pages.summation);
+        QCOMPARE(window.page(QStringLiteral("batch-invariance")), pages.batchInvariance);
         QCOMPARE(window.page(QStringLiteral("no-such-page")), nullptr);
     }
 

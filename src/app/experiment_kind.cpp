@@ -1,5 +1,6 @@
 #include "experiment_kind.h"
 
+#include "batch_invariance_kind.h"
 #include "explorer_kind.h"
 #include "junk_risk_kind.h"
 #include "loop_kind.h"
@@ -14,7 +15,7 @@ const std::vector<const ExperimentKind*>& experimentKinds()
 {
     // The one list of kinds: a new experiment adds its line here and nothing elsewhere.
     static const std::vector<const ExperimentKind*> kinds{&junkRiskKind(), &seedSweepKind(), &summationKind(),
-                                                          &explorerKind(), &loopKind()};
+                                                          &batchInvarianceKind(), &explorerKind(), &loopKind()};
     return kinds;
 }
 

@@ -1,5 +1,7 @@
 #include "experiment_charts.h"
 
+#include "batch_invariance_charts.h"
+#include "batch_invariance_job.h"
 #include "compare_chart.h"
 #include "draw_chart.h"
 #include "explorer_run.h"
@@ -140,6 +142,17 @@ void loopCharts(const app::ExperimentResult& result, ExperimentCharts& out)
     out.owners.push_back(std::move(last));
 }
 
+void batchInvarianceCharts(const app::ExperimentResult& result, ExperimentCharts& out)
+{
+    const auto& outcome = detailsOf<app::BatchInvarianceOutcome>(result);
+    auto charts = std::make_unique<BatchInvarianceCharts>();
+    charts->setOutcome(outcome);
+    const bool oneStep = outcome.spec.study == app::BatchInvarianceSpec::Study::OneStep;
+    out.charts.append({QString(), charts->first()});
+    out.charts.append({oneStep ? QStringLiteral("-gap-vs-error") : QStringLiteral("-states"), charts->second()});
+    out.owners.push_back(std::move(charts));
+}
+
 using Builder = std::function<void(const app::ExperimentResult&, ExperimentCharts&)>;
 
 // The one list of chart builders, by kind id.
@@ -151,6 +164,7 @@ const std::map<QString, Builder>& builders()
         {QStringLiteral("summation-order"), summationCharts},
         {QStringLiteral("explorer"), explorerCharts},
         {QStringLiteral("loop"), loopCharts},
+        {QStringLiteral("batch-invariance"), batchInvarianceCharts},
     };
     return map;
 }

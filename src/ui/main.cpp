@@ -143,10 +143,8 @@ int main(int argc, char* argv[])
         // Let the background load (--vocabulary), sweep and draws land so the picture shows them.
         QElapsedTimer waited;
         waited.start();
-        // An experiment page on screen runs its start on first show: let that land too.
-        const auto* experiment = qobject_cast<const ExperimentPage*>(window.currentPage());
         while ((explorer->loading() || explorer->sweepRunning() || explorer->compareRunning() || explorer->drawsRunning()
-                || (experiment && experiment->isRunning()))
+                || window.anyPageBusy())
                && waited.elapsed() < 10'000)
             QApplication::processEvents(QEventLoop::AllEvents, 50);
         QApplication::processEvents();

@@ -106,6 +106,11 @@ MainWindow::MainWindow(QWidget* parent)
     restoreSplitters(this);
 }
 
+bool MainWindow::anyPageBusy() const
+{
+    return m_busyPages->isBusy();
+}
+
 void MainWindow::addPage(Page* page)
 {
     m_pages->addWidget(page);

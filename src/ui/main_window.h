@@ -40,6 +40,8 @@ public:
 
     // Adds a page to the list (the first one added is shown) and restores its splitters.
     void addPage(Page* page);
+    // Whether any page has work under way (--screenshot waits for it).
+    bool anyPageBusy() const;
     Page* currentPage() const;
     // The page whose id() is `id`, or nullptr.
     Page* page(const QString& id) const;

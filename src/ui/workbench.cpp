@@ -1,5 +1,6 @@
 #include "workbench.h"
 
+#include "batch_invariance_page.h"
 #include "explorer_page.h"
 #include "junk_risk_page.h"
 #include "loop_page.h"
@@ -22,6 +23,8 @@ Workbench buildWorkbench(MainWindow& window)
     window.addPage(pages.loop);
     pages.summation = new SummationPage;
     window.addPage(pages.summation);
+    pages.batchInvariance = new BatchInvariancePage;
+    window.addPage(pages.batchInvariance);
     return pages;
 }
 

@@ -1,12 +1,12 @@
-// The workbench as the application shows it: the Explorer, Junk risk, Seed sweep, Loop and
-// Summation order pages in the main window, in that order. Pages hand work to each other through
-// the page interface
-// (Page::distributionOffered -> MainWindow::handOff -> Page::acceptDistribution), so this only
-// adds them; main() and the tests build the same window with it.
+// The workbench as the application shows it: the Explorer, Junk risk, Seed sweep, Loop,
+// Summation order and Batch invariance pages in the main window, in that order. Pages hand work
+// to each other through the page interface (Page::distributionOffered -> MainWindow::handOff ->
+// Page::acceptDistribution), so this only adds them; main() and the tests build the same window with it.
 #pragma once
 
 namespace logitlab::ui {
 
+class BatchInvariancePage;
 class ExplorerPage;
 class JunkRiskPage;
 class LoopPage;
@@ -20,6 +20,7 @@ struct Workbench {
     SeedSweepPage* seedSweep = nullptr;
     LoopPage* loop = nullptr;
     SummationPage* summation = nullptr;
+    BatchInvariancePage* batchInvariance = nullptr;
 };
 
 Workbench buildWorkbench(MainWindow& window);

@@ -1,0 +1,37 @@
+// The batch-invariance lab's charts, rebuilt whole from an outcome. One-step study: the flip
+// map (batch size across, precision up, a red mark where that batch size's kernel flips the
+// nearest tie's argmax) and the gap against the reduction error for every searched state
+// (log-log, flips in red, the line gap = error). Decode study: where runs first leave the
+// batch-invariant completion (runs per step bin), and how many distinct states the runs occupy
+// step by step, with the (prefix, kernel) evaluations that cost.
+#pragma once
+
+#include <QObject>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+QT_END_NAMESPACE
+
+namespace logitlab::app {
+struct BatchInvarianceOutcome;
+}
+
+namespace logitlab::ui {
+
+class BatchInvarianceCharts : public QObject {
+    Q_OBJECT
+public:
+    explicit BatchInvarianceCharts(QObject* parent = nullptr);
+    ~BatchInvarianceCharts() override;
+
+    // One step: flip map and gap vs error. Decode: divergence positions and distinct states.
+    QChart* first() const { return m_first; }
+    QChart* second() const { return m_second; }
+    void setOutcome(const app::BatchInvarianceOutcome& outcome);
+
+private:
+    QChart* m_first;
+    QChart* m_second;
+};
+
+}  // namespace logitlab::ui
