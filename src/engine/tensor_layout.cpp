@@ -1,6 +1,6 @@
 #include "tensor_layout.h"
 
-#include "half_float.h"
+#include "float_formats.h"
 #include "input_limits.h"
 
 #include <bit>
@@ -33,9 +33,9 @@ double loadElement(const unsigned char* p, ElementType type, bool bigEndian)
 {
     switch (type) {
     case ElementType::Float16:
-        return halfToDouble(loadUnsigned<std::uint16_t>(p, bigEndian));
+        return fromFloat16Bits(loadUnsigned<std::uint16_t>(p, bigEndian));
     case ElementType::BFloat16:
-        return bfloat16ToDouble(loadUnsigned<std::uint16_t>(p, bigEndian));
+        return fromBFloat16Bits(loadUnsigned<std::uint16_t>(p, bigEndian));
     case ElementType::Float32:
         return static_cast<double>(std::bit_cast<float>(loadUnsigned<std::uint32_t>(p, bigEndian)));
     case ElementType::Float64:
