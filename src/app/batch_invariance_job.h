@@ -40,6 +40,7 @@ struct BatchInvarianceOutcome {
     double invariantSeconds = 0.0;
     QString plan;  // the variable plan in words
     std::uint64_t draws = 0;  // LM-head evaluations (columns of logits computed)
+    static constexpr const char* kWorkNoun = "LM-head evaluations";  // what `draws` counts, for the status bar
     double seconds = 0.0;
 };
 

@@ -23,6 +23,7 @@ struct SummationOutcome {
     engine::SummationSummary summary;     // filled when status.finished()
     std::vector<engine::LessonSum> lesson; // the lesson's two examples, both orders each
     std::uint64_t draws = 0;               // orders summed (methods and shuffles)
+    static constexpr const char* kWorkNoun = "sums";  // what `draws` counts, for the status bar
     double seconds = 0.0;
 };
 

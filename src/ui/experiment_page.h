@@ -98,7 +98,11 @@ protected:
                 return;
             }
             show(outcome);
-            emit statusMessage(tr("%1 draws in %2 s").arg(outcome.draws).arg(outcome.seconds, 0, 'f', 2));
+            // `draws` counts draws unless the outcome names what it counts (sums, evaluations).
+            QString noun = tr("draws");
+            if constexpr (requires { Outcome::kWorkNoun; })
+                noun = tr(Outcome::kWorkNoun);
+            emit statusMessage(tr("%L1 %2 in %3 s").arg(outcome.draws).arg(noun).arg(outcome.seconds, 0, 'f', 2));
             runFinished(true);
         });
         emit statusMessage(message);
