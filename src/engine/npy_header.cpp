@@ -8,7 +8,7 @@
 #include <map>
 #include <optional>
 #include <string_view>
-#include <variant>
+#include <utility>
 #include <vector>
 
 namespace logitlab::engine {
@@ -18,7 +18,18 @@ namespace {
 constexpr std::string_view kMagic = "\x93NUMPY";
 
 // A value of the header dict: a string, a bool or a tuple of whole numbers.
-using HeaderValue = std::variant<std::string, bool, std::vector<std::uint64_t>>;
+// One value of the header's dict. A plain struct, not a std::variant: GCC 12 at -O1 with the
+// sanitizers warned that moving a variant holding a bool may read its vector uninitialised.
+struct HeaderValue {
+    enum class Kind { Text, Flag, Numbers };
+    Kind kind = Kind::Text;
+    std::string text;
+    bool flag = false;
+    std::vector<std::uint64_t> numbers;
+    static HeaderValue ofText(std::string value) { return {Kind::Text, std::move(value), false, {}}; }
+    static HeaderValue ofFlag(bool value) { return {Kind::Flag, {}, value, {}}; }
+    static HeaderValue ofNumbers(std::vector<std::uint64_t> value) { return {Kind::Numbers, {}, false, std::move(value)}; }
+};
 
 // A reader of the small subset of Python literals numpy writes in the header. Each error says
 // the header offset (from the start of the file) and what was expected there.
@@ -97,15 +108,15 @@ private:
             auto s = string();
             if (!s)
                 return Error{s.error()};
-            return HeaderValue{*s};
+            return HeaderValue::ofText(*s);
         }
         if (m_text.substr(m_pos, 4) == "True") {
             m_pos += 4;
-            return HeaderValue{true};
+            return HeaderValue::ofFlag(true);
         }
         if (m_text.substr(m_pos, 5) == "False") {
             m_pos += 5;
-            return HeaderValue{false};
+            return HeaderValue::ofFlag(false);
         }
         if (m_pos < m_text.size() && m_text[m_pos] == '[')
             return fail("a dtype string ('descr' as a list is a structured array, not logits)");
@@ -136,7 +147,7 @@ private:
                 break;
             return fail("',' or ')' in the shape tuple");
         }
-        return HeaderValue{numbers};
+        return HeaderValue::ofNumbers(std::move(numbers));
     }
 
     std::string_view m_text;
@@ -211,18 +222,18 @@ Result<TensorLayout> parseNpy(std::span<const unsigned char> bytes, const std::s
     const auto* descr = field("descr");
     const auto* fortran = field("fortran_order");
     const auto* shape = field("shape");
-    if (!descr || !std::holds_alternative<std::string>(*descr))
+    if (!descr || descr->kind != HeaderValue::Kind::Text)
         return Error{what + ": header field 'descr': expected a dtype string such as '<f4'"};
-    if (!fortran || !std::holds_alternative<bool>(*fortran))
+    if (!fortran || fortran->kind != HeaderValue::Kind::Flag)
         return Error{what + ": header field 'fortran_order': expected True or False"};
-    if (!shape || !std::holds_alternative<std::vector<std::uint64_t>>(*shape))
+    if (!shape || shape->kind != HeaderValue::Kind::Numbers)
         return Error{what + ": header field 'shape': expected a tuple such as (200, 151936)"};
     if (entries->size() != 3)
         return Error{what + ": header: expected exactly the keys 'descr', 'fortran_order' and 'shape'"};
-    if (auto problem = readDescr(std::get<std::string>(*descr), layout))
+    if (auto problem = readDescr(descr->text, layout))
         return Error{what + ": " + *problem};
-    layout.fortranOrder = std::get<bool>(*fortran);
-    layout.shape = std::get<std::vector<std::uint64_t>>(*shape);
+    layout.fortranOrder = fortran->flag;
+    layout.shape = shape->numbers;
     if (auto problem = shapeProblem(layout, "header field 'shape'"))
         return Error{*problem};
 
@@ -232,7 +243,7 @@ Result<TensorLayout> parseNpy(std::span<const unsigned char> bytes, const std::s
     const std::uint64_t want = count > UINT64_MAX / size ? UINT64_MAX : count * size;
     if (want != have) {
         const std::string says = what + ": header field 'shape' " + shapeText(layout.shape) + " of '"
-                                 + std::get<std::string>(*descr) + "' needs " + groupedNumber(want) + " bytes from offset "
+                                 + descr->text + "' needs " + groupedNumber(want) + " bytes from offset "
                                  + std::to_string(layout.dataOffset) + ", but ";
         if (have < want)
             return Error{says + "the data ends at offset " + std::to_string(bytes.size()) + " (truncated, "
