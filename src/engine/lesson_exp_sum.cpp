@@ -3,6 +3,9 @@
 #include "exp_histogram.h"
 #include "fdlibm_exp_simd.h"
 
+#include <bit>
+#include <cstdint>
+
 // Compiled with -ffp-contract=off (src/engine/CMakeLists.txt): x / T - max must round twice.
 //
 // Why the loops are software-pipelined: one block's exps are a long chain of dependent operations
@@ -14,6 +17,15 @@
 namespace logitlab::engine::detail {
 
 namespace {
+
+// x / T == x * (1 / T) bit for bit when T is a power of two (1 / T is then exact, and both
+// round the same real number once): T = 1, the most common temperature, needs no division.
+bool exactReciprocal(double temperature)
+{
+    const auto bits = std::bit_cast<std::uint64_t>(temperature);
+    const std::uint64_t exponent = (bits >> 52) & 0x7ff;
+    return temperature > 0.0 && (bits & ((std::uint64_t{1} << 52) - 1)) == 0 && exponent != 0 && exponent != 0x7ff;
+}
 
 // Does nothing with the exps: softmax() alone.
 struct NoVisit {
@@ -68,6 +80,8 @@ __attribute__((target("avx2"))) double expSumAvx2(const Scalar* logits, std::siz
                                                   double maxScaled, double* out, Visit& visit)
 {
     const __m256d t = _mm256_set1_pd(temperature);
+    const __m256d inverse = _mm256_set1_pd(1.0 / temperature);
+    const bool multiply = exactReciprocal(temperature);
     const __m256d m = _mm256_set1_pd(maxScaled);
     double sum = 0.0;
     std::size_t i = 0;
@@ -75,7 +89,8 @@ __attribute__((target("avx2"))) double expSumAvx2(const Scalar* logits, std::siz
         __m256d x[kAvx2Vectors];
         bool plain = true;
         for (std::size_t v = 0; v < kAvx2Vectors; ++v) {
-            x[v] = _mm256_sub_pd(_mm256_div_pd(load4(logits + i + 4 * v), t), m);
+            const __m256d l = load4(logits + i + 4 * v);
+            x[v] = _mm256_sub_pd(multiply ? _mm256_mul_pd(l, inverse) : _mm256_div_pd(l, t), m);
             plain = plain && fdlibm::allPlain(x[v]);
         }
         if (plain) {
@@ -103,12 +118,17 @@ double expSumSse2(const Scalar* logits, std::size_t n, double temperature, doubl
                   Visit& visit)
 {
     const __m128d t = _mm_set1_pd(temperature);
+    const __m128d inverse = _mm_set1_pd(1.0 / temperature);
+    const bool multiply = exactReciprocal(temperature);
     const __m128d m = _mm_set1_pd(maxScaled);
     double sum = 0.0;
     std::size_t i = 0;
     for (; i + kSse2Block <= n; i += kSse2Block) {
-        for (std::size_t v = 0; v < kSse2Vectors; ++v)
-            _mm_storeu_pd(out + i + 2 * v, fdlibm::expSse2v(_mm_sub_pd(_mm_div_pd(load2(logits + i + 2 * v), t), m)));
+        for (std::size_t v = 0; v < kSse2Vectors; ++v) {
+            const __m128d l = load2(logits + i + 2 * v);
+            const __m128d x = _mm_sub_pd(multiply ? _mm_mul_pd(l, inverse) : _mm_div_pd(l, t), m);
+            _mm_storeu_pd(out + i + 2 * v, fdlibm::expSse2v(x));
+        }
         if (i != 0)
             sum = addInOrder(sum, out + i - kSse2Block, kSse2Block, visit);
     }
