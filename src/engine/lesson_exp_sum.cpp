@@ -87,13 +87,13 @@ __attribute__((target("avx2"))) double expSumAvx2(const Scalar* logits, std::siz
     std::size_t i = 0;
     for (; i + kAvx2Block <= n; i += kAvx2Block) {
         __m256d x[kAvx2Vectors];
-        bool plain = true;
+        __m256d plain = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
         for (std::size_t v = 0; v < kAvx2Vectors; ++v) {
             const __m256d l = load4(logits + i + 4 * v);
             x[v] = _mm256_sub_pd(multiply ? _mm256_mul_pd(l, inverse) : _mm256_div_pd(l, t), m);
-            plain = plain && fdlibm::allPlain(x[v]);
+            plain = _mm256_and_pd(plain, fdlibm::plainNonPositive(x[v]));
         }
-        if (plain) {
+        if (_mm256_movemask_pd(plain) == 0xf) {
             __m256d e[kAvx2Vectors];
             fdlibm::expAvx2Plain<kAvx2Vectors>(x, e);
             for (std::size_t v = 0; v < kAvx2Vectors; ++v)
