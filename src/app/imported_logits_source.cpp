@@ -1,5 +1,6 @@
 #include "imported_logits_source.h"
 
+#include "logits_file.h"
 #include "vocabulary_file.h"
 
 #include <QDir>
@@ -23,7 +24,8 @@ engine::Result<std::shared_ptr<const ImportedLogitsSource>> ImportedLogitsSource
     using engine::Error;
     std::shared_ptr<ImportedLogitsSource> source(new ImportedLogitsSource);
     source->m_path = resolvedPath(spec.path, baseDir);
-    const std::string what = source->m_path.toStdString();
+    if (auto problem = logitsFileProblem(source->m_path))
+        return Error{*problem};
     auto array = LogitsArray::open(source->m_path, spec.array);
     if (!array)
         return Error{array.error()};

@@ -232,6 +232,11 @@ std::optional<Divergence> firstDivergence(const std::vector<LoopStep>& a, const 
 
 namespace logitlab::engine {
 
+bool isGreedyNearTie(const LoopStep& step)
+{
+    return step.survivors == 1 && step.topLogitGap <= kNearTieLogitGap;
+}
+
 ReplayAgreement replayAgreement(const std::vector<LoopStep>& steps)
 {
     ReplayAgreement a;

@@ -127,6 +127,13 @@ private:
     std::vector<double> m_modelP;  // the model's softmax at the current step
 };
 
+// A greedy near tie: the chain left one token (T = 0, top-k = 1) and the two most likely tokens'
+// logits differ by at most this. 0.05 is a few ulps of a bf16 logit near 10 (ulp 0.0625) and
+// the size of the batch-dependent reduction errors float32 kernels reach over a large hidden
+// size: a gap this small can flip under another batch size (the Batch invariance page).
+inline constexpr double kNearTieLogitGap = 0.05;
+bool isGreedyNearTie(const LoopStep& step);
+
 // The first step where two runs chose different tokens, and the model's probability of each
 // there (the same prefix, so the same distribution): the gap is a - b.
 struct Divergence {
