@@ -243,8 +243,8 @@ private slots:
         QTest::newRow("float dtype") << sequencesNpy({kSequence}, "<f8") << QStringLiteral("member sequences.npy: header field 'descr' is '<f8'");
         QTest::newRow("int16 dtype") << sequencesNpy({kSequence}, "<i2") << QStringLiteral("header field 'descr' is '<i2'; expected token ids");
         QTest::newRow("too short") << sequencesNpy({{0, 1, 2}}) << QStringLiteral("3 tokens, but the logits have 4 steps");
-        QTest::newRow("id >= V") << sequencesNpy({{3, 1, 0, 4, 5, 0}}) << QStringLiteral("position 4 (offset 96): token id 5 is outside the vocabulary of 5");
-        QTest::newRow("negative id") << sequencesNpy({{3, -1, 0, 4, 2, 0}}) << QStringLiteral("position 1 (offset 72): token id -1");
+        QTest::newRow("id >= V") << sequencesNpy({{3, 1, 0, 4, 5, 0}}) << QStringLiteral("position 4 (offset 160): token id 5 is outside the vocabulary of 5");
+        QTest::newRow("negative id") << sequencesNpy({{3, -1, 0, 4, 2, 0}}) << QStringLiteral("position 1 (offset 136): token id -1");
         QTest::newRow("batch count") << sequencesNpy({kSequence, kSequence}) << QStringLiteral("holds 2 sequences; expected one per batch");
     }
     void malformedSequencesRefused()
@@ -285,6 +285,10 @@ private slots:
 
         json = app::toJson(spec);
         json.insert(QStringLiteral("steps"), 9);
+        logits = json.value(QStringLiteral("logits")).toObject();
+        logits.insert(QStringLiteral("batch"), 0);
+        logits.remove(QStringLiteral("sequences"));
+        json.insert(QStringLiteral("logits"), logits);
         const app::LoopOutcome tooMany = app::runLoop(app::parseLoop(json, QStringLiteral("x")).value(), m_dir.path(), {});
         QVERIFY2(tooMany.status.message.contains(QStringLiteral("steps: 9 asked, but the file holds 4 steps")),
                  qPrintable(tooMany.status.message));
@@ -300,7 +304,7 @@ private slots:
         const app::ResultTable& table = a.tables.front();
         for (std::size_t c = 0; c < table.columns.size(); ++c)
             for (std::size_t r = 0; r < table.rows; ++r)
-                QCOMPARE(table.columns[c].cell(r), b.tables.front().columns[c].cell(r));
+                QCOMPARE(table.columns[c].cell(r).toString(), b.tables.front().columns[c].cell(r).toString());
         QVERIFY(a.provenance.asText().contains(QStringLiteral("sha256=")));
 
         const QString file = m_dir.filePath(QStringLiteral("replay.logitlab.json"));
@@ -321,7 +325,7 @@ private slots:
                 lines << line;
         QCOMPARE(lines.front(), table.columnNames().join(QLatin1Char(',')));
         QCOMPARE(static_cast<std::size_t>(lines.size() - 1), table.rows);
-        for (const QString name : {QStringLiteral("token_id"), QStringLiteral("actual_id"), QStringLiteral("actual_rank"),
+        for (const QString& name : {QStringLiteral("token_id"), QStringLiteral("actual_id"), QStringLiteral("actual_rank"),
                                    QStringLiteral("match"), QStringLiteral("actual_cut")}) {
             const auto column = table.columnNames().indexOf(name);
             QVERIFY(column >= 0);
