@@ -50,6 +50,7 @@ double longestStall(const std::function<void()>& start, const std::function<bool
 
 int main(int argc, char** argv)
 {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     ui::LoopPage page;

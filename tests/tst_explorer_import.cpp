@@ -149,7 +149,8 @@ private slots:
             QCOMPARE(distribution.logits[t], value(static_cast<std::uint64_t>(batch), static_cast<std::uint64_t>(step),
                                                    static_cast<std::uint64_t>(t)));
         QString source;
-        for (const auto& [key, text] : page->provenance().parameters())
+        const app::Provenance provenance = page->provenance();
+        for (const auto& [key, text] : provenance.parameters())
             if (key == QLatin1String("source"))
                 source = text;
         QVERIFY2(source.contains(QStringLiteral("batch %1, step %2 of (3, 3, 4)").arg(batch).arg(step)), qPrintable(source));

@@ -25,6 +25,8 @@
 #include <QTableView>
 #include <QShowEvent>
 #include <QTextBrowser>
+#include <QTextCharFormat>
+#include <QTextCursor>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -35,8 +37,12 @@ namespace logitlab::ui {
 
 namespace {
 
-// The longest a slice of stepping may hold the UI thread (the page's budget is 50 ms).
-constexpr qint64 kSliceMs = 20;
+// The longest a slice of stepping may hold the UI thread (the page's budget is 50 ms, and the
+// refresh after a slice takes its share).
+constexpr qint64 kSliceMs = 15;
+
+// While Play or a branch runs, the steps chart and table (every step) are rebuilt this often.
+constexpr qint64 kWholeRefreshMs = 500;
 
 // How many steps the page takes by itself the first time it is shown.
 constexpr std::size_t kFirstSteps = 40;
@@ -289,6 +295,7 @@ LoopPage::LoopPage(QWidget* parent)
 
     m_table->setModel(m_model);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setResizeContentsPrecision(64);
     m_table->verticalHeader()->hide();
 
     auto* results = new QSplitter(Qt::Vertical);
@@ -377,6 +384,7 @@ void LoopPage::setSpec(const app::LoopSpec& spec)
     }
     m_main.reset();
     m_branch.reset();
+    ++m_epoch;
     m_followLatest = true;
     showError(QString());
     refresh();
@@ -511,6 +519,7 @@ bool LoopPage::ensureLoop(std::function<void()> retry)
     }
     m_main.emplace(std::move(loop).value());
     m_branch.reset();
+    ++m_epoch;
     m_loopKey = key;
     m_followLatest = true;
     return true;
@@ -575,7 +584,7 @@ void LoopPage::playTick()
                                .arg((m_prefillMs->value() + static_cast<double>(n - m_playStartSteps) * pass) / 1000.0, 0, 'f', 2));
         runStateChanged();
     }
-    refresh();
+    refresh(!isPlaying());
 }
 
 void LoopPage::stop()
@@ -599,6 +608,7 @@ void LoopPage::rewindOne()
     m_branchTimer->stop();
     const std::size_t to = m_main->steps().size() - 1;
     m_main->rewind(to);
+    ++m_epoch;
     if (m_branch) {
         if (m_branch->steps().size() > to)
             m_branch->rewind(to);
@@ -632,6 +642,7 @@ void LoopPage::branchHere()
     showError(QString());
     m_branch.emplace(*m_main);
     m_branch->rewind(at);
+    ++m_epoch;
     if (forced) {
         m_branch->step(forced);
     } else {
@@ -660,7 +671,7 @@ void LoopPage::branchSlice()
         m_branchTimer->stop();
         runStateChanged();
     }
-    refresh();
+    refresh(!isBranching());
 }
 
 void LoopPage::sendTo(const QString& target)
@@ -827,6 +838,7 @@ void LoopPage::run()
                 m_importedKey = replayKeyOf(app::toJson(spec), baseDir());
             }
             m_main.emplace(*outcome.mainLoop);
+            ++m_epoch;
             if (outcome.branchLoop)
                 m_branch.emplace(*outcome.branchLoop);
             else
@@ -847,30 +859,80 @@ std::vector<app::LoopTrack> LoopPage::tracks() const
     return out;
 }
 
-QString LoopPage::runHtml(const engine::GenerationLoop& loop, std::optional<std::size_t> divergence, bool branch) const
+QString LoopPage::tokenHtml(const engine::GenerationLoop& loop, std::size_t i, std::optional<std::size_t> divergence,
+                           bool branch) const
 {
     const auto& vocabulary = loop.vocabulary();
+    const auto& steps = loop.steps();
+    const std::string& token = vocabulary[static_cast<std::size_t>(steps[i].token)];
+    QString shown = token == engine::kParagraphToken ? QStringLiteral("¶") : QString::fromStdString(token).toHtmlEscaped();
+    if (divergence && i == *divergence)
+        return QStringLiteral("<b style='background:#ffd8d8;color:#b00020'>%1</b>").arg(shown);
+    if (steps[i].actualKnown && !steps[i].matches())
+        return QStringLiteral("<u style='color:#6a1b9a'>%1</u>").arg(shown);  // a replay: not the model's token
+    if (branch && divergence && i > *divergence)
+        return QStringLiteral("<span style='color:#c05000'>%1</span>").arg(shown);
+    return shown;
+}
+
+// The separator before token i, as the text joins words ("\n" for a paragraph break).
+static std::string separatorAt(const engine::GenerationLoop& loop, std::size_t i)
+{
+    const auto& vocabulary = loop.vocabulary();
+    const auto& steps = loop.steps();
+    const std::string previous = i == 0 ? std::string("x") : vocabulary[static_cast<std::size_t>(steps[i - 1].token)];
+    return engine::separatorBefore(previous, vocabulary[static_cast<std::size_t>(steps[i].token)]);
+}
+
+QString LoopPage::runHtml(const engine::GenerationLoop& loop, std::optional<std::size_t> divergence, bool branch) const
+{
     QString html = QStringLiteral("<span style='color:#888'>%1</span>").arg(promptHtml(loop));
-    std::string previous = "x";
-    const auto tokens = loop.tokens();
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-        const std::string& token = vocabulary[static_cast<std::size_t>(tokens[i])];
-        const std::string separator = engine::separatorBefore(previous, token);
+    for (std::size_t i = 0; i < loop.steps().size(); ++i) {
+        const std::string separator = separatorAt(loop, i);
         html += separator == "\n" ? QStringLiteral("<br><br>") : QString::fromStdString(separator);
-        QString shown = token == engine::kParagraphToken ? QStringLiteral("¶") : QString::fromStdString(token).toHtmlEscaped();
-        if (divergence && i == *divergence)
-            shown = QStringLiteral("<b style='background:#ffd8d8;color:#b00020'>%1</b>").arg(shown);
-        else if (loop.steps()[i].actualKnown && !loop.steps()[i].matches())
-            shown = QStringLiteral("<u style='color:#6a1b9a'>%1</u>").arg(shown);  // a replay: not the model's token
-        else if (branch && divergence && i > *divergence)
-            shown = QStringLiteral("<span style='color:#c05000'>%1</span>").arg(shown);
-        html += shown;
-        previous = token;
+        html += tokenHtml(loop, i, divergence, branch);
     }
     return html;
 }
 
-void LoopPage::refresh()
+void LoopPage::showText(QTextBrowser* view, ShownText& shown, const engine::GenerationLoop& loop,
+                        std::optional<std::size_t> divergence, bool branch)
+{
+    // Only new steps are appended while the run grows with the same marks: setting the whole
+    // text of 4,096 tokens again on every tick would hold the UI thread for tens of ms.
+    const std::size_t n = loop.steps().size();
+    if (shown.loop != &loop || shown.epoch != m_epoch || shown.steps > n || shown.divergence != divergence) {
+        view->setHtml(runHtml(loop, divergence, branch));
+        shown = {&loop, m_epoch, n, divergence};
+        return;
+    }
+    if (shown.steps == n)
+        return;
+    // One edit: the new tokens as one fragment (the first separator as text, since a fragment's
+    // leading space would be dropped), laid out once.
+    QString fragment;
+    QString lead;
+    for (std::size_t i = shown.steps; i < n; ++i) {
+        const std::string separator = separatorAt(loop, i);
+        const QString sep = separator == "\n" ? QStringLiteral("<br><br>") : QString::fromStdString(separator);
+        if (i == shown.steps && separator != "\n")
+            lead = sep;
+        else
+            fragment += sep;
+        fragment += tokenHtml(loop, i, divergence, branch);
+    }
+    QTextCursor cursor(view->document());
+    cursor.beginEditBlock();
+    cursor.movePosition(QTextCursor::End);
+    cursor.setCharFormat(QTextCharFormat());
+    if (!lead.isEmpty())
+        cursor.insertText(lead);
+    cursor.insertHtml(fragment);
+    cursor.endEditBlock();
+    shown.steps = n;
+}
+
+void LoopPage::refresh(bool whole)
 {
     const std::size_t size = m_main ? m_main->steps().size() : 0;
     {
@@ -910,18 +972,27 @@ void LoopPage::refresh()
         if (engine::isGreedyNearTie(step))
             info += QStringLiteral("\n") + tr("Greedy near tie: the top two logits differ by %1").arg(step.topLogitGap, 0, 'g', 3);
         m_stepInfo->setText(info);
-        m_mainText->setHtml(runHtml(*m_main, divergentStep, false));
+        showText(m_mainText, m_mainShown, *m_main, divergentStep, false);
     }
-    m_branchText->setHtml(m_branch ? runHtml(*m_branch, divergentStep, true)
-                                   : tr("<span style='color:#888'>No branch. Pick a step (Shown step), type a token "
+    if (m_branch)
+        showText(m_branchText, m_branchShown, *m_branch, divergentStep, true);
+    else
+        m_branchShown = {};
+    if (!m_branch)
+        m_branchText->setHtml(tr("<span style='color:#888'>No branch. Pick a step (Shown step), type a token "
                                         "or choose a seed, and press Branch here.</span>"));
     std::vector<LoopStepsChart::Track> chartTracks;
     if (m_main)
         chartTracks.push_back({tr("main"), &m_main->steps()});
     if (m_branch)
         chartTracks.push_back({tr("branch"), &m_branch->steps()});
-    m_stepsChart->setTracks(chartTracks, divergentStep);
-    m_model->setTable(app::loopStepsTable(tracks()));
+    // The steps chart and table cover every step: while Play or a branch runs they follow at
+    // 2 Hz, so a tick at 4,096 steps stays within the UI thread's budget (bench_loop_ui).
+    if (whole || !m_wholeRefresh.isValid() || m_wholeRefresh.elapsed() >= kWholeRefreshMs) {
+        m_stepsChart->setTracks(chartTracks, divergentStep);
+        m_model->setTable(app::loopStepsTable(tracks()));
+        m_wholeRefresh.start();
+    }
 
     if (!m_branch) {
         m_divergence->setText(size ? tr("%1 steps: one forward pass each, each needing the token the one before chose.")

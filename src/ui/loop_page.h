@@ -121,7 +121,20 @@ private:
     void showReplayAndTies();
     void playTick();
     void branchSlice();
-    void refresh();
+    // `whole`: also the steps chart and table (every step); ticks of Play and a branch pass
+    // false, and those follow at most every kWholeRefreshMs.
+    void refresh(bool whole = true);
+    // What a text pane shows, so a growing run only appends its new tokens.
+    struct ShownText {
+        const engine::GenerationLoop* loop = nullptr;
+        quint64 epoch = 0;
+        std::size_t steps = 0;
+        std::optional<std::size_t> divergence;
+    };
+    void showText(QTextBrowser* view, ShownText& shown, const engine::GenerationLoop& loop,
+                  std::optional<std::size_t> divergence, bool branch);
+    QString tokenHtml(const engine::GenerationLoop& loop, std::size_t i, std::optional<std::size_t> divergence,
+                      bool branch) const;
     void showLatency();
     QString runHtml(const engine::GenerationLoop& loop, std::optional<std::size_t> divergence, bool branch) const;
     std::vector<app::LoopTrack> tracks() const;
@@ -172,6 +185,10 @@ private:
     QTimer* m_playTimer;
     QTimer* m_branchTimer;
     QElapsedTimer m_playClock;
+    QElapsedTimer m_wholeRefresh;
+    ShownText m_mainShown;
+    ShownText m_branchShown;
+    quint64 m_epoch = 0;  // counts changes to the runs other than steps added (new loop, rewind, branch)
     std::size_t m_playStartSteps = 0;
 
     std::optional<engine::GenerationLoop> m_main;
