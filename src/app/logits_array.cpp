@@ -23,6 +23,28 @@ engine::LogitsFormat fileFormat(const QString& path)
     return engine::detectLogitsFormat(byteSpan(file.read(16)));
 }
 
+namespace {
+
+// A safetensors file's header: its length and its entries, checked.
+struct SafetensorsHeader {
+    std::uint64_t length = 0;
+    std::vector<engine::SafetensorsEntry> entries;
+};
+
+engine::Result<SafetensorsHeader> readSafetensorsHeader(std::span<const unsigned char> bytes, const std::string& what)
+{
+    const auto headerLength = engine::safetensorsHeaderLength(bytes, what);
+    if (!headerLength)
+        return engine::Error{headerLength.error()};
+    const QByteArray json(reinterpret_cast<const char*>(bytes.data()) + 8, static_cast<qsizetype>(*headerLength));
+    auto entries = parseSafetensorsHeader(json, what);
+    if (!entries)
+        return engine::Error{entries.error()};
+    return SafetensorsHeader{*headerLength, std::move(entries).value()};
+}
+
+}  // namespace
+
 engine::Result<QStringList> arrayNames(const QString& path)
 {
     const std::string what = path.toStdString();
@@ -38,16 +60,11 @@ engine::Result<QStringList> arrayNames(const QString& path)
     auto mapped = MappedFile::open(path);
     if (!mapped)
         return engine::Error{mapped.error()};
-    const auto bytes = mapped.value()->bytes();
-    const auto headerLength = engine::safetensorsHeaderLength(bytes, what);
-    if (!headerLength)
-        return engine::Error{headerLength.error()};
-    const QByteArray json(reinterpret_cast<const char*>(bytes.data()) + 8, static_cast<qsizetype>(*headerLength));
-    auto entries = parseSafetensorsHeader(json, what);
-    if (!entries)
-        return engine::Error{entries.error()};
+    const auto header = readSafetensorsHeader(mapped.value()->bytes(), what);
+    if (!header)
+        return engine::Error{header.error()};
     QStringList names;
-    for (const auto& e : *entries)
+    for (const auto& e : header->entries)
         names << QString::fromStdString(e.name);
     return names;
 }
@@ -89,14 +106,10 @@ engine::Result<LogitsArray> LogitsArray::open(const QString& path, const QString
         opened.m_layout = std::move(layout).value();
         return opened;
     }
-    const auto headerLength = engine::safetensorsHeaderLength(bytes, what);
-    if (!headerLength)
-        return engine::Error{headerLength.error()};
-    const QByteArray json(reinterpret_cast<const char*>(bytes.data()) + 8, static_cast<qsizetype>(*headerLength));
-    auto entries = parseSafetensorsHeader(json, what);
-    if (!entries)
-        return engine::Error{entries.error()};
-    auto layout = engine::safetensorsLayout(*entries, array.toStdString(), *headerLength, bytes.size(), what,
+    const auto header = readSafetensorsHeader(bytes, what);
+    if (!header)
+        return engine::Error{header.error()};
+    auto layout = engine::safetensorsLayout(header->entries, array.toStdString(), header->length, bytes.size(), what,
                                             values == engine::ArrayValues::Integers);
     if (!layout)
         return engine::Error{layout.error()};
