@@ -20,6 +20,7 @@
 
 #include <zip.h>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace logitlab;
@@ -63,8 +64,12 @@ QByteArray sequencesNpy(const QList<QList<qint64>>& ids, const QByteArray& descr
     QByteArray data;
     const int size = descr.endsWith('4') ? 4 : 8;
     for (const auto& row : ids)
-        for (qint64 id : row)
-            data += littleEndian(static_cast<std::uint64_t>(id), size);
+        for (qint64 id : row) {
+            QByteArray bytes = littleEndian(static_cast<std::uint64_t>(id), size);
+            if (descr.startsWith('>'))
+                std::reverse(bytes.begin(), bytes.end());
+            data += bytes;
+        }
     const QByteArray shape = ids.size() == 1 ? "(" + QByteArray::number(ids.front().size()) + ",)"
                                              : "(" + QByteArray::number(ids.size()) + ", " + QByteArray::number(ids.front().size()) + ")";
     return test::npyFile(descr, false, shape, data);
@@ -234,6 +239,25 @@ private slots:
                 QVERIFY(std::abs(c.modelP - fixtureProbability(static_cast<int>(batch), static_cast<int>(step.index), c.id)) < 1e-12);
         QCOMPARE(outcome.mainLoop->history(),
                  batch == 0 ? (std::vector<std::int32_t>{0, 4, 2, 0}) : (std::vector<std::int32_t>{1, 2, 3, 4}));
+    }
+
+    // Every integer dtype numpy writes for token ids, in either byte order.
+    void sequencesDtypes_data()
+    {
+        QTest::addColumn<QByteArray>("descr");
+        QTest::newRow("<i4") << QByteArray("<i4");
+        QTest::newRow(">i4") << QByteArray(">i4");
+        QTest::newRow("<i8") << QByteArray("<i8");
+        QTest::newRow(">i8") << QByteArray(">i8");
+    }
+    void sequencesDtypes()
+    {
+        QFETCH(QByteArray, descr);
+        writeDump({{"logits.npy", logitsNpy(1)}, {"sequences.npy", sequencesNpy({kSequence}, descr)}});
+        const app::LoopOutcome outcome = app::runLoop(replaySpec(QStringLiteral("temperature=1"), 1), m_dir.path(), {});
+        QVERIFY2(outcome.status.finished(), qPrintable(outcome.status.message));
+        QCOMPARE(outcome.mainLoop->history(), (std::vector<std::int32_t>{0, 4, 2, 0}));
+        QCOMPARE(outcome.mainLoop->prompt(), (std::vector<std::int32_t>{3, 1}));
     }
 
     void malformedSequencesRefused_data()
