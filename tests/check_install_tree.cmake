@@ -57,6 +57,7 @@ foreach(example IN LISTS examples)
   expect_file(share/logitlab/examples/${example})
 endforeach()
 expect_file(share/doc/logitlab/copyright)
+expect_contains(share/doc/logitlab/MODEL-SOURCES.md "licence")
 
 # The installed programs run from the install tree and report the project version.
 execute_process(COMMAND ${prefix}/bin/logitlab-cli --version OUTPUT_VARIABLE out RESULT_VARIABLE rc)

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -95,6 +96,64 @@ private slots:
                 source = value;
         QVERIFY2(source.startsWith(QStringLiteral("file: dump.npy (step 2 of (3, 4), sha256=%1, vocabulary tokenizer.json sha256=").arg(sha)),
                  qPrintable(source));
+    }
+
+    // A [batch, steps, V] array: the dialog's batch selector lists and loads the chosen batch's
+    // rows, and the provenance names the batch.
+    void batchSelectorPicksItsRows_data()
+    {
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<int>("step");
+        QTest::newRow("batch 0, step 1") << 0 << 1;
+        QTest::newRow("batch 1, step 2") << 1 << 2;
+        QTest::newRow("batch 2, step 0") << 2 << 0;
+    }
+    void batchSelectorPicksItsRows()
+    {
+        QFETCH(int, batch);
+        QFETCH(int, step);
+        QTemporaryDir dir;
+        const auto value = [](std::uint64_t b, std::uint64_t s, std::uint64_t t) {
+            return static_cast<double>(b) * 10.0 + static_cast<double>(s) + static_cast<double>(t) * 0.25 * static_cast<double>(b + 1);
+        };
+        const QString path = write(dir, QStringLiteral("batched.npy"),
+                                   test::npyFile("<f8", false, "(3, 3, 4)", test::arrayData({3, 3, 4}, false, 'd', false, value)));
+        QWidget window;
+        auto* page = new ExplorerPage(&window);
+        window.show();
+        bool selectorShown = false;
+        QTimer answer;
+        connect(&answer, &QTimer::timeout, this, [&] {
+            auto* dialog = qobject_cast<StepPickerDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            auto* batchBox = dialog->findChild<QSpinBox*>(QStringLiteral("batch"));
+            selectorShown = !batchBox->isHidden() && batchBox->maximum() == 2;
+            batchBox->setValue(batch);
+            auto* steps = dialog->findChild<QTableWidget*>(QStringLiteral("steps"));
+            for (int row = 0; row < steps->rowCount(); ++row)
+                if (steps->item(row, 0)->data(Qt::DisplayRole).toInt() == step)
+                    steps->selectRow(row);
+            dialog->accept();
+        });
+        answer.start(20);
+        QCOMPARE(page->openLogitsFile(path), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(page->model()->table()->distribution.logits.size() == 4
+                                     && page->model()->table()->distribution.logits[3]
+                                            == value(static_cast<std::uint64_t>(batch), static_cast<std::uint64_t>(step), 3),
+                                 30'000);
+        answer.stop();
+        QVERIFY(selectorShown);
+        const auto& distribution = page->model()->table()->distribution;
+        for (Eigen::Index t = 0; t < 4; ++t)
+            QCOMPARE(distribution.logits[t], value(static_cast<std::uint64_t>(batch), static_cast<std::uint64_t>(step),
+                                                   static_cast<std::uint64_t>(t)));
+        QString source;
+        const app::Provenance provenance = page->provenance();
+        for (const auto& [key, text] : provenance.parameters())
+            if (key == QLatin1String("source"))
+                source = text;
+        QVERIFY2(source.contains(QStringLiteral("batch %1, step %2 of (3, 3, 4)").arg(batch).arg(step)), qPrintable(source));
     }
 
     void malformedDumpIsSaid()

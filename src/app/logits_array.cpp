@@ -23,7 +23,53 @@ engine::LogitsFormat fileFormat(const QString& path)
     return engine::detectLogitsFormat(byteSpan(file.read(16)));
 }
 
-engine::Result<LogitsArray> LogitsArray::open(const QString& path, const QString& array)
+namespace {
+
+// A safetensors file's header: its length and its entries, checked.
+struct SafetensorsHeader {
+    std::uint64_t length = 0;
+    std::vector<engine::SafetensorsEntry> entries;
+};
+
+engine::Result<SafetensorsHeader> readSafetensorsHeader(std::span<const unsigned char> bytes, const std::string& what)
+{
+    const auto headerLength = engine::safetensorsHeaderLength(bytes, what);
+    if (!headerLength)
+        return engine::Error{headerLength.error()};
+    const QByteArray json(reinterpret_cast<const char*>(bytes.data()) + 8, static_cast<qsizetype>(*headerLength));
+    auto entries = parseSafetensorsHeader(json, what);
+    if (!entries)
+        return engine::Error{entries.error()};
+    return SafetensorsHeader{*headerLength, std::move(entries).value()};
+}
+
+}  // namespace
+
+engine::Result<QStringList> arrayNames(const QString& path)
+{
+    const std::string what = path.toStdString();
+    switch (fileFormat(path)) {
+    case engine::LogitsFormat::Text:
+    case engine::LogitsFormat::Npy:
+        return QStringList{};
+    case engine::LogitsFormat::Npz:
+        return npzMemberNames(path);
+    case engine::LogitsFormat::Safetensors:
+        break;
+    }
+    auto mapped = MappedFile::open(path);
+    if (!mapped)
+        return engine::Error{mapped.error()};
+    const auto header = readSafetensorsHeader(mapped.value()->bytes(), what);
+    if (!header)
+        return engine::Error{header.error()};
+    QStringList names;
+    for (const auto& e : header->entries)
+        names << QString::fromStdString(e.name);
+    return names;
+}
+
+engine::Result<LogitsArray> LogitsArray::open(const QString& path, const QString& array, engine::ArrayValues values)
 {
     const std::string what = path.toStdString();
     LogitsArray opened;
@@ -36,7 +82,7 @@ engine::Result<LogitsArray> LogitsArray::open(const QString& path, const QString
         if (!member)
             return engine::Error{member.error()};
         opened.m_member = std::move(member->bytes);
-        auto layout = engine::parseNpy(byteSpan(opened.m_member), what + ", member " + member->name.toStdString());
+        auto layout = engine::parseNpy(byteSpan(opened.m_member), what + ", member " + member->name.toStdString(), values);
         if (!layout)
             return engine::Error{layout.error()};
         opened.m_layout = std::move(layout).value();
@@ -54,20 +100,17 @@ engine::Result<LogitsArray> LogitsArray::open(const QString& path, const QString
     if (opened.m_format == engine::LogitsFormat::Npy) {
         if (!array.isEmpty())
             return engine::Error{what + ": --array '" + array.toStdString() + "' given, but a .npy file holds one array"};
-        auto layout = engine::parseNpy(bytes, what);
+        auto layout = engine::parseNpy(bytes, what, values);
         if (!layout)
             return engine::Error{layout.error()};
         opened.m_layout = std::move(layout).value();
         return opened;
     }
-    const auto headerLength = engine::safetensorsHeaderLength(bytes, what);
-    if (!headerLength)
-        return engine::Error{headerLength.error()};
-    const QByteArray json(reinterpret_cast<const char*>(bytes.data()) + 8, static_cast<qsizetype>(*headerLength));
-    auto entries = parseSafetensorsHeader(json, what);
-    if (!entries)
-        return engine::Error{entries.error()};
-    auto layout = engine::safetensorsLayout(*entries, array.toStdString(), *headerLength, bytes.size(), what);
+    const auto header = readSafetensorsHeader(bytes, what);
+    if (!header)
+        return engine::Error{header.error()};
+    auto layout = engine::safetensorsLayout(header->entries, array.toStdString(), header->length, bytes.size(), what,
+                                            values == engine::ArrayValues::Integers);
     if (!layout)
         return engine::Error{layout.error()};
     opened.m_layout = std::move(layout).value();
@@ -82,6 +125,15 @@ std::span<const unsigned char> LogitsArray::bytes() const
 engine::Result<Eigen::ArrayXd> LogitsArray::row(std::uint64_t batch, std::uint64_t step) const
 {
     return engine::decodeTensorRow(bytes(), m_layout, batch, step);
+}
+
+}  // namespace logitlab::app
+
+namespace logitlab::app {
+
+engine::Result<std::vector<std::int32_t>> LogitsArray::tokenIds(std::uint64_t batch, std::uint64_t vocabulary) const
+{
+    return engine::decodeTokenIds(bytes(), m_layout, batch, vocabulary);
 }
 
 }  // namespace logitlab::app

@@ -4,14 +4,17 @@
 #pragma once
 
 #include "logits_format.h"
+#include "npy_header.h"
 #include "result.h"
 #include "tensor_layout.h"
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <span>
+#include <vector>
 
 namespace logitlab::app {
 
@@ -21,12 +24,16 @@ class LogitsArray {
 public:
     // `array` names the .npz member or safetensors tensor; empty picks the only one. A text
     // file is refused here (it is not an array); logits_file.h reads both.
-    static engine::Result<LogitsArray> open(const QString& path, const QString& array);
+    // `values`: Integers opens a token-id array (generate's `sequences`) instead of logits.
+    static engine::Result<LogitsArray> open(const QString& path, const QString& array,
+                                            engine::ArrayValues values = engine::ArrayValues::Floats);
 
     engine::LogitsFormat format() const { return m_format; }
     const engine::TensorLayout& layout() const { return m_layout; }
     // The logits of (batch, step), both from 0; see engine::decodeTensorRow.
     engine::Result<Eigen::ArrayXd> row(std::uint64_t batch, std::uint64_t step) const;
+    // An integer array's sequence `batch`, every id below `vocabulary`; see engine::decodeTokenIds.
+    engine::Result<std::vector<std::int32_t>> tokenIds(std::uint64_t batch, std::uint64_t vocabulary) const;
 
 private:
     std::span<const unsigned char> bytes() const;
@@ -36,6 +43,9 @@ private:
     std::shared_ptr<const MappedFile> m_mapped;  // .npy, safetensors
     QByteArray m_member;                         // .npz
 };
+
+// The names of the arrays a .npz or safetensors file holds (empty for a .npy: one unnamed array).
+engine::Result<QStringList> arrayNames(const QString& path);
 
 // The format of the file from its first 16 bytes (text when unreadable: the text reader says why).
 engine::LogitsFormat fileFormat(const QString& path);

@@ -25,6 +25,7 @@ struct LoopTrack {
     QString label;                     // "main", "branch"
     std::vector<engine::LoopStep> steps;
     QStringList tokens;                // every step's token by name
+    QStringList actualTokens;          // a replay: the model's token (or the argmax) by name, per step
     QString text;                      // the generated text
 };
 
@@ -37,6 +38,7 @@ struct LoopOutcome {
     // The loops themselves, so that the page can step on from where the run ended.
     std::shared_ptr<const engine::GenerationLoop> mainLoop;
     std::shared_ptr<const engine::GenerationLoop> branchLoop;
+    std::shared_ptr<const engine::StepLogitsSource> source;  // the replayed file, open (null for the built-in model)
     double seconds = 0.0;
     std::uint64_t draws = 0;           // steps taken (ExperimentPage's status line)
 };
@@ -44,17 +46,25 @@ struct LoopOutcome {
 // The steps of a loop with its tokens named and its text (for a track of the page's own runs).
 LoopTrack trackOf(const engine::GenerationLoop& loop, const QString& label);
 
-// Synchronous; runs `spec.steps` steps (and the branch's), polling `control` between steps.
+// Synchronous; runs `spec.steps` steps (and the branch's), polling `control` between steps. A
+// replay opens its file first (relative to `baseDir`), or uses `source` when the caller has it open.
 LoopOutcome runLoop(const LoopSpec& spec, const WorkControl& control);
+LoopOutcome runLoop(const LoopSpec& spec, const QString& baseDir, const WorkControl& control,
+                    std::shared_ptr<const engine::StepLogitsSource> source = nullptr);
 
-Provenance loopProvenance(const LoopSpec& spec);
+// A replay names its file with its SHA-256 (and the vocabulary file's).
+Provenance loopProvenance(const LoopSpec& spec, const QString& baseDir = {});
 
 struct LoopRun {
     LoopSpec spec;
     LoopOutcome outcome;
 };
 
-ExperimentResult loopResult(const LoopSpec& spec, LoopOutcome outcome);
+ExperimentResult loopResult(const LoopSpec& spec, LoopOutcome outcome, const QString& baseDir = {});
+
+// "agreement 17 of 20 steps (85.0%); the chain cut the model's token at 2 steps (4, 9)", or
+// "the file has no sequences: the argmax stands in for the model's token" for a replay without them.
+QString replaySummary(const std::vector<engine::LoopStep>& steps);
 
 // One row per step of each track: the CSV and the page's table.
 ResultTable loopStepsTable(const std::vector<LoopTrack>& tracks);

@@ -11,7 +11,7 @@ const ExperimentKind& loopKind()
 {
     static const SpecKind<LoopSpec> kind(QStringLiteral("loop"), QObject::tr("Loop"), parseLoop,
                                          [](const LoopSpec& spec, const RunContext& c) {
-                                             return loopResult(spec, runLoop(spec, c.control));
+                                             return loopResult(spec, runLoop(spec, c.baseDir, c.control), c.baseDir);
                                          });
     return kind;
 }

@@ -3,6 +3,7 @@
 #include "builtin_model.h"
 #include "chain_settings.h"
 #include "chain_text.h"
+#include "imported_logits_source.h"
 #include "json_object_reader.h"
 #include "rng_factory.h"
 #include "save_text.h"
@@ -25,11 +26,28 @@ LoopSpec readSpec(const QJsonObject& root)
     const ExperimentHeader header = readHeader(r, QStringLiteral("loop"));
     spec.name = header.name;
     spec.description = header.description;
-    r.string(QStringLiteral("model"), QStringLiteral("builtin"), {QStringLiteral("builtin")});
-    spec.prompt = r.string(QStringLiteral("prompt"), {});
-    if (engine::wordTokens(spec.prompt.toStdString()).empty())
-        throw JsonFieldError{QStringLiteral("prompt"), QStringLiteral("must hold at least one word: the loop needs a prompt to continue")};
-    spec.steps = r.integer(QStringLiteral("steps"), spec.steps, 1, kMaxLoopSteps);
+    const QString model = r.string(QStringLiteral("model"), QStringLiteral("builtin"), {QStringLiteral("builtin"), QStringLiteral("file")});
+    if (model == QStringLiteral("file")) {
+        // A replay: the prompt is the file's (generate's sequences), so there is no "prompt" key.
+        JsonObjectReader l(r.object(QStringLiteral("logits")), QStringLiteral("logits"));
+        LoopReplaySpec replay;
+        replay.path = l.string(QStringLiteral("path"), {});
+        if (replay.path.isEmpty())
+            throw JsonFieldError{QStringLiteral("logits.path"), QStringLiteral("must not be empty")};
+        replay.array = l.string(QStringLiteral("array"), QString());
+        replay.batch = l.integer(QStringLiteral("batch"), 0, 0, kMaxRow);
+        if (l.has(QStringLiteral("sequences")))
+            replay.sequences = l.string(QStringLiteral("sequences"), {});
+        replay.vocabularyFile = l.string(QStringLiteral("vocabulary-file"), QString());
+        l.finish();
+        spec.replay = replay;
+        spec.steps = r.integer(QStringLiteral("steps"), 0, 0, kMaxLoopSteps);
+    } else {
+        spec.prompt = r.string(QStringLiteral("prompt"), {});
+        if (engine::wordTokens(spec.prompt.toStdString()).empty())
+            throw JsonFieldError{QStringLiteral("prompt"), QStringLiteral("must hold at least one word: the loop needs a prompt to continue")};
+        spec.steps = r.integer(QStringLiteral("steps"), spec.steps, 1, kMaxLoopSteps);
+    }
     spec.semantics = r.string(QStringLiteral("semantics"), spec.semantics, semanticsNames());
     spec.chain = r.string(QStringLiteral("chain"), spec.chain);
     spec.arithmetic = r.string(QStringLiteral("arithmetic"), spec.arithmetic, arithmeticNames());
@@ -44,11 +62,15 @@ LoopSpec readSpec(const QJsonObject& root)
     if (r.has(QStringLiteral("branch"))) {
         JsonObjectReader b(r.object(QStringLiteral("branch")), QStringLiteral("branch"));
         LoopBranchSpec branch;
-        branch.at = b.integer(QStringLiteral("at"), {}, 0, spec.steps - 1);
+        branch.at = b.integer(QStringLiteral("at"), {}, 0, (spec.steps > 0 ? spec.steps : kMaxLoopSteps) - 1);
         const bool hasToken = b.has(QStringLiteral("token"));
         const bool hasSeed = b.has(QStringLiteral("seed"));
         if (hasToken == hasSeed)
             throw JsonFieldError{QStringLiteral("branch"), QStringLiteral("needs exactly one of \"token\" and \"seed\"")};
+        if (hasToken && spec.replay)
+            throw JsonFieldError{QStringLiteral("branch.token"),
+                                 QStringLiteral("a replay is teacher-forced: a forced token would not change the logits that follow; "
+                                                "branch with \"seed\"")};
         if (hasToken) {
             branch.token = b.string(QStringLiteral("token"), {});
             if (!branchTokenId(branch))
@@ -81,8 +103,21 @@ engine::Result<LoopSpec> readLoopFile(const QString& path)
 QJsonObject toJson(const LoopSpec& spec)
 {
     QJsonObject root = headerToJson({spec.name, spec.description}, QStringLiteral("loop"));
-    root.insert(QStringLiteral("model"), QStringLiteral("builtin"));
-    root.insert(QStringLiteral("prompt"), spec.prompt);
+    if (spec.replay) {
+        root.insert(QStringLiteral("model"), QStringLiteral("file"));
+        QJsonObject logits{{QStringLiteral("path"), spec.replay->path}};
+        if (!spec.replay->array.isEmpty())
+            logits.insert(QStringLiteral("array"), spec.replay->array);
+        logits.insert(QStringLiteral("batch"), spec.replay->batch);
+        if (spec.replay->sequences)
+            logits.insert(QStringLiteral("sequences"), *spec.replay->sequences);
+        if (!spec.replay->vocabularyFile.isEmpty())
+            logits.insert(QStringLiteral("vocabulary-file"), spec.replay->vocabularyFile);
+        root.insert(QStringLiteral("logits"), logits);
+    } else {
+        root.insert(QStringLiteral("model"), QStringLiteral("builtin"));
+        root.insert(QStringLiteral("prompt"), spec.prompt);
+    }
     root.insert(QStringLiteral("steps"), spec.steps);
     root.insert(QStringLiteral("semantics"), spec.semantics);
     root.insert(QStringLiteral("chain"), spec.chain);
@@ -120,7 +155,21 @@ engine::Result<engine::SamplerChain> loopChain(const LoopSpec& spec)
     return chain;
 }
 
-engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec)
+engine::Result<std::size_t> loopStepCount(const LoopSpec& spec, const engine::StepLogitsSource& source)
+{
+    const auto available = source.stepCount();
+    auto steps = static_cast<std::size_t>(spec.steps);
+    if (steps == 0 && available)
+        steps = *available;
+    if (available && steps > *available)
+        return Error{"steps: " + std::to_string(steps) + " asked, but the file holds " + std::to_string(*available) + " steps"};
+    if (spec.branch && static_cast<std::size_t>(spec.branch->at) >= steps)
+        return Error{"branch.at: step " + std::to_string(spec.branch->at) + " is past the run's last step (" + std::to_string(steps)
+                     + " steps)"};
+    return steps;
+}
+
+engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec, std::shared_ptr<const engine::StepLogitsSource> source)
 {
     auto chain = loopChain(spec);
     if (!chain)
@@ -131,6 +180,13 @@ engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec)
     if (!rng || !stageRng)
         return Error{rng ? stageRng.error() : rng.error()};
     chain.value().setRng(*stageRng.value());  // XTC's coin: a stream of its own
+    if (spec.replay) {
+        if (!source)
+            return Error{"logits: the file is not open yet"};
+        const auto* imported = dynamic_cast<const ImportedLogitsSource*>(source.get());
+        auto prompt = imported ? imported->prompt() : std::vector<std::int32_t>{};
+        return engine::GenerationLoop(std::move(source), std::move(chain).value(), std::move(rng).value(), std::move(prompt));
+    }
     const auto model = engine::builtinModel();
     auto prompt = model->contextIds(engine::wordTokens(spec.prompt.toStdString()));
     return engine::GenerationLoop(model, std::move(chain).value(), std::move(rng).value(), std::move(prompt));

@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 namespace logitlab::app {
@@ -25,17 +26,29 @@ struct LoopBranchSpec {
     friend bool operator==(const LoopBranchSpec&, const LoopBranchSpec&) = default;
 };
 
+// A model's dump to replay (docs/import.md, "Replaying a generation"). Paths are relative to
+// the experiment file.
+struct LoopReplaySpec {
+    QString path;                       // .npy, .npz or safetensors
+    QString array;                      // the logits' .npz member or safetensors tensor; empty: the only one
+    qint64 batch = 0;                   // of a [batch, steps, V] array
+    std::optional<QString> sequences;   // the model's tokens: nullopt, "sequences" when the file has it; "": none
+    QString vocabularyFile;             // tokenizer.json or text; empty: tokens named "<id N>"
+    friend bool operator==(const LoopReplaySpec&, const LoopReplaySpec&) = default;
+};
+
 struct LoopSpec {
     QString name = QStringLiteral("loop");
     QString description;
     QString prompt;
-    qint64 steps = 40;
+    qint64 steps = 40;   // a replay: 0 (the default there) replays every step of the file
     QString semantics = QStringLiteral("llama.cpp");
     QString chain;       // chain text; empty: the preset's library defaults
     QString arithmetic;  // "exact", "library", or empty for the preset's
     qint64 seed = 42;
     QString rng = QStringLiteral("mulberry32");
     std::optional<LoopBranchSpec> branch;
+    std::optional<LoopReplaySpec> replay;  // set: the logits come from this file, not the built-in model
     friend bool operator==(const LoopSpec&, const LoopSpec&) = default;
 };
 
@@ -47,8 +60,13 @@ QString writeLoopFile(const QString& path, const LoopSpec& spec);  // error mess
 
 // The spec's chain: its text under its preset, or the preset's defaults when the text is empty.
 engine::Result<engine::SamplerChain> loopChain(const LoopSpec& spec);
-// A loop at step 0: the built-in model, the prompt's tokens, the chain and the seeded RNG.
-engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec);
+// A loop at step 0: the built-in model and the prompt's tokens (or, for a replay, `source`
+// opened from spec.replay and the prompt its sequences hold), the chain and the seeded RNG.
+engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec,
+                                                std::shared_ptr<const engine::StepLogitsSource> source = nullptr);
+// How many steps a run of `spec` takes over `source` (a replay's 0 means all of the file's);
+// an error when the file holds fewer than asked.
+engine::Result<std::size_t> loopStepCount(const LoopSpec& spec, const engine::StepLogitsSource& source);
 // The branch's token id in the built-in model (the spec was checked by parseLoop).
 std::optional<std::int32_t> branchTokenId(const LoopBranchSpec& branch);
 

@@ -32,6 +32,24 @@ struct MemberCloser {
 
 }  // namespace
 
+engine::Result<QStringList> npzMemberNames(const QString& path)
+{
+    int code = 0;
+    std::unique_ptr<zip_t, ArchiveCloser> archive(zip_open(QFile::encodeName(path).constData(), ZIP_RDONLY | ZIP_CHECKCONS, &code));
+    if (!archive)
+        return engine::Error{path.toStdString() + ": not a readable .npz (zip) archive: " + zipMessage(code)};
+    QStringList names;
+    const zip_int64_t count = zip_get_num_entries(archive.get(), 0);
+    for (zip_int64_t i = 0; i < count; ++i)
+        if (const char* raw = zip_get_name(archive.get(), static_cast<zip_uint64_t>(i), ZIP_FL_ENC_GUESS)) {
+            QString name = QString::fromUtf8(raw);
+            if (name.endsWith(QLatin1String(".npy")))
+                name.chop(4);
+            names << name;
+        }
+    return names;
+}
+
 engine::Result<NpzMember> readNpzMember(const QString& path, const QString& array, qint64 maxBytes)
 {
     const std::string what = path.toStdString();

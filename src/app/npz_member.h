@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 namespace logitlab::app {
 
@@ -20,6 +21,9 @@ struct NpzMember {
 
 // The member called `array` ("logits" or "logits.npy"), or the only member when `array` is
 // empty. Messages name the file, the member and what was expected.
+// The members' names without ".npy", in archive order.
+engine::Result<QStringList> npzMemberNames(const QString& path);
+
 engine::Result<NpzMember> readNpzMember(const QString& path, const QString& array,
                                         qint64 maxBytes = kMaxNpzMemberBytes);
 

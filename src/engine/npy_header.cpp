@@ -156,6 +156,17 @@ private:
 };
 
 // '<f4' -> Float32, little endian; anything else -> why not.
+std::optional<std::string> readIntegerDescr(const std::string& descr, TensorLayout& layout)
+{
+    const auto expected = "; expected token ids as an integer array: <i4 >i4 <i8 >i8 (int32, int64)";
+    if (descr.size() != 3 || (descr[0] != '<' && descr[0] != '>' && descr[0] != '=' && descr[0] != '|') || descr[1] != 'i'
+        || (descr[2] != '4' && descr[2] != '8'))
+        return "header field 'descr' is '" + descr + "'" + expected;
+    layout.bigEndian = descr[0] == '>';
+    layout.type = descr[2] == '4' ? ElementType::Int32 : ElementType::Int64;
+    return std::nullopt;
+}
+
 std::optional<std::string> readDescr(const std::string& descr, TensorLayout& layout)
 {
     const auto expected = "; expected a float array: <f2 >f2 <f4 >f4 <f8 >f8 (float16, float32, float64)";
@@ -187,7 +198,7 @@ std::uint64_t littleEndian(std::span<const unsigned char> bytes, std::size_t off
 
 }  // namespace
 
-Result<TensorLayout> parseNpy(std::span<const unsigned char> bytes, const std::string& what)
+Result<TensorLayout> parseNpy(std::span<const unsigned char> bytes, const std::string& what, ArrayValues values)
 {
     const std::string_view start(reinterpret_cast<const char*>(bytes.data()), std::min<std::size_t>(bytes.size(), 6));
     if (start != kMagic)
@@ -230,7 +241,7 @@ Result<TensorLayout> parseNpy(std::span<const unsigned char> bytes, const std::s
         return Error{what + ": header field 'shape': expected a tuple such as (200, 151936)"};
     if (entries->size() != 3)
         return Error{what + ": header: expected exactly the keys 'descr', 'fortran_order' and 'shape'"};
-    if (auto problem = readDescr(descr->text, layout))
+    if (auto problem = values == ArrayValues::Integers ? readIntegerDescr(descr->text, layout) : readDescr(descr->text, layout))
         return Error{what + ": " + *problem};
     layout.fortranOrder = fortran->flag;
     layout.shape = shape->numbers;

@@ -18,6 +18,10 @@ std::optional<ElementType> elementType(const std::string& dtype)
         return ElementType::Float32;
     if (dtype == "F64")
         return ElementType::Float64;
+    if (dtype == "I32")
+        return ElementType::Int32;
+    if (dtype == "I64")
+        return ElementType::Int64;
     return std::nullopt;
 }
 
@@ -64,7 +68,8 @@ Result<std::uint64_t> safetensorsHeaderLength(std::span<const unsigned char> byt
 }
 
 Result<TensorLayout> safetensorsLayout(const std::vector<SafetensorsEntry>& entries, const std::string& name,
-                                       std::uint64_t headerLength, std::uint64_t fileSize, const std::string& what)
+                                       std::uint64_t headerLength, std::uint64_t fileSize, const std::string& what,
+                                       bool integers)
 {
     const std::uint64_t dataStart = 8 + headerLength;
     const std::uint64_t dataSize = fileSize - dataStart;
@@ -104,7 +109,10 @@ Result<TensorLayout> safetensorsLayout(const std::vector<SafetensorsEntry>& entr
         chosen = &*it;
     }
     const auto type = elementType(chosen->dtype);
-    if (!type)
+    if (integers && (!type || !isIntegerType(*type)))
+        return Error{what + ": header field '" + chosen->name + "'.dtype is '" + chosen->dtype
+                     + "'; expected token ids as I32 or I64"};
+    if (!integers && (!type || isIntegerType(*type)))
         return Error{what + ": header field '" + chosen->name + "'.dtype is '" + chosen->dtype
                      + "'; expected F16, BF16, F32 or F64"};
     TensorLayout layout;

@@ -31,7 +31,9 @@ Result<std::uint64_t> safetensorsHeaderLength(std::span<const unsigned char> byt
 
 // The layout of the tensor called `name` (or the only tensor when `name` is empty), after
 // checking every entry's offsets lie inside the data, do not overlap and match its shape.
+// `integers`: the tensor holds token ids (I32, I64) rather than logits.
 Result<TensorLayout> safetensorsLayout(const std::vector<SafetensorsEntry>& entries, const std::string& name,
-                                       std::uint64_t headerLength, std::uint64_t fileSize, const std::string& what);
+                                       std::uint64_t headerLength, std::uint64_t fileSize, const std::string& what,
+                                       bool integers = false);
 
 }  // namespace logitlab::engine

@@ -40,6 +40,10 @@ double loadElement(const unsigned char* p, ElementType type, bool bigEndian)
         return static_cast<double>(std::bit_cast<float>(loadUnsigned<std::uint32_t>(p, bigEndian)));
     case ElementType::Float64:
         return std::bit_cast<double>(loadUnsigned<std::uint64_t>(p, bigEndian));
+    case ElementType::Int32:
+        return static_cast<double>(static_cast<std::int32_t>(loadUnsigned<std::uint32_t>(p, bigEndian)));
+    case ElementType::Int64:
+        return static_cast<double>(static_cast<std::int64_t>(loadUnsigned<std::uint64_t>(p, bigEndian)));
     }
     return 0.0;
 }
@@ -62,11 +66,18 @@ std::size_t elementBytes(ElementType type)
     case ElementType::BFloat16:
         return 2;
     case ElementType::Float32:
+    case ElementType::Int32:
         return 4;
     case ElementType::Float64:
+    case ElementType::Int64:
         return 8;
     }
     return 0;
+}
+
+bool isIntegerType(ElementType type)
+{
+    return type == ElementType::Int32 || type == ElementType::Int64;
 }
 
 std::uint64_t TensorLayout::elementCount() const
@@ -143,6 +154,8 @@ Result<Eigen::ArrayXd> decodeTensorRow(std::span<const unsigned char> bytes, con
     const std::uint64_t steps = layout.steps();
     const std::uint64_t batches = layout.batches();
     const std::size_t size = elementBytes(layout.type);
+    if (isIntegerType(layout.type))
+        return Error{layout.what + ": an integer array (token ids); expected logits as floats (float16, bfloat16, float32, float64)"};
     if (batch >= batches || step >= steps)
         return Error{layout.what + ": " + rowName(layout, batch, step) + " is outside shape " + shapeText(layout.shape)};
     // The readers checked this; checked again so no layout can read outside `bytes`.
@@ -175,6 +188,41 @@ Result<Eigen::ArrayXd> decodeTensorRow(std::span<const unsigned char> bytes, con
     if (!anyFinite)
         return Error{layout.what + ": " + rowName(layout, batch, step) + ": every logit is -inf, so no token has any probability"};
     return row;
+}
+
+Result<std::vector<std::int32_t>> decodeTokenIds(std::span<const unsigned char> bytes, const TensorLayout& layout,
+                                                 std::uint64_t batch, std::uint64_t vocabulary)
+{
+    if (!isIntegerType(layout.type))
+        return Error{layout.what + ": a float array; expected token ids as int32 or int64 (<i4, <i8, I32, I64)"};
+    if (layout.shape.empty() || layout.shape.size() > 2)
+        return Error{layout.what + ": shape " + shapeText(layout.shape) + " has " + std::to_string(layout.shape.size())
+                     + " dimensions; expected token ids as [length] or [batch, length]"};
+    const std::uint64_t batches = layout.shape.size() == 2 ? layout.shape[0] : 1;
+    const std::uint64_t length = layout.shape.back();
+    if (batch >= batches)
+        return Error{layout.what + ": batch " + std::to_string(batch) + " is outside shape " + shapeText(layout.shape)};
+    const std::size_t size = elementBytes(layout.type);
+    const std::uint64_t count = layout.elementCount();
+    if (layout.dataOffset > bytes.size() || count > (bytes.size() - layout.dataOffset) / size)
+        return Error{layout.what + ": the data of shape " + shapeText(layout.shape) + " does not fit in the "
+                     + groupedNumber(bytes.size()) + " bytes read"};
+    std::vector<std::int32_t> ids;
+    ids.reserve(static_cast<std::size_t>(length));
+    for (std::uint64_t i = 0; i < length; ++i) {
+        // C order: batch * L + i; Fortran order: batch + B * i.
+        const std::uint64_t element = layout.fortranOrder ? batch + batches * i : batch * length + i;
+        const std::uint64_t offset = layout.dataOffset + element * size;
+        const std::int64_t id = layout.type == ElementType::Int32
+            ? static_cast<std::int32_t>(loadUnsigned<std::uint32_t>(bytes.data() + offset, layout.bigEndian))
+            : static_cast<std::int64_t>(loadUnsigned<std::uint64_t>(bytes.data() + offset, layout.bigEndian));
+        if (id < 0 || static_cast<std::uint64_t>(id) >= vocabulary)
+            return Error{layout.what + ": batch " + std::to_string(batch) + ", position " + std::to_string(i) + " (offset "
+                         + std::to_string(offset) + "): token id " + std::to_string(id) + " is outside the vocabulary of "
+                         + groupedNumber(vocabulary) + " ids (0 to " + std::to_string(vocabulary - 1) + ")"};
+        ids.push_back(static_cast<std::int32_t>(id));
+    }
+    return ids;
 }
 
 }  // namespace logitlab::engine

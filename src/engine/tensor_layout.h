@@ -16,10 +16,12 @@
 
 namespace logitlab::engine {
 
-enum class ElementType { Float16, BFloat16, Float32, Float64 };
+// The integer types are for token ids (generate's `sequences`), never logits.
+enum class ElementType { Float16, BFloat16, Float32, Float64, Int32, Int64 };
 
-// 2, 2, 4, 8.
+// 2, 2, 4, 8, 4, 8.
 std::size_t elementBytes(ElementType type);
+bool isIntegerType(ElementType type);
 
 struct TensorLayout {
     ElementType type = ElementType::Float32;
@@ -56,5 +58,11 @@ Result<std::pair<std::uint64_t, std::uint64_t>> resolveRow(const TensorLayout& l
 // and the token id; -inf is kept (a banned token), but not a row of only -inf.
 Result<Eigen::ArrayXd> decodeTensorRow(std::span<const unsigned char> bytes, const TensorLayout& layout,
                                        std::uint64_t batch, std::uint64_t step);
+
+// The token ids of one sequence of an integer array of shape [L] or [batch, L] (Int32 or
+// Int64): row `batch`. Every id must be a token of a vocabulary of `vocabulary` ids; an id
+// outside 0..vocabulary-1 is refused naming the batch, the position and its byte offset.
+Result<std::vector<std::int32_t>> decodeTokenIds(std::span<const unsigned char> bytes, const TensorLayout& layout,
+                                                 std::uint64_t batch, std::uint64_t vocabulary);
 
 }  // namespace logitlab::engine

@@ -63,7 +63,7 @@ Spec startSpec()
 BatchInvariancePage::BatchInvariancePage(QWidget* parent)
     : ExperimentPage(parent), m_model(new ResultTableModel(this)), m_charts(new BatchInvarianceCharts(this)),
       m_runController(new app::RunController<app::BatchInvarianceOutcome>(app::RunControllerBase::Mode::Supersede, this)),
-      m_study(new QComboBox),
+      m_study(new QComboBox), m_fromLoop(new QLabel),
       m_vocabulary(spin(engine::ToyModelParameters::kMinVocabulary, engine::ToyModelParameters::kMaxVocabulary,
                         tr("V, the LM head's rows: the vocabulary size (up to 131,072)."))),
       m_hidden(spin(engine::ToyModelParameters::kMinHidden, engine::ToyModelParameters::kMaxHidden,
@@ -153,6 +153,9 @@ BatchInvariancePage::BatchInvariancePage(QWidget* parent)
     controls->addLayout(form);
     controls->addLayout(buttons);
     controls->addWidget(errorLabel());
+    m_fromLoop->setWordWrap(true);
+    m_fromLoop->hide();
+    controls->addWidget(m_fromLoop);
     controls->addStretch();
     auto* controlBox = new QGroupBox(tr("Experiment"));
     controlBox->setLayout(controls);
@@ -449,4 +452,34 @@ void BatchInvariancePage::runStateChanged()
     m_traceFile->setVisible(m_traceKind->currentIndex() == TraceFile);
 }
 
+bool BatchInvariancePage::acceptDistribution(const engine::Distribution& distribution)
+{
+    const Eigen::Index n = distribution.logits.size();
+    if (n < 2)
+        return false;
+    Eigen::Index first = 0;
+    for (Eigen::Index i = 1; i < n; ++i)
+        if (distribution.logits[i] > distribution.logits[first])
+            first = i;
+    Eigen::Index second = first == 0 ? 1 : 0;
+    for (Eigen::Index i = 0; i < n; ++i)
+        if (i != first && distribution.logits[i] > distribution.logits[second])
+            second = i;
+    const double gap = distribution.logits[first] - distribution.logits[second];
+    const auto name = [&distribution](Eigen::Index id) {
+        return QString::fromStdString(distribution.tokenName(id)).toHtmlEscaped();
+    };
+    m_study->setCurrentIndex(0);  // the one-step study: which batch sizes flip a near tie
+    m_fromLoop->setText(tr("<b>From the Loop page</b>: greedy picked '%1' over '%2' by a logit gap of <b>%3</b>. On a "
+                           "server the logits come from kernels whose summation order depends on the batch size; when "
+                           "the error that order makes exceeds the gap, the argmax flips and T = 0 writes '%2' instead. "
+                           "Run the one-step study to see which batch sizes flip near ties, and the gap against the "
+                           "reduction error per precision.")
+                            .arg(name(first), name(second))
+                            .arg(gap, 0, 'g', 3));
+    m_fromLoop->show();
+    return true;
+}
+
 }  // namespace logitlab::ui
+

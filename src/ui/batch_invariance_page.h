@@ -52,6 +52,11 @@ public:
     QSpinBox* runsBox() const { return m_runs; }
     QSpinBox* threadsBox() const { return m_threads; }
     QLabel* findingsLabel() const { return m_findings; }
+    // The Loop page's near tie, explained (empty until one is handed over).
+    QLabel* fromLoopLabel() const { return m_fromLoop; }
+    // A step's distribution from the Loop page (a greedy near tie): the one-step study, and the
+    // gap between its two most likely tokens said next to the controls.
+    bool acceptDistribution(const engine::Distribution& distribution) override;
     ResultTableModel* model() const { return m_model; }
     // The outcome shown (null before a run).
     const app::BatchInvarianceOutcome* outcome() const { return m_outcome.get(); }
@@ -76,6 +81,7 @@ private:
     std::vector<app::ResultTable> m_tables;
 
     QComboBox* m_study;
+    QLabel* m_fromLoop;
     QSpinBox* m_vocabulary;
     QSpinBox* m_hidden;
     QSpinBox* m_modelSeed;

@@ -474,7 +474,7 @@ void ExplorerPage::generateVocabulary(const engine::SyntheticSpec& spec)
     m_edits->generateVocabulary(spec);
 }
 
-void ExplorerPage::chooseStep(const QString& path, const QString& array, const QList<double>& entropy, const QString& what,
+void ExplorerPage::chooseStep(const QString& path, const QString& array, const QList<QList<double>>& entropy, const QString& what,
                               bool batched)
 {
     StepPickerDialog dialog(what, entropy, m_lastVocabulary, this);
@@ -487,7 +487,7 @@ void ExplorerPage::chooseStep(const QString& path, const QString& array, const Q
     request.array = array;
     request.row.step = dialog.step();
     if (batched)
-        request.row.batch = 0;  // the steps listed are batch 0's
+        request.row.batch = dialog.batch();
     request.vocabulary = m_lastVocabulary;
     m_edits->openLogitsRow(path, request);
 }

@@ -82,7 +82,7 @@ public:
     void generateVocabulary(const engine::SyntheticSpec& spec);
     QString openLogitsFile(const QString& path);  // empty when the load started, else the message shown
     // A dump's steps were scanned: asks which step (and vocabulary) to load.
-    void chooseStep(const QString& path, const QString& array, const QList<double>& entropy, const QString& what,
+    void chooseStep(const QString& path, const QString& array, const QList<QList<double>>& entropy, const QString& what,
                     bool batched);
     void pasteText(const QString& text);
     bool loading() const;

@@ -97,6 +97,18 @@ QString ExplorerTableController::openLogitsFile(const QString& path)
             LoadedTable scanned;
             scanned.steps = std::move(summary).value();
             scanned.array = array;
+            // Every batch of a [batch, steps, V] array, so the dialog can list the batch chosen:
+            // the whole file read once, as for a [steps, V] array of the same size.
+            const auto& shape = scanned.steps->shape;
+            if (shape.size() == 3) {
+                scanned.batchEntropy.push_back(scanned.steps->entropy);
+                for (std::uint64_t b = 1; b < shape[0]; ++b) {
+                    auto more = app::summarizeSteps(path, array, b, control);
+                    if (!more)
+                        return LoadedTable::failure(QString::fromStdString(more.error()));
+                    scanned.batchEntropy.push_back(std::move(more->entropy));
+                }
+            }
             return scanned;
         },
         [this, path](LoadedTable& scanned) {
@@ -105,14 +117,18 @@ QString ExplorerTableController::openLogitsFile(const QString& path)
                 emit errorRaised(scanned.error);
                 return;
             }
-            const QList<double> entropy(scanned.steps->entropy.begin(), scanned.steps->entropy.end());
-            const QString what = tr("%1%2: shape %3 (%4), %L5 steps of batch 0")
+            QList<QList<double>> entropy;
+            if (scanned.batchEntropy.empty())
+                entropy << QList<double>(scanned.steps->entropy.begin(), scanned.steps->entropy.end());
+            for (const auto& batch : scanned.batchEntropy)
+                entropy << QList<double>(batch.begin(), batch.end());
+            const QString what = tr("%1%2: shape %3 (%4), %L5 steps")
                                      .arg(QFileInfo(path).fileName(),
                                           scanned.array.isEmpty() ? QString() : tr(", array %1").arg(scanned.array),
                                           QString::fromStdString(engine::shapeText(scanned.steps->shape)),
                                           QString::fromStdString(engine::logitsFormatName(scanned.steps->format)))
-                                     .arg(entropy.size());
-            emit statusMessage(tr("Scanned %L1 steps of %2").arg(entropy.size()).arg(path));
+                                     .arg(entropy.front().size());
+            emit statusMessage(tr("Scanned %L1 steps of %2").arg(entropy.front().size()).arg(path));
             emit stepsScanned(path, scanned.array, entropy, what, scanned.steps->shape.size() == 3);
         });
     return {};
@@ -132,7 +148,8 @@ void ExplorerTableController::openLogitsRow(const QString& path, const app::Logi
             if (!result->shape.empty()) {
                 // Provenance names the exact file: its step and hash (and the vocabulary's).
                 loaded.array = QStringLiteral("%1step %2 of %3, sha256=%4")
-                                   .arg(request.array.isEmpty() ? QString() : request.array + QStringLiteral(", "))
+                                   .arg((request.array.isEmpty() ? QString() : request.array + QStringLiteral(", "))
+                                        + (result->shape.size() == 3 ? QStringLiteral("batch %1, ").arg(result->batch) : QString()))
                                    .arg(result->step)
                                    .arg(QString::fromStdString(engine::shapeText(result->shape)),
                                         app::fileSha256(path).value_or(QStringLiteral("unreadable")));

@@ -79,7 +79,7 @@ signals:
     // The steps of a dump's array (batch 0), with their entropy at T = 1; `array` is the .npz
     // member or safetensors tensor read ("" for the only one), `what` describes the file.
     // `batched`: the array is [batch, steps, V] (the steps are batch 0's).
-    void stepsScanned(const QString& path, const QString& array, const QList<double>& entropy, const QString& what,
+    void stepsScanned(const QString& path, const QString& array, const QList<QList<double>>& entropy, const QString& what,
                       bool batched);
 
 private:

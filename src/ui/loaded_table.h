@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace logitlab::ui {
 
@@ -26,6 +27,7 @@ struct LoadedTable {
     engine::ExplorerChain analysedChain;             // the chain `analysis` is for
     std::optional<engine::SamplerAnalysis> analysis; // the table's computed columns under it
     std::optional<app::StepSummary> steps;           // a dump's steps, scanned before a step is chosen
+    std::vector<std::vector<double>> batchEntropy;   // of a [batch, steps, V] array: every batch's steps (batch 0's too)
     QString array;                                   // the array `steps` is of
 
     // The chain the table is shown with: an experiment brings its own, other loads keep the page's.

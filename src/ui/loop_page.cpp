@@ -1,6 +1,7 @@
 #include "loop_page.h"
 
 #include "builtin_model.h"
+#include "logits_array.h"
 #include "loop_charts.h"
 #include "result_table_model.h"
 #include "rng_factory.h"
@@ -10,18 +11,22 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
 #include <QShowEvent>
 #include <QTextBrowser>
+#include <QTextCharFormat>
+#include <QTextCursor>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -32,13 +37,24 @@ namespace logitlab::ui {
 
 namespace {
 
-// The longest a slice of stepping may hold the UI thread (the page's budget is 50 ms).
-constexpr qint64 kSliceMs = 20;
+// The longest a slice of stepping may hold the UI thread (the page's budget is 50 ms, and the
+// refresh after a slice takes its share).
+constexpr qint64 kSliceMs = 15;
+
+// While Play or a branch runs, the steps chart and table (every step) are rebuilt this often.
+constexpr qint64 kWholeRefreshMs = 500;
 
 // How many steps the page takes by itself the first time it is shown.
 constexpr std::size_t kFirstSteps = 40;
 
 enum BranchMode { NoBranch = 0, ForceToken = 1, Reseed = 2 };
+enum SourceChoice { BuiltinModel = 0, ImportedFile = 1 };
+
+// The file a replay's source was opened for: its logits object and where relative paths start.
+QJsonObject replayKeyOf(const QJsonObject& spec, const QString& baseDir)
+{
+    return {{QStringLiteral("logits"), spec.value(QStringLiteral("logits"))}, {QStringLiteral("base"), baseDir}};
+}
 
 app::LoopSpec startingSpec()
 {
@@ -68,6 +84,10 @@ LoopPage::LoopPage(QWidget* parent)
     : ExperimentPage(parent), m_model(new ResultTableModel(this)), m_stepChart(new LoopStepChart(this)),
       m_stepsChart(new LoopStepsChart(this)),
       m_runs(new app::RunController<app::LoopOutcome>(app::RunControllerBase::Mode::Supersede, this)),
+      m_loads(new app::RunController<LoadedReplay>(app::RunControllerBase::Mode::Supersede, this)), m_source(new QComboBox),
+      m_fileRows(new QWidget), m_file(new QLineEdit), m_array(new QLineEdit), m_batch(new QSpinBox), m_sequences(new QLineEdit),
+      m_vocabularyFile(new QLineEdit), m_sourceError(new QLabel), m_loadProgress(new QProgressBar), m_replayInfo(new QLabel),
+      m_nearTies(new QLabel), m_toBatchInvariance(new QPushButton(tr("Near tie → Batch invariance"))),
       m_prompt(new QLineEdit), m_semantics(new QComboBox), m_chain(new QLineEdit), m_seed(new QSpinBox),
       m_rng(new QComboBox), m_steps(new QSpinBox), m_branchMode(new QComboBox), m_branchAt(new QSpinBox),
       m_branchToken(new QLineEdit), m_branchSeed(new QSpinBox), m_prefillMs(new QDoubleSpinBox),
@@ -78,6 +98,54 @@ LoopPage::LoopPage(QWidget* parent)
       m_stepInfo(new QLabel), m_table(new QTableView), m_playTimer(new QTimer(this)), m_branchTimer(new QTimer(this))
 {
     setExperimentRuns(m_runs);
+    addRuns(m_loads);
+    m_source->addItems({tr("built-in model"), tr("imported file (replay)")});
+    m_source->setToolTip(tr("The built-in model continues the prompt (free running), or a model's dump is replayed "
+                            "teacher-forced: step t's logits are the file's row t, whatever the sampler picks."));
+    m_file->setPlaceholderText(tr(".npy, .npz or .safetensors"));
+    m_array->setPlaceholderText(tr("logits (empty: the only array)"));
+    m_batch->setRange(0, std::numeric_limits<int>::max());
+    m_batch->setToolTip(tr("The batch row of a [batch, steps, V] array."));
+    m_sequences->setPlaceholderText(tr("empty: 'sequences' if the file has it; none: no tokens"));
+    m_sequences->setToolTip(tr("The integer array of the model's tokens (generate's sequences: the prompt, then one token per "
+                               "step; the last 'steps' ids are the reply). Without it the argmax stands in, marked unknown."));
+    m_vocabularyFile->setPlaceholderText(tr("tokenizer.json or one token per line"));
+    m_sourceError->setWordWrap(true);
+    m_sourceError->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_sourceError->hide();
+    m_loadProgress->hide();
+    m_replayInfo->setWordWrap(true);
+    m_replayInfo->hide();
+    m_nearTies->setWordWrap(true);
+    m_nearTies->hide();
+    m_toBatchInvariance->hide();
+    m_toBatchInvariance->setToolTip(tr("Explain the shown greedy near tie (or the first) on the Batch invariance page: a "
+                                       "batch-dependent summation error larger than the gap flips T = 0's pick."));
+    connect(m_toBatchInvariance, &QPushButton::clicked, this, &LoopPage::openNearTie);
+    connect(m_source, &QComboBox::currentIndexChanged, this, &LoopPage::showSourceRows);
+    connect(m_loads, &app::RunControllerBase::progressChanged, this, [this](int done, int total) {
+        m_loadProgress->setRange(0, std::max(1, total));
+        m_loadProgress->setValue(done);
+    });
+    auto* browse = new QPushButton(tr("Browse…"));
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Model's logits"), baseDir(),
+                                                          tr("Logits (*.npy *.npz *.safetensors);;All files (*)"));
+        if (!path.isEmpty())
+            m_file->setText(path);
+    });
+    auto* fileLine = new QHBoxLayout;
+    fileLine->addWidget(m_file, 1);
+    fileLine->addWidget(browse);
+    auto* fileForm = new QFormLayout(m_fileRows);
+    fileForm->setContentsMargins(0, 0, 0, 0);
+    fileForm->addRow(tr("File"), fileLine);
+    fileForm->addRow(tr("Array"), m_array);
+    fileForm->addRow(tr("Batch"), m_batch);
+    fileForm->addRow(tr("Sequences"), m_sequences);
+    fileForm->addRow(tr("Vocabulary"), m_vocabularyFile);
+    fileForm->addRow(m_sourceError);
+    fileForm->addRow(m_loadProgress);
     runButton()->setText(tr("Run N"));
     runButton()->setToolTip(tr("Run N steps (and the branch, if one is set) at full speed on a worker, as "
                                "logitlab-cli run does with the saved file."));
@@ -136,6 +204,8 @@ LoopPage::LoopPage(QWidget* parent)
     connect(m_steps, &QSpinBox::valueChanged, this, &LoopPage::showLatency);
 
     auto* form = new QFormLayout;
+    form->addRow(tr("Source"), m_source);
+    form->addRow(m_fileRows);
     form->addRow(tr("Prompt"), m_prompt);
     form->addRow(tr("Preset"), m_semantics);
     form->addRow(tr("Chain"), m_chain);
@@ -178,6 +248,9 @@ LoopPage::LoopPage(QWidget* parent)
     controls->addLayout(fileButtons);
     controls->addWidget(errorLabel());
     controls->addWidget(m_latency);
+    controls->addWidget(m_replayInfo);
+    controls->addWidget(m_nearTies);
+    controls->addWidget(m_toBatchInvariance);
     controls->addStretch();
     auto* controlBox = new QGroupBox(tr("Loop"));
     controlBox->setLayout(controls);
@@ -222,6 +295,7 @@ LoopPage::LoopPage(QWidget* parent)
 
     m_table->setModel(m_model);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setResizeContentsPrecision(64);
     m_table->verticalHeader()->hide();
 
     auto* results = new QSplitter(Qt::Vertical);
@@ -271,7 +345,7 @@ std::optional<app::ResultTable> LoopPage::resultTable() const
 app::Provenance LoopPage::provenance() const
 {
     const auto spec = specFromControls();
-    return app::loopProvenance(spec ? spec.value() : startingSpec());
+    return app::loopProvenance(spec ? spec.value() : startingSpec(), baseDir());
 }
 
 void LoopPage::reset()
@@ -284,12 +358,22 @@ void LoopPage::setSpec(const app::LoopSpec& spec)
 {
     m_name = spec.name;
     m_description = spec.description;
+    m_source->setCurrentIndex(spec.replay ? ImportedFile : BuiltinModel);
+    if (spec.replay) {
+        m_file->setText(spec.replay->path);
+        m_array->setText(spec.replay->array);
+        m_batch->setValue(static_cast<int>(std::min<qint64>(spec.replay->batch, std::numeric_limits<int>::max())));
+        m_sequences->setText(!spec.replay->sequences ? QString()
+                                 : spec.replay->sequences->isEmpty() ? QStringLiteral("none") : *spec.replay->sequences);
+        m_vocabularyFile->setText(spec.replay->vocabularyFile);
+    }
+    showSourceRows();
     m_prompt->setText(spec.prompt);
     m_semantics->setCurrentText(spec.semantics);
     m_chain->setText(spec.chain);
     m_seed->setValue(static_cast<int>(std::min<qint64>(spec.seed, std::numeric_limits<int>::max())));
     m_rng->setCurrentText(spec.rng);
-    m_steps->setValue(static_cast<int>(spec.steps));
+    m_steps->setValue(static_cast<int>(spec.steps > 0 ? spec.steps : app::kMaxLoopSteps));
     m_branchMode->setCurrentIndex(!spec.branch ? NoBranch : spec.branch->seed ? Reseed : ForceToken);
     if (spec.branch) {
         m_branchAt->setValue(static_cast<int>(spec.branch->at));
@@ -300,6 +384,7 @@ void LoopPage::setSpec(const app::LoopSpec& spec)
     }
     m_main.reset();
     m_branch.reset();
+    ++m_epoch;
     m_followLatest = true;
     showError(QString());
     refresh();
@@ -319,6 +404,23 @@ engine::Result<app::LoopSpec> LoopPage::specFromControls() const
                      {QStringLiteral("rng"), m_rng->currentText()}};
     if (!m_description.isEmpty())
         json.insert(QStringLiteral("description"), m_description);
+    if (m_source->currentIndex() == ImportedFile) {
+        json.remove(QStringLiteral("prompt"));
+        json.insert(QStringLiteral("model"), QStringLiteral("file"));
+        QJsonObject logits{{QStringLiteral("path"), m_file->text().trimmed()}, {QStringLiteral("batch"), m_batch->value()}};
+        if (!m_array->text().trimmed().isEmpty())
+            logits.insert(QStringLiteral("array"), m_array->text().trimmed());
+        const QString sequences = m_sequences->text().trimmed();
+        if (!sequences.isEmpty())
+            logits.insert(QStringLiteral("sequences"), sequences == QStringLiteral("none") ? QString() : sequences);
+        if (!m_vocabularyFile->text().trimmed().isEmpty())
+            logits.insert(QStringLiteral("vocabulary-file"), m_vocabularyFile->text().trimmed());
+        json.insert(QStringLiteral("logits"), logits);
+        // The file bounds the run: N above its steps is taken as all of them.
+        if (m_imported && m_importedKey == replayKeyOf(json, baseDir()) && m_imported->stepCount()
+            && static_cast<std::size_t>(m_steps->value()) >= *m_imported->stepCount())
+            json.insert(QStringLiteral("steps"), 0);
+    }
     if (m_branchMode->currentIndex() == ForceToken)
         json.insert(QStringLiteral("branch"), QJsonObject{{QStringLiteral("at"), m_branchAt->value()},
                                                           {QStringLiteral("token"), m_branchToken->text()}});
@@ -364,7 +466,7 @@ void LoopPage::showEvent(QShowEvent* event)
     const auto first = std::min<std::size_t>(static_cast<std::size_t>(spec->steps), kFirstSteps);
     QElapsedTimer slice;
     slice.start();
-    while (m_main->steps().size() < first && slice.elapsed() < kSliceMs)
+    while (m_main->steps().size() < first && !m_main->atEnd() && slice.elapsed() < kSliceMs)
         m_main->step();
     refresh();
     if (spec->branch && static_cast<std::size_t>(spec->branch->at) < m_main->steps().size()) {
@@ -391,7 +493,7 @@ bool LoopPage::isBranching() const
     return m_branchTimer->isActive();
 }
 
-bool LoopPage::ensureLoop()
+bool LoopPage::ensureLoop(std::function<void()> retry)
 {
     const auto spec = specFromControls();
     if (!spec) {
@@ -402,13 +504,22 @@ bool LoopPage::ensureLoop()
     const QJsonObject key = loopKeyOf(app::toJson(spec.value()));
     if (m_main && key == m_loopKey)
         return true;
-    auto loop = app::makeLoop(spec.value());
+    std::shared_ptr<const engine::StepLogitsSource> source;
+    if (spec->replay) {
+        if (!m_imported || m_importedKey != replayKeyOf(app::toJson(spec.value()), baseDir())) {
+            loadReplay(std::move(retry));
+            return false;
+        }
+        source = m_imported;
+    }
+    auto loop = app::makeLoop(spec.value(), source);
     if (!loop) {
         showError(QString::fromStdString(loop.error()));
         return false;
     }
     m_main.emplace(std::move(loop).value());
     m_branch.reset();
+    ++m_epoch;
     m_loopKey = key;
     m_followLatest = true;
     return true;
@@ -416,8 +527,12 @@ bool LoopPage::ensureLoop()
 
 void LoopPage::stepOnce()
 {
-    if (isRunning() || !ensureLoop())
+    if (isRunning() || !ensureLoop([this] { stepOnce(); }))
         return;
+    if (m_main->atEnd()) {
+        emit statusMessage(tr("The file's %1 steps are all replayed").arg(m_main->steps().size()));
+        return;
+    }
     if (m_main->steps().size() >= static_cast<std::size_t>(app::kMaxLoopSteps)) {
         showError(tr("N steps: the loop stops at %1 steps").arg(app::kMaxLoopSteps));
         return;
@@ -429,10 +544,10 @@ void LoopPage::stepOnce()
 
 void LoopPage::play()
 {
-    if (isRunning() || !ensureLoop())
+    if (isRunning() || !ensureLoop([this] { play(); }))
         return;
     m_playStartSteps = m_main->steps().size();
-    if (m_playStartSteps >= static_cast<std::size_t>(m_steps->value())) {
+    if (m_playStartSteps >= static_cast<std::size_t>(m_steps->value()) || m_main->atEnd()) {
         emit statusMessage(tr("Already %1 steps: Rewind, or raise N").arg(m_playStartSteps));
         return;
     }
@@ -449,7 +564,9 @@ void LoopPage::playTick()
     // never holds the UI thread for more than one slice.
     const double elapsed = static_cast<double>(m_playClock.nsecsElapsed()) / 1e6;
     const double pass = m_passMs->value();
-    const auto n = static_cast<std::size_t>(m_steps->value());
+    auto n = static_cast<std::size_t>(m_steps->value());
+    if (const auto available = m_main->source().stepCount())
+        n = std::min(n, *available);
     std::size_t due = n;
     if (pass > 0.0)
         due = elapsed < m_prefillMs->value()
@@ -467,12 +584,16 @@ void LoopPage::playTick()
                                .arg((m_prefillMs->value() + static_cast<double>(n - m_playStartSteps) * pass) / 1000.0, 0, 'f', 2));
         runStateChanged();
     }
-    refresh();
+    refresh(!isPlaying());
 }
 
 void LoopPage::stop()
 {
     m_playTimer->stop();
+    if (m_loads->isRunning()) {
+        m_loads->cancel();
+        m_loadProgress->hide();
+    }
     m_branchTimer->stop();
     if (isRunning())
         cancel();
@@ -487,6 +608,7 @@ void LoopPage::rewindOne()
     m_branchTimer->stop();
     const std::size_t to = m_main->steps().size() - 1;
     m_main->rewind(to);
+    ++m_epoch;
     if (m_branch) {
         if (m_branch->steps().size() > to)
             m_branch->rewind(to);
@@ -506,7 +628,7 @@ void LoopPage::branchHere()
     }
     const auto at = static_cast<std::size_t>(m_shownStep->value());
     std::optional<std::int32_t> forced;
-    const bool reseed = m_branchMode->currentIndex() == Reseed
+    const bool reseed = m_branchMode->currentIndex() == Reseed || !m_main->hasModel()
         || (m_branchMode->currentIndex() == NoBranch && m_branchToken->text().trimmed().isEmpty());
     if (!reseed) {
         app::LoopBranchSpec probe;
@@ -520,6 +642,7 @@ void LoopPage::branchHere()
     showError(QString());
     m_branch.emplace(*m_main);
     m_branch->rewind(at);
+    ++m_epoch;
     if (forced) {
         m_branch->step(forced);
     } else {
@@ -548,7 +671,7 @@ void LoopPage::branchSlice()
         m_branchTimer->stop();
         runStateChanged();
     }
-    refresh();
+    refresh(!isBranching());
 }
 
 void LoopPage::sendTo(const QString& target)
@@ -557,11 +680,137 @@ void LoopPage::sendTo(const QString& target)
         showError(tr("Step first: the distribution sent is the one a step drew from"));
         return;
     }
-    const auto at = static_cast<std::size_t>(m_shownStep->value());
+    emit distributionOffered(target, stepDistribution(static_cast<std::size_t>(m_shownStep->value())));
+}
+
+engine::Distribution LoopPage::stepDistribution(std::size_t at) const
+{
+    // The context the source read at step `at`: the prompt and the history before it.
     std::vector<std::int32_t> context = m_main->prompt();
-    const auto tokens = m_main->tokens();
-    context.insert(context.end(), tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(at));
-    emit distributionOffered(target, m_main->model().distributionAfter(context));
+    const auto history = m_main->history();
+    context.insert(context.end(), history.begin(), history.begin() + static_cast<std::ptrdiff_t>(at));
+    if (m_main->hasModel())
+        return m_main->model().distributionAfter(context);
+    engine::Distribution distribution;
+    distribution.tokens = m_main->vocabulary();
+    distribution.logits.resize(static_cast<Eigen::Index>(distribution.tokens.size()));
+    m_main->source().logits(at, context, distribution.logits.data());
+    return distribution;
+}
+
+void LoopPage::loadReplay(std::function<void()> then)
+{
+    const auto spec = specFromControls();
+    if (!spec || !spec->replay) {
+        showSourceError(spec ? tr("Source: choose the imported file first") : QString::fromStdString(spec.error()));
+        return;
+    }
+    showSourceError(QString());
+    m_loadProgress->setRange(0, 0);
+    m_loadProgress->show();
+    const QJsonObject key = replayKeyOf(app::toJson(spec.value()), baseDir());
+    emit statusMessage(tr("Opening %1…").arg(spec->replay->path));
+    m_loads->start(
+        [replay = *spec->replay, base = baseDir(), key](const app::WorkControl& control) {
+            LoadedReplay loaded;
+            loaded.key = key;
+            auto opened = app::ImportedLogitsSource::open(replay, base, control);
+            if (opened)
+                loaded.source = std::move(opened).value();
+            else
+                loaded.error = QString::fromStdString(opened.error());
+            return loaded;
+        },
+        [this, then = std::move(then)](LoadedReplay& loaded) {
+            m_loadProgress->hide();
+            if (!loaded.source) {
+                showSourceError(loaded.error);
+                return;
+            }
+            m_imported = loaded.source;
+            m_importedKey = loaded.key;
+            emit statusMessage(tr("%1: %2 steps of %3 tokens%4")
+                                   .arg(m_imported->path())
+                                   .arg(*m_imported->stepCount())
+                                   .arg(m_imported->vocabSize())
+                                   .arg(m_imported->sequencesArray().isEmpty()
+                                            ? tr(", no sequences: the argmax stands in for the model's tokens")
+                                            : tr(", the model's tokens from '%1'").arg(m_imported->sequencesArray())));
+            if (then)
+                then();
+        });
+}
+
+void LoopPage::showSourceError(const QString& message)
+{
+    m_sourceError->setText(message);
+    m_sourceError->setVisible(!message.isEmpty());
+    showError(message);
+}
+
+void LoopPage::showSourceRows()
+{
+    const bool file = m_source->currentIndex() == ImportedFile;
+    m_fileRows->setVisible(file);
+    m_prompt->setEnabled(!file);
+    m_prompt->setToolTip(file ? tr("A replay's prompt is the file's (the ids of sequences before the reply).")
+                              : tr("The text the model continues. Words the model never saw are read as unknown."));
+}
+
+void LoopPage::openNearTie()
+{
+    if (!m_main || m_main->steps().empty())
+        return;
+    const auto& steps = m_main->steps();
+    auto at = static_cast<std::size_t>(m_shownStep->value());
+    if (at >= steps.size() || !engine::isGreedyNearTie(steps[at])) {
+        const auto it = std::find_if(steps.begin(), steps.end(), [](const auto& s) { return engine::isGreedyNearTie(s); });
+        if (it == steps.end()) {
+            emit statusMessage(tr("No greedy near tie in this run"));
+            return;
+        }
+        at = static_cast<std::size_t>(it - steps.begin());
+        m_shownStep->setValue(static_cast<int>(at));
+    }
+    emit statusMessage(tr("Step %1: a logit gap of %2 between the two most likely tokens")
+                           .arg(at)
+                           .arg(steps[at].topLogitGap, 0, 'g', 3));
+    emit distributionOffered(QStringLiteral("batch-invariance"), stepDistribution(at));
+}
+
+void LoopPage::showReplayAndTies()
+{
+    const bool replay = m_main && !m_main->hasModel();
+    m_replayInfo->setVisible(replay);
+    if (replay)
+        m_replayInfo->setText(tr("<b>Teacher-forced replay</b>: the history is the model's own tokens, so each step's "
+                                 "distribution is the file's row whatever the sampler picks (the stateful stages see the "
+                                 "model's tokens too). %1.")
+                                  .arg(app::replaySummary(m_main->steps()).toHtmlEscaped()));
+    QStringList ties;
+    std::size_t count = 0;
+    if (m_main)
+        for (const auto& s : m_main->steps())
+            if (engine::isGreedyNearTie(s) && ++count <= 12)
+                ties << QString::number(s.index);
+    m_nearTies->setVisible(count > 0);
+    m_toBatchInvariance->setVisible(count > 0);
+    if (count > 0)
+        m_nearTies->setText(tr("Greedy near ties (top-2 logit gap ≤ %1): %2 steps (%3%4). A server's batch-dependent "
+                               "summation can flip these.")
+                                .arg(engine::kNearTieLogitGap)
+                                .arg(count)
+                                .arg(ties.join(QStringLiteral(", ")), count > 12 ? QStringLiteral(", …") : QString()));
+}
+
+QString LoopPage::promptHtml(const engine::GenerationLoop& loop) const
+{
+    if (loop.hasModel())
+        return m_prompt->text().toHtmlEscaped();
+    std::vector<std::string> words;
+    for (std::int32_t id : loop.prompt())
+        words.push_back(loop.vocabulary()[static_cast<std::size_t>(id)]);
+    return QString::fromStdString(engine::joinWordTokens(words)).toHtmlEscaped();
 }
 
 void LoopPage::run()
@@ -573,11 +822,23 @@ void LoopPage::run()
     }
     m_playTimer->stop();
     m_branchTimer->stop();
+    // A replay's N is bounded by its file: open it first (with the progress bar), then run.
+    if (spec->replay && (!m_imported || m_importedKey != replayKeyOf(app::toJson(spec.value()), baseDir()))) {
+        loadReplay([this] { run(); });
+        return;
+    }
     startRun<app::LoopOutcome>(
         *m_runs, tr("Running %1 steps…").arg(spec->steps),
-        [spec = spec.value()](const app::WorkControl& control) { return app::runLoop(spec, control); },
+        [spec = spec.value(), base = baseDir(),
+         source = spec->replay && m_importedKey == replayKeyOf(app::toJson(spec.value()), baseDir()) ? m_imported : nullptr](
+            const app::WorkControl& control) { return app::runLoop(spec, base, control, source); },
         [this, spec = spec.value()](app::LoopOutcome& outcome) {
+            if (spec.replay && outcome.source) {
+                m_imported = std::dynamic_pointer_cast<const app::ImportedLogitsSource>(outcome.source);
+                m_importedKey = replayKeyOf(app::toJson(spec), baseDir());
+            }
             m_main.emplace(*outcome.mainLoop);
+            ++m_epoch;
             if (outcome.branchLoop)
                 m_branch.emplace(*outcome.branchLoop);
             else
@@ -598,29 +859,80 @@ std::vector<app::LoopTrack> LoopPage::tracks() const
     return out;
 }
 
+QString LoopPage::tokenHtml(const engine::GenerationLoop& loop, std::size_t i, std::optional<std::size_t> divergence,
+                           bool branch) const
+{
+    const auto& vocabulary = loop.vocabulary();
+    const auto& steps = loop.steps();
+    const std::string& token = vocabulary[static_cast<std::size_t>(steps[i].token)];
+    QString shown = token == engine::kParagraphToken ? QStringLiteral("¶") : QString::fromStdString(token).toHtmlEscaped();
+    if (divergence && i == *divergence)
+        return QStringLiteral("<b style='background:#ffd8d8;color:#b00020'>%1</b>").arg(shown);
+    if (steps[i].actualKnown && !steps[i].matches())
+        return QStringLiteral("<u style='color:#6a1b9a'>%1</u>").arg(shown);  // a replay: not the model's token
+    if (branch && divergence && i > *divergence)
+        return QStringLiteral("<span style='color:#c05000'>%1</span>").arg(shown);
+    return shown;
+}
+
+// The separator before token i, as the text joins words ("\n" for a paragraph break).
+static std::string separatorAt(const engine::GenerationLoop& loop, std::size_t i)
+{
+    const auto& vocabulary = loop.vocabulary();
+    const auto& steps = loop.steps();
+    const std::string previous = i == 0 ? std::string("x") : vocabulary[static_cast<std::size_t>(steps[i - 1].token)];
+    return engine::separatorBefore(previous, vocabulary[static_cast<std::size_t>(steps[i].token)]);
+}
+
 QString LoopPage::runHtml(const engine::GenerationLoop& loop, std::optional<std::size_t> divergence, bool branch) const
 {
-    const auto& vocabulary = loop.model().tokens();
-    QString html = QStringLiteral("<span style='color:#888'>%1</span>")
-                       .arg(m_prompt->text().toHtmlEscaped());
-    std::string previous = "x";
-    const auto tokens = loop.tokens();
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-        const std::string& token = vocabulary[static_cast<std::size_t>(tokens[i])];
-        const std::string separator = engine::separatorBefore(previous, token);
+    QString html = QStringLiteral("<span style='color:#888'>%1</span>").arg(promptHtml(loop));
+    for (std::size_t i = 0; i < loop.steps().size(); ++i) {
+        const std::string separator = separatorAt(loop, i);
         html += separator == "\n" ? QStringLiteral("<br><br>") : QString::fromStdString(separator);
-        QString shown = token == engine::kParagraphToken ? QStringLiteral("¶") : QString::fromStdString(token).toHtmlEscaped();
-        if (divergence && i == *divergence)
-            shown = QStringLiteral("<b style='background:#ffd8d8;color:#b00020'>%1</b>").arg(shown);
-        else if (branch && divergence && i > *divergence)
-            shown = QStringLiteral("<span style='color:#c05000'>%1</span>").arg(shown);
-        html += shown;
-        previous = token;
+        html += tokenHtml(loop, i, divergence, branch);
     }
     return html;
 }
 
-void LoopPage::refresh()
+void LoopPage::showText(QTextBrowser* view, ShownText& shown, const engine::GenerationLoop& loop,
+                        std::optional<std::size_t> divergence, bool branch)
+{
+    // Only new steps are appended while the run grows with the same marks: setting the whole
+    // text of 4,096 tokens again on every tick would hold the UI thread for tens of ms.
+    const std::size_t n = loop.steps().size();
+    if (shown.loop != &loop || shown.epoch != m_epoch || shown.steps > n || shown.divergence != divergence) {
+        view->setHtml(runHtml(loop, divergence, branch));
+        shown = {&loop, m_epoch, n, divergence};
+        return;
+    }
+    if (shown.steps == n)
+        return;
+    // One edit: the new tokens as one fragment (the first separator as text, since a fragment's
+    // leading space would be dropped), laid out once.
+    QString fragment;
+    QString lead;
+    for (std::size_t i = shown.steps; i < n; ++i) {
+        const std::string separator = separatorAt(loop, i);
+        const QString sep = separator == "\n" ? QStringLiteral("<br><br>") : QString::fromStdString(separator);
+        if (i == shown.steps && separator != "\n")
+            lead = sep;
+        else
+            fragment += sep;
+        fragment += tokenHtml(loop, i, divergence, branch);
+    }
+    QTextCursor cursor(view->document());
+    cursor.beginEditBlock();
+    cursor.movePosition(QTextCursor::End);
+    cursor.setCharFormat(QTextCharFormat());
+    if (!lead.isEmpty())
+        cursor.insertText(lead);
+    cursor.insertHtml(fragment);
+    cursor.endEditBlock();
+    shown.steps = n;
+}
+
+void LoopPage::refresh(bool whole)
 {
     const std::size_t size = m_main ? m_main->steps().size() : 0;
     {
@@ -640,23 +952,47 @@ void LoopPage::refresh()
     if (size == 0) {
         m_stepChart->clear(tr("Press Step (F10) or Play (F5) to generate"));
         m_stepInfo->clear();
-        m_mainText->setHtml(QStringLiteral("<span style='color:#888'>%1</span>").arg(m_prompt->text().toHtmlEscaped()));
+        m_mainText->setHtml(QStringLiteral("<span style='color:#888'>%1</span>")
+                                .arg(m_main ? promptHtml(*m_main) : m_prompt->text().toHtmlEscaped()));
     } else {
         const auto& step = m_main->steps()[static_cast<std::size_t>(m_shownStep->value())];
-        m_stepChart->setStep(step, m_main->model().tokens());
-        m_stepInfo->setText(LoopStepChart::stepSummary(step));
-        m_mainText->setHtml(runHtml(*m_main, divergentStep, false));
+        m_stepChart->setStep(step, m_main->vocabulary());
+        QString info = LoopStepChart::stepSummary(step);
+        if (step.actual >= 0) {
+            const auto& vocabulary = m_main->vocabulary();
+            info += QStringLiteral("\n")
+                + tr("Model's token%1: '%2' (p model %3, rank %4, after the chain %5) — the pick %6")
+                      .arg(step.actualKnown ? QString() : tr(" (unknown: the argmax)"))
+                      .arg(shownToken(vocabulary[static_cast<std::size_t>(step.actual)]))
+                      .arg(step.actualModelProbability, 0, 'g', 4)
+                      .arg(step.actualRank)
+                      .arg(step.actualCut ? tr("cut") : QString::number(step.actualProbability, 'g', 4))
+                      .arg(step.matches() ? tr("matches") : tr("differs: '%1'").arg(shownToken(vocabulary[static_cast<std::size_t>(step.token)])));
+        }
+        if (engine::isGreedyNearTie(step))
+            info += QStringLiteral("\n") + tr("Greedy near tie: the top two logits differ by %1").arg(step.topLogitGap, 0, 'g', 3);
+        m_stepInfo->setText(info);
+        showText(m_mainText, m_mainShown, *m_main, divergentStep, false);
     }
-    m_branchText->setHtml(m_branch ? runHtml(*m_branch, divergentStep, true)
-                                   : tr("<span style='color:#888'>No branch. Pick a step (Shown step), type a token "
+    if (m_branch)
+        showText(m_branchText, m_branchShown, *m_branch, divergentStep, true);
+    else
+        m_branchShown = {};
+    if (!m_branch)
+        m_branchText->setHtml(tr("<span style='color:#888'>No branch. Pick a step (Shown step), type a token "
                                         "or choose a seed, and press Branch here.</span>"));
     std::vector<LoopStepsChart::Track> chartTracks;
     if (m_main)
         chartTracks.push_back({tr("main"), &m_main->steps()});
     if (m_branch)
         chartTracks.push_back({tr("branch"), &m_branch->steps()});
-    m_stepsChart->setTracks(chartTracks, divergentStep);
-    m_model->setTable(app::loopStepsTable(tracks()));
+    // The steps chart and table cover every step: while Play or a branch runs they follow at
+    // 2 Hz, so a tick at 4,096 steps stays within the UI thread's budget (bench_loop_ui).
+    if (whole || !m_wholeRefresh.isValid() || m_wholeRefresh.elapsed() >= kWholeRefreshMs) {
+        m_stepsChart->setTracks(chartTracks, divergentStep);
+        m_model->setTable(app::loopStepsTable(tracks()));
+        m_wholeRefresh.start();
+    }
 
     if (!m_branch) {
         m_divergence->setText(size ? tr("%1 steps: one forward pass each, each needing the token the one before chose.")
@@ -665,7 +1001,7 @@ void LoopPage::refresh()
     } else if (!divergence) {
         m_divergence->setText(tr("The branch has chosen the same tokens so far."));
     } else {
-        const auto& vocabulary = m_main->model().tokens();
+        const auto& vocabulary = m_main->vocabulary();
         const auto a = m_main->steps()[divergence->step].token;
         const auto b = m_branch->steps()[divergence->step].token;
         m_divergence->setText(
@@ -678,6 +1014,7 @@ void LoopPage::refresh()
                 .arg(divergence->probabilityA - divergence->probabilityB, 0, 'g', 4)
                 .arg(m_branch->steps()[divergence->step].forced ? tr(" (forced)") : QString()));
     }
+    showReplayAndTies();
     if (const QJsonObject json = controlsJson(); !json.isEmpty() && m_main)
         resultsShownFor(json);
 }

@@ -7,15 +7,22 @@
 // draws) at the shown step and continues, and the two runs are shown side by side with the
 // first divergent step marked. The latency model states prefill + N passes x time per pass.
 // Stepping runs on the UI thread in slices of at most ~20 ms; Run goes to a worker.
+// Source: the built-in model, or an imported dump replayed teacher-forced (file, array, batch,
+// sequences, vocabulary; opened on a worker with a progress bar, errors next to the inputs), with
+// the sampler's pick shown against the model's actual token at every step. Under greedy, near
+// ties (top-2 logit gap <= engine::kNearTieLogitGap) are listed and open the Batch invariance page.
 #pragma once
 
 #include "experiment_page.h"
 #include "generation_loop.h"
+#include "imported_logits_source.h"
 #include "loop_job.h"
 #include "loop_spec.h"
 
 #include <QElapsedTimer>
 
+#include <functional>
+#include <memory>
 #include <optional>
 
 QT_BEGIN_NAMESPACE
@@ -23,6 +30,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
+class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableView;
@@ -35,6 +43,13 @@ namespace logitlab::ui {
 class LoopStepChart;
 class LoopStepsChart;
 class ResultTableModel;
+
+// A replayed file opened on a worker: the source, or why not, and the controls it was opened for.
+struct LoadedReplay {
+    std::shared_ptr<const app::ImportedLogitsSource> source;
+    QString error;
+    QJsonObject key;
+};
 
 class LoopPage : public ExperimentPage {
     Q_OBJECT
@@ -61,6 +76,11 @@ public:
     void rewindOne();
     void branchHere();
     void sendTo(const QString& target);
+    // Opens the imported file the controls name on a worker (progress bar, cancel with Stop);
+    // `then` runs once it is open.
+    void loadReplay(std::function<void()> then = {});
+    // Hands the shown greedy near tie (or the first one) to the Batch invariance page.
+    void openNearTie();
 
     const std::optional<engine::GenerationLoop>& mainLoop() const { return m_main; }
     const std::optional<engine::GenerationLoop>& branchLoop() const { return m_branch; }
@@ -75,6 +95,13 @@ public:
     QComboBox* branchModeBox() const { return m_branchMode; }
     QDoubleSpinBox* passBox() const { return m_passMs; }
     QDoubleSpinBox* prefillBox() const { return m_prefillMs; }
+    QComboBox* sourceBox() const { return m_source; }
+    QLabel* sourceErrorLabel() const { return m_sourceError; }
+    QLabel* replayLabel() const { return m_replayInfo; }
+    QLabel* nearTieLabel() const { return m_nearTies; }
+    QPushButton* nearTieButton() const { return m_toBatchInvariance; }
+    QProgressBar* loadProgress() const { return m_loadProgress; }
+    const std::shared_ptr<const app::ImportedLogitsSource>& importedSource() const { return m_imported; }
 
 protected:
     QString readExperimentFile(const QString& path) override;
@@ -85,10 +112,29 @@ protected:
 
 private:
     // The loop the controls describe, made anew when they changed since it was made.
-    bool ensureLoop();
+    // A replay whose file is not open yet starts opening it and calls `retry` when it is.
+    bool ensureLoop(std::function<void()> retry = {});
+    engine::Distribution stepDistribution(std::size_t at) const;
+    QString promptHtml(const engine::GenerationLoop& loop) const;
+    void showSourceError(const QString& message);
+    void showSourceRows();
+    void showReplayAndTies();
     void playTick();
     void branchSlice();
-    void refresh();
+    // `whole`: also the steps chart and table (every step); ticks of Play and a branch pass
+    // false, and those follow at most every kWholeRefreshMs.
+    void refresh(bool whole = true);
+    // What a text pane shows, so a growing run only appends its new tokens.
+    struct ShownText {
+        const engine::GenerationLoop* loop = nullptr;
+        quint64 epoch = 0;
+        std::size_t steps = 0;
+        std::optional<std::size_t> divergence;
+    };
+    void showText(QTextBrowser* view, ShownText& shown, const engine::GenerationLoop& loop,
+                  std::optional<std::size_t> divergence, bool branch);
+    QString tokenHtml(const engine::GenerationLoop& loop, std::size_t i, std::optional<std::size_t> divergence,
+                      bool branch) const;
     void showLatency();
     QString runHtml(const engine::GenerationLoop& loop, std::optional<std::size_t> divergence, bool branch) const;
     std::vector<app::LoopTrack> tracks() const;
@@ -97,6 +143,21 @@ private:
     LoopStepChart* m_stepChart;
     LoopStepsChart* m_stepsChart;
     app::RunController<app::LoopOutcome>* m_runs;
+    app::RunController<LoadedReplay>* m_loads;
+    QComboBox* m_source;
+    QWidget* m_fileRows;
+    QLineEdit* m_file;
+    QLineEdit* m_array;
+    QSpinBox* m_batch;
+    QLineEdit* m_sequences;
+    QLineEdit* m_vocabularyFile;
+    QLabel* m_sourceError;
+    QProgressBar* m_loadProgress;
+    QLabel* m_replayInfo;
+    QLabel* m_nearTies;
+    QPushButton* m_toBatchInvariance;
+    std::shared_ptr<const app::ImportedLogitsSource> m_imported;
+    QJsonObject m_importedKey;  // the logits object and base folder m_imported was opened for
     QLineEdit* m_prompt;
     QComboBox* m_semantics;
     QLineEdit* m_chain;
@@ -124,6 +185,10 @@ private:
     QTimer* m_playTimer;
     QTimer* m_branchTimer;
     QElapsedTimer m_playClock;
+    QElapsedTimer m_wholeRefresh;
+    ShownText m_mainShown;
+    ShownText m_branchShown;
+    quint64 m_epoch = 0;  // counts changes to the runs other than steps added (new loop, rewind, branch)
     std::size_t m_playStartSteps = 0;
 
     std::optional<engine::GenerationLoop> m_main;

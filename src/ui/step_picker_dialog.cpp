@@ -7,10 +7,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTableWidgetItem>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -29,8 +31,10 @@ QTableWidgetItem* numberItem(double value, int decimals)
 
 }  // namespace
 
-StepPickerDialog::StepPickerDialog(const QString& what, const QList<double>& entropy, const QString& vocabulary, QWidget* parent)
-    : QDialog(parent), m_steps(new QTableWidget(static_cast<int>(entropy.size()), 3)), m_vocabulary(new QLineEdit(vocabulary))
+StepPickerDialog::StepPickerDialog(const QString& what, const QList<QList<double>>& entropy, const QString& vocabulary,
+                                   QWidget* parent)
+    : QDialog(parent), m_entropy(entropy), m_batch(new QSpinBox),
+      m_steps(new QTableWidget(static_cast<int>(entropy.value(0).size()), 3)), m_vocabulary(new QLineEdit(vocabulary))
 {
     setWindowTitle(tr("Choose a step"));
     auto* layout = new QVBoxLayout(this);
@@ -40,17 +44,27 @@ StepPickerDialog::StepPickerDialog(const QString& what, const QList<double>& ent
     intro->setWordWrap(true);
     layout->addWidget(intro);
 
+    // A [batch, steps, V] array: which batch row (generate's batch index); the steps listed are its.
+    m_batch->setObjectName(QStringLiteral("batch"));
+    m_batch->setRange(0, std::max(0, static_cast<int>(entropy.size()) - 1));
+    m_batch->setToolTip(tr("The batch row of a [batch, steps, V] array: the steps below are this row's."));
+    if (entropy.size() > 1) {
+        auto* batchRow = new QHBoxLayout;
+        batchRow->addWidget(new QLabel(tr("Batch (of %1):").arg(entropy.size())));
+        batchRow->addWidget(m_batch);
+        batchRow->addStretch();
+        layout->addLayout(batchRow);
+    } else {
+        m_batch->hide();
+    }
+    connect(m_batch, &QSpinBox::valueChanged, this, &StepPickerDialog::listSteps);
+
     m_steps->setObjectName(QStringLiteral("steps"));
     m_steps->setHorizontalHeaderLabels({tr("Step"), tr("Entropy (nats)"), tr("Perplexity")});
     m_steps->verticalHeader()->hide();
     m_steps->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_steps->setSelectionMode(QAbstractItemView::SingleSelection);
-    for (int i = 0; i < entropy.size(); ++i) {
-        m_steps->setItem(i, 0, numberItem(i, -1));
-        m_steps->setItem(i, 1, numberItem(entropy[i], 4));
-        m_steps->setItem(i, 2, numberItem(std::exp(entropy[i]), 2));
-    }
-    m_steps->setSortingEnabled(true);
+    listSteps(0);
     m_steps->sortByColumn(0, Qt::AscendingOrder);
     m_steps->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_steps->selectRow(0);
@@ -90,4 +104,23 @@ QString StepPickerDialog::vocabulary() const
     return m_vocabulary->text().trimmed();
 }
 
+void StepPickerDialog::listSteps(int batch)
+{
+    const QList<double> entropy = m_entropy.value(batch);
+    m_steps->setSortingEnabled(false);  // rows filled in step order, then sorted as the user had them
+    m_steps->setRowCount(static_cast<int>(entropy.size()));
+    for (int i = 0; i < entropy.size(); ++i) {
+        m_steps->setItem(i, 0, numberItem(i, -1));
+        m_steps->setItem(i, 1, numberItem(entropy[i], 4));
+        m_steps->setItem(i, 2, numberItem(std::exp(entropy[i]), 2));
+    }
+    m_steps->setSortingEnabled(true);
+}
+
+int StepPickerDialog::batch() const
+{
+    return m_batch->value();
+}
+
 }  // namespace logitlab::ui
+
