@@ -13,6 +13,8 @@
 #include "probability_chart.h"
 #include "seed_sweep_charts.h"
 #include "seed_sweep_job.h"
+#include "sequence_sweep_charts.h"
+#include "sequence_sweep_job.h"
 #include "summation_charts.h"
 #include "summation_job.h"
 #include "sweep_chart.h"
@@ -44,6 +46,15 @@ void junkRiskCharts(const app::ExperimentResult& result, ExperimentCharts& out)
 
 void seedSweepCharts(const app::ExperimentResult& result, ExperimentCharts& out)
 {
+    // "source": "sequence" runs hold whole replies: their own charts.
+    if (const auto* sequence = std::any_cast<std::shared_ptr<const app::SequenceSweepRun>>(&result.details)) {
+        auto charts = std::make_unique<SequenceSweepCharts>();
+        charts->setCensus((*sequence)->outcome.census, static_cast<std::size_t>((*sequence)->spec.steps));
+        out.charts.append({QString(), charts->distinct()});
+        out.charts.append({QStringLiteral("-first-difference"), charts->firstDifference()});
+        out.owners.push_back(std::move(charts));
+        return;
+    }
     const auto& run = detailsOf<app::SeedSweepRun>(result);
     auto charts = std::make_unique<SeedSweepCharts>();
     charts->setSummary(run.outcome.summary, run.outcome.tokenNames, run.outcome.results.size(),
