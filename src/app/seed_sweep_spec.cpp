@@ -56,6 +56,11 @@ void readSeeds(JsonObjectReader& r, SeedSweepSpec& spec)
 // by finish() as unknown here).
 void readSequenceKeys(JsonObjectReader& r, SeedSweepSpec& spec)
 {
+    // The distribution mode's keys say something else here: name them rather than "unknown key".
+    for (const char* key : {"distribution", "draws", "compare"})
+        if (r.has(QLatin1String(key)))
+            throw JsonFieldError{QLatin1String(key), QStringLiteral("is not read by a sweep over whole replies (\"source\": \"sequence\"): "
+                                                                    "the model is the built-in one and the reply length is \"steps\"")};
     r.string(QStringLiteral("model"), QStringLiteral("builtin"), {QStringLiteral("builtin")});
     spec.prompt = r.string(QStringLiteral("prompt"), {});
     if (engine::wordTokens(spec.prompt.toStdString()).empty())
