@@ -3,6 +3,7 @@
 #include "seed_sweep_job.h"
 #include "seed_sweep_spec.h"
 #include "sequence_sweep_job.h"
+#include "step_sweep_job.h"
 
 #include <QObject>
 
@@ -16,6 +17,8 @@ const ExperimentKind& seedSweepKind()
             // One kind, two sources: the file's "source" says what a seed changes.
             if (spec.isSequence())
                 return sequenceSweepResult(spec, runSequenceSweep(spec, c.source, c.threads, c.control), c.threads);
+            if (spec.distribution.steps)  // every step of an imported file in turn
+                return stepSweepResult(spec, c.baseDir, runStepSweep(spec, c.baseDir, c.source, c.threads, c.control), c.threads);
             return seedSweepResult(spec, c.baseDir, runSeedSweep(spec, c.baseDir, c.source, c.threads, c.control), c.threads);
         });
     return kind;

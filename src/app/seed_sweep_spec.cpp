@@ -103,7 +103,8 @@ SeedSweepSpec readSpec(const QJsonObject& root)
         return spec;
     }
     JsonObjectReader distribution(r.object(QStringLiteral("distribution")), QStringLiteral("distribution"));
-    spec.distribution = readDistribution(distribution);
+    // A file's "steps" (step_range.h) sweeps every step of the range in turn (step_sweep_job.h).
+    spec.distribution = readDistribution(distribution, true);
     spec.semantics = r.string(QStringLiteral("semantics"), spec.semantics, semanticsNames());
     spec.chain = r.string(QStringLiteral("chain"), spec.chain);
     spec.arithmetic = r.string(QStringLiteral("arithmetic"), spec.arithmetic, arithmeticNames());

@@ -15,6 +15,7 @@
 #include "seed_sweep_job.h"
 #include "sequence_sweep_charts.h"
 #include "sequence_sweep_job.h"
+#include "step_sweep_charts.h"
 #include "summation_charts.h"
 #include "summation_job.h"
 #include "sweep_chart.h"
@@ -52,6 +53,15 @@ void seedSweepCharts(const app::ExperimentResult& result, ExperimentCharts& out)
         charts->setCensus((*sequence)->outcome.census, static_cast<std::size_t>((*sequence)->spec.steps));
         out.charts.append({QString(), charts->distinct()});
         out.charts.append({QStringLiteral("-first-difference"), charts->firstDifference()});
+        out.owners.push_back(std::move(charts));
+        return;
+    }
+    // A file's "steps": one row per step.
+    if (const auto* steps = std::any_cast<std::shared_ptr<const app::StepSweepRun>>(&result.details)) {
+        auto charts = std::make_unique<StepSweepCharts>();
+        charts->setRows((*steps)->outcome.rows);
+        out.charts.append({QString(), charts->pValues()});
+        out.charts.append({QStringLiteral("-tokens"), charts->tokens()});
         out.owners.push_back(std::move(charts));
         return;
     }
