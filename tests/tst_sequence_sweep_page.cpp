@@ -2,21 +2,27 @@
 // switches the mode and shows the prompt and length instead of the distribution and draws; a run
 // fills the three tables (equal to what logitlab-cli run writes for the same file) and the two
 // charts; bad controls (no prompt, too many seeds x steps) are refused next to the controls and
-// the page keeps working; the models pass QAbstractItemModelTester.
+// the page keeps working; the models pass QAbstractItemModelTester. An opened file whose
+// distribution has "steps" runs every step in turn and shows one row per step.
 #include "example_files.h"
 #include "experiment_kind.h"
 #include "result_table_model.h"
 #include "seed_sweep_page.h"
+#include "small_npy.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QChart>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace logitlab;
@@ -147,6 +153,49 @@ private slots:
         QVERIFY(runAndWait(page));  // still works after the error
         QVERIFY(!page.errorLabel()->isVisible());
         QCOMPARE(page.replySeedModel()->rowCount(), 5);
+    }
+
+    void fileWithStepsRunsEveryStep()
+    {
+        QTemporaryDir dir;
+        QVERIFY(test::writeSmallNpy(QDir(dir.path()).filePath(QStringLiteral("logits.npy"))));
+        const QJsonObject file{{QStringLiteral("logitlab"), 1},
+                               {QStringLiteral("experiment"), QStringLiteral("seed-sweep")},
+                               {QStringLiteral("name"), QStringLiteral("steps")},
+                               {QStringLiteral("distribution"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("file")},
+                                                                            {QStringLiteral("path"), QStringLiteral("logits.npy")},
+                                                                            {QStringLiteral("steps"), QStringLiteral("all")}}},
+                               {QStringLiteral("chain"), QStringLiteral("temperature=1")},
+                               {QStringLiteral("seeds"), QJsonObject{{QStringLiteral("first"), 1}, {QStringLiteral("count"), 10}}},
+                               {QStringLiteral("draws"), 100}};
+        const QString path = QDir(dir.path()).filePath(QStringLiteral("steps.json"));
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(file).toJson());
+        out.close();
+        SeedSweepPage page;
+        QCOMPARE(page.openFile(path), QString());
+        QVERIFY(page.everyStepBox()->isChecked());
+        QCOMPARE(page.view(), SeedSweepPage::StepsView);
+        page.resize(1280, 800);
+        page.show();
+        QSignalSpy ended(&page, &SeedSweepPage::runEnded);
+        QVERIFY(ended.wait(120000));
+        QVERIFY2(ended.first().first().toBool(), qPrintable(page.errorLabel()->text()));
+        QVERIFY(page.stepTabs()->isVisible());
+        QAbstractItemModelTester tester(page.stepModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(page.stepModel()->rowCount(), test::kSmallNpySteps);
+        QCOMPARE(page.resultTable()->columns.front().name, QStringLiteral("step"));
+        QVERIFY(page.replySummaryLabel()->text().contains(QStringLiteral("4 steps swept")));
+
+        // One distribution of a multi-step file needs a row: refused next to the controls.
+        page.everyStepBox()->setChecked(false);
+        QCOMPARE(page.view(), SeedSweepPage::DrawsView);
+        QVERIFY(!runAndWait(page));
+        QVERIFY(page.errorLabel()->isVisible());
+        QVERIFY2(page.errorLabel()->text().contains(QLatin1String("distribution")), qPrintable(page.errorLabel()->text()));
+        page.everyStepBox()->setChecked(true);
+        QVERIFY(runAndWait(page));  // and it keeps working
     }
 };
 

@@ -5,6 +5,7 @@
 #include "experiment_kind.h"
 #include "result_table.h"
 #include "seed_sweep_job.h"
+#include "small_npy.h"
 #include "step_sweep_job.h"
 
 #include <QDir>
@@ -12,38 +13,10 @@
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QtEndian>
 
 using namespace logitlab;
 
 namespace {
-
-constexpr int kSteps = 4;
-constexpr int kVocabulary = 5;
-
-// A [kSteps, kVocabulary] little-endian float32 .npy (format 1.0: magic, header length, a
-// header padded with spaces to a multiple of 64 bytes, then the data in C order).
-void writeNpy(const QString& path)
-{
-    QByteArray header = QByteArrayLiteral("{'descr': '<f4', 'fortran_order': False, 'shape': (4, 5), }");
-    while ((10 + header.size() + 1) % 64 != 0)
-        header += ' ';
-    header += '\n';
-    QByteArray bytes("\x93NUMPY\x01\x00", 8);
-    const auto length = qToLittleEndian<quint16>(static_cast<quint16>(header.size()));
-    bytes.append(reinterpret_cast<const char*>(&length), 2);
-    bytes += header;
-    for (int s = 0; s < kSteps; ++s)
-        for (int v = 0; v < kVocabulary; ++v) {
-            // Step 2 has one clear winner (top-k=1 would leave one token; here its peak is sharp).
-            const float logit = s == 2 ? (v == 3 ? 8.0f : 0.0f) : float((v * 3 + s * 2) % 5) * 0.6f;
-            const auto le = qToLittleEndian(logit);
-            bytes.append(reinterpret_cast<const char*>(&le), 4);
-        }
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(bytes);
-}
 
 QJsonObject sweepFile(const QJsonValue& steps, const QString& chain, int draws)
 {
@@ -81,7 +54,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        writeNpy(QDir(m_dir.path()).filePath(QStringLiteral("logits.npy")));
+        QVERIFY(test::writeSmallNpy(QDir(m_dir.path()).filePath(QStringLiteral("logits.npy"))));
     }
 
     void everyStepEqualsTheOneStepSweep_data()
@@ -131,7 +104,7 @@ private slots:
             for (const auto& t : s.tokens)
                 drawn += t.pooled > 0 ? 1 : 0;
             QCOMPARE(row.distinctDrawn, drawn);
-            QVERIFY(row.entropyBits >= 0.0 && row.entropyBits <= std::log2(double(kVocabulary)) + 1e-12);
+            QVERIFY(row.entropyBits >= 0.0 && row.entropyBits <= std::log2(double(test::kSmallNpyVocabulary)) + 1e-12);
             // A step without a valid test says why, in the same words as the one-step sweep.
             QCOMPARE(row.noTest, QString::fromStdString(s.noTest));
         }

@@ -5,6 +5,7 @@
 #include "save_text.h"
 #include "seed_sweep_charts.h"
 #include "sequence_sweep_charts.h"
+#include "step_sweep_charts.h"
 #include "semantics.h"
 #include "result_table_model.h"
 #include "token_display.h"
@@ -91,6 +92,7 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
       m_firstSeed(new QSpinBox),
       m_seedCount(new QSpinBox),
       m_draws(new QSpinBox),
+      m_everyStep(new QCheckBox(tr("Every step of the file in turn"))),
       m_compare(new QCheckBox(tr("Compare two seeds"))),
       m_compareA(new QSpinBox),
       m_compareB(new QSpinBox),
@@ -107,6 +109,9 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
       m_firstDifferenceModel(new ResultTableModel(this)),
       m_replySummary(new QLabel),
       m_replyTabs(new QTabWidget),
+      m_stepCharts(new StepSweepCharts(this)),
+      m_stepModel(new ResultTableModel(this)),
+      m_stepTabs(new QTabWidget),
       m_results(new QStackedWidget),
       m_drawStatistics(new QWidget)
 {
@@ -121,6 +126,8 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     m_steps->setValue(12);
     m_steps->setToolTip(tr("Tokens per reply: one pass of the model each. Seeds x tokens is at most %L1.")
                             .arg(app::kMaxSequenceSweepPasses));
+    m_everyStep->setToolTip(tr("For a logits file of several steps (a model's reply): sweep each step's distribution "
+                               "in turn, one row per step. The goodness of fit is shown only at steps where it is valid."));
     m_replySummary->setWordWrap(true);
     m_replySummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_source->addItems({tr("Lesson exercise: => { ( async //"), tr("Lesson example: users … banana"),
@@ -194,6 +201,7 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     form->addRow(tr("&First seed"), m_firstSeed);
     form->addRow(tr("S&eeds"), m_seedCount);
     form->addRow(tr("D&raws per seed"), m_draws);
+    form->addRow(QString(), m_everyStep);
     auto* compareRow = new QHBoxLayout;
     compareRow->addWidget(m_compareA);
     compareRow->addWidget(m_compareB);
@@ -244,8 +252,12 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     m_replyTabs->addTab(sortedTable(m_replyModel, ResultTableModel::SortRole, this), tr("Replies"));
     m_replyTabs->addTab(sortedTable(m_replySeedModel, ResultTableModel::SortRole, this), tr("Per seed"));
     m_replyTabs->addTab(sortedTable(m_firstDifferenceModel, ResultTableModel::SortRole, this), tr("First differences (table)"));
+    m_stepTabs->addTab(chartView(m_stepCharts->pValues()), tr("Fit per step"));
+    m_stepTabs->addTab(chartView(m_stepCharts->tokens()), tr("Tokens per step"));
+    m_stepTabs->addTab(sortedTable(m_stepModel, ResultTableModel::SortRole, this), tr("Per step"));
     m_results->addWidget(m_tabs);
     m_results->addWidget(m_replyTabs);
+    m_results->addWidget(m_stepTabs);
 
     auto* resultsPane = new QWidget;
     auto* resultsLayout = new QVBoxLayout(resultsPane);
@@ -272,6 +284,8 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
         runStateChanged();
     });
     connect(m_mode, &QComboBox::currentIndexChanged, this, &SeedSweepPage::showMode);
+    connect(m_source, &QComboBox::currentIndexChanged, this, &SeedSweepPage::showMode);
+    connect(m_everyStep, &QCheckBox::toggled, this, &SeedSweepPage::showMode);
     watchControls(controls, {m_threads});
     showMode();
     runStateChanged();
@@ -294,21 +308,37 @@ bool SeedSweepPage::repliesMode() const
     return m_mode->currentIndex() == RepliesMode;
 }
 
+SeedSweepPage::View SeedSweepPage::view() const
+{
+    if (repliesMode())
+        return RepliesView;
+    return m_everyStep->isEnabled() && m_everyStep->isChecked() ? StepsView : DrawsView;
+}
+
 void SeedSweepPage::showMode()
 {
     const bool replies = repliesMode();
-    for (QWidget* w : {static_cast<QWidget*>(m_source), static_cast<QWidget*>(m_draws), static_cast<QWidget*>(m_compare)})
+    // Every step needs a file: a chosen logits file, or an opened experiment's file distribution.
+    const int source = m_source->currentIndex();
+    m_everyStep->setEnabled(source == LogitsFile
+                            || (source == AsInExperimentFile && m_loaded.kind == app::DistributionSpec::Kind::File));
+    for (QWidget* w : {static_cast<QWidget*>(m_source), static_cast<QWidget*>(m_draws), static_cast<QWidget*>(m_compare),
+                       static_cast<QWidget*>(m_everyStep)})
         m_form->setRowVisible(w, !replies);
     for (QWidget* w : {static_cast<QWidget*>(m_prompt), static_cast<QWidget*>(m_steps)})
         m_form->setRowVisible(w, replies);
-    m_replayBox->setVisible(!replies);
-    m_drawStatistics->setVisible(!replies);
-    m_replySummary->setVisible(replies);
-    m_results->setCurrentIndex(replies ? 1 : 0);
+    const View shown = view();
+    m_replayBox->setVisible(shown == DrawsView);
+    m_drawStatistics->setVisible(shown == DrawsView);
+    m_replySummary->setVisible(shown != DrawsView);
+    m_replySummary->setText(shown == StepsView ? m_stepsText : m_repliesText);
+    m_results->setCurrentIndex(shown);
 }
 
 QChart* SeedSweepPage::chart() const
 {
+    if (view() == StepsView)
+        return m_stepTabs->currentIndex() == StepTokensTab ? m_stepCharts->tokens() : m_stepCharts->pValues();
     if (repliesMode())
         return m_replyTabs->currentIndex() == FirstDifferenceTab ? m_sequenceCharts->firstDifference() : m_sequenceCharts->distinct();
     switch (m_tabs->currentIndex()) {
@@ -320,6 +350,8 @@ QChart* SeedSweepPage::chart() const
 
 QAbstractItemModel* SeedSweepPage::resultsModel() const
 {
+    if (view() == StepsView)
+        return m_stepModel;
     if (repliesMode()) {
         switch (m_replyTabs->currentIndex()) {
         case ReplySeedsTab: return m_replySeedModel;
@@ -340,6 +372,11 @@ std::optional<app::ResultTable> SeedSweepPage::resultTable() const
 
 app::Provenance SeedSweepPage::provenance() const
 {
+    if (view() == StepsView) {
+        if (!m_hasSteps)
+            return app::Provenance(QStringLiteral("seed-sweep (not run yet)"));
+        return app::stepSweepResult(m_stepSpec, baseDir(), m_stepOutcome, m_threads->value()).provenance;
+    }
     if (repliesMode()) {
         if (!m_hasReplies)
             return app::Provenance(QStringLiteral("seed-sweep (not run yet)"));
@@ -388,6 +425,15 @@ engine::Result<app::SeedSweepSpec> SeedSweepPage::specFromControls() const
     spec.firstSeed = m_firstSeed->value();
     spec.seedCount = m_seedCount->value();
     spec.draws = m_draws->value();
+    if (!spec.isSequence() && spec.distribution.kind == app::DistributionSpec::Kind::File) {
+        if (view() == StepsView) {
+            if (!spec.distribution.steps)
+                spec.distribution.steps = app::StepRange{};  // all steps
+            spec.distribution.row.reset();
+        } else {
+            spec.distribution.steps.reset();
+        }
+    }
     if (m_compare->isChecked() && !spec.isSequence())
         spec.compare = std::make_pair<qint64, qint64>(m_compareA->value(), m_compareB->value());
     // The file reader is the one place that validates: run the controls through it. The chain
@@ -410,6 +456,7 @@ void SeedSweepPage::setSpec(const app::SeedSweepSpec& spec, const QString& baseD
     } else {
         m_loaded = spec.distribution;
         m_source->setCurrentIndex(AsInExperimentFile);
+        m_everyStep->setChecked(spec.distribution.steps.has_value());
     }
     m_semantics->setCurrentText(spec.semantics);
     m_chain->setText(spec.chain);
@@ -464,6 +511,21 @@ void SeedSweepPage::run()
     const auto spec = specFromControls();
     if (!spec) {
         showError(QString::fromStdString(spec.error()));
+        return;
+    }
+    if (spec->distribution.steps && !spec->isSequence()) {
+        startRun<RunOutcome>(
+            *m_runs, tr("Sweeping every step: %1 seeds x %2 draws each...").arg(spec->seeds().size()).arg(spec->draws),
+            [spec = spec.value(), dir = baseDir(), source = tr("controls"), threads = m_threads->value()](
+                const app::WorkControl& control) {
+                RunOutcome run;
+                run.steps = app::runStepSweep(spec, dir, source, threads, control);
+                run.status = run.steps->status;
+                run.draws = run.steps->draws;
+                run.seconds = run.steps->seconds;
+                return run;
+            },
+            [this, spec = spec.value()](RunOutcome& run) { showSteps(spec, *run.steps); });
         return;
     }
     if (spec->isSequence()) {
@@ -548,14 +610,36 @@ void SeedSweepPage::showReplies(const app::SeedSweepSpec& spec, app::SequenceSwe
     m_sequenceCharts->setCensus(census, static_cast<std::size_t>(spec.steps));
     const std::size_t seeds = m_sequenceOutcome.seeds.size();
     const std::size_t common = census.replies.front().seeds.size();
-    m_replySummary->setText(
+    m_repliesText =
         tr("<b>%1 distinct replies from %2 seeds.</b><br>The most common reply came from %3 seeds (%4%); the others "
            "first differ from it at the steps the histogram shows.<br>Most common: <i>%5</i>")
             .arg(census.replies.size())
             .arg(seeds)
             .arg(common)
             .arg(100.0 * double(common) / double(seeds), 0, 'g', 3)
-            .arg(m_sequenceOutcome.replyTexts.value(0).toHtmlEscaped()));
+            .arg(m_sequenceOutcome.replyTexts.value(0).toHtmlEscaped());
+    showMode();
+}
+
+void SeedSweepPage::showSteps(const app::SeedSweepSpec& spec, app::StepSweepOutcome& outcome)
+{
+    m_stepSpec = spec;
+    m_stepOutcome = std::move(outcome);
+    m_hasSteps = true;
+    resultsShownFor(app::toJson(spec));
+    const app::ExperimentResult result = app::stepSweepResult(spec, baseDir(), m_stepOutcome, m_threads->value());
+    m_stepModel->setTable(*result.table(QString()));
+    m_stepCharts->setRows(m_stepOutcome.rows);
+    const auto& rows = m_stepOutcome.rows;
+    const auto tested = std::count_if(rows.begin(), rows.end(), [](const app::StepSweepRow& r) { return r.ksP.has_value(); });
+    const auto consistent = std::count_if(rows.begin(), rows.end(), [](const app::StepSweepRow& r) { return r.consistent; });
+    m_stepsText = tr("<b>%1 steps swept.</b><br>%2 have a valid goodness-of-fit test; at %3 of those the counts "
+                     "vary by seed as chance predicts. Steps without a valid test (one token left, or too few "
+                     "draws per token) show no p-value.")
+                      .arg(rows.size())
+                      .arg(tested)
+                      .arg(consistent);
+    showMode();
 }
 
 QString SeedSweepPage::replay(qint64 seed)

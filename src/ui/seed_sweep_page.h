@@ -11,12 +11,15 @@
 // model continues a prompt for N tokens under each seed, and the page shows the distinct replies
 // with their seeds, where each first differs from the most common one, and two charts
 // (distinct replies against seeds, the first-difference histogram). Counts only: no test.
+// With "Every step of the file" (a logits file, or an opened file whose distribution has
+// "steps"), the draws sweep runs at each step in turn and shows one row per step.
 #pragma once
 
 #include "experiment_page.h"
 #include "seed_sweep_job.h"
 #include "seed_sweep_spec.h"
 #include "sequence_sweep_job.h"
+#include "step_sweep_job.h"
 
 #include <QHash>
 
@@ -38,6 +41,7 @@ namespace logitlab::ui {
 class ResultTableModel;
 class SeedSweepCharts;
 class SequenceSweepCharts;
+class StepSweepCharts;
 
 class SeedSweepPage : public ExperimentPage {
     Q_OBJECT
@@ -47,6 +51,9 @@ public:
     // What a seed changes: draws from one distribution, or a whole reply of the built-in model.
     enum Mode { DrawsMode, RepliesMode };
     enum ReplyTab { DistinctTab, FirstDifferenceTab, RepliesTab, ReplySeedsTab, FirstDifferenceTableTab };
+    enum StepTab { StepPValuesTab, StepTokensTab, StepTableTab };
+    // Which results the page shows: the draws of one distribution, whole replies, every step.
+    enum View { DrawsView, RepliesView, StepsView };
 
     // A run of either mode, on the one experiment controller (Run/Cancel follow it).
     struct RunOutcome {
@@ -55,6 +62,7 @@ public:
         double seconds = 0.0;
         app::SeedSweepOutcome sweep;                      // DrawsMode
         std::optional<app::SequenceSweepOutcome> replies; // RepliesMode
+        std::optional<app::StepSweepOutcome> steps;       // every step of a file
     };
 
     explicit SeedSweepPage(QWidget* parent = nullptr);
@@ -103,6 +111,10 @@ public:
     ResultTableModel* firstDifferenceModel() const { return m_firstDifferenceModel; }  // <name>-first-difference.csv
     QLabel* replySummaryLabel() const { return m_replySummary; }
     const app::SequenceSweepOutcome& sequenceOutcome() const { return m_sequenceOutcome; }
+    QCheckBox* everyStepBox() const { return m_everyStep; }
+    QTabWidget* stepTabs() const { return m_stepTabs; }
+    ResultTableModel* stepModel() const { return m_stepModel; }  // <name>.csv of a per-step run
+    View view() const;
 
 signals:
     // A replay ended: the message replayLabel() shows.
@@ -118,6 +130,7 @@ private:
     void showStatistics();
     void showResults(const app::SeedSweepSpec& spec, app::SeedSweepOutcome& outcome);
     void showReplies(const app::SeedSweepSpec& spec, app::SequenceSweepOutcome& outcome);
+    void showSteps(const app::SeedSweepSpec& spec, app::StepSweepOutcome& outcome);
     void showMode();
     bool repliesMode() const;
     QJsonObject controlsJson() const override;
@@ -131,6 +144,9 @@ private:
     app::SeedSweepSpec m_sequenceSpec;        // the replies shown were computed for this
     app::SequenceSweepOutcome m_sequenceOutcome;
     bool m_hasReplies = false;
+    app::SeedSweepSpec m_stepSpec;            // the per-step rows shown were computed for this
+    app::StepSweepOutcome m_stepOutcome;
+    bool m_hasSteps = false;
     QString m_filePath;                      // LogitsFile: the file
     engine::Distribution m_explorerLogits;   // ExplorerLogits: the logits handed over
     app::DistributionSpec m_loaded;          // AsInExperimentFile: the opened file's distribution
@@ -150,6 +166,7 @@ private:
     QSpinBox* m_firstSeed;
     QSpinBox* m_seedCount;
     QSpinBox* m_draws;
+    QCheckBox* m_everyStep;
     QCheckBox* m_compare;
     QSpinBox* m_compareA;
     QSpinBox* m_compareB;
@@ -166,9 +183,14 @@ private:
     ResultTableModel* m_replyModel;
     ResultTableModel* m_replySeedModel;
     ResultTableModel* m_firstDifferenceModel;
-    QLabel* m_replySummary;
+    QLabel* m_replySummary;     // the replies' or the steps' summary, whichever view is shown
+    QString m_repliesText;
+    QString m_stepsText;
     QTabWidget* m_replyTabs;
-    QStackedWidget* m_results;  // m_tabs (draws) or m_replyTabs (replies)
+    StepSweepCharts* m_stepCharts;
+    ResultTableModel* m_stepModel;
+    QTabWidget* m_stepTabs;
+    QStackedWidget* m_results;  // by View: m_tabs, m_replyTabs, m_stepTabs
     QWidget* m_drawStatistics;  // the draws' verdict and statistics, hidden for replies
 };
 
