@@ -25,20 +25,7 @@ LoopSpec readSpec(const QJsonObject& root)
     const ExperimentHeader header = readHeader(r, QStringLiteral("loop"));
     spec.name = header.name;
     spec.description = header.description;
-    r.string(QStringLiteral("model"), QStringLiteral("builtin"), {QStringLiteral("builtin")});
-    spec.prompt = r.string(QStringLiteral("prompt"), {});
-    if (engine::wordTokens(spec.prompt.toStdString()).empty())
-        throw JsonFieldError{QStringLiteral("prompt"), QStringLiteral("must hold at least one word: the loop needs a prompt to continue")};
-    spec.steps = r.integer(QStringLiteral("steps"), spec.steps, 1, kMaxLoopSteps);
-    spec.semantics = r.string(QStringLiteral("semantics"), spec.semantics, semanticsNames());
-    spec.chain = r.string(QStringLiteral("chain"), spec.chain);
-    spec.arithmetic = r.string(QStringLiteral("arithmetic"), spec.arithmetic, arithmeticNames());
-    if (const auto chain = loopChain(spec); !chain) {
-        QString message = QString::fromStdString(chain.error());
-        if (message.startsWith(QStringLiteral("chain: ")))
-            message = message.mid(7);
-        throw JsonFieldError{QStringLiteral("chain"), message};
-    }
+    readLoopModelKeys(r, spec);
     spec.seed = r.integer(QStringLiteral("seed"), spec.seed, 0, kMaxSeed);
     spec.rng = r.string(QStringLiteral("rng"), spec.rng, rngNameList());
     if (r.has(QStringLiteral("branch"))) {
@@ -67,6 +54,24 @@ LoopSpec readSpec(const QJsonObject& root)
 }
 
 }  // namespace
+
+void readLoopModelKeys(JsonObjectReader& r, LoopSpec& spec)
+{
+    r.string(QStringLiteral("model"), QStringLiteral("builtin"), {QStringLiteral("builtin")});
+    spec.prompt = r.string(QStringLiteral("prompt"), {});
+    if (engine::wordTokens(spec.prompt.toStdString()).empty())
+        throw JsonFieldError{QStringLiteral("prompt"), QStringLiteral("must hold at least one word: the model needs a prompt to continue")};
+    spec.steps = r.integer(QStringLiteral("steps"), spec.steps, 1, kMaxLoopSteps);
+    spec.semantics = r.string(QStringLiteral("semantics"), spec.semantics, semanticsNames());
+    spec.chain = r.string(QStringLiteral("chain"), spec.chain);
+    spec.arithmetic = r.string(QStringLiteral("arithmetic"), spec.arithmetic, arithmeticNames());
+    if (const auto chain = loopChain(spec); !chain) {
+        QString message = QString::fromStdString(chain.error());
+        if (message.startsWith(QStringLiteral("chain: ")))
+            message = message.mid(7);
+        throw JsonFieldError{QStringLiteral("chain"), message};
+    }
+}
 
 engine::Result<LoopSpec> parseLoop(const QJsonObject& root, const QString& source)
 {

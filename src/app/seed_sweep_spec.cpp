@@ -7,7 +7,6 @@
 #include "sampler_context.h"
 #include "semantics.h"
 #include "stateless_chain.h"
-#include "word_tokens.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -61,20 +60,13 @@ void readSequenceKeys(JsonObjectReader& r, SeedSweepSpec& spec)
         if (r.has(QLatin1String(key)))
             throw JsonFieldError{QLatin1String(key), QStringLiteral("is not read by a sweep over whole replies (\"source\": \"sequence\"): "
                                                                     "the model is the built-in one and the reply length is \"steps\"")};
-    r.string(QStringLiteral("model"), QStringLiteral("builtin"), {QStringLiteral("builtin")});
-    spec.prompt = r.string(QStringLiteral("prompt"), {});
-    if (engine::wordTokens(spec.prompt.toStdString()).empty())
-        throw JsonFieldError{QStringLiteral("prompt"), QStringLiteral("must hold at least one word: every seed's reply continues it")};
-    spec.steps = r.integer(QStringLiteral("steps"), spec.steps, 1, kMaxLoopSteps);
-    spec.semantics = r.string(QStringLiteral("semantics"), spec.semantics, semanticsNames());
-    spec.chain = r.string(QStringLiteral("chain"), spec.chain);
-    spec.arithmetic = r.string(QStringLiteral("arithmetic"), spec.arithmetic, arithmeticNames());
-    if (const auto chain = loopChain(replyLoopSpec(spec, 0)); !chain) {
-        QString message = QString::fromStdString(chain.error());
-        if (message.startsWith(QStringLiteral("chain: ")))
-            message = message.mid(7);
-        throw JsonFieldError{QStringLiteral("chain"), message};
-    }
+    LoopSpec loop = replyLoopSpec(spec, 0);
+    readLoopModelKeys(r, loop);
+    spec.prompt = loop.prompt;
+    spec.steps = loop.steps;
+    spec.semantics = loop.semantics;
+    spec.chain = loop.chain;
+    spec.arithmetic = loop.arithmetic;
     spec.rng = r.string(QStringLiteral("rng"), spec.rng, rngNameList());
     readSeeds(r, spec);
     const auto seeds = static_cast<qint64>(spec.seeds().size());

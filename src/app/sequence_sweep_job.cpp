@@ -2,6 +2,7 @@
 
 #include "builtin_model.h"
 #include "chain_text.h"
+#include "seed_sweep_job.h"
 #include "word_tokens.h"
 
 #include <QElapsedTimer>
@@ -81,13 +82,8 @@ Provenance sequenceSweepProvenance(const SeedSweepSpec& spec)
         .add(QStringLiteral("source"), QStringLiteral("sequence: whole replies of the built-in model"))
         .add(QStringLiteral("model"), QStringLiteral("builtin"))
         .add(QStringLiteral("prompt"), spec.prompt)
-        .add(QStringLiteral("steps"), QString::number(spec.steps))
-        .add(QStringLiteral("semantics"), spec.semantics)
-        .add(QStringLiteral("chain"), spec.chain)
-        .add(QStringLiteral("arithmetic"), arithmeticUsed(spec.semantics, spec.arithmetic))
-        .add(QStringLiteral("rng"), spec.rng)
-        .add(QStringLiteral("seeds"), spec.seedRange ? QStringLiteral("%1..%2").arg(spec.firstSeed).arg(spec.firstSeed + spec.seedCount - 1)
-                                                     : QStringLiteral("%1 listed").arg(spec.seedList.size()))
+        .add(QStringLiteral("steps"), QString::number(spec.steps));
+    addSamplingProvenance(p, spec)
         .add(QStringLiteral("seeds-per-work-item"), QStringLiteral("1"))
         .add(QStringLiteral("experiment-file"), QString::fromUtf8(QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact)));
     return p;
