@@ -130,6 +130,7 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
                                "in turn, one row per step. The goodness of fit is shown only at steps where it is valid."));
     m_replySummary->setWordWrap(true);
     m_replySummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_source->setObjectName(QStringLiteral("distributionSource"));
     m_source->addItems({tr("Lesson exercise: => { ( async //"), tr("Lesson example: users … banana"),
                         tr("Explorer's logits"), tr("Logits file..."), tr("As in the experiment file")});
     m_source->setToolTip(tr("The next-token distribution every seed draws from."));
