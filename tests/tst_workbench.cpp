@@ -103,8 +103,11 @@ private slots:
         QCOMPARE(shown.kind, app::DistributionSpec::Kind::Logits);
         QCOMPARE(shown.values, QList<double>({2.5, 1.0, -0.5}));
         QCOMPARE(shown.tokens, QStringList({QStringLiteral("alpha"), QStringLiteral("beta"), QStringLiteral("gamma")}));
-        if (target == QLatin1String("seed-sweep"))
-            QCOMPARE(pages.seedSweep->findChild<QComboBox*>()->currentIndex(), int(SeedSweepPage::ExplorerLogits));
+        if (target == QLatin1String("seed-sweep")) {
+            QCOMPARE(pages.seedSweep->findChild<QComboBox*>(QStringLiteral("distributionSource"))->currentIndex(),
+                     int(SeedSweepPage::ExplorerLogits));
+            QCOMPARE(pages.seedSweep->modeBox()->currentIndex(), int(SeedSweepPage::DrawsMode));
+        }
     }
 
     void aHandOffNobodyTakesChangesNothing()

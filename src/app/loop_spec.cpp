@@ -26,37 +26,7 @@ LoopSpec readSpec(const QJsonObject& root)
     const ExperimentHeader header = readHeader(r, QStringLiteral("loop"));
     spec.name = header.name;
     spec.description = header.description;
-    const QString model = r.string(QStringLiteral("model"), QStringLiteral("builtin"), {QStringLiteral("builtin"), QStringLiteral("file")});
-    if (model == QStringLiteral("file")) {
-        // A replay: the prompt is the file's (generate's sequences), so there is no "prompt" key.
-        JsonObjectReader l(r.object(QStringLiteral("logits")), QStringLiteral("logits"));
-        LoopReplaySpec replay;
-        replay.path = l.string(QStringLiteral("path"), {});
-        if (replay.path.isEmpty())
-            throw JsonFieldError{QStringLiteral("logits.path"), QStringLiteral("must not be empty")};
-        replay.array = l.string(QStringLiteral("array"), QString());
-        replay.batch = l.integer(QStringLiteral("batch"), 0, 0, kMaxRow);
-        if (l.has(QStringLiteral("sequences")))
-            replay.sequences = l.string(QStringLiteral("sequences"), {});
-        replay.vocabularyFile = l.string(QStringLiteral("vocabulary-file"), QString());
-        l.finish();
-        spec.replay = replay;
-        spec.steps = r.integer(QStringLiteral("steps"), 0, 0, kMaxLoopSteps);
-    } else {
-        spec.prompt = r.string(QStringLiteral("prompt"), {});
-        if (engine::wordTokens(spec.prompt.toStdString()).empty())
-            throw JsonFieldError{QStringLiteral("prompt"), QStringLiteral("must hold at least one word: the loop needs a prompt to continue")};
-        spec.steps = r.integer(QStringLiteral("steps"), spec.steps, 1, kMaxLoopSteps);
-    }
-    spec.semantics = r.string(QStringLiteral("semantics"), spec.semantics, semanticsNames());
-    spec.chain = r.string(QStringLiteral("chain"), spec.chain);
-    spec.arithmetic = r.string(QStringLiteral("arithmetic"), spec.arithmetic, arithmeticNames());
-    if (const auto chain = loopChain(spec); !chain) {
-        QString message = QString::fromStdString(chain.error());
-        if (message.startsWith(QStringLiteral("chain: ")))
-            message = message.mid(7);
-        throw JsonFieldError{QStringLiteral("chain"), message};
-    }
+    readLoopModelKeys(r, spec, /*allowReplay=*/true);
     spec.seed = r.integer(QStringLiteral("seed"), spec.seed, 0, kMaxSeed);
     spec.rng = r.string(QStringLiteral("rng"), spec.rng, rngNameList());
     if (r.has(QStringLiteral("branch"))) {
@@ -89,6 +59,43 @@ LoopSpec readSpec(const QJsonObject& root)
 }
 
 }  // namespace
+
+void readLoopModelKeys(JsonObjectReader& r, LoopSpec& spec, bool allowReplay)
+{
+    const QStringList models = allowReplay ? QStringList{QStringLiteral("builtin"), QStringLiteral("file")}
+                                           : QStringList{QStringLiteral("builtin")};
+    const QString model = r.string(QStringLiteral("model"), QStringLiteral("builtin"), models);
+    if (model == QStringLiteral("file")) {
+        // A replay: the prompt is the file's (generate's sequences), so there is no "prompt" key.
+        JsonObjectReader l(r.object(QStringLiteral("logits")), QStringLiteral("logits"));
+        LoopReplaySpec replay;
+        replay.path = l.string(QStringLiteral("path"), {});
+        if (replay.path.isEmpty())
+            throw JsonFieldError{QStringLiteral("logits.path"), QStringLiteral("must not be empty")};
+        replay.array = l.string(QStringLiteral("array"), QString());
+        replay.batch = l.integer(QStringLiteral("batch"), 0, 0, kMaxRow);
+        if (l.has(QStringLiteral("sequences")))
+            replay.sequences = l.string(QStringLiteral("sequences"), {});
+        replay.vocabularyFile = l.string(QStringLiteral("vocabulary-file"), QString());
+        l.finish();
+        spec.replay = replay;
+        spec.steps = r.integer(QStringLiteral("steps"), 0, 0, kMaxLoopSteps);
+    } else {
+        spec.prompt = r.string(QStringLiteral("prompt"), {});
+        if (engine::wordTokens(spec.prompt.toStdString()).empty())
+            throw JsonFieldError{QStringLiteral("prompt"), QStringLiteral("must hold at least one word: the model needs a prompt to continue")};
+        spec.steps = r.integer(QStringLiteral("steps"), spec.steps, 1, kMaxLoopSteps);
+    }
+    spec.semantics = r.string(QStringLiteral("semantics"), spec.semantics, semanticsNames());
+    spec.chain = r.string(QStringLiteral("chain"), spec.chain);
+    spec.arithmetic = r.string(QStringLiteral("arithmetic"), spec.arithmetic, arithmeticNames());
+    if (const auto chain = loopChain(spec); !chain) {
+        QString message = QString::fromStdString(chain.error());
+        if (message.startsWith(QStringLiteral("chain: ")))
+            message = message.mid(7);
+        throw JsonFieldError{QStringLiteral("chain"), message};
+    }
+}
 
 engine::Result<LoopSpec> parseLoop(const QJsonObject& root, const QString& source)
 {

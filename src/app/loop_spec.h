@@ -52,6 +52,12 @@ struct LoopSpec {
     friend bool operator==(const LoopSpec&, const LoopSpec&) = default;
 };
 
+// The keys of the model and what it runs (model, prompt, steps, semantics, chain, arithmetic),
+// read into `spec` and checked (an empty prompt, steps outside 1..kMaxLoopSteps, a chain that does
+// not parse). Throws JsonFieldError. Shared with the seed sweep over whole replies, which runs
+// the built-in model only; the loop also allows `"model": "file"` (a replay) with `allowReplay`.
+void readLoopModelKeys(JsonObjectReader& r, LoopSpec& spec, bool allowReplay = false);
+
 // `source` names the file in messages. Errors read "<source>: <key>: <problem>".
 engine::Result<LoopSpec> parseLoop(const QJsonObject& root, const QString& source);
 engine::Result<LoopSpec> readLoopFile(const QString& path);

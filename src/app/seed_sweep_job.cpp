@@ -83,18 +83,23 @@ QString seedSweepPlainWords(const engine::SeedSweepSummary& summary)
                        "probabilities, so the sampler (or what it claims) looks wrong.");
 }
 
+Provenance& addSamplingProvenance(Provenance& p, const SeedSweepSpec& spec)
+{
+    return p.add(QStringLiteral("semantics"), spec.semantics)
+        .add(QStringLiteral("chain"), spec.chain)
+        .add(QStringLiteral("arithmetic"), arithmeticUsed(spec.semantics, spec.arithmetic))
+        .add(QStringLiteral("rng"), spec.rng)
+        .add(QStringLiteral("seeds"), spec.seedRange ? QStringLiteral("%1..%2").arg(spec.firstSeed).arg(spec.firstSeed + spec.seedCount - 1)
+                                                     : QStringLiteral("%1 listed").arg(spec.seedList.size()));
+}
+
 Provenance seedSweepProvenance(const SeedSweepSpec& spec, const QString& baseDir)
 {
     const auto seeds = spec.seeds();
     Provenance p(QStringLiteral("seed-sweep"));
     p.add(QStringLiteral("name"), spec.name)
-        .add(QStringLiteral("distribution"), describeDistribution(spec.distribution, baseDir))
-        .add(QStringLiteral("semantics"), spec.semantics)
-        .add(QStringLiteral("chain"), spec.chain)
-        .add(QStringLiteral("arithmetic"), arithmeticUsed(spec.semantics, spec.arithmetic))
-        .add(QStringLiteral("rng"), spec.rng)
-        .add(QStringLiteral("seeds"), spec.seedRange ? QStringLiteral("%1..%2").arg(spec.firstSeed).arg(spec.firstSeed + spec.seedCount - 1)
-                                                     : QStringLiteral("%1 listed").arg(spec.seedList.size()))
+        .add(QStringLiteral("distribution"), describeDistribution(spec.distribution, baseDir));
+    addSamplingProvenance(p, spec)
         .add(QStringLiteral("draws-per-seed"), QString::number(spec.draws))
         .add(QStringLiteral("seeds-per-work-item"), QString::number(engine::SeedSweepExperiment::kSeedsPerItem))
         .add(QStringLiteral("experiment-file"), QString::fromUtf8(QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact)));

@@ -46,6 +46,9 @@ inline bool seedSweepConsistent(const engine::SeedSweepSummary& summary)
 // per token, or one outcome only).
 QString seedSweepPlainWords(const engine::SeedSweepSummary& summary);
 
+// The sampling keys every seed sweep's provenance shares, in order: semantics, chain, the
+// arithmetic used, rng, seeds.
+Provenance& addSamplingProvenance(Provenance& p, const SeedSweepSpec& spec);
 // Every parameter and the file's canonical JSON; not the thread count (the CSV must not depend
 // on it).
 Provenance seedSweepProvenance(const SeedSweepSpec& spec, const QString& baseDir);

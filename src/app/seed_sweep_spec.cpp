@@ -51,11 +51,52 @@ void readSeeds(JsonObjectReader& r, SeedSweepSpec& spec)
     range.finish();
 }
 
+// The keys of a sweep over whole replies of the built-in model (the distribution ones are refused
+// by finish() as unknown here).
+void readSequenceKeys(JsonObjectReader& r, SeedSweepSpec& spec)
+{
+    // The distribution mode's keys say something else here: name them rather than "unknown key".
+    for (const char* key : {"distribution", "draws", "compare"})
+        if (r.has(QLatin1String(key)))
+            throw JsonFieldError{QLatin1String(key), QStringLiteral("is not read by a sweep over whole replies (\"source\": \"sequence\"): "
+                                                                    "the model is the built-in one and the reply length is \"steps\"")};
+    LoopSpec loop = replyLoopSpec(spec, 0);
+    readLoopModelKeys(r, loop);
+    spec.prompt = loop.prompt;
+    spec.steps = loop.steps;
+    spec.semantics = loop.semantics;
+    spec.chain = loop.chain;
+    spec.arithmetic = loop.arithmetic;
+    spec.rng = r.string(QStringLiteral("rng"), spec.rng, rngNameList());
+    readSeeds(r, spec);
+    const auto seeds = static_cast<qint64>(spec.seeds().size());
+    if (seeds > kMaxSequenceSweepPasses / spec.steps)
+        throw JsonFieldError{QStringLiteral("seeds"),
+                             QStringLiteral("%1 seeds x %2 steps is %3 model passes, above the limit of %4: fewer seeds or shorter replies")
+                                 .arg(seeds)
+                                 .arg(spec.steps)
+                                 .arg(seeds * spec.steps)
+                                 .arg(kMaxSequenceSweepPasses)};
+}
+
 SeedSweepSpec readSpec(const QJsonObject& root)
 {
     JsonObjectReader r(root, QString());
     SeedSweepSpec spec;
-    readCommonKeys(r, QStringLiteral("seed-sweep"), spec);
+    const ExperimentHeader header = readHeader(r, QStringLiteral("seed-sweep"));
+    spec.name = header.name;
+    spec.description = header.description;
+    const QString source = r.string(QStringLiteral("source"), QStringLiteral("distribution"),
+                                    {QStringLiteral("distribution"), QStringLiteral("sequence")});
+    if (source == QStringLiteral("sequence")) {
+        spec.source = SeedSweepSpec::Source::Sequence;
+        readSequenceKeys(r, spec);
+        r.finish();
+        return spec;
+    }
+    JsonObjectReader distribution(r.object(QStringLiteral("distribution")), QStringLiteral("distribution"));
+    // A file's "steps" (step_range.h) sweeps every step of the range in turn (step_sweep_job.h).
+    spec.distribution = readDistribution(distribution, true);
     spec.semantics = r.string(QStringLiteral("semantics"), spec.semantics, semanticsNames());
     spec.chain = r.string(QStringLiteral("chain"), spec.chain);
     spec.arithmetic = r.string(QStringLiteral("arithmetic"), spec.arithmetic, arithmeticNames());
@@ -108,7 +149,14 @@ engine::Result<SeedSweepSpec> readSeedSweepFile(const QString& path)
 QJsonObject toJson(const SeedSweepSpec& spec)
 {
     QJsonObject root = headerToJson({spec.name, spec.description}, QStringLiteral("seed-sweep"));
-    root.insert(QStringLiteral("distribution"), distributionToJson(spec.distribution));
+    if (spec.isSequence()) {
+        root.insert(QStringLiteral("source"), QStringLiteral("sequence"));
+        root.insert(QStringLiteral("model"), QStringLiteral("builtin"));
+        root.insert(QStringLiteral("prompt"), spec.prompt);
+        root.insert(QStringLiteral("steps"), spec.steps);
+    } else {
+        root.insert(QStringLiteral("distribution"), distributionToJson(spec.distribution));
+    }
     root.insert(QStringLiteral("semantics"), spec.semantics);
     root.insert(QStringLiteral("chain"), spec.chain);
     if (!spec.arithmetic.isEmpty())
@@ -123,14 +171,31 @@ QJsonObject toJson(const SeedSweepSpec& spec)
             list.append(s);
         root.insert(QStringLiteral("seeds"), list);
     }
-    root.insert(QStringLiteral("draws"), spec.draws);
+    if (!spec.isSequence())
+        root.insert(QStringLiteral("draws"), spec.draws);
     if (spec.compare)
         root.insert(QStringLiteral("compare"), QJsonArray{spec.compare->first, spec.compare->second});
     return root;
 }
 
+LoopSpec replyLoopSpec(const SeedSweepSpec& spec, std::uint64_t seed)
+{
+    LoopSpec loop;
+    loop.name = spec.name;
+    loop.prompt = spec.prompt;
+    loop.steps = spec.steps;
+    loop.semantics = spec.semantics;
+    loop.chain = spec.chain;
+    loop.arithmetic = spec.arithmetic;
+    loop.seed = static_cast<qint64>(seed);
+    loop.rng = spec.rng;
+    return loop;
+}
+
 engine::Result<engine::SamplerChain> sweepChain(const SeedSweepSpec& spec)
 {
+    if (spec.isSequence())
+        return loopChain(replyLoopSpec(spec, 0));
     auto chain = engine::parseStatelessChain(spec.semantics.toStdString(), spec.chain.toStdString(),
                                              "a sweep over one fixed distribution needs a stateless chain");
     if (!chain)

@@ -2,10 +2,18 @@
 //   {"logitlab": 1, "experiment": "seed-sweep", "name": ..., "distribution": {...},
 //    "semantics": "lesson", "chain": "top-p=0.9", "arithmetic": "exact", "rng": "mulberry32",
 //    "seeds": {"first": 42, "count": 1} or [42, 43, ...], "draws": 1000, "compare": [42, 43]}
+// or, with "source": "sequence", whole replies of the built-in model instead of draws from one
+// distribution (docs/experiments.md, "Seed sweep over whole replies"):
+//   {"logitlab": 1, "experiment": "seed-sweep", "source": "sequence", "model": "builtin",
+//    "prompt": "The sampler", "steps": 12, "semantics": "llama.cpp", "chain": "", "rng": ...,
+//    "seeds": {...}}
+// with no "distribution", "draws" or "compare", any chain (stateful stages act across steps), a
+// reply length of 1..kMaxLoopSteps and at most kMaxSequenceSweepPasses seeds x steps.
 // Reading is strict, like every experiment file: errors name the file and the key.
 #pragma once
 
 #include "experiment_file.h"
+#include "loop_spec.h"
 #include "result.h"
 #include "sampler_chain.h"
 #include "seed_sweep.h"
@@ -18,7 +26,15 @@
 
 namespace logitlab::app {
 
+// Seeds x steps of a sweep over whole replies: each is one pass of the built-in model (about
+// 0.1-0.5 ms), so the limit keeps a run under an hour on one core.
+inline constexpr qint64 kMaxSequenceSweepPasses = 10'000'000;
+
 struct SeedSweepSpec {
+    // What a seed changes: the draws from one fixed distribution, or a whole reply of the
+    // built-in model to a prompt.
+    enum class Source { Distribution, Sequence };
+    Source source = Source::Distribution;
     QString name = QStringLiteral("seed-sweep");
     QString description;
     DistributionSpec distribution;
@@ -32,7 +48,10 @@ struct SeedSweepSpec {
     QList<qint64> seedList;
     qint64 draws = 1000;        // per seed
     std::optional<std::pair<qint64, qint64>> compare;
+    QString prompt;             // Sequence: what every seed's reply continues
+    qint64 steps = 20;          // Sequence: tokens per reply
 
+    bool isSequence() const { return source == Source::Sequence; }
     std::vector<std::uint64_t> seeds() const;
     friend bool operator==(const SeedSweepSpec&, const SeedSweepSpec&) = default;
 };
@@ -47,9 +66,13 @@ struct SeedSweepInput {
 };
 
 // The spec's chain, parsed under its semantics; an error (naming the key) when it does not parse
-// or when it is stateful (a sweep over one fixed distribution needs a stateless chain). Cheap:
-// the page checks it before starting a run.
+// or, for draws from one fixed distribution, when it is stateful (that sweep needs a stateless
+// chain; a sweep over whole replies takes any chain). Cheap: the page checks it before a run.
 engine::Result<engine::SamplerChain> sweepChain(const SeedSweepSpec& spec);
+
+// A sweep over whole replies as the loop experiment of one seed: the same prompt, chain, RNG
+// and length, and `seed`.
+LoopSpec replyLoopSpec(const SeedSweepSpec& spec, std::uint64_t seed);
 
 // Resolves the distribution, builds and evaluates the chain, and checks what the engine would
 // refuse (memory, seeds, draws), all before any work. Errors name the file and the key.

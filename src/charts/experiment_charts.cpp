@@ -13,6 +13,9 @@
 #include "probability_chart.h"
 #include "seed_sweep_charts.h"
 #include "seed_sweep_job.h"
+#include "sequence_sweep_charts.h"
+#include "sequence_sweep_job.h"
+#include "step_sweep_charts.h"
 #include "summation_charts.h"
 #include "summation_job.h"
 #include "sweep_chart.h"
@@ -44,6 +47,24 @@ void junkRiskCharts(const app::ExperimentResult& result, ExperimentCharts& out)
 
 void seedSweepCharts(const app::ExperimentResult& result, ExperimentCharts& out)
 {
+    // "source": "sequence" runs hold whole replies: their own charts.
+    if (const auto* sequence = std::any_cast<std::shared_ptr<const app::SequenceSweepRun>>(&result.details)) {
+        auto charts = std::make_unique<SequenceSweepCharts>();
+        charts->setCensus((*sequence)->outcome.census, static_cast<std::size_t>((*sequence)->spec.steps));
+        out.charts.append({QString(), charts->distinct()});
+        out.charts.append({QStringLiteral("-first-difference"), charts->firstDifference()});
+        out.owners.push_back(std::move(charts));
+        return;
+    }
+    // A file's "steps": one row per step.
+    if (const auto* steps = std::any_cast<std::shared_ptr<const app::StepSweepRun>>(&result.details)) {
+        auto charts = std::make_unique<StepSweepCharts>();
+        charts->setRows((*steps)->outcome.rows);
+        out.charts.append({QString(), charts->pValues()});
+        out.charts.append({QStringLiteral("-tokens"), charts->tokens()});
+        out.owners.push_back(std::move(charts));
+        return;
+    }
     const auto& run = detailsOf<app::SeedSweepRun>(result);
     auto charts = std::make_unique<SeedSweepCharts>();
     charts->setSummary(run.outcome.summary, run.outcome.tokenNames, run.outcome.results.size(),

@@ -4,6 +4,8 @@
 #include "rng_factory.h"
 #include "save_text.h"
 #include "seed_sweep_charts.h"
+#include "sequence_sweep_charts.h"
+#include "step_sweep_charts.h"
 #include "semantics.h"
 #include "result_table_model.h"
 #include "token_display.h"
@@ -25,6 +27,7 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
 #include <QThread>
@@ -72,11 +75,16 @@ QChartView* chartView(QChart* chart)
 
 SeedSweepPage::SeedSweepPage(QWidget* parent)
     : ExperimentPage(parent),
-      m_runs(new app::RunController<app::SeedSweepOutcome>(app::RunControllerBase::Mode::Supersede, this)),
+      m_runs(new app::RunController<RunOutcome>(app::RunControllerBase::Mode::Supersede, this)),
       m_replays(new app::RunController<QString>(app::RunControllerBase::Mode::Supersede, this)),
       m_charts(new SeedSweepCharts(this)),
       m_seedModel(new ResultTableModel(this)),
       m_tokenModel(new ResultTableModel(this)),
+      m_mode(new QComboBox),
+      m_prompt(new QLineEdit(QStringLiteral("The sampler"))),
+      m_steps(new QSpinBox),
+      m_form(new QFormLayout),
+      m_replayBox(new QGroupBox(tr("Replay a seed"))),
       m_source(new QComboBox),
       m_semantics(new QComboBox),
       m_chain(new QLineEdit(QStringLiteral("temperature=1,top-p=0.9"))),
@@ -84,6 +92,7 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
       m_firstSeed(new QSpinBox),
       m_seedCount(new QSpinBox),
       m_draws(new QSpinBox),
+      m_everyStep(new QCheckBox(tr("Every step of the file in turn"))),
       m_compare(new QCheckBox(tr("Compare two seeds"))),
       m_compareA(new QSpinBox),
       m_compareB(new QSpinBox),
@@ -93,10 +102,35 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
       m_replayResult(new QLabel),
       m_verdict(new QLabel),
       m_plainWords(new QLabel),
-      m_tabs(new QTabWidget)
+      m_tabs(new QTabWidget),
+      m_sequenceCharts(new SequenceSweepCharts(this)),
+      m_replyModel(new ResultTableModel(this)),
+      m_replySeedModel(new ResultTableModel(this)),
+      m_firstDifferenceModel(new ResultTableModel(this)),
+      m_replySummary(new QLabel),
+      m_replyTabs(new QTabWidget),
+      m_stepCharts(new StepSweepCharts(this)),
+      m_stepModel(new ResultTableModel(this)),
+      m_stepTabs(new QTabWidget),
+      m_results(new QStackedWidget),
+      m_drawStatistics(new QWidget)
 {
     setExperimentRuns(m_runs);
     addRuns(m_replays);
+    m_mode->addItems({tr("Draws from one distribution"), tr("Whole replies of the built-in model")});
+    m_mode->setToolTip(tr("What a seed changes: many draws from one fixed next-token distribution (is the sampler "
+                          "right?), or a whole reply of the built-in model to the prompt (how many different "
+                          "answers, and where do they part?)."));
+    m_prompt->setToolTip(tr("What every seed's reply continues (at least one word)."));
+    m_steps->setRange(1, static_cast<int>(app::kMaxLoopSteps));
+    m_steps->setValue(12);
+    m_steps->setToolTip(tr("Tokens per reply: one pass of the model each. Seeds x tokens is at most %L1.")
+                            .arg(app::kMaxSequenceSweepPasses));
+    m_everyStep->setToolTip(tr("For a logits file of several steps (a model's reply): sweep each step's distribution "
+                               "in turn, one row per step. The goodness of fit is shown only at steps where it is valid."));
+    m_replySummary->setWordWrap(true);
+    m_replySummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_source->setObjectName(QStringLiteral("distributionSource"));
     m_source->addItems({tr("Lesson exercise: => { ( async //"), tr("Lesson example: users … banana"),
                         tr("Explorer's logits"), tr("Logits file..."), tr("As in the experiment file")});
     m_source->setToolTip(tr("The next-token distribution every seed draws from."));
@@ -157,14 +191,18 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
                  tr("Chi-square needs about 5 expected draws per bin: tokens expecting fewer are pooled into one "
                     "bin before each seed's test. The number of bins each per-seed test uses."));
 
-    auto* form = new QFormLayout;
+    QFormLayout* form = m_form;
+    form->addRow(tr("&Mode"), m_mode);
     form->addRow(tr("&Distribution"), m_source);
+    form->addRow(tr("&Prompt"), m_prompt);
+    form->addRow(tr("Reply &length"), m_steps);
     form->addRow(tr("&Semantics"), m_semantics);
     form->addRow(tr("C&hain"), m_chain);
     form->addRow(tr("R&NG"), m_rng);
     form->addRow(tr("&First seed"), m_firstSeed);
     form->addRow(tr("S&eeds"), m_seedCount);
     form->addRow(tr("D&raws per seed"), m_draws);
+    form->addRow(QString(), m_everyStep);
     auto* compareRow = new QHBoxLayout;
     compareRow->addWidget(m_compareA);
     compareRow->addWidget(m_compareB);
@@ -186,10 +224,14 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     controlsLayout->addLayout(form);
     controlsLayout->addLayout(buttons);
     controlsLayout->addWidget(errorLabel());
-    controlsLayout->addWidget(m_plainWords);
-    controlsLayout->addLayout(statistics);
-    controlsLayout->addWidget(m_verdict);
-    auto* replayBox = new QGroupBox(tr("Replay a seed"));
+    auto* drawStatistics = new QVBoxLayout(m_drawStatistics);
+    drawStatistics->setContentsMargins(0, 0, 0, 0);
+    drawStatistics->addWidget(m_plainWords);
+    drawStatistics->addLayout(statistics);
+    drawStatistics->addWidget(m_verdict);
+    controlsLayout->addWidget(m_drawStatistics);
+    controlsLayout->addWidget(m_replySummary);
+    QGroupBox* replayBox = m_replayBox;
     auto* replayLayout = new QVBoxLayout(replayBox);
     replayLayout->addLayout(replayRow);
     replayLayout->addWidget(m_replayResult);
@@ -206,11 +248,23 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     m_tabs->addTab(sortedTable(m_seedModel, ResultTableModel::SortRole, this), tr("Per seed"));
     m_tabs->addTab(sortedTable(m_tokenModel, ResultTableModel::SortRole, this), tr("Per token"));
 
+    m_replyTabs->addTab(chartView(m_sequenceCharts->distinct()), tr("Distinct replies"));
+    m_replyTabs->addTab(chartView(m_sequenceCharts->firstDifference()), tr("First differences"));
+    m_replyTabs->addTab(sortedTable(m_replyModel, ResultTableModel::SortRole, this), tr("Replies"));
+    m_replyTabs->addTab(sortedTable(m_replySeedModel, ResultTableModel::SortRole, this), tr("Per seed"));
+    m_replyTabs->addTab(sortedTable(m_firstDifferenceModel, ResultTableModel::SortRole, this), tr("First differences (table)"));
+    m_stepTabs->addTab(chartView(m_stepCharts->pValues()), tr("Fit per step"));
+    m_stepTabs->addTab(chartView(m_stepCharts->tokens()), tr("Tokens per step"));
+    m_stepTabs->addTab(sortedTable(m_stepModel, ResultTableModel::SortRole, this), tr("Per step"));
+    m_results->addWidget(m_tabs);
+    m_results->addWidget(m_replyTabs);
+    m_results->addWidget(m_stepTabs);
+
     auto* resultsPane = new QWidget;
     auto* resultsLayout = new QVBoxLayout(resultsPane);
     resultsLayout->setContentsMargins(0, 0, 0, 0);
     resultsLayout->addWidget(staleLabel());
-    resultsLayout->addWidget(m_tabs, 1);
+    resultsLayout->addWidget(m_results, 1);
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(left);
     splitter->addWidget(resultsPane);
@@ -230,7 +284,11 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
         }
         runStateChanged();
     });
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &SeedSweepPage::showMode);
+    connect(m_source, &QComboBox::currentIndexChanged, this, &SeedSweepPage::showMode);
+    connect(m_everyStep, &QCheckBox::toggled, this, &SeedSweepPage::showMode);
     watchControls(controls, {m_threads});
+    showMode();
     runStateChanged();
     markSaved();  // the starting point is not an unsaved change
 }
@@ -246,8 +304,44 @@ QString SeedSweepPage::title() const
     return tr("Seed sweep");
 }
 
+bool SeedSweepPage::repliesMode() const
+{
+    return m_mode->currentIndex() == RepliesMode;
+}
+
+SeedSweepPage::View SeedSweepPage::view() const
+{
+    if (repliesMode())
+        return RepliesView;
+    return m_everyStep->isEnabled() && m_everyStep->isChecked() ? StepsView : DrawsView;
+}
+
+void SeedSweepPage::showMode()
+{
+    const bool replies = repliesMode();
+    // Every step needs a file: a chosen logits file, or an opened experiment's file distribution.
+    const int source = m_source->currentIndex();
+    m_everyStep->setEnabled(source == LogitsFile
+                            || (source == AsInExperimentFile && m_loaded.kind == app::DistributionSpec::Kind::File));
+    for (QWidget* w : {static_cast<QWidget*>(m_source), static_cast<QWidget*>(m_draws), static_cast<QWidget*>(m_compare),
+                       static_cast<QWidget*>(m_everyStep)})
+        m_form->setRowVisible(w, !replies);
+    for (QWidget* w : {static_cast<QWidget*>(m_prompt), static_cast<QWidget*>(m_steps)})
+        m_form->setRowVisible(w, replies);
+    const View shown = view();
+    m_replayBox->setVisible(shown == DrawsView);
+    m_drawStatistics->setVisible(shown == DrawsView);
+    m_replySummary->setVisible(shown != DrawsView);
+    m_replySummary->setText(shown == StepsView ? m_stepsText : m_repliesText);
+    m_results->setCurrentIndex(shown);
+}
+
 QChart* SeedSweepPage::chart() const
 {
+    if (view() == StepsView)
+        return m_stepTabs->currentIndex() == StepTokensTab ? m_stepCharts->tokens() : m_stepCharts->pValues();
+    if (repliesMode())
+        return m_replyTabs->currentIndex() == FirstDifferenceTab ? m_sequenceCharts->firstDifference() : m_sequenceCharts->distinct();
     switch (m_tabs->currentIndex()) {
     case SpreadTab: return m_charts->spread();
     case CountsTab: return m_charts->counts();
@@ -257,6 +351,16 @@ QChart* SeedSweepPage::chart() const
 
 QAbstractItemModel* SeedSweepPage::resultsModel() const
 {
+    if (view() == StepsView)
+        return m_stepModel;
+    if (repliesMode()) {
+        switch (m_replyTabs->currentIndex()) {
+        case ReplySeedsTab: return m_replySeedModel;
+        case FirstDifferenceTab:
+        case FirstDifferenceTableTab: return m_firstDifferenceModel;
+        default: return m_replyModel;
+        }
+    }
     if (m_tabs->currentIndex() == SeedsTab)
         return m_seedModel;
     return m_tokenModel;
@@ -269,6 +373,16 @@ std::optional<app::ResultTable> SeedSweepPage::resultTable() const
 
 app::Provenance SeedSweepPage::provenance() const
 {
+    if (view() == StepsView) {
+        if (!m_hasSteps)
+            return app::Provenance(QStringLiteral("seed-sweep (not run yet)"));
+        return app::stepSweepResult(m_stepSpec, baseDir(), m_stepOutcome, m_threads->value()).provenance;
+    }
+    if (repliesMode()) {
+        if (!m_hasReplies)
+            return app::Provenance(QStringLiteral("seed-sweep (not run yet)"));
+        return app::sequenceSweepResultHeader(app::sequenceSweepProvenance(m_sequenceSpec), m_sequenceOutcome);
+    }
     if (!m_hasResults)
         return app::Provenance(QStringLiteral("seed-sweep (not run yet)"));
     return app::seedSweepResultHeader(app::seedSweepProvenance(m_resultSpec, baseDir()), m_outcome);
@@ -277,27 +391,33 @@ app::Provenance SeedSweepPage::provenance() const
 engine::Result<app::SeedSweepSpec> SeedSweepPage::specFromControls() const
 {
     app::SeedSweepSpec spec;
-    switch (m_source->currentIndex()) {
-    case LessonExercise:
-        spec.distribution = logitsSpec(engine::lessonExercise());
-        break;
-    case LessonExample:
-        spec.distribution = logitsSpec(engine::lessonExample());
-        break;
-    case ExplorerLogits:
-        if (m_explorerLogits.logits.size() == 0)
-            return engine::Error{tr("Distribution: no logits from the Explorer yet").toStdString()};
-        spec.distribution = logitsSpec(m_explorerLogits);
-        break;
-    case LogitsFile:
-        if (m_filePath.isEmpty())
-            return engine::Error{tr("Distribution: choose a logits file").toStdString()};
-        spec.distribution.kind = app::DistributionSpec::Kind::File;
-        spec.distribution.path = m_filePath;
-        break;
-    case AsInExperimentFile:
-        spec.distribution = m_loaded;
-        break;
+    if (repliesMode()) {
+        spec.source = app::SeedSweepSpec::Source::Sequence;
+        spec.prompt = m_prompt->text();
+        spec.steps = m_steps->value();
+    } else {
+        switch (m_source->currentIndex()) {
+        case LessonExercise:
+            spec.distribution = logitsSpec(engine::lessonExercise());
+            break;
+        case LessonExample:
+            spec.distribution = logitsSpec(engine::lessonExample());
+            break;
+        case ExplorerLogits:
+            if (m_explorerLogits.logits.size() == 0)
+                return engine::Error{tr("Distribution: no logits from the Explorer yet").toStdString()};
+            spec.distribution = logitsSpec(m_explorerLogits);
+            break;
+        case LogitsFile:
+            if (m_filePath.isEmpty())
+                return engine::Error{tr("Distribution: choose a logits file").toStdString()};
+            spec.distribution.kind = app::DistributionSpec::Kind::File;
+            spec.distribution.path = m_filePath;
+            break;
+        case AsInExperimentFile:
+            spec.distribution = m_loaded;
+            break;
+        }
     }
     spec.semantics = m_semantics->currentText();
     spec.chain = m_chain->text().trimmed();
@@ -306,7 +426,16 @@ engine::Result<app::SeedSweepSpec> SeedSweepPage::specFromControls() const
     spec.firstSeed = m_firstSeed->value();
     spec.seedCount = m_seedCount->value();
     spec.draws = m_draws->value();
-    if (m_compare->isChecked())
+    if (!spec.isSequence() && spec.distribution.kind == app::DistributionSpec::Kind::File) {
+        if (view() == StepsView) {
+            if (!spec.distribution.steps)
+                spec.distribution.steps = app::StepRange{};  // all steps
+            spec.distribution.row.reset();
+        } else {
+            spec.distribution.steps.reset();
+        }
+    }
+    if (m_compare->isChecked() && !spec.isSequence())
         spec.compare = std::make_pair<qint64, qint64>(m_compareA->value(), m_compareB->value());
     // The file reader is the one place that validates: run the controls through it. The chain
     // is checked too, so its mistakes show at once instead of after a run starts.
@@ -321,15 +450,23 @@ engine::Result<app::SeedSweepSpec> SeedSweepPage::specFromControls() const
 void SeedSweepPage::setSpec(const app::SeedSweepSpec& spec, const QString& baseDir)
 {
     setBaseDir(baseDir);
-    m_loaded = spec.distribution;
-    m_source->setCurrentIndex(AsInExperimentFile);
+    m_mode->setCurrentIndex(spec.isSequence() ? RepliesMode : DrawsMode);
+    if (spec.isSequence()) {
+        m_prompt->setText(spec.prompt);
+        m_steps->setValue(static_cast<int>(spec.steps));
+    } else {
+        m_loaded = spec.distribution;
+        m_source->setCurrentIndex(AsInExperimentFile);
+        m_everyStep->setChecked(spec.distribution.steps.has_value());
+    }
     m_semantics->setCurrentText(spec.semantics);
     m_chain->setText(spec.chain);
     m_rng->setCurrentText(spec.rng);
     const auto seeds = spec.seeds();
     m_firstSeed->setValue(static_cast<int>(std::min<std::uint64_t>(seeds.front(), std::numeric_limits<int>::max())));
     m_seedCount->setValue(static_cast<int>(seeds.size()));
-    m_draws->setValue(static_cast<int>(spec.draws));
+    if (!spec.isSequence())
+        m_draws->setValue(static_cast<int>(spec.draws));
     m_compare->setChecked(spec.compare.has_value());
     if (spec.compare) {
         m_compareA->setValue(static_cast<int>(spec.compare->first));
@@ -364,6 +501,7 @@ QString SeedSweepPage::writeExperimentFile(const QString& path)
 bool SeedSweepPage::acceptDistribution(const engine::Distribution& distribution)
 {
     m_explorerLogits = distribution;
+    m_mode->setCurrentIndex(DrawsMode);
     m_source->setCurrentIndex(ExplorerLogits);
     runStateChanged();
     return true;
@@ -376,11 +514,47 @@ void SeedSweepPage::run()
         showError(QString::fromStdString(spec.error()));
         return;
     }
-    startRun<app::SeedSweepOutcome>(
+    if (spec->distribution.steps && !spec->isSequence()) {
+        startRun<RunOutcome>(
+            *m_runs, tr("Sweeping every step: %1 seeds x %2 draws each...").arg(spec->seeds().size()).arg(spec->draws),
+            [spec = spec.value(), dir = baseDir(), source = tr("controls"), threads = m_threads->value()](
+                const app::WorkControl& control) {
+                RunOutcome run;
+                run.steps = app::runStepSweep(spec, dir, source, threads, control);
+                run.status = run.steps->status;
+                run.draws = run.steps->draws;
+                run.seconds = run.steps->seconds;
+                return run;
+            },
+            [this, spec = spec.value()](RunOutcome& run) { showSteps(spec, *run.steps); });
+        return;
+    }
+    if (spec->isSequence()) {
+        startRun<RunOutcome>(
+            *m_runs, tr("Generating %1 replies of %2 tokens...").arg(spec->seeds().size()).arg(spec->steps),
+            [spec = spec.value(), source = tr("controls"), threads = m_threads->value()](const app::WorkControl& control) {
+                RunOutcome run;
+                run.replies = app::runSequenceSweep(spec, source, threads, control);
+                run.status = run.replies->status;
+                run.draws = run.replies->draws;
+                run.seconds = run.replies->seconds;
+                return run;
+            },
+            [this, spec = spec.value()](RunOutcome& run) { showReplies(spec, *run.replies); });
+        return;
+    }
+    startRun<RunOutcome>(
         *m_runs, tr("Sweeping %1 seeds x %2 draws...").arg(spec->seeds().size()).arg(spec->draws),
         [spec = spec.value(), dir = baseDir(), source = tr("controls"), threads = m_threads->value()](
-            const app::WorkControl& control) { return app::runSeedSweep(spec, dir, source, threads, control); },
-        [this, spec = spec.value()](app::SeedSweepOutcome& outcome) { showResults(spec, outcome); });
+            const app::WorkControl& control) {
+            RunOutcome run;
+            run.sweep = app::runSeedSweep(spec, dir, source, threads, control);
+            run.status = run.sweep.status;
+            run.draws = run.sweep.draws;
+            run.seconds = run.sweep.seconds;
+            return run;
+        },
+        [this, spec = spec.value()](RunOutcome& run) { showResults(spec, run.sweep); });
 }
 
 void SeedSweepPage::showResults(const app::SeedSweepSpec& spec, app::SeedSweepOutcome& outcome)
@@ -420,6 +594,53 @@ void SeedSweepPage::showResults(const app::SeedSweepSpec& spec, app::SeedSweepOu
     showStatistics();
     m_replaySeed->setValue(static_cast<int>(std::min<std::uint64_t>(m_outcome.results.front().seed, std::numeric_limits<int>::max())));
     m_replayResult->clear();
+}
+
+void SeedSweepPage::showReplies(const app::SeedSweepSpec& spec, app::SequenceSweepOutcome& outcome)
+{
+    m_sequenceSpec = spec;
+    m_sequenceOutcome = std::move(outcome);
+    m_hasReplies = true;
+    resultsShownFor(app::toJson(spec));
+    // The tables logitlab-cli run writes for the same spec.
+    const app::ExperimentResult result = app::sequenceSweepResult(spec, m_sequenceOutcome, m_threads->value());
+    m_replyModel->setTable(*result.table(QString()));
+    m_replySeedModel->setTable(*result.table(QStringLiteral("-seeds")));
+    m_firstDifferenceModel->setTable(*result.table(QStringLiteral("-first-difference")));
+    const auto& census = m_sequenceOutcome.census;
+    m_sequenceCharts->setCensus(census, static_cast<std::size_t>(spec.steps));
+    const std::size_t seeds = m_sequenceOutcome.seeds.size();
+    const std::size_t common = census.replies.front().seeds.size();
+    m_repliesText =
+        tr("<b>%1 distinct replies from %2 seeds.</b><br>The most common reply came from %3 seeds (%4%); the others "
+           "first differ from it at the steps the histogram shows.<br>Most common: <i>%5</i>")
+            .arg(census.replies.size())
+            .arg(seeds)
+            .arg(common)
+            .arg(100.0 * double(common) / double(seeds), 0, 'g', 3)
+            .arg(m_sequenceOutcome.replyTexts.value(0).toHtmlEscaped());
+    showMode();
+}
+
+void SeedSweepPage::showSteps(const app::SeedSweepSpec& spec, app::StepSweepOutcome& outcome)
+{
+    m_stepSpec = spec;
+    m_stepOutcome = std::move(outcome);
+    m_hasSteps = true;
+    resultsShownFor(app::toJson(spec));
+    const app::ExperimentResult result = app::stepSweepResult(spec, baseDir(), m_stepOutcome, m_threads->value());
+    m_stepModel->setTable(*result.table(QString()));
+    m_stepCharts->setRows(m_stepOutcome.rows);
+    const auto& rows = m_stepOutcome.rows;
+    const auto tested = std::count_if(rows.begin(), rows.end(), [](const app::StepSweepRow& r) { return r.ksP.has_value(); });
+    const auto consistent = std::count_if(rows.begin(), rows.end(), [](const app::StepSweepRow& r) { return r.consistent; });
+    m_stepsText = tr("<b>%1 steps swept.</b><br>%2 have a valid goodness-of-fit test; at %3 of those the counts "
+                     "vary by seed as chance predicts. Steps without a valid test (one token left, or too few "
+                     "draws per token) show no p-value.")
+                      .arg(rows.size())
+                      .arg(tested)
+                      .arg(consistent);
+    showMode();
 }
 
 QString SeedSweepPage::replay(qint64 seed)
