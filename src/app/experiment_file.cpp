@@ -144,7 +144,7 @@ QJsonObject headerToJson(const ExperimentHeader& header, const QString& experime
     return root;
 }
 
-DistributionSpec readDistribution(JsonObjectReader& r)
+DistributionSpec readDistribution(JsonObjectReader& r, bool allowSteps)
 {
     DistributionSpec d;
     d.kind = static_cast<Kind>(kDistributionKinds.indexOf(r.string(QStringLiteral("kind"), {}, kDistributionKinds)));
@@ -193,6 +193,12 @@ DistributionSpec readDistribution(JsonObjectReader& r)
             d.row = r.integer(QStringLiteral("row"), {}, -kMaxRow, kMaxRow);
         if (r.has(QStringLiteral("batch")))
             d.batch = r.integer(QStringLiteral("batch"), {}, -kMaxRow, kMaxRow);
+        if (allowSteps && r.has(QStringLiteral("steps"))) {
+            if (d.row)
+                throw JsonFieldError{r.keyPath(QStringLiteral("steps")),
+                                     QStringLiteral("cannot be given with \"row\": a row is one step, steps a range of them")};
+            d.steps = readStepRange(r);
+        }
         // Not "vocabulary": that is V (an integer) for zipf and normal.
         if (r.has(QStringLiteral("vocabulary-file")))
             d.vocabularyFile = r.string(QStringLiteral("vocabulary-file"), {});
@@ -275,6 +281,8 @@ QJsonObject distributionToJson(const DistributionSpec& d)
             distribution.insert(QStringLiteral("row"), *d.row);
         if (d.batch)
             distribution.insert(QStringLiteral("batch"), *d.batch);
+        if (d.steps)
+            distribution.insert(QStringLiteral("steps"), stepRangeToJson(*d.steps));
         if (!d.vocabularyFile.isEmpty())
             distribution.insert(QStringLiteral("vocabulary-file"), d.vocabularyFile);
         break;
@@ -335,6 +343,8 @@ QString describeDistribution(const DistributionSpec& d, const QString& baseDir)
         text += QStringLiteral(" batch=%1").arg(*d.batch);
     if (d.row)
         text += QStringLiteral(" row=%1").arg(*d.row);
+    if (d.steps)
+        text += QStringLiteral(" steps=%1").arg(describeStepRange(*d.steps));
     if (!d.vocabularyFile.isEmpty())
         text += QStringLiteral(" vocabulary-file %1 sha256=%2")
                     .arg(d.vocabularyFile, fileSha256(resolved(d.vocabularyFile)).value_or(QStringLiteral("unreadable")));
@@ -415,6 +425,8 @@ engine::Result<engine::Distribution> resolveDistribution(const DistributionSpec&
     engine::Distribution d;
     switch (spec.kind) {
     case Kind::File: {
+        if (spec.steps)
+            return engine::Error{"distribution.steps: this reads one distribution; give \"row\" instead of a range of steps"};
         const auto resolved = [&](const QString& path) { return QFileInfo(path).isAbsolute() ? path : QDir(baseDir).filePath(path); };
         LogitsFileRequest request;
         request.array = spec.array;

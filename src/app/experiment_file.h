@@ -11,6 +11,7 @@
 #include "json_object_reader.h"
 #include "result.h"
 #include "sampler_settings.h"
+#include "step_range.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -32,6 +33,7 @@ struct DistributionSpec {
     QString array;              // Kind::File: the .npz member or safetensors tensor (docs/import.md)
     std::optional<qint64> row;  // Kind::File: the step of a multi-step array; negative from the end
     std::optional<qint64> batch;
+    std::optional<StepRange> steps;  // Kind::File: a range of steps (a reply), not one row; step_range.h
     QString vocabularyFile;     // Kind::File: tokenizer.json or text, relative to the experiment file
     qint64 vocabulary = 262144; // Zipf, Normal
     double exponent = 1.0;      // Zipf
@@ -86,8 +88,10 @@ QJsonObject headerToJson(const ExperimentHeader& header, const QString& experime
 // The decoder a setting describes; an error names the chain's problem (a stateful stage).
 engine::Result<engine::Decoder> settingDecoder(const SettingSpec& setting);
 
-// The "distribution" and "settings[i]" objects. Throw JsonFieldError.
-DistributionSpec readDistribution(JsonObjectReader& r);
+// The "distribution" and "settings[i]" objects. Throw JsonFieldError. A file's "steps" (a range
+// of steps rather than one row) is read only for experiments that walk a reply (`allowSteps`);
+// elsewhere it is an unknown key.
+DistributionSpec readDistribution(JsonObjectReader& r, bool allowSteps = false);
 SettingSpec readSetting(JsonObjectReader& r);
 QJsonObject distributionToJson(const DistributionSpec& d);
 QJsonObject settingToJson(const SettingSpec& s);
@@ -95,13 +99,13 @@ QJsonObject settingToJson(const SettingSpec& s);
 // The keys every experiment file shares, read into `spec`: the header (name, description) and
 // the "distribution" object. Throws JsonFieldError.
 template <class Spec>
-void readCommonKeys(JsonObjectReader& r, const QString& experiment, Spec& spec)
+void readCommonKeys(JsonObjectReader& r, const QString& experiment, Spec& spec, bool allowSteps = false)
 {
     const ExperimentHeader header = readHeader(r, experiment);
     spec.name = header.name;
     spec.description = header.description;
     JsonObjectReader distribution(r.object(QStringLiteral("distribution")), QStringLiteral("distribution"));
-    spec.distribution = readDistribution(distribution);
+    spec.distribution = readDistribution(distribution, allowSteps);
 }
 
 // For provenance: the distribution in one line; a file is named with its SHA-256.
@@ -115,6 +119,7 @@ engine::Result<QJsonObject> readExperimentJson(const QString& path);
 engine::Result<QJsonObject> applyOverride(QJsonObject root, const QString& assignment);
 
 // The logits the distribution describes (reading the file relative to baseDir for Kind::File).
+// One distribution: a file with "steps" is refused here (step_source.h reads those).
 engine::Result<engine::Distribution> resolveDistribution(const DistributionSpec& spec, const QString& baseDir);
 
 // Runs an experiment's strict reader on a parsed file, turning the first JsonFieldError into
