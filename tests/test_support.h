@@ -20,6 +20,9 @@ QJsonObject lessonGolden();
 // A built executable from the bin folder (LOGITLAB_BIN_DIR).
 QString binaryPath(const QString& name);
 
+// The fields of one CSV line as the app writes it (quoted when a field holds ',' or '"').
+QStringList csvFields(const QString& line);
+
 // The node (or nodejs) executable on PATH, or empty: tests comparing with the lesson's JavaScript
 // QSKIP when it is missing.
 QString nodeExecutable();

@@ -1,5 +1,7 @@
 #include "junk_risk_job.h"
 
+#include "reply_junk_risk_job.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -23,6 +25,14 @@ JunkRiskOutcome runJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, co
         outcome.status = {RunStatus::State::Failed, source + QStringLiteral(": ") + QString::fromStdString(message)};
         return outcome;
     };
+    if (spec.alongReply()) {
+        ReplyJunkRiskRun run = runReplyJunkRisk(spec, baseDir, source, threads, control);
+        outcome.status = run.status;
+        outcome.replyRows = std::move(run.rows);
+        outcome.draws = run.draws;
+        outcome.seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+        return outcome;
+    }
     auto parameters = toParameters(spec, baseDir);
     if (!parameters)
         return fail(parameters.error());
@@ -74,13 +84,20 @@ Provenance junkRiskProvenance(const JunkRiskSpec& spec, const QString& baseDir)
     for (auto n : spec.lengths.expand())
         lengths << QString::number(n);
     Provenance p(QStringLiteral("junk-risk"));
-    p.add(QStringLiteral("name"), spec.name)
-        .add(QStringLiteral("distribution"), describeDistribution(spec.distribution, baseDir))
-        .add(QStringLiteral("junk"), QString::fromStdString(engine::describeJunk(spec.junk)))
+    p.add(QStringLiteral("name"), spec.name);
+    // Along a reply the rows are the reply's steps; a file keeps its SHA-256 in the distribution.
+    if (spec.reply)
+        p.add(QStringLiteral("reply"), describeReply(*spec.reply));
+    else
+        p.add(QStringLiteral("distribution"), describeDistribution(spec.distribution, baseDir));
+    p.add(QStringLiteral("junk"), QString::fromStdString(engine::describeJunk(spec.junk)))
         .add(QStringLiteral("settings"), settings.join(QStringLiteral("; ")))
-        .add(QStringLiteral("arithmetic"), arithmetic.join(QStringLiteral("; ")))
-        .add(QStringLiteral("lengths"), lengths.join(QLatin1Char(',')))
-        .add(QStringLiteral("replies"), QString::number(spec.replies))
+        .add(QStringLiteral("arithmetic"), arithmetic.join(QStringLiteral("; ")));
+    if (spec.alongReply())
+        p.add(QStringLiteral("lengths"), QStringLiteral("every step of the reply"));
+    else
+        p.add(QStringLiteral("lengths"), lengths.join(QLatin1Char(',')));
+    p.add(QStringLiteral("replies"), QString::number(spec.replies))
         .add(QStringLiteral("rng"), spec.rng)
         .add(QStringLiteral("seed"), QString::number(spec.seed))
         .add(QStringLiteral("draws-per-work-item"), QString::number(engine::JunkRiskExperiment::kDrawsPerItem))
@@ -136,7 +153,7 @@ ExperimentResult junkRiskResult(const JunkRiskSpec& spec, const QString& baseDir
     if (!result.status.finished())
         return result;
     result.provenance = junkRiskProvenance(spec, baseDir);
-    result.tables = {junkRiskTable(outcome.rows)};
+    result.tables = {spec.alongReply() ? replyJunkRiskTable(outcome.replyRows) : junkRiskTable(outcome.rows)};
     result.summary = QObject::tr("%1: %2 draws in %3 s on %4 threads")
                          .arg(spec.name)
                          .arg(outcome.draws)
@@ -149,6 +166,11 @@ ExperimentResult junkRiskResult(const JunkRiskSpec& spec, const QString& baseDir
 QString junkRiskCsv(const Provenance& provenance, const std::vector<engine::JunkRiskRow>& rows)
 {
     return resultTableCsv(provenance, junkRiskTable(rows));
+}
+
+QString junkRiskCsv(const Provenance& provenance, const std::vector<engine::ReplyJunkRiskRow>& rows)
+{
+    return resultTableCsv(provenance, replyJunkRiskTable(rows));
 }
 
 }  // namespace logitlab::app

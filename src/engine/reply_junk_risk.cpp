@@ -75,16 +75,21 @@ std::vector<double> cumulativeRisk(const std::vector<double>& q)
     std::vector<double> out;
     out.reserve(q.size());
     double closed = 0.0;  // sum of log1p(-q) over finished runs of equal q
+    bool anyClosed = false;
     double runQ = 0.0;
     double runLength = 0.0;
     for (double x : q) {
         if (runLength > 0.0 && x != runQ) {
             closed += runLength * std::log1p(-runQ);
+            anyClosed = true;
             runLength = 0.0;
         }
         runQ = x;
         runLength += 1.0;
-        out.push_back(-std::expm1(closed + runLength * std::log1p(-runQ)));
+        // The first run alone is exactly probabilityAtLeastOnce's expression (0.0 + -0.0 would
+        // turn its +0 risk into -0).
+        const double run = runLength * std::log1p(-runQ);
+        out.push_back(-std::expm1(anyClosed ? closed + run : run));
     }
     return out;
 }
