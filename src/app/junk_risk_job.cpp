@@ -1,5 +1,6 @@
 #include "junk_risk_job.h"
 
+#include "junk_risk_columns.h"
 #include "reply_junk_risk_job.h"
 
 #include <QDir>
@@ -111,39 +112,27 @@ ResultTable junkRiskTable(std::vector<engine::JunkRiskRow> rows)
     using Kind = ResultColumn::Kind;
     using Row = engine::JunkRiskRow;
     auto shared = std::make_shared<const std::vector<Row>>(std::move(rows));
-    // No interval without replies (the analytic-only rows of a run with replies = 0).
-    const auto sampled = [](const Row& r, double value) { return r.replies ? value : NAN; };
     ResultTable table;
     table.title = QObject::tr("Risk by length");
     table.rows = shared->size();
-    table.columns = {
-        columnOf(shared, QStringLiteral("setting"), QObject::tr("setting"), Kind::Text,
-                 [](const Row& r) { return QString::fromStdString(r.setting); }, QObject::tr("The decoding setting's label.")),
-        columnOf(shared, QStringLiteral("chain"), QObject::tr("chain"), Kind::Text,
-                 [](const Row& r) { return QString::fromStdString(r.chain); }, QObject::tr("The setting's sampler chain.")),
-        columnOf(shared, QStringLiteral("n"), QObject::tr("N"), Kind::Integer, [](const Row& r) { return qint64(r.length); },
-                 QObject::tr("Reply length in tokens.")),
-        columnOf(shared, QStringLiteral("q_before"), QObject::tr("q before"), Kind::Real, [](const Row& r) { return r.qBefore; },
-                 QObject::tr("Junk mass per step in the model's distribution (T = 1, no filter).")),
-        columnOf(shared, QStringLiteral("q_after"), QObject::tr("q after"), Kind::Real, [](const Row& r) { return r.qAfter; },
-                 QObject::tr("Junk mass per step after the setting's chain.")),
-        columnOf(shared, QStringLiteral("p_any_analytic"), QObject::tr("P(junk) analytic"), Kind::Real,
-                 [](const Row& r) { return r.analytic; }, QObject::tr("1 - (1 - q after)^N.")),
-        columnOf(shared, QStringLiteral("expected_junk"), QObject::tr("N·q"), Kind::Real,
-                 [](const Row& r) { return r.expectedCount; }, QObject::tr("Expected junk tokens per reply.")),
-        columnOf(shared, QStringLiteral("replies"), QObject::tr("replies"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.replies); }, QObject::tr("Monte Carlo replies drawn.")),
-        columnOf(shared, QStringLiteral("replies_with_junk"), QObject::tr("with junk"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.repliesWithJunk); }, QObject::tr("Replies holding at least one junk token.")),
-        columnOf(shared, QStringLiteral("p_any_mc"), QObject::tr("P(junk) Monte Carlo"), Kind::Real,
-                 [sampled](const Row& r) { return sampled(r, r.monteCarlo); }, QObject::tr("Share of replies with junk.")),
-        columnOf(shared, QStringLiteral("p_any_mc_low"), QObject::tr("95% low"), Kind::Real,
-                 [sampled](const Row& r) { return sampled(r, r.low); }, QObject::tr("95% Wilson interval, low end.")),
-        columnOf(shared, QStringLiteral("p_any_mc_high"), QObject::tr("95% high"), Kind::Real,
-                 [sampled](const Row& r) { return sampled(r, r.high); }, QObject::tr("95% Wilson interval, high end.")),
-        columnOf(shared, QStringLiteral("mean_junk_mc"), QObject::tr("junk per reply"), Kind::Real,
-                 [sampled](const Row& r) { return sampled(r, r.meanCount); }, QObject::tr("Junk tokens per sampled reply.")),
-    };
+    table.columns = junkRiskSettingColumns(shared);
+    for (ResultColumn& column : std::vector<ResultColumn>{
+             columnOf(shared, QStringLiteral("n"), QObject::tr("N"), Kind::Integer, [](const Row& r) { return qint64(r.length); },
+                      QObject::tr("Reply length in tokens.")),
+             columnOf(shared, QStringLiteral("q_before"), QObject::tr("q before"), Kind::Real, [](const Row& r) { return r.qBefore; },
+                      QObject::tr("Junk mass per step in the model's distribution (T = 1, no filter).")),
+             columnOf(shared, QStringLiteral("q_after"), QObject::tr("q after"), Kind::Real, [](const Row& r) { return r.qAfter; },
+                      QObject::tr("Junk mass per step after the setting's chain.")),
+             columnOf(shared, QStringLiteral("p_any_analytic"), QObject::tr("P(junk) analytic"), Kind::Real,
+                      [](const Row& r) { return r.analytic; }, QObject::tr("1 - (1 - q after)^N.")),
+             columnOf(shared, QStringLiteral("expected_junk"), QObject::tr("N·q"), Kind::Real,
+                      [](const Row& r) { return r.expectedCount; }, QObject::tr("Expected junk tokens per reply."))})
+        table.columns.push_back(std::move(column));
+    for (ResultColumn& column : junkRiskMonteCarloColumns(shared, QObject::tr("Replies holding at least one junk token.")))
+        table.columns.push_back(std::move(column));
+    table.columns.push_back(columnOf(shared, QStringLiteral("mean_junk_mc"), QObject::tr("junk per reply"), Kind::Real,
+                                     [](const Row& r) { return r.replies ? r.meanCount : NAN; },
+                                     QObject::tr("Junk tokens per sampled reply.")));
     return table;
 }
 

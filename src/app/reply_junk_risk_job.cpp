@@ -1,5 +1,6 @@
 #include "reply_junk_risk_job.h"
 
+#include "junk_risk_columns.h"
 #include "step_source.h"
 
 #include <QObject>
@@ -64,42 +65,29 @@ ResultTable replyJunkRiskTable(std::vector<engine::ReplyJunkRiskRow> rows)
     using Kind = ResultColumn::Kind;
     using Row = engine::ReplyJunkRiskRow;
     auto shared = std::make_shared<const std::vector<Row>>(std::move(rows));
-    const auto sampled = [](const Row& r, double value) { return r.replies ? value : NAN; };
     ResultTable table;
     table.title = QObject::tr("Risk along the reply");
     table.rows = shared->size();
-    table.columns = {
-        columnOf(shared, QStringLiteral("setting"), QObject::tr("setting"), Kind::Text,
-                 [](const Row& r) { return QString::fromStdString(r.setting); }, QObject::tr("The decoding setting's label.")),
-        columnOf(shared, QStringLiteral("chain"), QObject::tr("chain"), Kind::Text,
-                 [](const Row& r) { return QString::fromStdString(r.chain); }, QObject::tr("The setting's sampler chain.")),
-        columnOf(shared, QStringLiteral("step"), QObject::tr("step"), Kind::Integer, [](const Row& r) { return qint64(r.step); },
-                 QObject::tr("n: the reply's first n tokens (1-based).")),
-        columnOf(shared, QStringLiteral("source_step"), QObject::tr("source step"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.sourceStep); }, QObject::tr("The step's row in the file (from 0).")),
-        columnOf(shared, QStringLiteral("token"), QObject::tr("token"), Kind::Text,
-                 [](const Row& r) { return QString::fromStdString(r.token); },
-                 QObject::tr("The reply's token at this step (the built-in model's reply; empty for a file).")),
-        columnOf(shared, QStringLiteral("q_before"), QObject::tr("q before"), Kind::Real, [](const Row& r) { return r.qBefore; },
-                 QObject::tr("Junk mass at this step in the model's distribution (T = 1, no filter).")),
-        columnOf(shared, QStringLiteral("q_after"), QObject::tr("q_t"), Kind::Real, [](const Row& r) { return r.qAfter; },
-                 QObject::tr("Junk mass at this step after the setting's chain.")),
-        columnOf(shared, QStringLiteral("p_any_analytic"), QObject::tr("P(junk) analytic"), Kind::Real,
-                 [](const Row& r) { return r.analytic; }, QObject::tr("1 - prod over the first n steps of (1 - q_t).")),
-        columnOf(shared, QStringLiteral("expected_junk"), QObject::tr("sum q_t"), Kind::Real,
-                 [](const Row& r) { return r.expectedCount; }, QObject::tr("Expected junk tokens in the first n.")),
-        columnOf(shared, QStringLiteral("replies"), QObject::tr("replies"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.replies); }, QObject::tr("Monte Carlo replies drawn.")),
-        columnOf(shared, QStringLiteral("replies_with_junk"), QObject::tr("with junk"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.repliesWithJunk); },
-                 QObject::tr("Replies with a junk token among their first n.")),
-        columnOf(shared, QStringLiteral("p_any_mc"), QObject::tr("P(junk) Monte Carlo"), Kind::Real,
-                 [sampled](const Row& r) { return sampled(r, r.monteCarlo); }, QObject::tr("Share of replies with junk.")),
-        columnOf(shared, QStringLiteral("p_any_mc_low"), QObject::tr("95% low"), Kind::Real,
-                 [sampled](const Row& r) { return sampled(r, r.low); }, QObject::tr("95% Wilson interval, low end.")),
-        columnOf(shared, QStringLiteral("p_any_mc_high"), QObject::tr("95% high"), Kind::Real,
-                 [sampled](const Row& r) { return sampled(r, r.high); }, QObject::tr("95% Wilson interval, high end.")),
-    };
+    table.columns = junkRiskSettingColumns(shared);
+    for (ResultColumn& column : std::vector<ResultColumn>{
+             columnOf(shared, QStringLiteral("step"), QObject::tr("step"), Kind::Integer, [](const Row& r) { return qint64(r.step); },
+                      QObject::tr("n: the reply's first n tokens (1-based).")),
+             columnOf(shared, QStringLiteral("source_step"), QObject::tr("source step"), Kind::Integer,
+                      [](const Row& r) { return qint64(r.sourceStep); }, QObject::tr("The step's row in the file (from 0).")),
+             columnOf(shared, QStringLiteral("token"), QObject::tr("token"), Kind::Text,
+                      [](const Row& r) { return QString::fromStdString(r.token); },
+                      QObject::tr("The reply's token at this step (the built-in model's reply; empty for a file).")),
+             columnOf(shared, QStringLiteral("q_before"), QObject::tr("q before"), Kind::Real, [](const Row& r) { return r.qBefore; },
+                      QObject::tr("Junk mass at this step in the model's distribution (T = 1, no filter).")),
+             columnOf(shared, QStringLiteral("q_after"), QObject::tr("q_t"), Kind::Real, [](const Row& r) { return r.qAfter; },
+                      QObject::tr("Junk mass at this step after the setting's chain.")),
+             columnOf(shared, QStringLiteral("p_any_analytic"), QObject::tr("P(junk) analytic"), Kind::Real,
+                      [](const Row& r) { return r.analytic; }, QObject::tr("1 - prod over the first n steps of (1 - q_t).")),
+             columnOf(shared, QStringLiteral("expected_junk"), QObject::tr("sum q_t"), Kind::Real,
+                      [](const Row& r) { return r.expectedCount; }, QObject::tr("Expected junk tokens in the first n."))})
+        table.columns.push_back(std::move(column));
+    for (ResultColumn& column : junkRiskMonteCarloColumns(shared, QObject::tr("Replies with a junk token among their first n.")))
+        table.columns.push_back(std::move(column));
     return table;
 }
 

@@ -115,6 +115,7 @@ void ReplyJunkRiskChart::setRows(const std::vector<engine::ReplyJunkRiskRow>& ro
         auto* axis = new QValueAxis;
         axis->setRange(0.0, largest > 0.0 ? largest * 1.1 : 1.0);
         axis->setLabelFormat(QStringLiteral("%g"));
+        axis->applyNiceNumbers();  // 0.1 steps rather than 0.433051
         axis->setTitleText(tr("q_t"));
         qY = axis;
     }

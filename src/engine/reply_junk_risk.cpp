@@ -3,7 +3,6 @@
 #include "logits_parser.h"
 #include "number_format.h"
 #include "rng_factory.h"
-#include "seed_split.h"
 #include "softmax.h"
 #include "uniform_bits.h"
 #include "wilson_interval.h"
@@ -174,22 +173,18 @@ std::uint64_t ReplyJunkRiskExperiment::totalDraws() const
 
 JunkRiskCounts ReplyJunkRiskExperiment::emptyCounts() const
 {
-    const std::vector<std::uint64_t> zeros(m_qBefore.size(), 0);
-    return JunkRiskCounts{std::vector(m_settings.size(), zeros), std::vector(m_settings.size(), zeros), 0};
+    return JunkRiskCounts::zeros(m_settings.size(), m_qBefore.size());
 }
 
 void ReplyJunkRiskExperiment::runItem(std::size_t index, JunkRiskCounts& into) const
 {
-    const std::size_t setting = index / m_itemsPerSetting;
-    const std::uint64_t block = index % m_itemsPerSetting;
-    const std::uint64_t first = block * m_repliesPerItem;
-    const std::uint64_t replies = std::min(m_repliesPerItem, m_parameters.replies - first);
-    const std::uint64_t seed = streamSeed(streamSeed(m_parameters.seed, setting), block);
-    const Setting& s = m_settings[setting];
-    withEngine(m_parameters.rng, seed, [&](auto& engine) {
-        simulateReplies(engine, s.tables, replies, into.firstJunk[setting], into.junkTokens[setting]);
+    const JunkRiskItem item = junkRiskItem(index, m_itemsPerSetting, m_repliesPerItem, m_parameters.replies,
+                                           m_parameters.seed);
+    const Setting& s = m_settings[item.setting];
+    withEngine(m_parameters.rng, item.seed, [&](auto& engine) {
+        simulateReplies(engine, s.tables, item.replies, into.firstJunk[item.setting], into.junkTokens[item.setting]);
     });
-    into.draws += replies * static_cast<std::uint64_t>(m_qBefore.size());
+    into.draws += item.replies * static_cast<std::uint64_t>(m_qBefore.size());
 }
 
 std::vector<ReplyJunkRiskRow> ReplyJunkRiskExperiment::rows(const JunkRiskCounts& counts) const
