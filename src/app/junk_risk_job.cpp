@@ -1,6 +1,7 @@
 #include "junk_risk_job.h"
 
 #include "junk_risk_columns.h"
+#include "junk_risk_tallies.h"
 #include "reply_junk_risk_job.h"
 
 #include <QDir>
@@ -47,19 +48,10 @@ JunkRiskOutcome runJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, co
         return fail(prepared.error());
     const engine::JunkRiskExperiment& experiment = prepared.value();
 
-    // One accumulator per worker; the tallies are integers, so summing them in any order gives
-    // the same bits, whatever the thread count or schedule.
-    const int workers = std::max(1, threads);
-    std::vector<engine::JunkRiskCounts> tallies(static_cast<std::size_t>(workers), experiment.emptyCounts());
-    outcome.status = runWorkItems(
-        experiment.itemCount(), workers,
-        [&](int worker, std::size_t item) { experiment.runItem(item, tallies[static_cast<std::size_t>(worker)]); },
-        control);
+    engine::JunkRiskCounts total;
+    outcome.status = runJunkRiskItems(experiment, threads, control, total);
     if (!outcome.status.finished())
         return outcome;
-    engine::JunkRiskCounts total = experiment.emptyCounts();
-    for (const auto& t : tallies)
-        total.add(t);
     outcome.rows = experiment.rows(total);
     const auto& ids = experiment.junkIds();
     const auto& names = experiment.parameters().tokens;

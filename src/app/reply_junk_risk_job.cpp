@@ -1,6 +1,7 @@
 #include "reply_junk_risk_job.h"
 
 #include "junk_risk_columns.h"
+#include "junk_risk_tallies.h"
 #include "step_source.h"
 
 #include <QObject>
@@ -43,18 +44,10 @@ ReplyJunkRiskRun runReplyJunkRisk(const JunkRiskSpec& spec, const QString& baseD
         return finish(prepared.error());
     const engine::ReplyJunkRiskExperiment& experiment = prepared.value();
 
-    // Integer tallies per worker, summed afterwards: the same bits for any thread count.
-    const int workers = std::max(1, threads);
-    std::vector<engine::JunkRiskCounts> tallies(static_cast<std::size_t>(workers), experiment.emptyCounts());
-    run.status = runWorkItems(
-        experiment.itemCount(), workers,
-        [&](int worker, std::size_t item) { experiment.runItem(item, tallies[static_cast<std::size_t>(worker)]); },
-        control);
+    engine::JunkRiskCounts total;
+    run.status = runJunkRiskItems(experiment, threads, control, total);
     if (!run.status.finished())
         return run;
-    engine::JunkRiskCounts total = experiment.emptyCounts();
-    for (const auto& t : tallies)
-        total.add(t);
     run.rows = experiment.rows(total);
     run.draws = total.draws;
     return run;
