@@ -46,6 +46,28 @@ QStringList csvFields(const QString& line)
     return fields;
 }
 
+QProcessEnvironment headlessEnvironment()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    return env;
+}
+
+CliRun runCli(const QStringList& arguments, const QString& folder)
+{
+    QProcess process;
+    process.setProcessEnvironment(headlessEnvironment());
+    if (!folder.isEmpty())
+        process.setWorkingDirectory(folder);
+    process.start(binaryPath(QStringLiteral("logitlab-cli")), arguments);
+    if (!process.waitForFinished(120000))
+        qFatal("logitlab-cli %s did not finish", qPrintable(arguments.join(QLatin1Char(' '))));
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
+            process.readAllStandardError()};
+}
+
 QString nodeExecutable()
 {
     QString node = QStandardPaths::findExecutable(QStringLiteral("node"));

@@ -3,6 +3,7 @@
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -22,6 +23,20 @@ QString binaryPath(const QString& name);
 
 // The fields of one CSV line as the app writes it (quoted when a field holds ',' or '"').
 QStringList csvFields(const QString& line);
+
+// What a run of logitlab-cli gave: its exit code (-1 when it crashed), stdout and stderr.
+struct CliRun {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+// Runs logitlab-cli with `arguments` in `folder` (empty: this process's), as on a server: without
+// DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM, so it must find a platform itself. Stops the test
+// run when the command takes more than two minutes.
+CliRun runCli(const QStringList& arguments, const QString& folder = {});
+// This process's environment without those three: a server's.
+QProcessEnvironment headlessEnvironment();
 
 // The node (or nodejs) executable on PATH, or empty: tests comparing with the lesson's JavaScript
 // QSKIP when it is missing.

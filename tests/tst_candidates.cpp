@@ -184,6 +184,41 @@ private slots:
                 QVERIFY(c.front().p > 1 - 1e-8);
         }
     }
+    // argmax() finds the maximum in vector lanes, then its first position: every length around
+    // the lane widths, the maximum at every position, ties (the first wins, as indexOf does),
+    // and -0.0 against 0.0 (equal, so again the first).
+    void argmaxIsTheFirstMaximum_data()
+    {
+        QTest::addColumn<int>("length");
+        for (int n : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33})
+            QTest::newRow(qPrintable(QStringLiteral("n=%1").arg(n))) << n;
+    }
+
+    void argmaxIsTheFirstMaximum()
+    {
+        QFETCH(int, length);
+        const auto check = [](const Eigen::ArrayXd& d, int expected) {
+            QCOMPARE(argmax(d), expected);
+            QCOMPARE(argmax(Eigen::ArrayXf(d.cast<float>())), expected);
+        };
+        for (int at = 0; at < length; ++at) {
+            Eigen::ArrayXd d = Eigen::ArrayXd::LinSpaced(length, -3.0, -1.0);
+            d[at] = 2.0;
+            check(d, at);
+            // A tie with every later position: the first still wins.
+            for (int later = at + 1; later < length; ++later) {
+                Eigen::ArrayXd tie = d;
+                tie[later] = 2.0;
+                check(tie, at);
+            }
+            Eigen::ArrayXd zeros = Eigen::ArrayXd::Constant(length, -kInf);
+            zeros[at] = -0.0;
+            if (at + 1 < length)
+                zeros[at + 1] = 0.0;
+            check(zeros, at);
+        }
+        check(Eigen::ArrayXd::Constant(length, -kInf), 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCandidates)

@@ -5,6 +5,7 @@
 // with the font scale; the background is white or transparent; the screen look comes back.
 #include "chart_export.h"
 #include "chart_export_style.h"
+#include "figure_legend.h"
 #include "chart_style.h"
 
 #include <QAbstractAxis>
@@ -315,6 +316,66 @@ private slots:
         QCOMPARE(chart->title(), title);  // the screen's title is back
         QCOMPARE(chart->axes(Qt::Vertical).first()->titleText(), yTitle);
         scene.removeItem(chart.get());
+    }
+
+    // Qt's attached legend puts every entry on one row and cuts labels with "...": a figure
+    // whose row would cut gets a FigureLegend with every label whole, in rows; one that fits
+    // keeps Qt's. The window's legend comes back afterwards.
+    void legendWrapsIntoRowsWhenOneRowWouldCut_data()
+    {
+        QTest::addColumn<QStringList>("names");
+        QTest::addColumn<bool>("wraps");
+        QTest::newRow("short, fits") << QStringList{QStringLiteral("a"), QStringLiteral("b")} << false;
+        QTest::newRow("five presets") << QStringList{QStringLiteral("lesson: temperature=1,top-p=0.9"),
+                                                     QStringLiteral("llama.cpp: top-k=40,top-p=0.95,min-p=0.05,temperature=0.8"),
+                                                     QStringLiteral("hf: temperature=0.7,top-k=50"),
+                                                     QStringLiteral("vllm: temperature=1,min-p=0.1"),
+                                                     QStringLiteral("greedy")}
+                                      << true;
+    }
+
+    void legendWrapsIntoRowsWhenOneRowWouldCut()
+    {
+        QFETCH(QStringList, names);
+        QFETCH(bool, wraps);
+        QGraphicsScene scene;  // outlives the chart, which leaves it when deleted
+        const auto chart = lineChart();
+        chart->legend()->setAlignment(Qt::AlignBottom);  // as chart_style.cpp puts every legend
+        chart->removeAllSeries();
+        for (const QString& name : names) {
+            auto* series = new QLineSeries;
+            series->setName(name);
+            series->append(0, 0);
+            series->append(1, 1);
+            chart->addSeries(series);
+        }
+        scene.addItem(chart.get());
+        const auto figureLegend = [&chart]() -> ui::FigureLegend* {
+            for (QGraphicsItem* item : chart->childItems())
+                if (item->type() == ui::FigureLegend::Type)
+                    return static_cast<ui::FigureLegend*>(item);
+            return nullptr;
+        };
+        {
+            ui::ChartExportStyle style(chart.get(), options(8.5, 6, LengthUnit::Cm, 300, 1.0));
+            chart->resize(8.5 / 2.54 * 96, 6 / 2.54 * 96);
+            const auto relayout = [&chart] { chart->layout()->activate(); };
+            relayout();
+            style.fitToPage(relayout);
+            ui::FigureLegend* legend = figureLegend();
+            QCOMPARE(legend != nullptr, wraps);
+            QCOMPARE(chart->legend()->isVisible(), !wraps);
+            if (wraps) {
+                QCOMPARE(legend->labels(), names);  // every label whole, in order
+                QVERIFY(legend->rowCount() >= 2);
+                // Inside the figure, below the plot and its axis labels.
+                const QRectF box = legend->mapRectToParent(legend->boundingRect());
+                QVERIFY2(QRectF(QPointF(0, 0), chart->size()).contains(box), qPrintable(QStringLiteral("%1,%2 %3x%4").arg(box.x()).arg(box.y()).arg(box.width()).arg(box.height())));
+                QVERIFY(box.top() > chart->plotArea().bottom());
+            }
+        }
+        QVERIFY(figureLegend() == nullptr);
+        QVERIFY(chart->legend()->isVisible());
     }
 
     // A dark window theme's light text would vanish on the figure's white: figures are drawn

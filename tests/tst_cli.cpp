@@ -14,20 +14,11 @@ using namespace logitlab;
 
 namespace {
 
-struct Run {
-    int exitCode;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = test::CliRun;
 
 Run cli(const QStringList& args)
 {
-    QProcess p;
-    p.start(test::binaryPath(QStringLiteral("logitlab-cli")), args);
-    if (!p.waitForFinished(60000))
-        qFatal("logitlab-cli did not finish");
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return test::runCli(args);
 }
 
 QJsonObject json(const Run& r)

@@ -20,6 +20,7 @@ using namespace logitlab;
 
 namespace {
 
+// Text output: the tests compare it with QString literals.
 struct Run {
     int exitCode = -1;
     QString out;
@@ -28,12 +29,8 @@ struct Run {
 
 Run cli(const QStringList& arguments)
 {
-    QProcess process;
-    process.start(test::binaryPath(QStringLiteral("logitlab-cli")), arguments);
-    if (!process.waitForFinished(60000))
-        qFatal("logitlab-cli did not finish");
-    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    const test::CliRun run = test::runCli(arguments);
+    return {run.exitCode, QString::fromUtf8(run.out), QString::fromUtf8(run.err)};
 }
 
 QJsonObject json(const QStringList& arguments)

@@ -17,20 +17,11 @@ using namespace logitlab;
 
 namespace {
 
-struct Run {
-    int exitCode;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = test::CliRun;
 
 Run cli(const QStringList& args, const QString& folder)
 {
-    QProcess p;
-    p.setWorkingDirectory(folder);
-    p.start(test::binaryPath(QStringLiteral("logitlab-cli")), args);
-    if (!p.waitForFinished(60000))
-        qFatal("logitlab-cli did not finish");
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    return test::runCli(args, folder);
 }
 
 QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)

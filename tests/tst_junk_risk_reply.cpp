@@ -20,7 +20,6 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -463,13 +462,11 @@ private slots:
         QByteArray first;
         for (const QString& threads : {QStringLiteral("1"), QStringLiteral("4")}) {
             const QString out = dir.filePath(threads);
-            QProcess p;
-            p.start(test::binaryPath(QStringLiteral("logitlab-cli")),
-                    {QStringLiteral("run"), test::examplePath(QStringLiteral("junk-risk-reply-builtin.json")), QStringLiteral("--out"),
-                     out, QStringLiteral("--formats"), QStringLiteral("csv"), QStringLiteral("--threads"), threads,
-                     QStringLiteral("--set"), QStringLiteral("replies=2000")});
-            QVERIFY(p.waitForFinished(120000));
-            QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+            const test::CliRun run = test::runCli(
+                {QStringLiteral("run"), test::examplePath(QStringLiteral("junk-risk-reply-builtin.json")), QStringLiteral("--out"),
+                 out, QStringLiteral("--formats"), QStringLiteral("csv"), QStringLiteral("--threads"), threads,
+                 QStringLiteral("--set"), QStringLiteral("replies=2000")});
+            QVERIFY2(run.exitCode == 0, run.err.constData());
             QFile csv(QDir(out).filePath(QStringLiteral("junk-risk-reply-builtin.csv")));
             QVERIFY2(csv.open(QIODevice::ReadOnly), qPrintable(csv.fileName()));
             const QByteArray bytes = csv.readAll();

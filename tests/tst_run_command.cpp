@@ -18,26 +18,11 @@
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = logitlab::test::CliRun;
 
 Run runCli(const QStringList& arguments)
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY")); // must work without a display, as on a server
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    process.setProcessEnvironment(env);
-    process.start(logitlab::test::binaryPath(QStringLiteral("logitlab-cli")),
-                  QStringList{QStringLiteral("run")} + arguments);
-    if (!process.waitForFinished(120000))
-        qFatal("logitlab-cli run did not finish");
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
-            process.readAllStandardError()};
+    return logitlab::test::runCli(QStringList{QStringLiteral("run")} + arguments);
 }
 
 QByteArray readAll(const QString& path)
@@ -49,11 +34,7 @@ QByteArray readAll(const QString& path)
 // The CLI with its environment set up as runCli() does, not yet started.
 void prepare(QProcess& process)
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    process.setProcessEnvironment(env);
+    process.setProcessEnvironment(logitlab::test::headlessEnvironment());
 }
 
 QStringList entries(const QString& folder)

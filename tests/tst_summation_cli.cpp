@@ -14,17 +14,9 @@ namespace {
 
 int runCli(const QStringList& arguments, QByteArray* err)
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    process.setProcessEnvironment(env);
-    process.start(logitlab::test::binaryPath(QStringLiteral("logitlab-cli")), QStringList{QStringLiteral("run")} + arguments);
-    if (!process.waitForFinished(120000))
-        qFatal("logitlab-cli run did not finish");
-    *err = process.readAllStandardError();
-    return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    const logitlab::test::CliRun run = logitlab::test::runCli(QStringList{QStringLiteral("run")} + arguments);
+    *err = run.err;
+    return run.exitCode;
 }
 
 // The CSV's data rows (provenance `#` lines and the header dropped), split on commas (the

@@ -2,6 +2,7 @@
 
 #include "chart_export.h"
 #include "chart_style.h"
+#include "figure_legend.h"
 
 #include <QAbstractAxis>
 #include <QApplication>
@@ -12,6 +13,8 @@
 #include <QPalette>
 #include <QRegularExpression>
 #include <QTextDocumentFragment>
+
+#include <cmath>
 
 
 namespace logitlab::ui {
@@ -78,7 +81,8 @@ ChartExportStyle::ChartExportStyle(QChart* chart, const ChartExportOptions& opti
       m_legendFont(chart->legend()->font()),
       m_background(chart->backgroundBrush()),
       m_backgroundVisible(chart->isBackgroundVisible()),
-      m_margins(chart->margins())
+      m_margins(chart->margins()),
+      m_legendVisible(chart->legend()->isVisible())
 {
     chart->layout()->getContentsMargins(&m_layoutMargins[0], &m_layoutMargins[1], &m_layoutMargins[2],
                                         &m_layoutMargins[3]);
@@ -106,6 +110,8 @@ ChartExportStyle::ChartExportStyle(QChart* chart, const ChartExportOptions& opti
 
 ChartExportStyle::~ChartExportStyle()
 {
+    m_figureLegend.reset();
+    m_chart->legend()->setVisible(m_legendVisible);
     setChartColours(m_chart, QApplication::palette());
     m_chart->setTitle(m_title);
     m_chart->setTitleFont(m_titleFont);
@@ -135,7 +141,19 @@ void ChartExportStyle::fitToPage(const std::function<void()>& relayout)
         m_chart->setTitle(title);
         relayout();
     }
-    // Axis titles to the plot's sides, once the title has taken its room.
+    // Qt's legend puts every entry on one row and cuts labels that do not fit: rows of our own.
+    const double legendRoom = m_chart->size().width() - margins.left() - margins.right() - 8.0;
+    if (!m_figureLegend && FigureLegend::qtLegendCuts(m_chart, legendRoom)) {
+        m_figureLegend = std::make_unique<FigureLegend>(m_chart, legendRoom);  // reads Qt's markers
+        m_chart->legend()->setVisible(false);
+        const double height = m_figureLegend->boundingRect().height();
+        m_chart->setMargins(margins + QMargins(0, 0, 0, static_cast<int>(std::ceil(height)) + 2));
+        qreal left = 0.0, top = 0.0, right = 0.0, bottom = 0.0;
+        m_chart->layout()->getContentsMargins(&left, &top, &right, &bottom);
+        m_figureLegend->setPos(left + margins.left() + 4.0, m_chart->size().height() - bottom - margins.bottom() - height);
+        relayout();
+    }
+    // Axis titles to the plot's sides, once the title and the legend have taken their room.
     const QRectF plot = m_chart->plotArea();
     const QList<QAbstractAxis*> axes = m_chart->axes();
     bool changed = false;

@@ -4,8 +4,8 @@
 // to read the fonts a figure is drawn with. Text is always dark on the figure (a dark window
 // theme's light text would vanish on white paper), and once the chart is laid out at the page
 // size, fitToPage() wraps what Qt would cut with "...": the title to the page's width, axis
-// titles to the plot's sides. (Legend entries are still cut by Qt when one row cannot hold them:
-// Qt's legend has no rows or columns when attached.)
+// titles to the plot's sides, and a legend whose one row would cut its labels becomes a
+// FigureLegend that wraps them into rows.
 #pragma once
 
 #include <QBrush>
@@ -18,6 +18,7 @@
 
 #include <array>
 #include <functional>
+#include <memory>
 
 QT_BEGIN_NAMESPACE
 class QChart;
@@ -26,6 +27,7 @@ QT_END_NAMESPACE
 namespace logitlab::ui {
 
 struct ChartExportOptions;
+class FigureLegend;
 
 class ChartExportStyle {
 public:
@@ -51,6 +53,8 @@ private:
     bool m_backgroundVisible;
     QMargins m_margins;
     std::array<qreal, 4> m_layoutMargins{};  // left, top, right, bottom
+    bool m_legendVisible;
+    std::unique_ptr<FigureLegend> m_figureLegend;  // in place of Qt's legend while alive
 };
 
 // `html` with <br> added between words so that no line is wider than `width` in `font`

@@ -2,23 +2,96 @@
 // type so float32 logits are widened to double element by element instead of copied.
 #pragma once
 
+#include "exp_histogram.h"
 #include "lesson_exp_sum.h"
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <emmintrin.h>
+#include <xmmintrin.h>
 #include <limits>
 
 namespace logitlab::engine::detail {
 
+// Four running maxima of SSE2 lanes, float or double: the maximum's value in one pass that the
+// processor does not serialise on a compare and a branch per logit.
+inline __m128 maxLanes(const float* p, std::size_t n, std::size_t& done)
+{
+    __m128 m0 = _mm_set1_ps(p[0]), m1 = m0, m2 = m0, m3 = m0;
+    std::size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        m0 = _mm_max_ps(m0, _mm_loadu_ps(p + i));
+        m1 = _mm_max_ps(m1, _mm_loadu_ps(p + i + 4));
+        m2 = _mm_max_ps(m2, _mm_loadu_ps(p + i + 8));
+        m3 = _mm_max_ps(m3, _mm_loadu_ps(p + i + 12));
+    }
+    done = i;
+    return _mm_max_ps(_mm_max_ps(m0, m1), _mm_max_ps(m2, m3));
+}
+
+inline __m128d maxLanes(const double* p, std::size_t n, std::size_t& done)
+{
+    __m128d m0 = _mm_set1_pd(p[0]), m1 = m0, m2 = m0, m3 = m0;
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        m0 = _mm_max_pd(m0, _mm_loadu_pd(p + i));
+        m1 = _mm_max_pd(m1, _mm_loadu_pd(p + i + 2));
+        m2 = _mm_max_pd(m2, _mm_loadu_pd(p + i + 4));
+        m3 = _mm_max_pd(m3, _mm_loadu_pd(p + i + 6));
+    }
+    done = i;
+    return _mm_max_pd(_mm_max_pd(m0, m1), _mm_max_pd(m2, m3));
+}
+
+// The first j with p[j] == value, or n; sixteen bytes compared at a time.
+inline std::size_t firstEqual(const float* p, std::size_t n, float value)
+{
+    const __m128 v = _mm_set1_ps(value);
+    std::size_t j = 0;
+    for (; j + 4 <= n; j += 4)
+        if (const int hits = _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(p + j), v)); hits != 0)
+            return j + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(hits)));
+    for (; j < n && p[j] != value; ++j) {}
+    return j;
+}
+
+inline std::size_t firstEqual(const double* p, std::size_t n, double value)
+{
+    const __m128d v = _mm_set1_pd(value);
+    std::size_t j = 0;
+    for (; j + 2 <= n; j += 2)
+        if (const int hits = _mm_movemask_pd(_mm_cmpeq_pd(_mm_loadu_pd(p + j), v)); hits != 0)
+            return j + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(hits)));
+    for (; j < n && p[j] != value; ++j) {}
+    return j;
+}
+
+// The id of the largest logit, the first one on ties (the lesson's indexOf(Math.max(...))).
+// Precondition: n > 0. NaN logits (refused on the way in) never win, as in a plain scan.
 template <class Scalar>
 std::int32_t argmaxOf(const Scalar* logits, std::size_t n)
 {
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < n; ++i)
-        if (logits[i] > logits[best])  // strict: the first maximum wins
-            best = i;
-    return static_cast<std::int32_t>(best);
+    std::size_t i = 0;
+    alignas(16) Scalar lanes[16 / sizeof(Scalar)];
+    if constexpr (sizeof(Scalar) == 4)
+        _mm_store_ps(lanes, maxLanes(logits, n, i));
+    else
+        _mm_store_pd(lanes, maxLanes(logits, n, i));
+    Scalar best = lanes[0];
+    for (const Scalar lane : lanes)
+        best = lane > best ? lane : best;
+    for (; i < n; ++i)
+        best = logits[i] > best ? logits[i] : best;
+    // -0.0 == 0.0, so the first of equal maxima wins whatever sign the lanes kept.
+    if (const std::size_t j = firstEqual(logits, n, best); j < n)
+        return static_cast<std::int32_t>(j);
+    // Only a NaN gets here (a lane kept it as its maximum): the plain scan's answer.
+    std::size_t first = 0;
+    for (std::size_t j = 1; j < n; ++j)
+        if (logits[j] > logits[first])
+            first = j;
+    return static_cast<std::int32_t>(first);
 }
 
 // True when T > 0 is so small that max(l) / T is no longer a finite double (T = 1e-320 on logits
@@ -44,6 +117,15 @@ double exponentiate(const Scalar* logits, std::size_t n, double temperature, dou
     }
     const double maxScaled = static_cast<double>(logits[top]) / temperature;
     return lessonExpSum(logits, n, temperature, maxScaled, out);
+}
+
+// exponentiate() for a caller that found the argmax `top` and ruled out an overflowing max
+// (scaledMaxOverflows), also adding every exp to `histogram` in the same pass.
+template <class Scalar>
+double exponentiate(const Scalar* logits, std::size_t n, double temperature, std::int32_t top, double* out,
+                    ExpHistogram& histogram)
+{
+    return lessonExpSum(logits, n, temperature, static_cast<double>(logits[top]) / temperature, out, histogram);
 }
 
 // Turns out[] from exponentiate() into probabilities.
