@@ -26,6 +26,26 @@ QString binaryPath(const QString& name)
     return qEnvironmentVariable("LOGITLAB_BIN_DIR") + QLatin1Char('/') + name;
 }
 
+QStringList csvFields(const QString& line)
+{
+    QStringList fields{QString()};
+    bool quoted = false;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const QChar c = line[i];
+        if (quoted && c == QLatin1Char('"') && i + 1 < line.size() && line[i + 1] == QLatin1Char('"')) {
+            fields.back() += c;
+            ++i;
+        } else if (c == QLatin1Char('"')) {
+            quoted = !quoted;
+        } else if (c == QLatin1Char(',') && !quoted) {
+            fields << QString();
+        } else {
+            fields.back() += c;
+        }
+    }
+    return fields;
+}
+
 QProcessEnvironment headlessEnvironment()
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

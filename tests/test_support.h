@@ -21,6 +21,9 @@ QJsonObject lessonGolden();
 // A built executable from the bin folder (LOGITLAB_BIN_DIR).
 QString binaryPath(const QString& name);
 
+// The fields of one CSV line as the app writes it (quoted when a field holds ',' or '"').
+QStringList csvFields(const QString& line);
+
 // What a run of logitlab-cli gave: its exit code (-1 when it crashed), stdout and stderr.
 struct CliRun {
     int exitCode = -1;

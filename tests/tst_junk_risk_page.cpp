@@ -1,6 +1,7 @@
 // The junk-risk page: its table model passes QAbstractItemModelTester, a run fills table and
 // chart, a cancelled run leaves the previous results, and bad input is shown inline.
 #include "junk_risk_chart.h"
+#include "reply_junk_risk_chart.h"
 #include "junk_risk_page.h"
 #include "junk_risk_job.h"
 #include "result_table_model.h"
@@ -13,7 +14,9 @@
 #include <QApplication>
 #include <QChart>
 #include <QDir>
+#include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -128,6 +131,100 @@ private slots:
         QCOMPARE(ended.at(1).at(0).toBool(), false);
         QCOMPARE(page.model()->table().rows, before.rows);
         QCOMPARE(page.model()->data(page.model()->index(3, withJunk)).toString(), fourthBefore);
+    }
+
+    // Along a reply of the built-in model: the table holds one row per (setting, step), the
+    // page shows the reply's two charts, and the file it saves reads back as the same experiment.
+    void alongABuiltinReply()
+    {
+        ui::JunkRiskPage page;
+        page.show();
+        page.modeBox()->setCurrentIndex(ui::JunkRiskPage::BuiltinReply);
+        page.promptField()->setText(QStringLiteral("the sampler"));
+        page.replyLengthBox()->setValue(9);
+        page.repliesBox()->setValue(500);
+        QVERIFY(!page.replyErrorLabel()->isVisible());
+        QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
+        page.run();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 30000);
+        QCOMPARE(ended.at(0).at(0).toBool(), true);
+        QCOMPARE(page.model()->rowCount(), 2 * 9);  // the lesson's two settings
+        QVERIFY(page.model()->column(QStringLiteral("q_after")) >= 0);
+        QCOMPARE(page.chart(), page.replyChart()->risk());
+        QCOMPARE(page.replyChart()->q()->series().size(), 2);
+        QVERIFY(page.lessonLabel()->text().contains(QStringLiteral("over the reply's 9 tokens")));
+        QVERIFY(page.provenance().asText().contains(QStringLiteral("reply: builtin model")));
+        const auto spec = page.specFromControls();
+        QVERIFY(spec.ok());
+        QVERIFY(spec->reply.has_value());
+        QCOMPARE(spec->reply->length, 9);
+    }
+
+    // Bad reply inputs are shown next to them; the page keeps working (back to one
+    // distribution, it runs).
+    void badReplyInputShownInline_data()
+    {
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("steps");
+        QTest::addColumn<QString>("prompt");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("empty prompt") << int(ui::JunkRiskPage::BuiltinReply) << QString() << QString() << QStringLiteral("  ")
+                                      << QStringLiteral("Prompt: type at least one word");
+        QTest::newRow("no file") << int(ui::JunkRiskPage::FileSteps) << QString() << QString() << QString()
+                                 << QStringLiteral("Logits file: name a");
+        QTest::newRow("missing file") << int(ui::JunkRiskPage::FileSteps) << QStringLiteral("nope.npy") << QString() << QString()
+                                      << QStringLiteral("nope.npy");
+        QTest::newRow("bad range text") << int(ui::JunkRiskPage::FileSteps) << QStringLiteral("steps.npy")
+                                        << QStringLiteral("1 to 3") << QString() << QStringLiteral("Steps: '1 to 3' is not");
+        QTest::newRow("range outside") << int(ui::JunkRiskPage::FileSteps) << QStringLiteral("steps.npy")
+                                       << QStringLiteral("0..7") << QString() << QStringLiteral("steps: to 7 is outside the array's 4 steps");
+        QTest::newRow("one-row file") << int(ui::JunkRiskPage::FileSteps) << QStringLiteral("one.npy") << QStringLiteral("all")
+                                      << QString() << QStringLiteral("holds one step");
+    }
+    void badReplyInputShownInline()
+    {
+        QFETCH(int, mode);
+        QFETCH(QString, file);
+        QFETCH(QString, steps);
+        QFETCH(QString, prompt);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        // Hand-written .npy files of float64 zeros: [4, 3] and [3].
+        const auto npy = [&](const QString& name, const QByteArray& shape, int values) {
+            QByteArray dict = "{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }";
+            while ((10 + dict.size() + 1) % 64 != 0)
+                dict += ' ';
+            dict += '\n';
+            QByteArray bytes("\x93NUMPY\x01\x00", 8);
+            bytes += static_cast<char>(dict.size() & 0xFF);
+            bytes += static_cast<char>(dict.size() >> 8);
+            bytes += dict + QByteArray(values * 8, '\0');
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        };
+        npy(QStringLiteral("steps.npy"), "(4, 3)", 12);
+        npy(QStringLiteral("one.npy"), "(3,)", 3);
+        ui::JunkRiskPage page;
+        page.show();
+        page.modeBox()->setCurrentIndex(mode);
+        page.stepsFileField()->setText(file.isEmpty() ? QString() : dir.filePath(file));
+        page.stepRangeField()->setText(steps);
+        page.promptField()->setText(prompt);
+        QVERIFY(page.replyErrorLabel()->isVisible());
+        QVERIFY2(page.replyErrorLabel()->text().contains(message), qPrintable(page.replyErrorLabel()->text()));
+        QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
+        page.run();
+        page.modeBox()->setCurrentIndex(ui::JunkRiskPage::OneDistribution);
+        QVERIFY(!page.replyErrorLabel()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 30000);
+        ended.clear();
+        page.repliesBox()->setValue(200);
+        page.run();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 30000);
+        QCOMPARE(ended.at(0).at(0).toBool(), true);
+        QCOMPARE(page.chart(), page.riskChart()->chart());
     }
 
     void badControlsShownInline()

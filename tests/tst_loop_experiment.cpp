@@ -37,27 +37,6 @@ app::LoopSpec example(const QString& name)
     return spec.value();
 }
 
-// The fields of one CSV line as the app writes it (quoted when a field holds ',' or '"').
-QStringList csvFields(const QString& line)
-{
-    QStringList fields{QString()};
-    bool quoted = false;
-    for (qsizetype i = 0; i < line.size(); ++i) {
-        const QChar c = line[i];
-        if (quoted && c == QLatin1Char('"') && i + 1 < line.size() && line[i + 1] == QLatin1Char('"')) {
-            fields.back() += c;
-            ++i;
-        } else if (c == QLatin1Char('"')) {
-            quoted = !quoted;
-        } else if (c == QLatin1Char(',') && !quoted) {
-            fields << QString();
-        } else {
-            fields.back() += c;
-        }
-    }
-    return fields;
-}
-
 }  // namespace
 
 class TestLoopExperiment : public QObject {
@@ -172,7 +151,7 @@ private slots:
         const int probability = static_cast<int>(table.columnNames().indexOf(QStringLiteral("probability")));
         const int token = static_cast<int>(table.columnNames().indexOf(QStringLiteral("token_id")));
         for (std::size_t r = 0; r < table.rows; ++r) {
-            const QStringList cells = csvFields(lines[static_cast<qsizetype>(r + 1)]);
+            const QStringList cells = test::csvFields(lines[static_cast<qsizetype>(r + 1)]);
             QCOMPARE(cells[token].toLongLong(), table.columns[static_cast<std::size_t>(token)].cell(r).toLongLong());
             QCOMPARE(cells[probability].toDouble(), table.columns[static_cast<std::size_t>(probability)].cell(r).toDouble());
         }

@@ -1,5 +1,9 @@
 #include "junk_risk_job.h"
 
+#include "junk_risk_columns.h"
+#include "junk_risk_tallies.h"
+#include "reply_junk_risk_job.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -23,6 +27,14 @@ JunkRiskOutcome runJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, co
         outcome.status = {RunStatus::State::Failed, source + QStringLiteral(": ") + QString::fromStdString(message)};
         return outcome;
     };
+    if (spec.alongReply()) {
+        ReplyJunkRiskRun run = runReplyJunkRisk(spec, baseDir, source, threads, control);
+        outcome.status = run.status;
+        outcome.replyRows = std::move(run.rows);
+        outcome.draws = run.draws;
+        outcome.seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+        return outcome;
+    }
     auto parameters = toParameters(spec, baseDir);
     if (!parameters)
         return fail(parameters.error());
@@ -36,19 +48,10 @@ JunkRiskOutcome runJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, co
         return fail(prepared.error());
     const engine::JunkRiskExperiment& experiment = prepared.value();
 
-    // One accumulator per worker; the tallies are integers, so summing them in any order gives
-    // the same bits, whatever the thread count or schedule.
-    const int workers = std::max(1, threads);
-    std::vector<engine::JunkRiskCounts> tallies(static_cast<std::size_t>(workers), experiment.emptyCounts());
-    outcome.status = runWorkItems(
-        experiment.itemCount(), workers,
-        [&](int worker, std::size_t item) { experiment.runItem(item, tallies[static_cast<std::size_t>(worker)]); },
-        control);
+    engine::JunkRiskCounts total;
+    outcome.status = runJunkRiskItems(experiment, threads, control, total);
     if (!outcome.status.finished())
         return outcome;
-    engine::JunkRiskCounts total = experiment.emptyCounts();
-    for (const auto& t : tallies)
-        total.add(t);
     outcome.rows = experiment.rows(total);
     const auto& ids = experiment.junkIds();
     const auto& names = experiment.parameters().tokens;
@@ -74,13 +77,20 @@ Provenance junkRiskProvenance(const JunkRiskSpec& spec, const QString& baseDir)
     for (auto n : spec.lengths.expand())
         lengths << QString::number(n);
     Provenance p(QStringLiteral("junk-risk"));
-    p.add(QStringLiteral("name"), spec.name)
-        .add(QStringLiteral("distribution"), describeDistribution(spec.distribution, baseDir))
-        .add(QStringLiteral("junk"), QString::fromStdString(engine::describeJunk(spec.junk)))
+    p.add(QStringLiteral("name"), spec.name);
+    // Along a reply the rows are the reply's steps; a file keeps its SHA-256 in the distribution.
+    if (spec.reply)
+        p.add(QStringLiteral("reply"), describeReply(*spec.reply));
+    else
+        p.add(QStringLiteral("distribution"), describeDistribution(spec.distribution, baseDir));
+    p.add(QStringLiteral("junk"), QString::fromStdString(engine::describeJunk(spec.junk)))
         .add(QStringLiteral("settings"), settings.join(QStringLiteral("; ")))
-        .add(QStringLiteral("arithmetic"), arithmetic.join(QStringLiteral("; ")))
-        .add(QStringLiteral("lengths"), lengths.join(QLatin1Char(',')))
-        .add(QStringLiteral("replies"), QString::number(spec.replies))
+        .add(QStringLiteral("arithmetic"), arithmetic.join(QStringLiteral("; ")));
+    if (spec.alongReply())
+        p.add(QStringLiteral("lengths"), QStringLiteral("every step of the reply"));
+    else
+        p.add(QStringLiteral("lengths"), lengths.join(QLatin1Char(',')));
+    p.add(QStringLiteral("replies"), QString::number(spec.replies))
         .add(QStringLiteral("rng"), spec.rng)
         .add(QStringLiteral("seed"), QString::number(spec.seed))
         .add(QStringLiteral("draws-per-work-item"), QString::number(engine::JunkRiskExperiment::kDrawsPerItem))
@@ -94,39 +104,27 @@ ResultTable junkRiskTable(std::vector<engine::JunkRiskRow> rows)
     using Kind = ResultColumn::Kind;
     using Row = engine::JunkRiskRow;
     auto shared = std::make_shared<const std::vector<Row>>(std::move(rows));
-    // No interval without replies (the analytic-only rows of a run with replies = 0).
-    const auto sampled = [](const Row& r, double value) { return r.replies ? value : NAN; };
     ResultTable table;
     table.title = QObject::tr("Risk by length");
     table.rows = shared->size();
-    table.columns = {
-        columnOf(shared, QStringLiteral("setting"), QObject::tr("setting"), Kind::Text,
-                 [](const Row& r) { return QString::fromStdString(r.setting); }, QObject::tr("The decoding setting's label.")),
-        columnOf(shared, QStringLiteral("chain"), QObject::tr("chain"), Kind::Text,
-                 [](const Row& r) { return QString::fromStdString(r.chain); }, QObject::tr("The setting's sampler chain.")),
-        columnOf(shared, QStringLiteral("n"), QObject::tr("N"), Kind::Integer, [](const Row& r) { return qint64(r.length); },
-                 QObject::tr("Reply length in tokens.")),
-        columnOf(shared, QStringLiteral("q_before"), QObject::tr("q before"), Kind::Real, [](const Row& r) { return r.qBefore; },
-                 QObject::tr("Junk mass per step in the model's distribution (T = 1, no filter).")),
-        columnOf(shared, QStringLiteral("q_after"), QObject::tr("q after"), Kind::Real, [](const Row& r) { return r.qAfter; },
-                 QObject::tr("Junk mass per step after the setting's chain.")),
-        columnOf(shared, QStringLiteral("p_any_analytic"), QObject::tr("P(junk) analytic"), Kind::Real,
-                 [](const Row& r) { return r.analytic; }, QObject::tr("1 - (1 - q after)^N.")),
-        columnOf(shared, QStringLiteral("expected_junk"), QObject::tr("N·q"), Kind::Real,
-                 [](const Row& r) { return r.expectedCount; }, QObject::tr("Expected junk tokens per reply.")),
-        columnOf(shared, QStringLiteral("replies"), QObject::tr("replies"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.replies); }, QObject::tr("Monte Carlo replies drawn.")),
-        columnOf(shared, QStringLiteral("replies_with_junk"), QObject::tr("with junk"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.repliesWithJunk); }, QObject::tr("Replies holding at least one junk token.")),
-        columnOf(shared, QStringLiteral("p_any_mc"), QObject::tr("P(junk) Monte Carlo"), Kind::Real,
-                 [sampled](const Row& r) { return sampled(r, r.monteCarlo); }, QObject::tr("Share of replies with junk.")),
-        columnOf(shared, QStringLiteral("p_any_mc_low"), QObject::tr("95% low"), Kind::Real,
-                 [sampled](const Row& r) { return sampled(r, r.low); }, QObject::tr("95% Wilson interval, low end.")),
-        columnOf(shared, QStringLiteral("p_any_mc_high"), QObject::tr("95% high"), Kind::Real,
-                 [sampled](const Row& r) { return sampled(r, r.high); }, QObject::tr("95% Wilson interval, high end.")),
-        columnOf(shared, QStringLiteral("mean_junk_mc"), QObject::tr("junk per reply"), Kind::Real,
-                 [sampled](const Row& r) { return sampled(r, r.meanCount); }, QObject::tr("Junk tokens per sampled reply.")),
-    };
+    table.columns = junkRiskSettingColumns(shared);
+    for (ResultColumn& column : std::vector<ResultColumn>{
+             columnOf(shared, QStringLiteral("n"), QObject::tr("N"), Kind::Integer, [](const Row& r) { return qint64(r.length); },
+                      QObject::tr("Reply length in tokens.")),
+             columnOf(shared, QStringLiteral("q_before"), QObject::tr("q before"), Kind::Real, [](const Row& r) { return r.qBefore; },
+                      QObject::tr("Junk mass per step in the model's distribution (T = 1, no filter).")),
+             columnOf(shared, QStringLiteral("q_after"), QObject::tr("q after"), Kind::Real, [](const Row& r) { return r.qAfter; },
+                      QObject::tr("Junk mass per step after the setting's chain.")),
+             columnOf(shared, QStringLiteral("p_any_analytic"), QObject::tr("P(junk) analytic"), Kind::Real,
+                      [](const Row& r) { return r.analytic; }, QObject::tr("1 - (1 - q after)^N.")),
+             columnOf(shared, QStringLiteral("expected_junk"), QObject::tr("N·q"), Kind::Real,
+                      [](const Row& r) { return r.expectedCount; }, QObject::tr("Expected junk tokens per reply."))})
+        table.columns.push_back(std::move(column));
+    for (ResultColumn& column : junkRiskMonteCarloColumns(shared, QObject::tr("Replies holding at least one junk token.")))
+        table.columns.push_back(std::move(column));
+    table.columns.push_back(columnOf(shared, QStringLiteral("mean_junk_mc"), QObject::tr("junk per reply"), Kind::Real,
+                                     [](const Row& r) { return r.replies ? r.meanCount : NAN; },
+                                     QObject::tr("Junk tokens per sampled reply.")));
     return table;
 }
 
@@ -136,7 +134,7 @@ ExperimentResult junkRiskResult(const JunkRiskSpec& spec, const QString& baseDir
     if (!result.status.finished())
         return result;
     result.provenance = junkRiskProvenance(spec, baseDir);
-    result.tables = {junkRiskTable(outcome.rows)};
+    result.tables = {spec.alongReply() ? replyJunkRiskTable(outcome.replyRows) : junkRiskTable(outcome.rows)};
     result.summary = QObject::tr("%1: %2 draws in %3 s on %4 threads")
                          .arg(spec.name)
                          .arg(outcome.draws)
@@ -149,6 +147,11 @@ ExperimentResult junkRiskResult(const JunkRiskSpec& spec, const QString& baseDir
 QString junkRiskCsv(const Provenance& provenance, const std::vector<engine::JunkRiskRow>& rows)
 {
     return resultTableCsv(provenance, junkRiskTable(rows));
+}
+
+QString junkRiskCsv(const Provenance& provenance, const std::vector<engine::ReplyJunkRiskRow>& rows)
+{
+    return resultTableCsv(provenance, replyJunkRiskTable(rows));
 }
 
 }  // namespace logitlab::app

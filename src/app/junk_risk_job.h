@@ -8,6 +8,7 @@
 #include "junk_risk.h"
 #include "junk_risk_spec.h"
 #include "provenance.h"
+#include "reply_junk_risk.h"
 #include "result_table.h"
 
 #include <QString>
@@ -20,6 +21,8 @@ namespace logitlab::app {
 struct JunkRiskOutcome {
     RunStatus status;
     std::vector<engine::JunkRiskRow> rows; // empty unless status.finished()
+    // Along a reply (spec.alongReply()): one row per (setting, step) instead of `rows`.
+    std::vector<engine::ReplyJunkRiskRow> replyRows;
     std::uint64_t draws = 0;               // tokens actually sampled
     std::size_t junkCount = 0;             // how many tokens the junk definition makes junk
     QStringList junkNames;                 // the first junk tokens by name ("#id" without names)
@@ -50,5 +53,6 @@ ExperimentResult junkRiskResult(const JunkRiskSpec& spec, const QString& baseDir
 // The rows as the one result table the CSV and the page both read.
 ResultTable junkRiskTable(std::vector<engine::JunkRiskRow> rows);
 QString junkRiskCsv(const Provenance& provenance, const std::vector<engine::JunkRiskRow>& rows);
+QString junkRiskCsv(const Provenance& provenance, const std::vector<engine::ReplyJunkRiskRow>& rows);
 
 } // namespace logitlab::app

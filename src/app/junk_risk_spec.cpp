@@ -95,8 +95,20 @@ JunkRiskSpec readSpec(const QJsonObject& root)
 {
     JsonObjectReader r(root, QString());
     JunkRiskSpec spec;
-    readCommonKeys(r, QStringLiteral("junk-risk"), spec);
-    if (spec.distribution.kind == Kind::QPerToken && !r.has(QStringLiteral("junk"))) {
+    if (r.has(QStringLiteral("reply"))) {
+        // The built-in model's reply replaces the distribution: its steps are the distributions.
+        const ExperimentHeader header = readHeader(r, QStringLiteral("junk-risk"));
+        spec.name = header.name;
+        spec.description = header.description;
+        if (r.has(QStringLiteral("distribution")))
+            throw JsonFieldError{QStringLiteral("reply"), QStringLiteral("give either \"reply\" (the built-in model) or "
+                                                                         "\"distribution\", not both")};
+        JsonObjectReader reply(r.object(QStringLiteral("reply")), QStringLiteral("reply"));
+        spec.reply = readReply(reply);
+    } else {
+        readCommonKeys(r, QStringLiteral("junk-risk"), spec, /*allowSteps=*/true);
+    }
+    if (!spec.reply && spec.distribution.kind == Kind::QPerToken && !r.has(QStringLiteral("junk"))) {
         spec.junk = {JunkDefinition::Kind::Ids, 0.01, {kQJunkId}};  // the "junk" token of the pair
     } else {
         JsonObjectReader junk(r.object(QStringLiteral("junk")), QStringLiteral("junk"));
@@ -114,7 +126,12 @@ JunkRiskSpec readSpec(const QJsonObject& root)
         spec.settings << readSetting(setting);
     }
 
-    spec.lengths = readLengths(r);
+    // Along a reply every step is a length: the rows are the reply's steps.
+    if (spec.alongReply() && r.has(QStringLiteral("lengths")))
+        throw JsonFieldError{QStringLiteral("lengths"), QStringLiteral("not used along a reply: there is one row per step "
+                                                                       "of the reply")};
+    if (!spec.alongReply())
+        spec.lengths = readLengths(r);
     spec.replies = r.integer(QStringLiteral("replies"), spec.replies, 0, engine::JunkRiskExperiment::kMaxReplies);
     spec.seed = r.integer(QStringLiteral("seed"), spec.seed, 0, kMaxSeed);
     spec.rng = r.string(QStringLiteral("rng"), spec.rng, rngNameList());
@@ -208,11 +225,15 @@ QJsonObject toJson(const JunkRiskSpec& spec)
     }
 
     QJsonObject root = headerToJson({spec.name, spec.description}, QStringLiteral("junk-risk"));
+    if (spec.reply)
+        root.insert(QStringLiteral("reply"), replyToJson(*spec.reply));
+    else
+        root.insert(QStringLiteral("distribution"), distributionToJson(spec.distribution));
+    if (!spec.alongReply())
+        root.insert(QStringLiteral("lengths"), lengths);
     for (const auto& [key, value] : std::initializer_list<std::pair<QString, QJsonValue>>{
-             {QStringLiteral("distribution"), distributionToJson(spec.distribution)},
              {QStringLiteral("junk"), junk},
              {QStringLiteral("settings"), settings},
-             {QStringLiteral("lengths"), lengths},
              {QStringLiteral("replies"), spec.replies},
              {QStringLiteral("seed"), spec.seed},
              {QStringLiteral("rng"), spec.rng},
@@ -226,6 +247,36 @@ QString writeJunkRiskFile(const QString& path, const JunkRiskSpec& spec)
     return saveBytes(path, QJsonDocument(toJson(spec)).toJson(QJsonDocument::Indented));
 }
 
+namespace {
+
+engine::Result<std::vector<engine::Decoder>> settingDecoders(const QList<SettingSpec>& settings)
+{
+    std::vector<engine::Decoder> decoders;
+    for (qsizetype i = 0; i < settings.size(); ++i) {
+        auto decoder = settingDecoder(settings[i]);
+        if (!decoder)
+            return Error{QStringLiteral("settings.%1.chain: ").arg(i).toStdString() + decoder.error()};
+        decoders.push_back(std::move(decoder).value());
+    }
+    return decoders;
+}
+
+}  // namespace
+
+engine::Result<engine::ReplyJunkRiskParameters> toReplyParameters(const JunkRiskSpec& spec)
+{
+    auto decoders = settingDecoders(spec.settings);
+    if (!decoders)
+        return Error{decoders.error()};
+    engine::ReplyJunkRiskParameters p;
+    p.junk = spec.junk;
+    p.decoders = std::move(decoders).value();
+    p.replies = static_cast<std::uint64_t>(spec.replies);
+    p.seed = static_cast<std::uint64_t>(spec.seed);
+    p.rng = spec.rng.toStdString();
+    return p;
+}
+
 engine::Result<engine::JunkRiskParameters> toParameters(const JunkRiskSpec& spec, const QString& baseDir)
 {
     auto distribution = resolveDistribution(spec.distribution, baseDir);
@@ -235,12 +286,10 @@ engine::Result<engine::JunkRiskParameters> toParameters(const JunkRiskSpec& spec
     p.logits = std::move(distribution.value().logits);
     p.tokens = std::move(distribution.value().tokens);
     p.junk = spec.junk;
-    for (qsizetype i = 0; i < spec.settings.size(); ++i) {
-        auto decoder = settingDecoder(spec.settings[i]);
-        if (!decoder)
-            return Error{QStringLiteral("settings.%1.chain: ").arg(i).toStdString() + decoder.error()};
-        p.decoders.push_back(std::move(decoder).value());
-    }
+    auto decoders = settingDecoders(spec.settings);
+    if (!decoders)
+        return Error{decoders.error()};
+    p.decoders = std::move(decoders).value();
     p.lengths = spec.lengths.expand();
     p.replies = static_cast<std::uint64_t>(spec.replies);
     p.seed = static_cast<std::uint64_t>(spec.seed);

@@ -7,14 +7,17 @@
 #include "experiment_file.h"
 #include "junk_definition.h"
 #include "junk_risk.h"
+#include "reply_junk_risk.h"
 #include "result.h"
 #include "sampler_settings.h"
+#include "step_source.h"
 
 #include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
 
+#include <optional>
 #include <vector>
 
 namespace logitlab::app {
@@ -36,7 +39,10 @@ struct LengthSpec {
 struct JunkRiskSpec {
     QString name = QStringLiteral("junk-risk");
     QString description;
-    DistributionSpec distribution;
+    DistributionSpec distribution;  // unused when `reply` is set
+    // Along a reply (one row per step, no lengths): the built-in model's reply, or else a file
+    // distribution with "steps". Without either, one distribution at every step (today's).
+    std::optional<ReplySpec> reply;
     engine::JunkDefinition junk;
     QList<SettingSpec> settings;
     LengthSpec lengths;
@@ -44,6 +50,8 @@ struct JunkRiskSpec {
     qint64 seed = 42;
     QString rng = QStringLiteral("mt19937_64");
     bool logLengthAxis = true; // chart.log_n
+
+    bool alongReply() const { return reply.has_value() || distribution.steps.has_value(); }
 
     friend bool operator==(const JunkRiskSpec&, const JunkRiskSpec&) = default;
 };
@@ -61,5 +69,7 @@ QString writeJunkRiskFile(const QString& path, const JunkRiskSpec& spec); // err
 
 // Everything the engine needs; errors name the file.
 engine::Result<engine::JunkRiskParameters> toParameters(const JunkRiskSpec& spec, const QString& baseDir);
+// Along a reply: the settings, junk, replies, seed and rng (the steps come from step_source.h).
+engine::Result<engine::ReplyJunkRiskParameters> toReplyParameters(const JunkRiskSpec& spec);
 
 } // namespace logitlab::app

@@ -11,6 +11,7 @@
 #include "loop_job.h"
 #include "logits_table_model.h"
 #include "probability_chart.h"
+#include "reply_junk_risk_chart.h"
 #include "seed_sweep_charts.h"
 #include "seed_sweep_job.h"
 #include "sequence_sweep_charts.h"
@@ -39,6 +40,14 @@ const Details& detailsOf(const app::ExperimentResult& result)
 void junkRiskCharts(const app::ExperimentResult& result, ExperimentCharts& out)
 {
     const auto& run = detailsOf<app::JunkRiskRun>(result);
+    if (run.spec.alongReply()) {
+        auto charts = std::make_unique<ReplyJunkRiskChart>();
+        charts->setRows(run.outcome.replyRows);
+        out.charts.append({QString(), charts->risk()});
+        out.charts.append({QStringLiteral("-q"), charts->q()});
+        out.owners.push_back(std::move(charts));
+        return;
+    }
     auto chart = std::make_unique<JunkRiskChart>();
     chart->setRows(run.outcome.rows, run.spec.logLengthAxis);
     out.charts.append({QString(), chart->chart()});

@@ -17,15 +17,15 @@
 
 namespace logitlab::ui {
 
-namespace {
-
 // Tableau 10: distinguishable, and readable in greyscale print order.
-const QList<QColor> kPalette{QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+const QList<QColor>& junkRiskPalette()
+{
+    static const QList<QColor> palette{QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
                              QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
                              QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
                              QColor(0x17, 0xbe, 0xcf)};
-
-} // namespace
+    return palette;
+}
 
 JunkRiskChart::JunkRiskChart(QObject* parent) : QObject(parent), m_chart(new QChart)
 {
@@ -106,7 +106,7 @@ void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool l
         const auto x = static_cast<qreal>(row.length);
         if (i == 0 || row.setting != current) {
             current = row.setting;
-            const QColor colour = kPalette[++colourIndex % kPalette.size()];
+            const QColor colour = junkRiskPalette()[++colourIndex % junkRiskPalette().size()];
             const QString label = QString::fromStdString(row.setting);
             analytic = new QLineSeries;
             analytic->setName(tr("%1 (q = %2)").arg(label).arg(row.qAfter, 0, 'g', 4));

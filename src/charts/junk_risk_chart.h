@@ -7,6 +7,8 @@
 
 #include "junk_risk.h"
 
+#include <QColor>
+#include <QList>
 #include <QObject>
 
 #include <vector>
@@ -16,6 +18,9 @@ class QChart;
 QT_END_NAMESPACE
 
 namespace logitlab::ui {
+
+// One colour per decoding setting, shared by the junk-risk charts so a setting keeps its colour.
+const QList<QColor>& junkRiskPalette();
 
 class JunkRiskChart : public QObject {
     Q_OBJECT

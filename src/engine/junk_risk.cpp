@@ -88,6 +88,23 @@ void JunkRiskCounts::add(const JunkRiskCounts& other)
     draws += other.draws;
 }
 
+JunkRiskCounts JunkRiskCounts::zeros(std::size_t settings, std::size_t lengths)
+{
+    const std::vector<std::uint64_t> zero(lengths, 0);
+    return JunkRiskCounts{std::vector(settings, zero), std::vector(settings, zero), 0};
+}
+
+JunkRiskItem junkRiskItem(std::size_t index, std::size_t itemsPerSetting, std::uint64_t repliesPerItem,
+                          std::uint64_t replies, std::uint64_t seed)
+{
+    JunkRiskItem item;
+    item.setting = index / itemsPerSetting;
+    const std::uint64_t block = index % itemsPerSetting;
+    item.replies = std::min(repliesPerItem, replies - block * repliesPerItem);
+    item.seed = streamSeed(streamSeed(seed, item.setting), block);
+    return item;
+}
+
 JunkRiskExperiment::JunkRiskExperiment(JunkRiskParameters parameters, std::vector<Setting> settings, double qBefore,
                                        std::vector<std::int32_t> junkIds)
     : m_parameters(std::move(parameters)), m_settings(std::move(settings)), m_qBefore(qBefore),
@@ -156,23 +173,19 @@ std::uint64_t JunkRiskExperiment::totalDraws() const
 
 JunkRiskCounts JunkRiskExperiment::emptyCounts() const
 {
-    const std::vector<std::uint64_t> zeros(m_parameters.lengths.size(), 0);
-    return JunkRiskCounts{std::vector(m_settings.size(), zeros), std::vector(m_settings.size(), zeros), 0};
+    return JunkRiskCounts::zeros(m_settings.size(), m_parameters.lengths.size());
 }
 
 void JunkRiskExperiment::runItem(std::size_t index, JunkRiskCounts& into) const
 {
-    const std::size_t setting = index / m_itemsPerSetting;
-    const std::uint64_t block = index % m_itemsPerSetting;
-    const std::uint64_t first = block * m_repliesPerItem;
-    const std::uint64_t replies = std::min(m_repliesPerItem, m_parameters.replies - first);
-    const std::uint64_t seed = streamSeed(streamSeed(m_parameters.seed, setting), block);
-    const Setting& s = m_settings[setting];
-    withEngine(m_parameters.rng, seed, [&](auto& engine) {
-        simulateReplies(engine, s.table, s.junkCount, m_parameters.lengths, replies, into.firstJunk[setting],
-                        into.junkTokens[setting]);
+    const JunkRiskItem item = junkRiskItem(index, m_itemsPerSetting, m_repliesPerItem, m_parameters.replies,
+                                           m_parameters.seed);
+    const Setting& s = m_settings[item.setting];
+    withEngine(m_parameters.rng, item.seed, [&](auto& engine) {
+        simulateReplies(engine, s.table, s.junkCount, m_parameters.lengths, item.replies, into.firstJunk[item.setting],
+                        into.junkTokens[item.setting]);
     });
-    into.draws += replies * static_cast<std::uint64_t>(m_parameters.lengths.back());
+    into.draws += item.replies * static_cast<std::uint64_t>(m_parameters.lengths.back());
 }
 
 std::vector<JunkRiskRow> JunkRiskExperiment::rows(const JunkRiskCounts& counts) const

@@ -70,7 +70,20 @@ struct JunkRiskCounts {
     std::uint64_t draws = 0;
 
     void add(const JunkRiskCounts& other);
+    // Zero tallies for `settings` settings of `lengths` lengths (or steps) each.
+    static JunkRiskCounts zeros(std::size_t settings, std::size_t lengths);
 };
+
+// Work item `index` of a junk-risk run: its setting, how many replies it draws and the seed of
+// its own stream, streamSeed(streamSeed(seed, setting), block). Shared by the one-distribution
+// and the along-a-reply runs, so both split and seed their replies the same way.
+struct JunkRiskItem {
+    std::size_t setting = 0;
+    std::uint64_t replies = 0;
+    std::uint64_t seed = 0;
+};
+JunkRiskItem junkRiskItem(std::size_t index, std::size_t itemsPerSetting, std::uint64_t repliesPerItem,
+                          std::uint64_t replies, std::uint64_t seed);
 
 class JunkRiskExperiment {
 public:

@@ -2,6 +2,12 @@
 
 #include "experiment_runner.h"
 #include "junk_risk_chart.h"
+#include "logits_array.h"
+#include "logits_file.h"
+#include "loop_spec.h"
+#include "reply_junk_risk_chart.h"
+#include "step_range.h"
+#include "word_tokens.h"
 #include "result_table_model.h"
 #include "setting_lines.h"
 #include "logits_parser.h"
@@ -11,6 +17,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -25,6 +32,7 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -144,11 +152,37 @@ engine::Result<app::LengthSpec> parseLengthsText(const QString& text)
     return l;
 }
 
+// "all", "3..-1" or "5" (from step 5 to the end): the file's "steps" key as typed.
+engine::Result<app::StepRange> parseStepRangeText(const QString& text)
+{
+    const QString t = text.trimmed();
+    if (t.isEmpty() || t == QLatin1String("all"))
+        return app::StepRange{};
+    static const QRegularExpression range(QStringLiteral("^(-?\\d+)\\s*(?:\\.\\.\\s*(-?\\d+))?$"));
+    const auto m = range.match(t);
+    if (!m.hasMatch())
+        return Error{JunkRiskPage::tr("Steps: '%1' is not \"all\", FROM..TO or FROM (negative counts from the end)")
+                         .arg(t)
+                         .toStdString()};
+    app::StepRange r;
+    r.from = m.captured(1).toLongLong();
+    r.to = m.captured(2).isEmpty() ? -1 : m.captured(2).toLongLong();
+    return r;
+}
+
+QString stepRangeText(const app::StepRange& r)
+{
+    return r.isAll() ? QStringLiteral("all") : QStringLiteral("%1..%2").arg(r.from).arg(r.to);
+}
+
 } // namespace
 
 JunkRiskPage::JunkRiskPage(QWidget* parent)
     : ExperimentPage(parent), m_model(new ResultTableModel(this)), m_chart(new JunkRiskChart(this)),
       m_runs(new app::RunController<app::JunkRiskOutcome>(app::RunControllerBase::Mode::Supersede, this)),
+      m_replyChart(new ReplyJunkRiskChart(this)), m_charts(new QStackedWidget), m_mode(new QComboBox),
+      m_stepsFile(new QLineEdit), m_stepRange(new QLineEdit), m_prompt(new QLineEdit), m_replyLength(new QSpinBox),
+      m_replyChain(new QLineEdit), m_replySeed(new QSpinBox), m_replyError(new QLabel),
       m_distribution(new QComboBox), m_vocabulary(new QSpinBox), m_shape(new QDoubleSpinBox), m_q(new QLineEdit),
       m_qError(new QLabel), m_junkKind(new QComboBox),
       m_junkValue(new QDoubleSpinBox), m_junkIds(new QLineEdit), m_settings(new QPlainTextEdit),
@@ -157,6 +191,32 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
       m_highlight(new QSpinBox), m_lessonText(new QLabel), m_table(new QTableView)
 {
     setExperimentRuns(m_runs);
+    m_mode->addItems({tr("one distribution, the same at every step"), tr("along a reply: the steps of a logits file"),
+                      tr("along a reply: the built-in model")});
+    m_mode->setToolTip(tr("One distribution: q is the same at every step, risk 1 - (1 - q)^N. Along a reply: each step "
+                          "has its own distribution and q_t, risk 1 - prod (1 - q_t) over the first n steps."));
+    m_stepsFile->setPlaceholderText(tr("a .npy, .npz or safetensors file of [steps, V] logits"));
+    m_stepsFile->setToolTip(tr("The model's dump, relative to the experiment file's folder or absolute "
+                               "(docs/import.md)."));
+    m_stepRange->setPlaceholderText(QStringLiteral("all"));
+    m_stepRange->setToolTip(tr("The steps to walk: all, FROM..TO (both included) or FROM; negative counts from the end."));
+    m_prompt->setPlaceholderText(tr("The sampler"));
+    m_prompt->setToolTip(tr("The words the built-in model continues."));
+    m_replyLength->setRange(1, static_cast<int>(app::kMaxReplyLength));
+    m_replyLength->setValue(60);
+    m_replyLength->setToolTip(tr("Tokens in the reply (1..%1).").arg(app::kMaxReplyLength));
+    m_replyChain->setPlaceholderText(tr("llama.cpp defaults"));
+    m_replyChain->setToolTip(tr("The chain that generates the reply (llama.cpp semantics; any stage, stateful ones too). "
+                                "The decoding settings below are then compared along that reply."));
+    m_replySeed->setRange(0, std::numeric_limits<int>::max());
+    m_replySeed->setValue(42);
+    m_replySeed->setToolTip(tr("The seed of the reply's draws."));
+    m_replyError->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_replyError->setWordWrap(true);
+    m_replyError->hide();
+    for (QLineEdit* field : {m_stepsFile, m_stepRange, m_prompt, m_replyChain})
+        connect(field, &QLineEdit::textChanged, this, &JunkRiskPage::checkReplyFields);
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &JunkRiskPage::runStateChanged);
     m_distribution->addItems(
         {QString(), tr("Zipf over V tokens"), tr("normal logits over V tokens"), tr("q per token (junk or not)")});
     m_distribution->setToolTip(tr("The per-step distribution, the same at every step."));
@@ -220,6 +280,17 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     connect(m_highlight, &QSpinBox::valueChanged, this, [this] { showLessonTerms(); });
 
     auto* form = new QFormLayout;
+    form->addRow(tr("Steps"), m_mode);
+    form->addRow(tr("Logits file"), m_stepsFile);
+    form->addRow(tr("File steps"), m_stepRange);
+    form->addRow(tr("Prompt"), m_prompt);
+    auto* replyRow = new QHBoxLayout;
+    replyRow->addWidget(m_replyLength);
+    replyRow->addWidget(new QLabel(tr("seed")));
+    replyRow->addWidget(m_replySeed);
+    form->addRow(tr("Reply length"), replyRow);
+    form->addRow(tr("Reply chain"), m_replyChain);
+    form->addRow(QString(), m_replyError);
     form->addRow(tr("Distribution"), m_distribution);
     form->addRow(tr("V"), m_vocabulary);
     form->addRow(tr("Exponent / sigma"), m_shape);
@@ -264,11 +335,20 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     auto* view = new QChartView(m_chart->chart()); // takes ownership of the QChart
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(280);
+    m_charts->addWidget(view);
+    auto* replyCharts = new QSplitter(Qt::Vertical);
+    for (QChart* chart : {m_replyChart->risk(), m_replyChart->q()}) {
+        auto* replyView = new QChartView(chart);
+        replyView->setRenderHint(QPainter::Antialiasing);
+        replyView->setMinimumHeight(140);
+        replyCharts->addWidget(replyView);
+    }
+    m_charts->addWidget(replyCharts);
     auto* chartPane = new QWidget;
     auto* chartLayout = new QVBoxLayout(chartPane);
     chartLayout->setContentsMargins(0, 0, 0, 0);
     chartLayout->addWidget(staleLabel());
-    chartLayout->addWidget(view, 1);
+    chartLayout->addWidget(m_charts, 1);
     chartLayout->addWidget(m_lessonText);
     auto* results = new QSplitter(Qt::Vertical);
     results->addWidget(chartPane);
@@ -296,7 +376,7 @@ QString JunkRiskPage::title() const
 
 QChart* JunkRiskPage::chart() const
 {
-    return m_chart->chart();
+    return m_charts->currentIndex() == 1 ? m_replyChart->risk() : m_chart->chart();
 }
 
 QAbstractItemModel* JunkRiskPage::resultsModel() const
@@ -339,6 +419,18 @@ void JunkRiskPage::setSpec(const app::JunkRiskSpec& spec, const QString& baseDir
         m_distribution->setCurrentIndex(FromFile);
         break;
     }
+    m_mode->setCurrentIndex(spec.reply ? BuiltinReply : spec.distribution.steps ? FileSteps : OneDistribution);
+    if (spec.distribution.kind == Kind::File) {
+        m_stepsFile->setText(spec.distribution.path);
+        m_stepRange->setText(stepRangeText(spec.distribution.steps.value_or(app::StepRange{})));
+    }
+    const app::ReplySpec reply = spec.reply.value_or(app::ReplySpec{});
+    if (spec.reply || m_prompt->text().isEmpty()) {
+        m_prompt->setText(spec.reply ? reply.prompt : QStringLiteral("The sampler"));
+        m_replyLength->setValue(static_cast<int>(reply.length));
+        m_replyChain->setText(reply.chain);
+        m_replySeed->setValue(static_cast<int>(std::min<qint64>(reply.seed, m_replySeed->maximum())));
+    }
     m_q->setText(QString::number(spec.distribution.q, 'g', 15));
     m_vocabulary->setValue(static_cast<int>(spec.distribution.vocabulary));
     m_shape->setValue(spec.distribution.kind == Kind::Normal ? spec.distribution.sigma : spec.distribution.exponent);
@@ -363,6 +455,7 @@ bool JunkRiskPage::acceptDistribution(const engine::Distribution& distribution)
     app::JunkRiskSpec spec = current.ok() ? current.value() : m_loaded;
     spec.distribution = {};
     spec.distribution.kind = app::DistributionSpec::Kind::Logits;
+    spec.reply.reset();  // the Explorer's logits are one distribution
     for (double logit : distribution.logits)
         spec.distribution.values << logit;
     for (const auto& token : distribution.tokens)
@@ -375,7 +468,32 @@ engine::Result<app::JunkRiskSpec> JunkRiskPage::specFromControls() const
 {
     using Kind = app::DistributionSpec::Kind;
     app::JunkRiskSpec spec = m_loaded;
-    if (m_distribution->currentIndex() == QPerToken) {
+    const int mode = m_mode->currentIndex();
+    spec.reply.reset();
+    spec.distribution.steps.reset();
+    if (mode == FileSteps) {
+        const QString path = m_stepsFile->text().trimmed();
+        if (path.isEmpty())
+            return Error{tr("Logits file: name a .npy, .npz or safetensors file of [steps, V] logits").toStdString()};
+        const auto range = parseStepRangeText(m_stepRange->text());
+        if (!range)
+            return Error{range.error()};
+        // The loaded file keeps its array, batch and vocabulary; another file starts plain.
+        if (m_loaded.distribution.kind != Kind::File || m_loaded.distribution.path != path) {
+            spec.distribution = {};
+            spec.distribution.kind = Kind::File;
+            spec.distribution.path = path;
+        }
+        spec.distribution.row.reset();
+        spec.distribution.steps = range.value();
+    } else if (mode == BuiltinReply) {
+        app::ReplySpec reply = m_loaded.reply.value_or(app::ReplySpec{});
+        reply.prompt = m_prompt->text();
+        reply.length = m_replyLength->value();
+        reply.chain = m_replyChain->text().trimmed();
+        reply.seed = m_replySeed->value();
+        spec.reply = reply;
+    } else if (m_distribution->currentIndex() == QPerToken) {
         const auto q = parseQ(m_q->text());
         if (!q)
             return Error{q.error()};
@@ -410,10 +528,12 @@ engine::Result<app::JunkRiskSpec> JunkRiskPage::specFromControls() const
     if (!settings)
         return Error{settings.error()};
     spec.settings = settings.value();
-    auto lengths = parseLengthsText(m_lengths->text());
-    if (!lengths)
-        return Error{lengths.error()};
-    spec.lengths = lengths.value();
+    if (mode == OneDistribution) {  // along a reply every step is a length
+        auto lengths = parseLengthsText(m_lengths->text());
+        if (!lengths)
+            return Error{lengths.error()};
+        spec.lengths = lengths.value();
+    }
     spec.replies = m_replies->value();
     spec.seed = m_seed->value();
     spec.rng = m_rng->currentText();
@@ -459,6 +579,9 @@ void JunkRiskPage::showResults(const app::JunkRiskSpec& spec, const app::JunkRis
     m_resultSpec = spec;
     m_hasResults = true;
     m_rows = outcome.rows;
+    m_replyRows = outcome.replyRows;
+    m_replyChart->setRows(m_replyRows);
+    m_charts->setCurrentIndex(spec.alongReply() ? 1 : 0);
     m_junkCount = outcome.junkCount;
     m_junkNames = outcome.junkNames;
     m_model->setTable(app::junkRiskResult(spec, baseDir(), outcome, m_threads->value()).tables.front());
@@ -476,6 +599,24 @@ void JunkRiskPage::showLessonTerms()
         return;
     }
     const QLocale locale = groupingLocale();
+    if (m_resultSpec.alongReply()) {
+        // The reply's whole length, per setting: the last row of each (steps restart at 1).
+        QStringList lines;
+        for (std::size_t i = 0; i < m_replyRows.size(); ++i) {
+            const auto& row = m_replyRows[i];
+            if (i + 1 < m_replyRows.size() && m_replyRows[i + 1].step != 1)
+                continue;
+            QString line = tr("<b>%1</b>: over the reply's %2 tokens, expected junk tokens %3; "
+                              "P(at least one junk token) = <b>%4</b>")
+                               .arg(QString::fromStdString(row.setting).toHtmlEscaped(), locale.toString(row.step),
+                                    locale.toString(row.expectedCount, 'g', 4), locale.toString(row.analytic, 'f', 4));
+            if (std::isfinite(row.monteCarlo))
+                line += tr(" (Monte Carlo: %1)").arg(locale.toString(row.monteCarlo, 'f', 4));
+            lines << line;
+        }
+        m_lessonText->setText(lines.join(QStringLiteral("<br>")));
+        return;
+    }
     m_highlights = engine::junkRiskHighlights(m_rows, n);
     QStringList names = m_junkNames;
     for (QString& name : names)
@@ -516,11 +657,67 @@ QJsonObject JunkRiskPage::controlsJson() const
     return spec.ok() ? app::toJson(spec.value()) : QJsonObject();
 }
 
+QString JunkRiskPage::replyFieldsProblem() const
+{
+    const int mode = m_mode->currentIndex();
+    if (mode == BuiltinReply) {
+        if (engine::wordTokens(m_prompt->text().toStdString()).empty())
+            return tr("Prompt: type at least one word: the model continues a prompt");
+        app::LoopSpec loop;
+        loop.chain = m_replyChain->text().trimmed();
+        if (const auto chain = app::loopChain(loop); !chain)
+            return tr("Reply chain: %1").arg(QString::fromStdString(chain.error()));
+        return {};
+    }
+    if (mode != FileSteps)
+        return {};
+    const QString name = m_stepsFile->text().trimmed();
+    if (name.isEmpty())
+        return tr("Logits file: name a .npy, .npz or safetensors file of [steps, V] logits");
+    const auto range = parseStepRangeText(m_stepRange->text());
+    if (!range)
+        return QString::fromStdString(range.error());
+    const QString path = QFileInfo(name).isAbsolute() ? name : QDir(baseDir()).filePath(name);
+    if (auto problem = app::logitsFileProblem(path))
+        return QString::fromStdString(*problem);
+    // A .npy or safetensors header is read in microseconds (the data stays mapped, unread); an
+    // .npz member would be inflated, so its range is checked when the run starts.
+    const auto format = app::fileFormat(path);
+    if (format == engine::LogitsFormat::Text)
+        return tr("%1: a text file holds one distribution; along a reply needs a .npy, .npz or safetensors file").arg(name);
+    if (format == engine::LogitsFormat::Npz)
+        return {};
+    const QString array = m_loaded.distribution.path == name ? m_loaded.distribution.array : QString();
+    const auto opened = app::LogitsArray::open(path, array);
+    if (!opened)
+        return QString::fromStdString(opened.error());
+    const auto steps = app::resolveStepRange(range.value(), opened->layout().steps(), name.toStdString(), "steps");
+    return steps ? QString() : QString::fromStdString(steps.error());
+}
+
+void JunkRiskPage::checkReplyFields()
+{
+    const QString problem = replyFieldsProblem();
+    m_replyError->setText(problem);
+    m_replyError->setVisible(!problem.isEmpty());
+}
+
 void JunkRiskPage::runStateChanged()
 {
+    const int mode = m_mode->currentIndex();
+    const bool one = mode == OneDistribution;
+    for (QWidget* w : {static_cast<QWidget*>(m_stepsFile), static_cast<QWidget*>(m_stepRange)})
+        w->setEnabled(mode == FileSteps);
+    for (QWidget* w : {static_cast<QWidget*>(m_prompt), static_cast<QWidget*>(m_replyLength),
+                       static_cast<QWidget*>(m_replyChain), static_cast<QWidget*>(m_replySeed)})
+        w->setEnabled(mode == BuiltinReply);
+    for (QWidget* w : {static_cast<QWidget*>(m_distribution), static_cast<QWidget*>(m_lengths),
+                       static_cast<QWidget*>(m_logN), static_cast<QWidget*>(m_highlight)})
+        w->setEnabled(one);
+    checkReplyFields();
     const int choice = m_distribution->currentIndex();
-    const bool synthetic = choice == Zipf || choice == Normal;
-    m_q->setEnabled(choice == QPerToken);
+    const bool synthetic = one && (choice == Zipf || choice == Normal);
+    m_q->setEnabled(one && choice == QPerToken);
     checkQField();
     m_vocabulary->setEnabled(synthetic);
     m_shape->setEnabled(synthetic);

@@ -3,6 +3,9 @@
 // setting's per-token junk probability q, the junk tokens by name, and P(at least one junk
 // token) and P(no junk token) at a chosen N. q can also be typed directly ("q per token"). The run lifecycle (Run / Cancel, progress, only
 // whole finished runs shown) is ExperimentPage's.
+// "Along a reply" replaces the one distribution by a reply's steps (an imported file's rows, or
+// the built-in model's reply to a prompt): q changes per step, and the charts show q_t and the
+// cumulative risk 1 - prod (1 - q_t) by step.
 #pragma once
 
 #include "junk_risk_job.h"
@@ -17,12 +20,14 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QSpinBox;
+class QStackedWidget;
 class QTableView;
 QT_END_NAMESPACE
 
 namespace logitlab::ui {
 
 class JunkRiskChart;
+class ReplyJunkRiskChart;
 class ResultTableModel;
 
 class JunkRiskPage : public ExperimentPage {
@@ -53,6 +58,17 @@ public:
     QSpinBox* highlightBox() const { return m_highlight; }
     QLabel* lessonLabel() const { return m_lessonText; }
     JunkRiskChart* riskChart() const { return m_chart; }
+    // "One distribution" or "along a reply" (a file's steps, or the built-in model's reply).
+    enum Mode { OneDistribution, FileSteps, BuiltinReply };
+    QComboBox* modeBox() const { return m_mode; }
+    QLineEdit* stepsFileField() const { return m_stepsFile; }
+    QLineEdit* stepRangeField() const { return m_stepRange; }
+    QLineEdit* promptField() const { return m_prompt; }
+    QSpinBox* replyLengthBox() const { return m_replyLength; }
+    QLineEdit* replyChainField() const { return m_replyChain; }
+    QSpinBox* replySeedBox() const { return m_replySeed; }
+    QLabel* replyErrorLabel() const { return m_replyError; }  // the inline error of the reply's inputs
+    ReplyJunkRiskChart* replyChart() const { return m_replyChart; }
     // The highlighted numbers as shown (empty before a run).
     const std::vector<engine::JunkRiskHighlight>& highlights() const { return m_highlights; }
 
@@ -65,6 +81,8 @@ private:
     void showResults(const app::JunkRiskSpec& spec, const app::JunkRiskOutcome& outcome);
     void showLessonTerms();  // the highlight at the chosen N, from the shown results
     void checkQField();      // the inline error next to the q field
+    void checkReplyFields(); // the inline error next to the reply's inputs
+    QString replyFieldsProblem() const;
     QJsonObject controlsJson() const override;
 
     ResultTableModel* m_model;  // the result table logitlab-cli run writes for the same file
@@ -73,11 +91,22 @@ private:
     app::JunkRiskSpec m_loaded;      // the distribution "as in the file" comes from here
     app::JunkRiskSpec m_resultSpec;  // what the shown results were computed from
     std::vector<engine::JunkRiskRow> m_rows;  // the shown results, for the chart
+    std::vector<engine::ReplyJunkRiskRow> m_replyRows;  // ... along a reply
     bool m_hasResults = false;
     std::size_t m_junkCount = 0;
     QStringList m_junkNames;
     std::vector<engine::JunkRiskHighlight> m_highlights;
 
+    ReplyJunkRiskChart* m_replyChart;
+    QStackedWidget* m_charts;  // the N chart, or the two charts along a reply
+    QComboBox* m_mode;
+    QLineEdit* m_stepsFile;
+    QLineEdit* m_stepRange;
+    QLineEdit* m_prompt;
+    QSpinBox* m_replyLength;
+    QLineEdit* m_replyChain;
+    QSpinBox* m_replySeed;
+    QLabel* m_replyError;
     QComboBox* m_distribution;
     QSpinBox* m_vocabulary;
     QDoubleSpinBox* m_shape;
