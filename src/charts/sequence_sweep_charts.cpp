@@ -90,6 +90,7 @@ void SequenceSweepCharts::setCensus(const engine::ReplyCensus& census, std::size
         upper->append(double(i) + 0.45, 0);
     }
     auto* bars = new QAreaSeries(upper);
+    upper->setParent(bars);  // QAreaSeries does not own the line it fills under
     bars->setName(tr("seeds whose reply first differs here"));
     bars->setColor(kObserved);
     bars->setBorderColor(kObserved);

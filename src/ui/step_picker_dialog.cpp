@@ -33,7 +33,7 @@ QTableWidgetItem* numberItem(double value, int decimals)
 
 StepPickerDialog::StepPickerDialog(const QString& what, const QList<QList<double>>& entropy, const QString& vocabulary,
                                    QWidget* parent)
-    : QDialog(parent), m_entropy(entropy), m_batch(new QSpinBox),
+    : QDialog(parent), m_entropy(entropy), m_batch(new QSpinBox(this)),  // parented: not in a layout for one batch
       m_steps(new QTableWidget(static_cast<int>(entropy.value(0).size()), 3)), m_vocabulary(new QLineEdit(vocabulary))
 {
     setWindowTitle(tr("Choose a step"));
