@@ -141,8 +141,8 @@ private slots:
     {
         QTest::addColumn<ExpPath>("path");
         QTest::addColumn<double>("temperature");
-        // 1, 0.5 and 2^-6 are powers of two, whose division the loops do as a multiplication.
-        for (const double t : {0.01, 0.7, 5.0, 1.0, 0.5, 0.015625}) {
+        // T = 1 is a power of two, whose division the loops do as a multiplication.
+        for (const double t : {0.01, 0.7, 5.0, 1.0}) {
             const QByteArray suffix = " T=" + QByteArray::number(t);
             QTest::newRow("sse2" + suffix) << ExpPath::Sse2 << t;
             QTest::newRow("avx2" + suffix) << ExpPath::Avx2 << t;
