@@ -6,6 +6,7 @@
 #include "lesson_examples.h"
 #include "main_window.h"
 #include "seed_sweep_page.h"
+#include "seed_sweep_page_run.h"
 #include "test_support.h"
 #include "result_table_model.h"
 
@@ -26,14 +27,7 @@ using namespace logitlab::ui;
 
 namespace {
 
-bool runAndWait(SeedSweepPage& page)
-{
-    QSignalSpy ended(&page, &SeedSweepPage::runEnded);
-    page.run();
-    if (!ended.wait(120000))
-        return false;
-    return ended.first().first().toBool();
-}
+using test::runAndWait;
 
 }  // namespace
 

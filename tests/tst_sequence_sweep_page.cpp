@@ -8,6 +8,7 @@
 #include "experiment_kind.h"
 #include "result_table_model.h"
 #include "seed_sweep_page.h"
+#include "seed_sweep_page_run.h"
 #include "small_npy.h"
 
 #include <QAbstractItemModelTester>
@@ -30,14 +31,7 @@ using namespace logitlab::ui;
 
 namespace {
 
-bool runAndWait(SeedSweepPage& page)
-{
-    QSignalSpy ended(&page, &SeedSweepPage::runEnded);
-    page.run();
-    if (!ended.wait(120000))
-        return false;
-    return ended.first().first().toBool();
-}
+using test::runAndWait;
 
 // A table's CSV without its provenance lines (the page names its runs after the controls, the
 // file after itself).
