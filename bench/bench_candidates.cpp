@@ -3,6 +3,8 @@
 // core (issue 17: 0.3 ms). Also the softmax alone (issue 17: 0.25 ms), the floor its id-order sum
 // sets, the other vocabulary sizes, and top-k, for context.
 #include "candidates.h"
+#include "exp_histogram.h"
+#include "lesson_exp_sum.h"
 #include "mulberry32.h"
 #include "sample.h"
 #include "softmax.h"
@@ -89,6 +91,37 @@ void BM_TwoDivisionsFloor(benchmark::State& state)
     }
 }
 
+// The lesson's exp-and-sum pass alone on each instruction set the processor has: on processors
+// that split 256-bit operations in two (Zen 1), AVX2 need not beat SSE2.
+void BM_ExpSumPath(benchmark::State& state)
+{
+    const auto path = static_cast<ExpPath>(state.range(1));
+    if (!expPathAvailable(path)) {
+        state.SkipWithError("instruction set not on this processor");
+        return;
+    }
+    const Eigen::ArrayXf logits = normalLogits(static_cast<int>(state.range(0)));
+    const double maxScaled = static_cast<double>(logits.maxCoeff()) / 0.7;
+    Eigen::ArrayXd out(logits.size());
+    for (auto _ : state)
+        benchmark::DoNotOptimize(detail::lessonExpSum(logits.data(), static_cast<std::size_t>(logits.size()), 0.7,
+                                                      maxScaled, out.data(), path));
+}
+
+// The same pass filling the histogram that bounds a top-k / top-p cut (candidates() with a cut).
+void BM_ExpSumHistogram(benchmark::State& state)
+{
+    const Eigen::ArrayXf logits = normalLogits(static_cast<int>(state.range(0)));
+    const double maxScaled = static_cast<double>(logits.maxCoeff()) / 0.7;
+    Eigen::ArrayXd out(logits.size());
+    for (auto _ : state) {
+        detail::ExpHistogram histogram;
+        benchmark::DoNotOptimize(detail::lessonExpSum(logits.data(), static_cast<std::size_t>(logits.size()), 0.7,
+                                                      maxScaled, out.data(), histogram));
+        benchmark::DoNotOptimize(histogram);
+    }
+}
+
 void vocabularies(benchmark::internal::Benchmark* b)
 {
     for (int v : {32000, 128256, 151936, 262144})
@@ -103,5 +136,9 @@ BENCHMARK_CAPTURE(BM_CandidatesAndDraw, T1_topK40, SamplerSettings{1.0, 40, std:
 BENCHMARK(BM_Softmax)->Apply(vocabularies);
 BENCHMARK(BM_IdOrderSumFloor)->Apply(vocabularies);
 BENCHMARK(BM_TwoDivisionsFloor)->Apply(vocabularies);
+BENCHMARK(BM_ExpSumPath)
+    ->ArgsProduct({{128256}, {static_cast<int>(ExpPath::Scalar), static_cast<int>(ExpPath::Sse2), static_cast<int>(ExpPath::Avx2)}})
+    ->Unit(benchmark::kMillisecond)->Repetitions(9)->ReportAggregatesOnly(true);
+BENCHMARK(BM_ExpSumHistogram)->Arg(128256)->Unit(benchmark::kMillisecond)->Repetitions(9)->ReportAggregatesOnly(true);
 
 BENCHMARK_MAIN();

@@ -3,6 +3,7 @@
 #include "softmax_kernel.h"
 
 #include <algorithm>
+#include <bit>
 #include <emmintrin.h>
 #include <vector>
 
@@ -70,19 +71,21 @@ bool gatherByExp(const std::vector<double>& exps, const ExpHistogram& histogram,
         return false;
     const double threshold = ExpHistogram::lowerBound(last + 1);
     order.clear();
-    // Two exps compared at a time: most pairs have no survivor, and the branch on the pair's
+    // Eight exps compared at a time: most groups have no survivor, and one branch on the group's
     // mask is cheaper than one branch per id.
     const __m128d bound = _mm_set1_pd(threshold);
+    constexpr std::size_t kGroup = 8;
     std::size_t j = 0;
-    for (; j + 2 <= n; j += 2) {
-        const int hits = _mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(exps.data() + j), bound));
-        if (hits & 1)
-            order.push_back(static_cast<std::int32_t>(j));
-        if (hits & 2)
-            order.push_back(static_cast<std::int32_t>(j + 1));
+    for (; j + kGroup <= n; j += kGroup) {
+        int hits = 0;
+        for (std::size_t pair = 0; pair < kGroup / 2; ++pair)
+            hits |= _mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(exps.data() + j + 2 * pair), bound)) << (2 * pair);
+        for (; hits != 0; hits &= hits - 1)
+            order.push_back(static_cast<std::int32_t>(j + static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(hits)))));
     }
-    if (j < n && exps[j] >= threshold)
-        order.push_back(static_cast<std::int32_t>(j));
+    for (; j < n; ++j)
+        if (exps[j] >= threshold)
+            order.push_back(static_cast<std::int32_t>(j));
     return true;
 }
 

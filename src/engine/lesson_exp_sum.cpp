@@ -72,8 +72,81 @@ double tail(const Scalar* logits, std::size_t from, std::size_t n, double temper
     return addInOrder(sum, out + from, n - from, visit);
 }
 
-constexpr std::size_t kAvx2Vectors = 2;
-constexpr std::size_t kAvx2Block = 4 * kAvx2Vectors;
+// The AVX2 loop works on chunks of kChunkVectors vectors in three passes through L1-resident
+// scratch. One exp is a dependent chain of about 100 cycles; a chunk's pass has a short chain per
+// vector and many independent vectors, so the processor overlaps them (a whole exp per vector
+// leaves the reorder window full of one chain). Each pass also adds the previous chunk's terms to
+// the id-order sum, four at a time: that chain runs under the exps.
+constexpr std::size_t kChunkVectors = 16;
+constexpr std::size_t kChunk = 4 * kChunkVectors;
+
+// 2^k for integer-valued doubles k in [-1022, 1023]: 2^52 + 1023 + k is exact, and its low
+// eleven bits are the biased exponent.
+__attribute__((target("avx2"))) inline __m256d twoToThe(__m256d t)
+{
+    const __m256d biased = _mm256_add_pd(t, _mm256_set1_pd(4503599627371519.0));  // 2^52 + 1023
+    return _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_castpd_si256(biased), 52));
+}
+
+struct ChunkScratch {
+    alignas(32) double hi[kChunk];
+    alignas(32) double lo[kChunk];
+    alignas(32) double t[kChunk];
+    alignas(32) double quotient[kChunk];
+};
+
+// Adds four terms of the previous chunk, if any, to the id-order sum.
+template <class Visit>
+inline void addFour(double& sum, const double* previous, std::size_t v, Visit& visit)
+{
+    if (previous != nullptr)
+        sum = addInOrder(sum, previous + 4 * v, 4, visit);
+}
+
+// One chunk of plain lanes (fdlibm::expAvx2Plain's operations, in passes). Returns false, having
+// written nothing, when some lane is not plain.
+template <class Scalar, class Visit>
+__attribute__((target("avx2"))) bool plainChunkAvx2(const Scalar* logits, __m256d t, __m256d inverse, bool multiply,
+                                                    __m256d m, double* out, ChunkScratch& s, double& sum,
+                                                    const double* previous, Visit& visit)
+{
+    using namespace fdlibm;
+    __m256d plain = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+    for (std::size_t v = 0; v < kChunkVectors; ++v) {
+        const __m256d l = load4(logits + 4 * v);
+        const __m256d x = _mm256_sub_pd(multiply ? _mm256_mul_pd(l, inverse) : _mm256_div_pd(l, t), m);
+        plain = _mm256_and_pd(plain, plainNonPositive(x));
+        // k = (int)(x / ln2 - 0.5) for x < 0, kept as a double (exact: |k| <= 1022).
+        const __m256d halfSigned = _mm256_or_pd(_mm256_set1_pd(0.5), _mm256_and_pd(x, _mm256_set1_pd(-0.0)));
+        const __m256d k = _mm256_round_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), halfSigned),
+                                          _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+        _mm256_store_pd(s.t + 4 * v, k);
+        _mm256_store_pd(s.hi + 4 * v, _mm256_sub_pd(x, _mm256_mul_pd(k, _mm256_set1_pd(kLn2Hi))));
+        _mm256_store_pd(s.lo + 4 * v, _mm256_mul_pd(k, _mm256_set1_pd(kLn2Lo)));
+    }
+    if (_mm256_movemask_pd(plain) != 0xf)
+        return false;
+    for (std::size_t v = 0; v < kChunkVectors; ++v) {
+        const __m256d r = _mm256_sub_pd(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v));
+        const __m256d rr = _mm256_mul_pd(r, r);
+        __m256d poly = _mm256_add_pd(_mm256_set1_pd(kP4), _mm256_mul_pd(rr, _mm256_set1_pd(kP5)));
+        poly = _mm256_add_pd(_mm256_set1_pd(kP3), _mm256_mul_pd(rr, poly));
+        poly = _mm256_add_pd(_mm256_set1_pd(kP2), _mm256_mul_pd(rr, poly));
+        poly = _mm256_add_pd(_mm256_set1_pd(kP1), _mm256_mul_pd(rr, poly));
+        const __m256d c = _mm256_sub_pd(r, _mm256_mul_pd(rr, poly));
+        _mm256_store_pd(s.quotient + 4 * v,
+                        _mm256_div_pd(_mm256_mul_pd(r, c), _mm256_sub_pd(_mm256_set1_pd(2.0), c)));
+        addFour(sum, previous, v, visit);
+    }
+    for (std::size_t v = 0; v < kChunkVectors; ++v) {
+        const __m256d hi = _mm256_load_pd(s.hi + 4 * v);
+        const __m256d lo = _mm256_load_pd(s.lo + 4 * v);
+        const __m256d y = _mm256_sub_pd(_mm256_set1_pd(1.0),
+                                        _mm256_sub_pd(_mm256_sub_pd(lo, _mm256_load_pd(s.quotient + 4 * v)), hi));
+        _mm256_storeu_pd(out + 4 * v, _mm256_mul_pd(y, twoToThe(_mm256_load_pd(s.t + 4 * v))));
+    }
+    return true;
+}
 
 template <class Scalar, class Visit>
 __attribute__((target("avx2"))) double expSumAvx2(const Scalar* logits, std::size_t n, double temperature,
@@ -83,30 +156,24 @@ __attribute__((target("avx2"))) double expSumAvx2(const Scalar* logits, std::siz
     const __m256d inverse = _mm256_set1_pd(1.0 / temperature);
     const bool multiply = exactReciprocal(temperature);
     const __m256d m = _mm256_set1_pd(maxScaled);
+    ChunkScratch scratch;
     double sum = 0.0;
+    const double* previous = nullptr;  // the last chunk's exps, not yet summed
     std::size_t i = 0;
-    for (; i + kAvx2Block <= n; i += kAvx2Block) {
-        __m256d x[kAvx2Vectors];
-        __m256d plain = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
-        for (std::size_t v = 0; v < kAvx2Vectors; ++v) {
-            const __m256d l = load4(logits + i + 4 * v);
-            x[v] = _mm256_sub_pd(multiply ? _mm256_mul_pd(l, inverse) : _mm256_div_pd(l, t), m);
-            plain = _mm256_and_pd(plain, fdlibm::plainNonPositive(x[v]));
+    for (; i + kChunk <= n; i += kChunk) {
+        if (!plainChunkAvx2(logits + i, t, inverse, multiply, m, out + i, scratch, sum, previous, visit)) {
+            for (std::size_t v = 0; v < kChunkVectors; ++v) {
+                const __m256d l = load4(logits + i + 4 * v);
+                const __m256d x = _mm256_sub_pd(multiply ? _mm256_mul_pd(l, inverse) : _mm256_div_pd(l, t), m);
+                _mm256_storeu_pd(out + i + 4 * v, fdlibm::expAvx2Full(x));
+                addFour(sum, previous, v, visit);
+            }
         }
-        if (_mm256_movemask_pd(plain) == 0xf) {
-            __m256d e[kAvx2Vectors];
-            fdlibm::expAvx2Plain<kAvx2Vectors>(x, e);
-            for (std::size_t v = 0; v < kAvx2Vectors; ++v)
-                _mm256_storeu_pd(out + i + 4 * v, e[v]);
-        } else {
-            for (std::size_t v = 0; v < kAvx2Vectors; ++v)
-                _mm256_storeu_pd(out + i + 4 * v, fdlibm::expAvx2Full(x[v]));
-        }
-        if (i != 0)
-            sum = addInOrder(sum, out + i - kAvx2Block, kAvx2Block, visit);
+        previous = out + i;
     }
-    if (i != 0)
-        sum = addInOrder(sum, out + i - kAvx2Block, kAvx2Block, visit);
+    if (previous != nullptr)
+        for (std::size_t v = 0; v < kChunkVectors; ++v)
+            addFour(sum, previous, v, visit);
     return tail(logits, i, n, temperature, maxScaled, out, sum, visit);
 }
 
