@@ -3,7 +3,6 @@
 // core (issue 17: 0.3 ms). Also the softmax alone (issue 17: 0.25 ms), the floor its id-order sum
 // sets, the other vocabulary sizes, and top-k, for context.
 #include "candidates.h"
-#include "exp_histogram.h"
 #include "lesson_exp_sum.h"
 #include "mulberry32.h"
 #include "sample.h"
@@ -108,20 +107,6 @@ void BM_ExpSumPath(benchmark::State& state)
                                                       maxScaled, out.data(), path));
 }
 
-// The same pass filling the histogram that bounds a top-k / top-p cut (candidates() with a cut).
-void BM_ExpSumHistogram(benchmark::State& state)
-{
-    const Eigen::ArrayXf logits = normalLogits(static_cast<int>(state.range(0)));
-    const double maxScaled = static_cast<double>(logits.maxCoeff()) / 0.7;
-    Eigen::ArrayXd out(logits.size());
-    for (auto _ : state) {
-        detail::ExpHistogram histogram;
-        benchmark::DoNotOptimize(detail::lessonExpSum(logits.data(), static_cast<std::size_t>(logits.size()), 0.7,
-                                                      maxScaled, out.data(), histogram));
-        benchmark::DoNotOptimize(histogram);
-    }
-}
-
 void vocabularies(benchmark::internal::Benchmark* b)
 {
     for (int v : {32000, 128256, 151936, 262144})
@@ -139,6 +124,5 @@ BENCHMARK(BM_TwoDivisionsFloor)->Apply(vocabularies);
 BENCHMARK(BM_ExpSumPath)
     ->ArgsProduct({{128256}, {static_cast<int>(ExpPath::Scalar), static_cast<int>(ExpPath::Sse2), static_cast<int>(ExpPath::Avx2)}})
     ->Unit(benchmark::kMillisecond)->Repetitions(9)->ReportAggregatesOnly(true);
-BENCHMARK(BM_ExpSumHistogram)->Arg(128256)->Unit(benchmark::kMillisecond)->Repetitions(9)->ReportAggregatesOnly(true);
 
 BENCHMARK_MAIN();

@@ -144,6 +144,52 @@ private slots:
         QVERIFY(candidates(asFloat, s) == reference(asFloat.cast<double>(), s));
     }
 
+    // candidates() bounds a cut from a sample of every 16th exp (candidates.cpp, gatherCut), then
+    // checks the bound with the exact histogram of what it gathered, and falls back to every exp
+    // when the check fails. Heavy ids on the sample's stride make the sample overestimate the
+    // mass above a threshold (the fallback runs); heavy ids between the samples make it miss
+    // them; many equal logits put ties on the cut. Every case equals the full sort bit for bit.
+    void matchesFullSortWhenTheSampleMisleads_data()
+    {
+        QTest::addColumn<int>("heavyStride");  // every heavyStride-th id from heavyOffset is heavy
+        QTest::addColumn<int>("heavyOffset");
+        QTest::addColumn<double>("heavyLogit");
+        QTest::addColumn<double>("temperature");
+        QTest::addColumn<int>("topK");
+        QTest::addColumn<double>("topP");
+        QTest::newRow("heavy ids on the stride, top-p 0.9") << 16 << 0 << 4.0 << 1.0 << 0 << 0.9;
+        QTest::newRow("heavy ids on the stride, top-k 300") << 16 << 0 << 4.0 << 1.0 << 300 << 0.0;
+        QTest::newRow("heavy ids between samples, top-p 0.5") << 16 << 5 << 6.0 << 1.0 << 0 << 0.5;
+        QTest::newRow("a few heavy ids between samples, top-p 0.99") << 1999 << 7 << 9.0 << 0.8 << 0 << 0.99;
+        QTest::newRow("ties: two logit values, top-p 0.7") << 3 << 1 << 1.0 << 1.0 << 0 << 0.7;
+        QTest::newRow("ties: two logit values, top-k 1000") << 3 << 1 << 1.0 << 1.0 << 1000 << 0.0;
+        QTest::newRow("flat tail at T = 5, top-p 0.999") << 7 << 0 << 2.0 << 5.0 << 0 << 0.999;
+    }
+
+    void matchesFullSortWhenTheSampleMisleads()
+    {
+        QFETCH(int, heavyStride);
+        QFETCH(int, heavyOffset);
+        QFETCH(double, heavyLogit);
+        QFETCH(double, temperature);
+        QFETCH(int, topK);
+        QFETCH(double, topP);
+        constexpr int kVocabulary = 40000;
+        Eigen::ArrayXd logits = Eigen::ArrayXd::Zero(kVocabulary);
+        for (int i = heavyOffset; i < kVocabulary; i += heavyStride)
+            logits[i] = heavyLogit;
+        SamplerSettings s{temperature, topK > 0 ? std::optional<int>(topK) : std::nullopt,
+                          topP > 0 ? std::optional<double>(topP) : std::nullopt};
+        const CandidateList expected = reference(logits, s);
+        QVERIFY(candidates(logits, s) == expected);
+        // The same logits with a little noise: no exact ties, the same kind of misleading sample.
+        std::mt19937 gen(11);
+        std::normal_distribution<double> noise(0.0, 0.05);
+        for (double& l : logits)
+            l += noise(gen);
+        QVERIFY(candidates(logits, s) == reference(logits, s));
+    }
+
     void propertiesHoldOnRandomInputs()
     {
         std::mt19937 gen(2024);

@@ -3,7 +3,6 @@
 // every lane.
 #include "exp_arguments.h"
 #include "fdlibm_exp.h"
-#include "exp_histogram.h"
 #include "lesson_exp_sum.h"
 #include "test_support.h"
 
@@ -167,22 +166,6 @@ private slots:
             const double sum = detail::lessonExpSum(d.data(), n, temperature, maxScaled, expected.data(), ExpPath::Scalar);
             QVERIFY(sameBits(detail::lessonExpSum(d.data(), n, temperature, maxScaled, fromDouble.data(), path), sum));
             QVERIFY(sameBits(detail::lessonExpSum(f.data(), n, temperature, maxScaled, fromFloat.data(), path), sum));
-            // The pass that also fills candidates()'s histogram: the same bits, every exp counted
-            // once, in the bucket of its value.
-            detail::ExpHistogram histogram;
-            std::vector<double> withHistogram(n);
-            QVERIFY(sameBits(detail::lessonExpSum(f.data(), n, temperature, maxScaled, withHistogram.data(), histogram, path), sum));
-            detail::ExpHistogram byHand;
-            for (std::size_t i = 0; i < n; ++i) {
-                QVERIFY(sameBits(withHistogram[i], fromFloat[i]));
-                ++byHand.count[0][detail::ExpHistogram::bucketOf(withHistogram[i])];
-            }
-            for (std::size_t b = 0; b < detail::ExpHistogram::kBuckets; ++b) {
-                std::uint32_t counted = 0;
-                for (const auto& way : histogram.count)
-                    counted += way[b];
-                QCOMPARE(counted, byHand.count[0][b]);
-            }
             for (std::size_t i = 0; i < n; ++i) {
                 QVERIFY2(sameBits(fromDouble[i], expected[i]), qPrintable(describe(d[i])));
                 QVERIFY2(sameBits(fromFloat[i], expected[i]), qPrintable(describe(d[i])));

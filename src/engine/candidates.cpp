@@ -1,5 +1,6 @@
 #include "candidates.h"
 
+#include "exp_histogram.h"
 #include "softmax_kernel.h"
 
 #include <algorithm>
@@ -11,10 +12,11 @@ namespace logitlab::engine {
 
 namespace {
 
-// Scratch space reused across calls on the same thread: a fresh 1 MB vector per token costs
-// page faults that show up in the per-token time at V = 128k.
-// A probability and its id, sorted together.
+// A probability (or, while gathering, an exp) and its id, sorted together.
 struct Ranked {
+    // Does nothing, so that growing the workspace's vector does not zero what is written next.
+    Ranked() {}
+    Ranked(double value, std::int32_t token) : p(value), id(token) {}
     double p;
     std::int32_t id;
 };
@@ -25,9 +27,10 @@ bool rankedBefore(const Ranked& a, const Ranked& b)
     return a.p > b.p || (a.p == b.p && a.id < b.id);
 }
 
+// Scratch space reused across calls on the same thread: a fresh 1 MB vector per token costs
+// page faults that show up in the per-token time at V = 128k.
 struct Workspace {
     std::vector<double> probs;
-    std::vector<std::int32_t> order;
     std::vector<Ranked> ranked;
 };
 
@@ -39,53 +42,103 @@ Workspace& workspace()
 
 using detail::ExpHistogram;
 
-// Fills `order` with a superset of the ids top-k / top-p can keep, every id whose exp is at least
-// a threshold, and returns false when the histogram's buckets (exp_histogram.h) cannot bound the
-// cut (the caller then selects over the whole vocabulary). The cut must end inside buckets
-// 0..last; the ids of bucket last + 1 are gathered too, because two exps a rounding apart can
-// divide to the same probability and the lesson orders equal probabilities by id: with the
-// neighbour bucket in, every id ranked before the cut is in `order`, and every id left out ranks
-// below all of buckets 0..last.
-bool gatherByExp(const std::vector<double>& exps, const ExpHistogram& histogram, double sum, std::size_t limit,
-                 const std::optional<double>& topP, std::vector<std::int32_t>& order)
+// The bucket sums add in another order than the final walk, so a cut is trusted to end inside a
+// bucket only with a margin far above their rounding error.
+constexpr double kMargin = 1e-9;
+
+// The first bucket (exp_histogram.h) by which the histogram's ids reach top-k's `limit` or
+// top-p's mass; kBuckets when none before the last two does.
+std::size_t cutBucket(const ExpHistogram& histogram, double sum, std::size_t limit, const std::optional<double>& topP)
 {
-    const std::size_t n = exps.size();
-    constexpr std::size_t kBuckets = ExpHistogram::kBuckets;
-    // The bucket sums add in another order than the final walk, so demand a margin far above
-    // their rounding error before trusting that the nucleus ends inside the gathered buckets.
-    constexpr double kMargin = 1e-9;
     double cumulative = 0.0;
     std::size_t taken = 0;
-    std::size_t last = kBuckets;
-    for (std::size_t b = 0; b + 2 < kBuckets; ++b) {
+    for (std::size_t b = 0; b + 2 < ExpHistogram::kBuckets; ++b) {
         for (std::size_t w = 0; w < ExpHistogram::kWays; ++w) {
             cumulative += histogram.mass[w][b];
             taken += histogram.count[w][b];
         }
-        if (taken >= limit || (topP && cumulative / sum > *topP + kMargin)) {
-            last = b;
-            break;
-        }
+        if (taken >= limit || (topP && cumulative / sum > *topP + kMargin))
+            return b;
     }
-    if (last == kBuckets)
-        return false;
-    const double threshold = ExpHistogram::lowerBound(last + 1);
-    order.clear();
-    // Eight exps compared at a time: most groups have no survivor, and one branch on the group's
-    // mask is cheaper than one branch per id.
+    return ExpHistogram::kBuckets;
+}
+
+// Fills `gathered` with (exp, id) for every id whose exp is at least `threshold`, in id order.
+void gatherAtLeast(const std::vector<double>& exps, double threshold, std::vector<Ranked>& gathered)
+{
+    const std::size_t n = exps.size();
+    gathered.resize(n);
+    std::size_t count = 0;
+    // Eight exps compared at a time: most groups have no survivor and cost one branch; a group
+    // with some is written without a branch per id (where survivors are dense, those branches
+    // would be mispredicted half the time).
     const __m128d bound = _mm_set1_pd(threshold);
     constexpr std::size_t kGroup = 8;
     std::size_t j = 0;
     for (; j + kGroup <= n; j += kGroup) {
-        int hits = 0;
-        for (std::size_t pair = 0; pair < kGroup / 2; ++pair)
-            hits |= _mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(exps.data() + j + 2 * pair), bound)) << (2 * pair);
-        for (; hits != 0; hits &= hits - 1)
-            order.push_back(static_cast<std::int32_t>(j + static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(hits)))));
+        const double* e = exps.data() + j;
+        const int hits = _mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(e), bound))
+                         | _mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(e + 2), bound)) << 2
+                         | _mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(e + 4), bound)) << 4
+                         | _mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(e + 6), bound)) << 6;
+        if (hits == 0)
+            continue;
+        for (std::size_t t = 0; t < kGroup; ++t) {
+            gathered[count] = Ranked{exps[j + t], static_cast<std::int32_t>(j + t)};
+            count += static_cast<std::size_t>((hits >> t) & 1);
+        }
     }
     for (; j < n; ++j)
         if (exps[j] >= threshold)
-            order.push_back(static_cast<std::int32_t>(j));
+            gathered[count++] = Ranked{exps[j], static_cast<std::int32_t>(j)};
+    gathered.resize(count);
+}
+
+// Fills `gathered` with (exp, id) for a superset of the ids top-k / top-p can keep, every id whose
+// exp is at least a threshold, and returns false when the histogram's buckets cannot bound the cut (the caller
+// then selects over the whole vocabulary). The cut must end inside buckets 0..last; the ids of
+// bucket last + 1 are gathered too, because two exps a rounding apart can divide to the same
+// probability and the lesson orders equal probabilities by id: with the neighbour bucket in, every
+// id ranked before the cut is gathered, and every id left out ranks below all of buckets 0..last.
+//
+// Why a sample first: a histogram of every exp costs a third of the exp pass, and the nucleus is
+// usually a small share of the vocabulary. Every kStride-th exp, counted kStride times, shows
+// roughly which buckets hold the top n / kShare ids; those ids are gathered, and their exact
+// histogram (complete for those buckets) must place the cut inside them. (A sample is no guide
+// to where the cut ends: it misses the few heavy ids at the top, or counts one of them kStride
+// times.) When the exact histogram does not place it (a nucleus of more than about n / kShare
+// ids), the histogram of every exp decides.
+bool gatherCut(const std::vector<double>& exps, double sum, std::size_t limit, const std::optional<double>& topP,
+               std::vector<Ranked>& gathered)
+{
+    constexpr std::size_t kBuckets = ExpHistogram::kBuckets;
+    constexpr std::size_t kStride = 16;
+    constexpr std::size_t kShare = 8;
+    const std::size_t n = exps.size();
+    if (n >= 64 * kStride) {
+        ExpHistogram sample;
+        for (std::size_t i = 0; i < n; i += kStride)
+            sample.add(exps.data() + i, 1);
+        const std::size_t reach = std::max<std::size_t>(1, cutBucket(sample, sum, n / kShare / kStride, std::nullopt));
+        if (reach + 2 < kBuckets) {
+            gatherAtLeast(exps, ExpHistogram::lowerBound(reach), gathered);
+            ExpHistogram exact;
+            for (const Ranked& r : gathered)
+                exact.add(&r.p, 1);
+            const std::size_t last = cutBucket(exact, sum, limit, topP);
+            if (last + 1 <= reach) {
+                const double threshold = ExpHistogram::lowerBound(last + 1);
+                std::erase_if(gathered, [&](const Ranked& r) { return r.p < threshold; });
+                return true;
+            }
+        }
+    }
+    ExpHistogram all;
+    all.add(exps.data(), n);
+    const std::size_t last = cutBucket(all, sum, limit, topP);
+    if (last == kBuckets)
+        return false;
+    gatherAtLeast(exps, ExpHistogram::lowerBound(last + 1), gathered);
     return true;
 }
 
@@ -106,18 +159,13 @@ CandidateList candidatesOf(const Scalar* logits, std::size_t n, const SamplerSet
     Workspace& w = workspace();
     std::vector<double>& probs = w.probs;
     probs.resize(n);
-    // The histogram that bounds the cut costs a little in the exp pass: only when there is a cut.
-    ExpHistogram histogram;
-    const double sum = cut ? detail::exponentiate(logits, n, settings.temperature, top, probs.data(), histogram)
-                           : detail::exponentiate(logits, n, settings.temperature, probs.data());
+    const double sum = detail::exponentiate(logits, n, settings.temperature, top, probs.data());
 
-    std::vector<std::int32_t>& order = w.order;
     // probs holds the exps; turn into probabilities (the lesson's e / sum) only what is read.
     std::vector<Ranked>& ranked = w.ranked;
-    ranked.clear();
-    if (cut && gatherByExp(probs, histogram, sum, limit, settings.topP, order)) {
-        for (const std::int32_t id : order)
-            ranked.push_back(Ranked{probs[static_cast<std::size_t>(id)] / sum, id});
+    if (cut && gatherCut(probs, sum, limit, settings.topP, ranked)) {
+        for (Ranked& r : ranked)
+            r.p /= sum;
     } else {
         ranked.resize(n);
         for (std::size_t i = 0; i < n; ++i)

@@ -1,7 +1,7 @@
 // Internal: a histogram of the exps e = exp(l/T - max) of the lesson's softmax, by quarter octave,
 // for candidates(): it bounds the top-k / top-p prefix so only the few ids that can survive are
-// divided and sorted. lessonExpSum() fills it in the same pass that computes the exps, where the
-// integer and memory ports are otherwise idle while the id-order sum waits on its additions.
+// divided and sorted. candidates() fills it from a sample of the exps, then from the ids that
+// sample points to (and from every exp only when that does not bound the cut).
 //
 // p = e / sum orders like e, and the bit pattern of a positive double orders like its value, so
 // dropping low mantissa bits gives monotone buckets of a quarter octave each: bucket 0 holds the

@@ -1,6 +1,5 @@
 #include "lesson_exp_sum.h"
 
-#include "exp_histogram.h"
 #include "fdlibm_exp_simd.h"
 
 #include <bit>
@@ -27,11 +26,6 @@ bool exactReciprocal(double temperature)
     return temperature > 0.0 && (bits & ((std::uint64_t{1} << 52) - 1)) == 0 && exponent != 0 && exponent != 0x7ff;
 }
 
-// Does nothing with the exps: softmax() alone.
-struct NoVisit {
-    void add(const double*, std::size_t) {}
-};
-
 // Four lanes widened to double: float logits exactly, as JavaScript's numbers would hold them.
 __attribute__((target("avx2"))) inline __m256d load4(const double* p)
 {
@@ -53,23 +47,21 @@ inline __m128d load2(const float* p)
     return _mm_cvtps_pd(_mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(p))));
 }
 
-// sum + e[0] + e[1] + ... one dependent addition at a time, and the same terms to the visitor.
-template <class Visit>
-inline double addInOrder(double sum, const double* e, std::size_t n, Visit& visit)
+// sum + e[0] + e[1] + ... one dependent addition at a time.
+inline double addInOrder(double sum, const double* e, std::size_t n)
 {
     for (std::size_t i = 0; i < n; ++i)
         sum += e[i];
-    visit.add(e, n);
     return sum;
 }
 
-template <class Scalar, class Visit>
+template <class Scalar>
 double tail(const Scalar* logits, std::size_t from, std::size_t n, double temperature, double maxScaled, double* out,
-            double sum, Visit& visit)
+            double sum)
 {
     for (std::size_t i = from; i < n; ++i)
         out[i] = fdlibmExp(static_cast<double>(logits[i]) / temperature - maxScaled);
-    return addInOrder(sum, out + from, n - from, visit);
+    return addInOrder(sum, out + from, n - from);
 }
 
 // The AVX2 loop works on chunks of kChunkVectors vectors in three passes through L1-resident
@@ -96,19 +88,18 @@ struct ChunkScratch {
 };
 
 // Adds four terms of the previous chunk, if any, to the id-order sum.
-template <class Visit>
-inline void addFour(double& sum, const double* previous, std::size_t v, Visit& visit)
+inline void addFour(double& sum, const double* previous, std::size_t v)
 {
     if (previous != nullptr)
-        sum = addInOrder(sum, previous + 4 * v, 4, visit);
+        sum = addInOrder(sum, previous + 4 * v, 4);
 }
 
 // One chunk of plain lanes (fdlibm::expAvx2Plain's operations, in passes). Returns false, having
 // written nothing, when some lane is not plain.
-template <class Scalar, class Visit>
+template <class Scalar>
 __attribute__((target("avx2"))) bool plainChunkAvx2(const Scalar* logits, __m256d t, __m256d inverse, bool multiply,
                                                     __m256d m, double* out, ChunkScratch& s, double& sum,
-                                                    const double* previous, Visit& visit)
+                                                    const double* previous)
 {
     using namespace fdlibm;
     __m256d plain = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
@@ -136,7 +127,7 @@ __attribute__((target("avx2"))) bool plainChunkAvx2(const Scalar* logits, __m256
         const __m256d c = _mm256_sub_pd(r, _mm256_mul_pd(rr, poly));
         _mm256_store_pd(s.quotient + 4 * v,
                         _mm256_div_pd(_mm256_mul_pd(r, c), _mm256_sub_pd(_mm256_set1_pd(2.0), c)));
-        addFour(sum, previous, v, visit);
+        addFour(sum, previous, v);
     }
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
         const __m256d hi = _mm256_load_pd(s.hi + 4 * v);
@@ -148,9 +139,9 @@ __attribute__((target("avx2"))) bool plainChunkAvx2(const Scalar* logits, __m256
     return true;
 }
 
-template <class Scalar, class Visit>
+template <class Scalar>
 __attribute__((target("avx2"))) double expSumAvx2(const Scalar* logits, std::size_t n, double temperature,
-                                                  double maxScaled, double* out, Visit& visit)
+                                                  double maxScaled, double* out)
 {
     const __m256d t = _mm256_set1_pd(temperature);
     const __m256d inverse = _mm256_set1_pd(1.0 / temperature);
@@ -161,28 +152,27 @@ __attribute__((target("avx2"))) double expSumAvx2(const Scalar* logits, std::siz
     const double* previous = nullptr;  // the last chunk's exps, not yet summed
     std::size_t i = 0;
     for (; i + kChunk <= n; i += kChunk) {
-        if (!plainChunkAvx2(logits + i, t, inverse, multiply, m, out + i, scratch, sum, previous, visit)) {
+        if (!plainChunkAvx2(logits + i, t, inverse, multiply, m, out + i, scratch, sum, previous)) {
             for (std::size_t v = 0; v < kChunkVectors; ++v) {
                 const __m256d l = load4(logits + i + 4 * v);
                 const __m256d x = _mm256_sub_pd(multiply ? _mm256_mul_pd(l, inverse) : _mm256_div_pd(l, t), m);
                 _mm256_storeu_pd(out + i + 4 * v, fdlibm::expAvx2Full(x));
-                addFour(sum, previous, v, visit);
+                addFour(sum, previous, v);
             }
         }
         previous = out + i;
     }
     if (previous != nullptr)
         for (std::size_t v = 0; v < kChunkVectors; ++v)
-            addFour(sum, previous, v, visit);
-    return tail(logits, i, n, temperature, maxScaled, out, sum, visit);
+            addFour(sum, previous, v);
+    return tail(logits, i, n, temperature, maxScaled, out, sum);
 }
 
 constexpr std::size_t kSse2Vectors = 4;
 constexpr std::size_t kSse2Block = 2 * kSse2Vectors;
 
-template <class Scalar, class Visit>
-double expSumSse2(const Scalar* logits, std::size_t n, double temperature, double maxScaled, double* out,
-                  Visit& visit)
+template <class Scalar>
+double expSumSse2(const Scalar* logits, std::size_t n, double temperature, double maxScaled, double* out)
 {
     const __m128d t = _mm_set1_pd(temperature);
     const __m128d inverse = _mm_set1_pd(1.0 / temperature);
@@ -197,23 +187,22 @@ double expSumSse2(const Scalar* logits, std::size_t n, double temperature, doubl
             _mm_storeu_pd(out + i + 2 * v, fdlibm::expSse2v(x));
         }
         if (i != 0)
-            sum = addInOrder(sum, out + i - kSse2Block, kSse2Block, visit);
+            sum = addInOrder(sum, out + i - kSse2Block, kSse2Block);
     }
     if (i != 0)
-        sum = addInOrder(sum, out + i - kSse2Block, kSse2Block, visit);
-    return tail(logits, i, n, temperature, maxScaled, out, sum, visit);
+        sum = addInOrder(sum, out + i - kSse2Block, kSse2Block);
+    return tail(logits, i, n, temperature, maxScaled, out, sum);
 }
 
-template <class Scalar, class Visit>
-double expSum(const Scalar* logits, std::size_t n, double temperature, double maxScaled, double* out, ExpPath path,
-              Visit& visit)
+template <class Scalar>
+double expSum(const Scalar* logits, std::size_t n, double temperature, double maxScaled, double* out, ExpPath path)
 {
     if (path == ExpPath::Auto)
         path = fdlibm::hasAvx2() ? ExpPath::Avx2 : ExpPath::Sse2;
     switch (path) {
-    case ExpPath::Avx2: return expSumAvx2(logits, n, temperature, maxScaled, out, visit);
-    case ExpPath::Sse2: return expSumSse2(logits, n, temperature, maxScaled, out, visit);
-    default: return tail(logits, 0, n, temperature, maxScaled, out, 0.0, visit);
+    case ExpPath::Avx2: return expSumAvx2(logits, n, temperature, maxScaled, out);
+    case ExpPath::Sse2: return expSumSse2(logits, n, temperature, maxScaled, out);
+    default: return tail(logits, 0, n, temperature, maxScaled, out, 0.0);
     }
 }
 
@@ -221,26 +210,12 @@ double expSum(const Scalar* logits, std::size_t n, double temperature, double ma
 
 double lessonExpSum(const double* logits, std::size_t n, double temperature, double maxScaled, double* out, ExpPath path)
 {
-    NoVisit none;
-    return expSum(logits, n, temperature, maxScaled, out, path, none);
+    return expSum(logits, n, temperature, maxScaled, out, path);
 }
 
 double lessonExpSum(const float* logits, std::size_t n, double temperature, double maxScaled, double* out, ExpPath path)
 {
-    NoVisit none;
-    return expSum(logits, n, temperature, maxScaled, out, path, none);
-}
-
-double lessonExpSum(const double* logits, std::size_t n, double temperature, double maxScaled, double* out,
-                    ExpHistogram& histogram, ExpPath path)
-{
-    return expSum(logits, n, temperature, maxScaled, out, path, histogram);
-}
-
-double lessonExpSum(const float* logits, std::size_t n, double temperature, double maxScaled, double* out,
-                    ExpHistogram& histogram, ExpPath path)
-{
-    return expSum(logits, n, temperature, maxScaled, out, path, histogram);
+    return expSum(logits, n, temperature, maxScaled, out, path);
 }
 
 }  // namespace logitlab::engine::detail

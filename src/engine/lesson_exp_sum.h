@@ -11,18 +11,10 @@
 
 namespace logitlab::engine::detail {
 
-struct ExpHistogram;
-
 // out[i] = fdlibmExp(logits[i] / temperature - maxScaled); returns 0 + out[0] + out[1] + ...
 double lessonExpSum(const double* logits, std::size_t n, double temperature, double maxScaled, double* out,
                     ExpPath path = ExpPath::Auto);
 double lessonExpSum(const float* logits, std::size_t n, double temperature, double maxScaled, double* out,
                     ExpPath path = ExpPath::Auto);
-
-// The same, also adding every exp to `histogram` (exp_histogram.h) in the same pass.
-double lessonExpSum(const double* logits, std::size_t n, double temperature, double maxScaled, double* out,
-                    ExpHistogram& histogram, ExpPath path = ExpPath::Auto);
-double lessonExpSum(const float* logits, std::size_t n, double temperature, double maxScaled, double* out,
-                    ExpHistogram& histogram, ExpPath path = ExpPath::Auto);
 
 }  // namespace logitlab::engine::detail

@@ -2,7 +2,6 @@
 // type so float32 logits are widened to double element by element instead of copied.
 #pragma once
 
-#include "exp_histogram.h"
 #include "lesson_exp_sum.h"
 
 #include <cmath>
@@ -120,12 +119,11 @@ double exponentiate(const Scalar* logits, std::size_t n, double temperature, dou
 }
 
 // exponentiate() for a caller that found the argmax `top` and ruled out an overflowing max
-// (scaledMaxOverflows), also adding every exp to `histogram` in the same pass.
+// (scaledMaxOverflows).
 template <class Scalar>
-double exponentiate(const Scalar* logits, std::size_t n, double temperature, std::int32_t top, double* out,
-                    ExpHistogram& histogram)
+double exponentiate(const Scalar* logits, std::size_t n, double temperature, std::int32_t top, double* out)
 {
-    return lessonExpSum(logits, n, temperature, static_cast<double>(logits[top]) / temperature, out, histogram);
+    return lessonExpSum(logits, n, temperature, static_cast<double>(logits[top]) / temperature, out);
 }
 
 // Turns out[] from exponentiate() into probabilities.
