@@ -8,6 +8,7 @@
 #include "json_object_reader.h"
 #include "logits_file.h"
 #include "npy_header.h"
+#include "npz_writer.h"
 #include "token_spelling.h"
 #include "vocabulary_file.h"
 
@@ -17,7 +18,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <zip.h>
 
 #include <cmath>
 
@@ -31,27 +31,6 @@ namespace {
 QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
 {
     return test::writeFixture(dir, name, bytes);
-}
-
-// An .npz with the given members, each stored or deflated.
-QString writeNpz(const QTemporaryDir& dir, const QString& name, const QList<QPair<QByteArray, QByteArray>>& members,
-                 bool deflate)
-{
-    const QString path = dir.filePath(name);
-    int code = 0;
-    zip_t* archive = zip_open(QFile::encodeName(path).constData(), ZIP_CREATE | ZIP_TRUNCATE, &code);
-    if (!archive)
-        qFatal("zip_open failed");
-    for (const auto& [memberName, bytes] : members) {
-        zip_source_t* source = zip_source_buffer(archive, bytes.constData(), static_cast<zip_uint64_t>(bytes.size()), 0);
-        const zip_int64_t index = zip_file_add(archive, memberName.constData(), source, ZIP_FL_OVERWRITE);
-        if (index < 0)
-            qFatal("zip_file_add failed");
-        zip_set_file_compression(archive, static_cast<zip_uint64_t>(index), deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 9);
-    }
-    if (zip_close(archive) != 0)
-        qFatal("zip_close failed");
-    return path;
 }
 
 std::uint64_t steps(const std::vector<std::uint64_t>& shape) { return shape.size() >= 2 ? shape[shape.size() - 2] : 1; }
@@ -140,14 +119,14 @@ private slots:
         QTemporaryDir dir;
         const QByteArray logits = test::npyFile("<f4", false, test::pythonShape(k2d), test::arrayData(k2d, false, 'f', false, fixtureValue));
         const QByteArray other = test::npyFile("<f8", true, test::pythonShape(k3d), test::arrayData(k3d, true, 'd', false, fixtureValue));
-        const QString path = writeNpz(dir, QStringLiteral("out.npz"), {{"logits.npy", logits}, {"scores.npy", other}}, deflate);
+        const QString path = test::writeNpz(dir, QStringLiteral("out.npz"), {{"logits.npy", logits}, {"scores.npy", other}}, deflate);
         checkEveryRow(path, QStringLiteral("logits"), k2d);
         checkEveryRow(path, QStringLiteral("scores.npy"), k3d);
         const auto unnamed = app::readLogitsFile(path, {});
         QVERIFY(!unnamed.ok());
         QCOMPARE(QString::fromStdString(unnamed.error()),
                  path + ": holds 2 arrays (logits.npy, scores.npy); choose one with --array");
-        const QString single = writeNpz(dir, QStringLiteral("one.npz"), {{"arr_0.npy", logits}}, deflate);
+        const QString single = test::writeNpz(dir, QStringLiteral("one.npz"), {{"arr_0.npy", logits}}, deflate);
         app::LogitsFileRequest request;
         request.row.step = 2;
         QVERIFY(app::readLogitsFile(single, request).ok());
@@ -295,7 +274,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QByteArray logits = test::npyFile("<f4", false, test::pythonShape(k1d), test::arrayData(k1d, false, 'f', false, fixtureValue));
-        const QString path = writeNpz(dir, QStringLiteral("out.npz"), {{"logits.npy", logits}}, true);
+        const QString path = test::writeNpz(dir, QStringLiteral("out.npz"), {{"logits.npy", logits}}, true);
         app::LogitsFileRequest request;
         request.array = QStringLiteral("scores");
         auto read = app::readLogitsFile(path, request);
@@ -303,7 +282,7 @@ private slots:
         QCOMPARE(QString::fromStdString(read.error()), path + ": no array 'scores'; it holds logits.npy");
 
         // A member that is not a float array is refused with the member named.
-        const QString ints = writeNpz(dir, QStringLiteral("ints.npz"), {{"ids.npy", test::npyFile("<i8", false, "(2,)", QByteArray(16, '\0'))}}, false);
+        const QString ints = test::writeNpz(dir, QStringLiteral("ints.npz"), {{"ids.npy", test::npyFile("<i8", false, "(2,)", QByteArray(16, '\0'))}}, false);
         read = app::readLogitsFile(ints, {});
         QVERIFY(!read.ok());
         QVERIFY2(QString::fromStdString(read.error()).startsWith(ints + ", member ids.npy: header field 'descr' is '<i8'"), read.error().c_str());

@@ -9,6 +9,7 @@
 #include "imported_logits_source.h"
 #include "loop_job.h"
 #include "loop_spec.h"
+#include "npz_writer.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -18,7 +19,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <zip.h>
 
 #include <algorithm>
 #include <cmath>
@@ -75,23 +75,6 @@ QByteArray sequencesNpy(const QList<QList<qint64>>& ids, const QByteArray& descr
     return test::npyFile(descr, false, shape, data);
 }
 
-QString writeNpz(const QTemporaryDir& dir, const QString& name, const QList<QPair<QByteArray, QByteArray>>& members)
-{
-    const QString path = dir.filePath(name);
-    int code = 0;
-    zip_t* archive = zip_open(QFile::encodeName(path).constData(), ZIP_CREATE | ZIP_TRUNCATE, &code);
-    if (!archive)
-        qFatal("zip_open failed");
-    for (const auto& [memberName, bytes] : members) {
-        zip_source_t* source = zip_source_buffer(archive, bytes.constData(), static_cast<zip_uint64_t>(bytes.size()), 0);
-        if (zip_file_add(archive, memberName.constData(), source, ZIP_FL_OVERWRITE) < 0)
-            qFatal("zip_file_add failed");
-    }
-    if (zip_close(archive) != 0)
-        qFatal("zip_close failed");
-    return path;
-}
-
 // The model's tokens of the fixture: prompt 3, 1, then a reply of 0, 4, 2, 0.
 const QList<qint64> kSequence{3, 1, 0, 4, 2, 0};
 
@@ -121,7 +104,7 @@ class TestLoopReplay : public QObject {
 
     void writeDump(const QList<QPair<QByteArray, QByteArray>>& members)
     {
-        writeNpz(m_dir, QStringLiteral("dump.npz"), members);
+        test::writeNpz(m_dir, QStringLiteral("dump.npz"), members);
     }
 
 private slots:
