@@ -46,7 +46,7 @@ void LogitsSortProxy::sort(int column, Qt::SortOrder order)
 {
     m_column = column >= 0 && column < columnCount() ? column : -1;
     m_order = order;
-    resort();
+    resort(m_column < 0 ? std::vector<std::int32_t>{} : sortedIds());
 }
 
 std::vector<std::int32_t> LogitsSortProxy::sortedIds() const
@@ -92,17 +92,19 @@ std::vector<std::int32_t> LogitsSortProxy::sortedIds() const
 
 void LogitsSortProxy::updateMapping()
 {
-    m_toSource.clear();
+    setMapping(m_column < 0 ? std::vector<std::int32_t>{} : sortedIds());
+}
+
+void LogitsSortProxy::setMapping(std::vector<std::int32_t> ids)
+{
+    m_toSource = std::move(ids);
     m_fromSource.clear();
-    if (m_column < 0)
-        return;
-    m_toSource = sortedIds();
     m_fromSource.resize(m_toSource.size());
     for (std::size_t row = 0; row < m_toSource.size(); ++row)
         m_fromSource[static_cast<std::size_t>(m_toSource[row])] = static_cast<std::int32_t>(row);
 }
 
-void LogitsSortProxy::resort()
+void LogitsSortProxy::resort(std::vector<std::int32_t> ids)
 {
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
@@ -110,7 +112,7 @@ void LogitsSortProxy::resort()
     sources.reserve(before.size());
     for (const QModelIndex& index : before)
         sources << mapToSource(index);
-    updateMapping();
+    setMapping(std::move(ids));
     QModelIndexList after;
     after.reserve(sources.size());
     for (const QModelIndex& source : sources)
@@ -126,8 +128,14 @@ void LogitsSortProxy::sourceDataChanged(const QModelIndex& topLeft, const QModel
         emit dataChanged(mapFromSource(topLeft), mapFromSource(bottomRight), roles);
         return;
     }
-    if (m_column >= topLeft.column() && m_column <= bottomRight.column())
-        resort();
+    if (m_column >= topLeft.column() && m_column <= bottomRight.column()) {
+        // A temperature step changes p in every row but seldom the order by it (p descends along
+        // the order by logit at every T): the same order is no layout change, which would have
+        // the view lay out its rows and header again and the proxy rebuild its map, every step.
+        std::vector<std::int32_t> ids = sortedIds();
+        if (ids != m_toSource)
+            resort(std::move(ids));
+    }
     if (rowCount() == 0)
         return;
     // The changed source rows are scattered over the sorted rows: name the columns' whole span.
