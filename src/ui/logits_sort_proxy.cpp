@@ -15,9 +15,19 @@ template <class Key>
 std::vector<std::int32_t> descendingAlong(const std::vector<std::int32_t>& seed, Key key)
 {
     std::vector<std::int32_t> ids = seed;
-    const auto before = [&key](std::int32_t a, std::int32_t b) { return key(a) > key(b); };
-    if (!std::is_sorted(ids.begin(), ids.end(), before))
-        std::stable_sort(ids.begin(), ids.end(), before);
+    // One look-up per token (std::is_sorted's comparison looks each one up twice): the keys are
+    // scattered over the vocabulary, and this check runs on every slider step.
+    bool descending = true;
+    if (!ids.empty()) {
+        auto previous = key(ids.front());
+        for (std::size_t i = 1; i < ids.size() && descending; ++i) {
+            const auto current = key(ids[i]);
+            descending = !(current > previous);
+            previous = current;
+        }
+    }
+    if (!descending)
+        std::stable_sort(ids.begin(), ids.end(), [&key](std::int32_t a, std::int32_t b) { return key(a) > key(b); });
     return ids;
 }
 
