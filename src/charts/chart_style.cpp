@@ -49,6 +49,34 @@ Ticks fittedTicks(int own, double min, double max, int fits)
     return {2, max};
 }
 
+// The ticks that fit `axis` on `plot` for the chart's own choice (`own` ticks from `min` up to
+// `ownMax`).
+Ticks ticksFor(const QValueAxis* axis, const QRectF& plot, int own, double min, double ownMax)
+{
+    const QFontMetricsF metrics(axis->labelsFont());
+    const bool vertical = axis->orientation() == Qt::Vertical;
+    // Room per label: a line and a half upright, the widest end label and a gap across.
+    const double each = vertical ? 1.5 * metrics.height()
+                                 : 1.4 * std::max(metrics.horizontalAdvance(QString::number(ownMax)),
+                                                  metrics.horizontalAdvance(QString::number(min)));
+    const double length = vertical ? plot.height() : plot.width();
+    const int fits = std::max(2, static_cast<int>(length / each) + 1);
+    // Too many ticks for the room: Qt Charts would shorten every label to "...".
+    return own <= fits ? Ticks{own, ownMax} : fittedTicks(own, min, ownMax, fits);
+}
+
+// Shows `ticks` and records them as fitted; only what differs is set (each change of an axis's
+// tick count or range is a relayout of the whole chart).
+void applyTicks(QValueAxis* axis, double min, const Ticks& ticks)
+{
+    axis->setProperty(kFittedTicks, ticks.count);
+    axis->setProperty(kFittedMax, ticks.max);
+    if (axis->min() != min || axis->max() != ticks.max)
+        axis->setRange(min, ticks.max);
+    if (axis->tickCount() != ticks.count)
+        axis->setTickCount(ticks.count);
+}
+
 }  // namespace
 
 void fitValueTicks(QChart* chart)
@@ -65,25 +93,22 @@ void fitValueTicks(QChart* chart)
             axis->setProperty(kOwnTicks, axis->tickCount());
         if (axis->max() != axis->property(kFittedMax).toDouble())
             axis->setProperty(kOwnMax, axis->max());
-        const int own = axis->property(kOwnTicks).toInt();
-        const double ownMax = axis->property(kOwnMax).toDouble();
-        const QFontMetricsF metrics(axis->labelsFont());
-        const bool vertical = axis->orientation() == Qt::Vertical;
-        // Room per label: a line and a half upright, the widest end label and a gap across.
-        const double each = vertical ? 1.5 * metrics.height()
-                                     : 1.4 * std::max(metrics.horizontalAdvance(QString::number(ownMax)),
-                                                      metrics.horizontalAdvance(QString::number(axis->min())));
-        const double length = vertical ? plot.height() : plot.width();
-        const int fits = std::max(2, static_cast<int>(length / each) + 1);
-        // Too many ticks for the room: Qt Charts would shorten every label to "...".
-        const Ticks ticks = own <= fits ? Ticks{own, ownMax} : fittedTicks(own, axis->min(), ownMax, fits);
-        axis->setProperty(kFittedTicks, ticks.count);
-        axis->setProperty(kFittedMax, ticks.max);
-        if (axis->max() != ticks.max)
-            axis->setMax(ticks.max);
-        if (axis->tickCount() != ticks.count)
-            axis->setTickCount(ticks.count);
+        const double min = axis->min();
+        applyTicks(axis, min, ticksFor(axis, plot, axis->property(kOwnTicks).toInt(), min, axis->property(kOwnMax).toDouble()));
     }
+}
+
+void setValueAxisTicks(QChart* chart, QValueAxis* axis, double min, double max, int ticks)
+{
+    axis->setProperty(kOwnTicks, ticks);
+    axis->setProperty(kOwnMax, max);
+    const QRectF plot = chart->plotArea();
+    if (plot.isEmpty() || !(max > min)) {
+        axis->setRange(min, max);
+        axis->setTickCount(ticks);
+        return;
+    }
+    applyTicks(axis, min, ticksFor(axis, plot, ticks, min, max));
 }
 
 void styleChart(QChart* chart, const QPalette& palette)

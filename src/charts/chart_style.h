@@ -9,6 +9,7 @@ QT_BEGIN_NAMESPACE
 class QChart;
 class QFont;
 class QPalette;
+class QValueAxis;
 QT_END_NAMESPACE
 
 namespace logitlab::ui {
@@ -29,6 +30,11 @@ void setChartColours(QChart* chart, const QPalette& palette);
 // room, the chart's own tick count is back. styleChart() connects it to the chart's plot-area
 // and tick-count changes.
 void fitValueTicks(QChart* chart);
+// A chart's own range and tick count for `axis`, shown already fitted to the plot as
+// fitValueTicks() would fit them. A chart rebuilt on every slider step sets its ticks through
+// this: set directly, its own count and then the queued fit changed the axis twice per step,
+// each change a relayout of the whole chart (its 21 turned token labels included).
+void setValueAxisTicks(QChart* chart, QValueAxis* axis, double min, double max, int ticks);
 // The chart's title, legend and axis fonts derived from `base`: the title bold at 1.15 times its
 // size, the legend, tick labels and axis titles at 1.1 times.
 void setChartFonts(QChart* chart, const QFont& base);

@@ -88,6 +88,10 @@ void DrawChart::setResult(const engine::CandidateList& list, const engine::DrawC
 
 void DrawChart::clear(const QString& message)
 {
+    // Every slider step on the Explorer clears the draws again: an empty chart that already says
+    // so is left alone (clearing an empty axis and setting the same title relayout the chart).
+    if (m_tokens->count() == 0 && m_observed->count() == 0 && m_chart->title() == message)
+        return;
     m_observed->remove(0, m_observed->count());
     m_expected->remove(0, m_expected->count());
     m_tokens->clear();

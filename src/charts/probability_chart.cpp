@@ -105,6 +105,9 @@ ProbabilityChart::ProbabilityChart(const LogitsTableModel* model, QObject* paren
     // Names are already cut in the middle (shownName); Qt's own truncation of slanted labels
     // measures them as if upright and left only "..." for every bar of a large vocabulary.
     m_tokens->setTruncateLabels(false);
+    // The bars mark the categories; vertical grid lines between them told nothing and were the
+    // costliest part of painting the chart on every slider step (22 antialiased lines).
+    m_tokens->setGridLineVisible(false);
     styleChart(m_chart, QApplication::palette());
     m_cutText->setBrush(kCutLine);
     m_cutText->setZValue(10);
@@ -238,10 +241,15 @@ void ProbabilityChart::rebuild()
     // values on the bars off them.
     const Axis axis = m_cumulative ? Axis{1.2, 0.2} : m_fixedAxis ? Axis{1.0, 0.2} : niceAxis(tallest);
     double top = axis.top;
-    m_probability->setRange(0.0, top);
-    m_probability->setTickCount(static_cast<int>(std::lround(top / axis.step)) + 1);
-    m_probability->setLabelFormat(axis.step >= 0.1 ? QStringLiteral("%.1f")
-                                  : axis.step >= 0.01 ? QStringLiteral("%.2f") : QStringLiteral("%.3f"));
+    // Every change below relayouts the whole chart, its turned token labels included (a third of
+    // a frame at V = 262,144), and Qt announces some even when the value is the same: so only
+    // what differs is set, and the ticks are set already fitted to the plot.
+    setValueAxisTicks(m_chart, m_probability, 0.0, top, static_cast<int>(std::lround(top / axis.step)) + 1);
+    const QString format = axis.step >= 0.1    ? QStringLiteral("%.1f")
+                           : axis.step >= 0.01 ? QStringLiteral("%.2f")
+                                               : QStringLiteral("%.3f");
+    if (m_probability->labelFormat() != format)
+        m_probability->setLabelFormat(format);
     m_probability->setTitleText(m_cumulative ? tr("cumulative probability") : tr("probability"));
     if (m_logScale) {
         // Whole decades from below the smallest bar to 1; never below 1e-15, where float
@@ -284,7 +292,8 @@ void ProbabilityChart::rebuild()
         m_cutLine->clear();
     m_cutLine->setVisible(m_cutX >= 0.0);
     for (QLegendMarker* marker : m_chart->legend()->markers(m_cutLine))
-        marker->setVisible(m_cutX >= 0.0);
+        if (marker->isVisible() != (m_cutX >= 0.0))
+            marker->setVisible(m_cutX >= 0.0);
     const auto& s = m_model->settings();
     m_topPY = m_cumulative && s.temperature != 0.0 && s.topP ? *s.topP : -1.0;
     if (m_topPY >= 0.0) {
@@ -295,7 +304,8 @@ void ProbabilityChart::rebuild()
     }
     m_topPLine->setVisible(m_topPY >= 0.0);
     for (QLegendMarker* marker : m_chart->legend()->markers(m_topPLine))
-        marker->setVisible(m_topPY >= 0.0);
+        if (marker->isVisible() != (m_topPY >= 0.0))
+            marker->setVisible(m_topPY >= 0.0);
     m_cutLabel = label;
     m_cutText->setText(label);
     m_cutText->setVisible(!label.isEmpty());
@@ -314,7 +324,8 @@ void ProbabilityChart::rebuild()
     if (m_cumulative)
         title.prepend(tr("Cumulative, "));
     title += survivorCount == 1 ? tr(": 1 survivor of %L1").arg(n) : tr(": %L1 survivors of %L2").arg(survivorCount).arg(n);
-    m_chart->setTitle(title);
+    if (m_chart->title() != title)
+        m_chart->setTitle(title);
     placeCutLabel();
 }
 

@@ -15,9 +15,19 @@ template <class Key>
 std::vector<std::int32_t> descendingAlong(const std::vector<std::int32_t>& seed, Key key)
 {
     std::vector<std::int32_t> ids = seed;
-    const auto before = [&key](std::int32_t a, std::int32_t b) { return key(a) > key(b); };
-    if (!std::is_sorted(ids.begin(), ids.end(), before))
-        std::stable_sort(ids.begin(), ids.end(), before);
+    // One look-up per token (std::is_sorted's comparison looks each one up twice): the keys are
+    // scattered over the vocabulary, and this check runs on every slider step.
+    bool descending = true;
+    if (!ids.empty()) {
+        auto previous = key(ids.front());
+        for (std::size_t i = 1; i < ids.size() && descending; ++i) {
+            const auto current = key(ids[i]);
+            descending = !(current > previous);
+            previous = current;
+        }
+    }
+    if (!descending)
+        std::stable_sort(ids.begin(), ids.end(), [&key](std::int32_t a, std::int32_t b) { return key(a) > key(b); });
     return ids;
 }
 
@@ -46,7 +56,7 @@ void LogitsSortProxy::sort(int column, Qt::SortOrder order)
 {
     m_column = column >= 0 && column < columnCount() ? column : -1;
     m_order = order;
-    resort();
+    resort(m_column < 0 ? std::vector<std::int32_t>{} : sortedIds());
 }
 
 std::vector<std::int32_t> LogitsSortProxy::sortedIds() const
@@ -92,17 +102,19 @@ std::vector<std::int32_t> LogitsSortProxy::sortedIds() const
 
 void LogitsSortProxy::updateMapping()
 {
-    m_toSource.clear();
+    setMapping(m_column < 0 ? std::vector<std::int32_t>{} : sortedIds());
+}
+
+void LogitsSortProxy::setMapping(std::vector<std::int32_t> ids)
+{
+    m_toSource = std::move(ids);
     m_fromSource.clear();
-    if (m_column < 0)
-        return;
-    m_toSource = sortedIds();
     m_fromSource.resize(m_toSource.size());
     for (std::size_t row = 0; row < m_toSource.size(); ++row)
         m_fromSource[static_cast<std::size_t>(m_toSource[row])] = static_cast<std::int32_t>(row);
 }
 
-void LogitsSortProxy::resort()
+void LogitsSortProxy::resort(std::vector<std::int32_t> ids)
 {
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
@@ -110,7 +122,7 @@ void LogitsSortProxy::resort()
     sources.reserve(before.size());
     for (const QModelIndex& index : before)
         sources << mapToSource(index);
-    updateMapping();
+    setMapping(std::move(ids));
     QModelIndexList after;
     after.reserve(sources.size());
     for (const QModelIndex& source : sources)
@@ -126,8 +138,14 @@ void LogitsSortProxy::sourceDataChanged(const QModelIndex& topLeft, const QModel
         emit dataChanged(mapFromSource(topLeft), mapFromSource(bottomRight), roles);
         return;
     }
-    if (m_column >= topLeft.column() && m_column <= bottomRight.column())
-        resort();
+    if (m_column >= topLeft.column() && m_column <= bottomRight.column()) {
+        // A temperature step changes p in every row but seldom the order by it (p descends along
+        // the order by logit at every T): the same order is no layout change, which would have
+        // the view lay out its rows and header again and the proxy rebuild its map, every step.
+        std::vector<std::int32_t> ids = sortedIds();
+        if (ids != m_toSource)
+            resort(std::move(ids));
+    }
     if (rowCount() == 0)
         return;
     // The changed source rows are scattered over the sorted rows: name the columns' whole span.

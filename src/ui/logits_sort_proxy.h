@@ -38,8 +38,11 @@ public:
 
 private:
     std::vector<std::int32_t> sortedIds() const;
+    // The rows in `ids` order (empty: the source's order).
+    void setMapping(std::vector<std::int32_t> ids);
     void updateMapping();
-    void resort();
+    // Rows in `ids` order, persistent indexes (selection, current row) following their tokens.
+    void resort(std::vector<std::int32_t> ids);
     void sourceDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight, const QList<int>& roles);
 
     LogitsTableModel* m_source;
