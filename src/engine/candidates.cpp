@@ -142,34 +142,25 @@ bool gatherCut(const std::vector<double>& exps, double sum, std::size_t limit, c
     return true;
 }
 
-template <class Scalar>
-CandidateList candidatesOf(const Scalar* logits, std::size_t n, const SamplerSettings& settings)
+// The cut, the sort and the walk over `values`: the exps and their sum, or probabilities with a
+// sum of 1 (dividing by 1 is exact, so either way p is the lesson's e / sum).
+CandidateList select(const std::vector<double>& values, double sum, const SamplerSettings& settings)
 {
-    if (n == 0)
-        return {};
-    const std::int32_t top = detail::argmaxOf(logits, n);
-    if (settings.temperature == 0.0 || detail::scaledMaxOverflows(static_cast<double>(logits[top]), settings.temperature))
-        return {Candidate{top, 1.0, 1.0}};
-
+    const std::size_t n = values.size();
     // top-k < 1 is refused by validateSettings(); should one arrive anyway, keep the argmax
     // rather than nothing (an empty list has no draw and no first survivor).
     const std::size_t limit = settings.topK ? std::min<std::size_t>(static_cast<std::size_t>(std::max(*settings.topK, 1)), n) : n;
     const bool cut = limit < n || settings.topP;
 
-    Workspace& w = workspace();
-    std::vector<double>& probs = w.probs;
-    probs.resize(n);
-    const double sum = detail::exponentiate(logits, n, settings.temperature, top, probs.data());
-
-    // probs holds the exps; turn into probabilities (the lesson's e / sum) only what is read.
-    std::vector<Ranked>& ranked = w.ranked;
-    if (cut && gatherCut(probs, sum, limit, settings.topP, ranked)) {
+    // Turn into probabilities only what is read.
+    std::vector<Ranked>& ranked = workspace().ranked;
+    if (cut && gatherCut(values, sum, limit, settings.topP, ranked)) {
         for (Ranked& r : ranked)
             r.p /= sum;
     } else {
         ranked.resize(n);
         for (std::size_t i = 0; i < n; ++i)
-            ranked[i] = Ranked{probs[i] / sum, static_cast<std::int32_t>(i)};
+            ranked[i] = Ranked{values[i] / sum, static_cast<std::int32_t>(i)};
     }
     // Sort only what can survive: the first `limit` of the gathered ids. The pairs carry their p,
     // so the comparisons read neighbouring memory instead of the whole vocabulary's array.
@@ -201,6 +192,20 @@ CandidateList candidatesOf(const Scalar* logits, std::size_t n, const SamplerSet
     return out;
 }
 
+template <class Scalar>
+CandidateList candidatesOf(const Scalar* logits, std::size_t n, const SamplerSettings& settings)
+{
+    if (n == 0)
+        return {};
+    const std::int32_t top = detail::argmaxOf(logits, n);
+    if (settings.temperature == 0.0 || detail::scaledMaxOverflows(static_cast<double>(logits[top]), settings.temperature))
+        return {Candidate{top, 1.0, 1.0}};
+    std::vector<double>& exps = workspace().probs;
+    exps.resize(n);
+    const double sum = detail::exponentiate(logits, n, settings.temperature, top, exps.data());
+    return select(exps, sum, settings);
+}
+
 }  // namespace
 
 CandidateList candidates(const Eigen::Ref<const Eigen::ArrayXd>& logits, const SamplerSettings& settings)
@@ -211,6 +216,13 @@ CandidateList candidates(const Eigen::Ref<const Eigen::ArrayXd>& logits, const S
 CandidateList candidates(const Eigen::Ref<const Eigen::ArrayXf>& logits, const SamplerSettings& settings)
 {
     return candidatesOf(logits.data(), static_cast<std::size_t>(logits.size()), settings);
+}
+
+CandidateList candidatesFromProbabilities(const std::vector<double>& probabilities, const SamplerSettings& settings)
+{
+    if (probabilities.empty() || settings.temperature == 0.0)
+        return {};
+    return select(probabilities, 1.0, settings);
 }
 
 }  // namespace logitlab::engine

@@ -13,10 +13,16 @@
 
 #include <Eigen/Core>
 
+#include <vector>
+
 namespace logitlab::engine {
 
 // Preconditions: validateSettings(settings) and validateLogits(logits) both passed.
 CandidateList candidates(const Eigen::Ref<const Eigen::ArrayXd>& logits, const SamplerSettings& settings);
 CandidateList candidates(const Eigen::Ref<const Eigen::ArrayXf>& logits, const SamplerSettings& settings);
+
+// candidates() for a caller that already holds the softmax at settings.temperature (> 0, as
+// softmax() computes it): the same list, bit for bit, without a second exp pass.
+CandidateList candidatesFromProbabilities(const std::vector<double>& probabilities, const SamplerSettings& settings);
 
 }  // namespace logitlab::engine

@@ -3,6 +3,7 @@
 #include "candidates.h"
 #include "candidates_from_order.h"
 #include "softmax.h"
+#include "softmax_kernel.h"
 
 #include <cmath>
 #include <numbers>
@@ -18,14 +19,18 @@ void fillProbabilities(const Eigen::Ref<const Eigen::ArrayXd>& logits, const Sam
                        SamplerAnalysis& a)
 {
     const auto n = static_cast<std::size_t>(logits.size());
-    a.probabilities.assign(n, 0.0);
     const std::int32_t top = argmax(logits);
     if (settings.temperature == 0.0) {
+        a.probabilities.assign(n, 0.0);
         a.probabilities[static_cast<std::size_t>(top)] = 1.0;
         return;
     }
-    const Eigen::ArrayXd p = softmax(logits, settings.temperature);
-    std::copy(p.data(), p.data() + p.size(), a.probabilities.begin());
+    // softmax(), written straight into the analysis (no 2 MB temporary at V = 262,144). The caller
+    // turned a temperature whose l / T overflows into T = 0.
+    a.probabilities.resize(n);
+    const double sum = detail::exponentiate(logits.data(), n, settings.temperature, top, a.probabilities.data());
+    detail::normalise(a.probabilities.data(), n, sum);
+    const Eigen::Map<const Eigen::ArrayXd> p(a.probabilities.data(), logits.size());
     const double maxLogit = logits[top];
     double weighted = 0.0;
     for (std::size_t i = 0; i < n; ++i)
@@ -85,7 +90,8 @@ SamplerAnalysis analyse(const Eigen::Ref<const Eigen::ArrayXd>& logits, const Sa
     const SamplerSettings settings = effective(logits, requested);
     SamplerAnalysis a;
     fillProbabilities(logits, settings, a);
-    a.survivors = candidates(logits, settings);
+    a.survivors = settings.temperature == 0.0 ? candidates(logits, settings)
+                                              : candidatesFromProbabilities(a.probabilities, settings);
     summarise(settings, static_cast<std::size_t>(logits.size()), a);
     return a;
 }
