@@ -2,7 +2,8 @@
 // chain), one line per run, the first step where the runs differ marked. LoopStepChart: the
 // next-token distribution at one step, the model's most likely tokens as bars of their
 // probability before the chain (grey when the chain cut them) and after it (orange), the chosen
-// token in brackets and named in the title. stepSummary() says the rest in words. Both are rebuilt whole from a finished run's records.
+// token in brackets and named in the title. stepSummary() says the rest in words. LoopStepsChart keeps its series and replaces their
+// points, so a growing run refreshes it cheaply; LoopStepChart is rebuilt whole.
 #pragma once
 
 #include "generation_loop.h"
@@ -15,7 +16,12 @@
 #include <vector>
 
 QT_BEGIN_NAMESPACE
+class QBarCategoryAxis;
+class QBarSeries;
+class QBarSet;
 class QChart;
+class QLineSeries;
+class QValueAxis;
 QT_END_NAMESPACE
 
 namespace logitlab::ui {
@@ -32,9 +38,18 @@ public:
         const std::vector<engine::LoopStep>* steps = nullptr;
     };
     void setTracks(const std::vector<Track>& tracks, std::optional<std::size_t> divergence);
+    // About how many points a line keeps at most (the lowest and highest of each bucket of
+    // steps). QtCharts strokes a line's whole path on every change, so a chart that follows a
+    // growing run on screen keeps fewer than an exported image; from the next setTracks on.
+    void setPointLimit(int points) { m_pointLimit = points; }
 
 private:
     QChart* m_chart;
+    int m_pointLimit = 1200;
+    QValueAxis* m_x = nullptr;
+    QValueAxis* m_y = nullptr;
+    std::vector<QLineSeries*> m_lines;  // one per run, the chart's
+    QLineSeries* m_mark = nullptr;      // the first divergent step
 };
 
 class LoopStepChart : public QObject {
@@ -52,6 +67,13 @@ public:
 
 private:
     QChart* m_chart;
+    // The chart's, while it shows a step (null after clear()).
+    QBarSeries* m_series = nullptr;
+    QBarSet* m_kept = nullptr;
+    QBarSet* m_cut = nullptr;
+    QBarSet* m_final = nullptr;
+    QBarCategoryAxis* m_categories = nullptr;
+    QValueAxis* m_probability = nullptr;
 };
 
 }  // namespace logitlab::ui
