@@ -177,64 +177,48 @@ QString LoopStepChart::stepSummary(const engine::LoopStep& step)
 void LoopStepChart::clear(const QString& message)
 {
     clearChart(m_chart);
-    m_series = nullptr;
     m_chart->setTitle(message);
     m_chart->legend()->setVisible(false);
 }
 
 void LoopStepChart::setStep(const engine::LoopStep& step, const std::vector<std::string>& vocabulary)
 {
-    // The series, sets and axes stay from step to step and only their values change: Play
-    // shows every step, and building the chart anew cost each tick several ms.
-    if (!m_series) {
-        clearChart(m_chart);
-        m_kept = new QBarSet(tr("model p, kept"));
-        m_cut = new QBarSet(tr("model p, cut"));
-        m_final = new QBarSet(tr("p after the chain"));
-        m_kept->setColor(chart_colors::kSurvivor);
-        m_cut->setColor(chart_colors::kCut);
-        m_final->setColor(chart_colors::kRenormalised);
-        m_series = new QBarSeries;
-        m_series->append(m_kept);
-        m_series->append(m_cut);
-        m_series->append(m_final);
-        m_series->setBarWidth(0.85);
-        m_chart->addSeries(m_series);
-        m_categories = new QBarCategoryAxis;
-        m_categories->setLabelsAngle(-90);
-        m_probability = new QValueAxis;
-        m_probability->setTitleText(tr("probability"));
-        m_chart->addAxis(m_categories, Qt::AlignBottom);
-        m_chart->addAxis(m_probability, Qt::AlignLeft);
-        m_series->attachAxis(m_categories);
-        m_series->attachAxis(m_probability);
-    }
-    QList<qreal> kept;
-    QList<qreal> cut;
-    QList<qreal> final;
+    clearChart(m_chart);
+    auto* kept = new QBarSet(tr("model p, kept"));
+    auto* cut = new QBarSet(tr("model p, cut"));
+    auto* final = new QBarSet(tr("p after the chain"));
+    kept->setColor(chart_colors::kSurvivor);
+    cut->setColor(chart_colors::kCut);
+    final->setColor(chart_colors::kRenormalised);
     QStringList names;
     double top = 0.0;
     for (const auto& c : step.top) {
         const bool survives = c.finalP > 0.0;
-        kept.append(survives ? c.modelP : 0.0);
-        cut.append(survives ? 0.0 : c.modelP);
-        final.append(c.finalP);
+        kept->append(survives ? c.modelP : 0.0);
+        cut->append(survives ? 0.0 : c.modelP);
+        final->append(c.finalP);
         top = std::max({top, c.modelP, c.finalP});
         QString name = shownTokenName(vocabulary[static_cast<std::size_t>(c.id)]);
         if (name == QStringLiteral("\n"))
             name = QStringLiteral("¶");
         names << (c.id == step.token ? QStringLiteral("[%1]").arg(name) : name);
     }
-    const auto setValues = [](QBarSet* set, const QList<qreal>& values) {
-        set->remove(0, set->count());
-        set->append(values);
-    };
-    setValues(m_kept, kept);
-    setValues(m_cut, cut);
-    setValues(m_final, final);
-    if (m_categories->categories() != names)
-        m_categories->setCategories(names);
-    m_probability->setRange(0.0, std::min(1.0, std::max(0.05, top * 1.1)));
+    auto* series = new QBarSeries;
+    series->append(kept);
+    series->append(cut);
+    series->append(final);
+    series->setBarWidth(0.85);
+    m_chart->addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    x->append(names);
+    x->setLabelsAngle(-90);
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("probability"));
+    y->setRange(0.0, std::min(1.0, std::max(0.05, top * 1.1)));
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
     m_chart->legend()->setVisible(true);
     QString chosen = shownTokenName(vocabulary[static_cast<std::size_t>(step.token)]);
     if (chosen == QStringLiteral("\n"))

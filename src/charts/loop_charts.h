@@ -16,9 +16,6 @@
 #include <vector>
 
 QT_BEGIN_NAMESPACE
-class QBarCategoryAxis;
-class QBarSeries;
-class QBarSet;
 class QChart;
 class QLineSeries;
 class QValueAxis;
@@ -67,13 +64,6 @@ public:
 
 private:
     QChart* m_chart;
-    // The chart's, while it shows a step (null after clear()).
-    QBarSeries* m_series = nullptr;
-    QBarSet* m_kept = nullptr;
-    QBarSet* m_cut = nullptr;
-    QBarSet* m_final = nullptr;
-    QBarCategoryAxis* m_categories = nullptr;
-    QValueAxis* m_probability = nullptr;
 };
 
 }  // namespace logitlab::ui
