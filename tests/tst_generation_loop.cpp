@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <cstring>
 #include <set>
 
 using namespace logitlab::engine;
@@ -204,6 +205,46 @@ private slots:
             a.step();
         QCOMPARE(a.tokens(), before);
         QCOMPARE(a.steps().back().mu, b.steps().back().mu);  // both NaN or both the same number
+    }
+
+    // A copy cut at step k (what a branch starts from) is the copy rewound to k: the same records
+    // up to k, and the same steps after it, chain state and draws included.
+    void copyCutAtAStepIsTheRewoundCopy_data()
+    {
+        QTest::addColumn<QString>("chain");
+        QTest::addColumn<int>("at");
+        const QString stateful = QStringLiteral("penalties:last-n=64:repeat=1.3,mirostat-v2:tau=3:eta=0.1");
+        QTest::newRow("at 0") << stateful << 0;
+        QTest::newRow("at 7") << stateful << 7;
+        QTest::newRow("at the end") << stateful << 16;
+        QTest::newRow("past the end") << stateful << 40;
+        QTest::newRow("dry and xtc at 5")
+            << QStringLiteral("dry:multiplier=0.8,top-k=40,xtc:probability=0.5:threshold=0.1,temperature=1") << 5;
+    }
+    void copyCutAtAStepIsTheRewoundCopy()
+    {
+        QFETCH(QString, chain);
+        QFETCH(int, at);
+        GenerationLoop main = loopOf(chain.toStdString(), 9);
+        for (int i = 0; i < 16; ++i)
+            main.step();
+        GenerationLoop rewound = main;
+        rewound.rewind(static_cast<std::size_t>(at));
+        GenerationLoop cut(main, static_cast<std::size_t>(at));
+        QCOMPARE(cut.steps().size(), rewound.steps().size());
+        QCOMPARE(cut.tokens(), rewound.tokens());
+        QCOMPARE(cut.history(), rewound.history());
+        for (int i = 0; i < 10; ++i) {
+            const LoopStep& a = cut.step();
+            const LoopStep& b = rewound.step();
+            QCOMPARE(a.token, b.token);
+            QCOMPARE(std::memcmp(&a.probability, &b.probability, sizeof(double)), 0);
+            QCOMPARE(std::memcmp(&a.mu, &b.mu, sizeof(double)), 0);
+        }
+        // And it rewinds like the other, to any earlier step.
+        cut.rewind(static_cast<std::size_t>(at) / 2);
+        rewound.rewind(static_cast<std::size_t>(at) / 2);
+        QCOMPARE(cut.step().token, rewound.step().token);
     }
 
     // Forcing a token at step k: the runs agree before k and differ at k.

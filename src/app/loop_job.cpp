@@ -166,16 +166,15 @@ Provenance loopProvenance(const LoopSpec& spec, const QString& baseDir)
     return p;
 }
 
+LoopStepRow loopStepRow(const engine::GenerationLoop& loop, std::size_t step, const QString& run)
+{
+    const engine::LoopStep& s = loop.steps()[step];
+    return {run, s, tokenName(loop, s.token), s.actual >= 0 ? tokenName(loop, s.actual) : QString()};
+}
+
 ResultTable loopStepsTable(const std::vector<LoopTrack>& tracks)
 {
-    using Kind = ResultColumn::Kind;
-    struct Row {
-        QString run;
-        engine::LoopStep step;
-        QString token;
-        QString actual;
-    };
-    std::vector<Row> rows;
+    std::vector<LoopStepRow> rows;
     bool replay = false;
     for (const LoopTrack& track : tracks)
         for (std::size_t i = 0; i < track.steps.size(); ++i) {
@@ -183,7 +182,13 @@ ResultTable loopStepsTable(const std::vector<LoopTrack>& tracks)
             rows.push_back({track.label, track.steps[i], track.tokens[at], track.actualTokens.value(at)});
             replay = replay || track.steps[i].actual >= 0;
         }
-    auto shared = std::make_shared<const std::vector<Row>>(std::move(rows));
+    return loopStepsTable(std::make_shared<const std::vector<LoopStepRow>>(std::move(rows)), replay);
+}
+
+ResultTable loopStepsTable(std::shared_ptr<const std::vector<LoopStepRow>> shared, bool replay)
+{
+    using Kind = ResultColumn::Kind;
+    using Row = LoopStepRow;
     ResultTable table;
     table.title = QObject::tr("Steps");
     table.rows = shared->size();

@@ -68,6 +68,18 @@ QString replaySummary(const std::vector<engine::LoopStep>& steps);
 
 // One row per step of each track: the CSV and the page's table.
 ResultTable loopStepsTable(const std::vector<LoopTrack>& tracks);
+// A row of that table: the run's label, the step, and its tokens by name.
+struct LoopStepRow {
+    QString run;
+    engine::LoopStep step;
+    QString token;
+    QString actual;  // a replay: the model's token by name; else empty
+};
+LoopStepRow loopStepRow(const engine::GenerationLoop& loop, std::size_t step, const QString& run);
+// The same table over `rows`, read when a cell is asked for, so a caller that grows or shrinks
+// the vector in place (the Loop page while it steps) shows it without building the table again.
+// `replay` adds the model's-token columns (a teacher-forced run).
+ResultTable loopStepsTable(std::shared_ptr<const std::vector<LoopStepRow>> rows, bool replay);
 // One row per track: its text, and where it first differs from the main run.
 ResultTable loopTextTable(const LoopOutcome& outcome);
 

@@ -44,6 +44,9 @@ LoopStepsChart::LoopStepsChart(QObject* parent) : QObject(parent), m_chart(new Q
 
 LoopStepsChart::~LoopStepsChart()
 {
+    // The mark is the chart's only while a divergence is shown.
+    if (!m_chart->series().contains(m_mark))
+        delete m_mark;
     if (!m_chart->scene())
         delete m_chart;
 }
@@ -53,7 +56,7 @@ namespace {
 // At most about `limit` points: above that, each bucket of steps keeps its lowest and highest
 // point in step order, so the line looks the same at chart width and a 4,096-step run paints in
 // a few milliseconds rather than hundreds (the Loop page's 50 ms budget for the UI thread).
-QList<QPointF> decimated(const QList<QPointF>& points, qsizetype limit = 1200)
+QList<QPointF> decimated(const QList<QPointF>& points, qsizetype limit)
 {
     if (points.size() <= limit)
         return points;
@@ -81,46 +84,66 @@ QList<QPointF> decimated(const QList<QPointF>& points, qsizetype limit = 1200)
 
 void LoopStepsChart::setTracks(const std::vector<Track>& tracks, std::optional<std::size_t> divergence)
 {
-    clearChart(m_chart);
-    auto* x = new QValueAxis;
-    auto* y = new QValueAxis;
-    x->setTitleText(tr("step"));
-    x->setLabelFormat(QStringLiteral("%d"));
-    y->setTitleText(tr("p of the chosen token (after the chain)"));
-    y->setRange(0.0, 1.0);
-    m_chart->addAxis(x, Qt::AlignBottom);
-    m_chart->addAxis(y, Qt::AlignLeft);
-    std::size_t longest = 1;
-    for (std::size_t t = 0; t < tracks.size(); ++t) {
-        const auto& steps = *tracks[t].steps;
-        longest = std::max(longest, steps.size());
-        auto* line = new QLineSeries;
-        line->setName(tracks[t].label);
-        QPen pen(kRunColours[static_cast<qsizetype>(t % 2)]);
-        pen.setWidthF(1.5);
-        line->setPen(pen);
-        QList<QPointF> points;
-        for (const auto& s : steps)
-            points.append(QPointF(static_cast<double>(s.index), s.probability));
-        line->replace(decimated(points));
-        m_chart->addSeries(line);
-        line->attachAxis(x);
-        line->attachAxis(y);
-    }
-    if (divergence) {
-        auto* mark = new QLineSeries;
-        mark->setName(tr("first divergent step: %1").arg(*divergence));
+    // The axes and series stay, their points are replaced: building the chart anew on every
+    // refresh of a growing run cost the Loop page's UI thread tens of ms.
+    if (!m_x) {
+        clearChart(m_chart);
+        m_x = new QValueAxis;
+        m_y = new QValueAxis;
+        m_x->setTitleText(tr("step"));
+        m_x->setLabelFormat(QStringLiteral("%d"));
+        m_y->setTitleText(tr("p of the chosen token (after the chain)"));
+        m_y->setRange(0.0, 1.0);
+        m_chart->addAxis(m_x, Qt::AlignBottom);
+        m_chart->addAxis(m_y, Qt::AlignLeft);
+        m_mark = new QLineSeries;
         QPen pen(chart_colors::kCutLine);
         pen.setStyle(Qt::DashLine);
         pen.setWidthF(1.5);
-        mark->setPen(pen);
-        mark->append(static_cast<double>(*divergence), 0.0);
-        mark->append(static_cast<double>(*divergence), 1.0);
-        m_chart->addSeries(mark);
-        mark->attachAxis(x);
-        mark->attachAxis(y);
+        m_mark->setPen(pen);
     }
-    x->setRange(0.0, static_cast<double>(std::max<std::size_t>(longest - 1, 1)));
+    while (m_lines.size() > tracks.size()) {
+        m_chart->removeSeries(m_lines.back());
+        delete m_lines.back();
+        m_lines.pop_back();
+    }
+    // The mark is drawn last, above the lines: it leaves the chart while lines are added.
+    const bool marked = m_chart->series().contains(m_mark);
+    if (marked && m_lines.size() < tracks.size())
+        m_chart->removeSeries(m_mark);
+    std::size_t longest = 1;
+    for (std::size_t t = 0; t < tracks.size(); ++t) {
+        if (t == m_lines.size()) {
+            auto* line = new QLineSeries;
+            QPen pen(kRunColours[static_cast<qsizetype>(t % 2)]);
+            pen.setWidthF(1.5);
+            line->setPen(pen);
+            m_chart->addSeries(line);
+            line->attachAxis(m_x);
+            line->attachAxis(m_y);
+            m_lines.push_back(line);
+        }
+        const auto& steps = *tracks[t].steps;
+        longest = std::max(longest, steps.size());
+        m_lines[t]->setName(tracks[t].label);
+        QList<QPointF> points;
+        points.reserve(static_cast<qsizetype>(steps.size()));
+        for (const auto& s : steps)
+            points.append(QPointF(static_cast<double>(s.index), s.probability));
+        m_lines[t]->replace(decimated(points, m_pointLimit));
+    }
+    if (divergence) {
+        m_mark->setName(tr("first divergent step: %1").arg(*divergence));
+        m_mark->replace({QPointF(static_cast<double>(*divergence), 0.0), QPointF(static_cast<double>(*divergence), 1.0)});
+        if (!m_chart->series().contains(m_mark)) {
+            m_chart->addSeries(m_mark);
+            m_mark->attachAxis(m_x);
+            m_mark->attachAxis(m_y);
+        }
+    } else if (m_chart->series().contains(m_mark)) {
+        m_chart->removeSeries(m_mark);
+    }
+    m_x->setRange(0.0, static_cast<double>(std::max<std::size_t>(longest - 1, 1)));
     m_chart->setTitle(tracks.empty() ? tr("Press Step or Run to generate")
                                      : tr("p of each chosen token"));
     m_chart->legend()->setVisible(!tracks.empty());

@@ -2,7 +2,8 @@
 // chain), one line per run, the first step where the runs differ marked. LoopStepChart: the
 // next-token distribution at one step, the model's most likely tokens as bars of their
 // probability before the chain (grey when the chain cut them) and after it (orange), the chosen
-// token in brackets and named in the title. stepSummary() says the rest in words. Both are rebuilt whole from a finished run's records.
+// token in brackets and named in the title. stepSummary() says the rest in words. LoopStepsChart keeps its series and replaces their
+// points, so a growing run refreshes it cheaply; LoopStepChart is rebuilt whole.
 #pragma once
 
 #include "generation_loop.h"
@@ -16,6 +17,8 @@
 
 QT_BEGIN_NAMESPACE
 class QChart;
+class QLineSeries;
+class QValueAxis;
 QT_END_NAMESPACE
 
 namespace logitlab::ui {
@@ -32,9 +35,18 @@ public:
         const std::vector<engine::LoopStep>* steps = nullptr;
     };
     void setTracks(const std::vector<Track>& tracks, std::optional<std::size_t> divergence);
+    // About how many points a line keeps at most (the lowest and highest of each bucket of
+    // steps). QtCharts strokes a line's whole path on every change, so a chart that follows a
+    // growing run on screen keeps fewer than an exported image; from the next setTracks on.
+    void setPointLimit(int points) { m_pointLimit = points; }
 
 private:
     QChart* m_chart;
+    int m_pointLimit = 1200;
+    QValueAxis* m_x = nullptr;
+    QValueAxis* m_y = nullptr;
+    std::vector<QLineSeries*> m_lines;  // one per run, the chart's
+    QLineSeries* m_mark = nullptr;      // the first divergent step
 };
 
 class LoopStepChart : public QObject {

@@ -45,6 +45,25 @@ GenerationLoop::GenerationLoop(const GenerationLoop& other)
         m_snapshots.push_back({s.chain, s.rng->clone()});
 }
 
+GenerationLoop::GenerationLoop(const GenerationLoop& other, std::size_t count)
+    // The state before step `count` is its snapshot; after the last step it is the live one.
+    : m_source(other.m_source), m_model(other.m_model),
+      m_chain(count < other.m_steps.size() ? other.m_snapshots[count].chain : other.m_chain),
+      m_rng(count < other.m_steps.size() ? other.m_snapshots[count].rng->clone() : other.m_rng->clone()),
+      m_prompt(other.m_prompt), m_samplerContext(other.m_samplerContext), m_promptHistory(other.m_promptHistory),
+      m_logits(other.m_logits), m_finalP(other.m_finalP), m_modelP(other.m_modelP)
+{
+    count = std::min(count, other.m_steps.size());
+    const auto kept = static_cast<std::ptrdiff_t>(count);
+    m_context.assign(other.m_context.begin(), other.m_context.begin() + static_cast<std::ptrdiff_t>(m_prompt.size()) + kept);
+    m_samplerContext.history.resize(m_promptHistory + count);
+    m_steps.assign(other.m_steps.begin(), other.m_steps.begin() + kept);
+    m_picks.assign(other.m_picks.begin(), other.m_picks.begin() + kept);
+    m_snapshots.reserve(count);
+    for (std::size_t i = 0; i < count; ++i)
+        m_snapshots.push_back({other.m_snapshots[i].chain, other.m_snapshots[i].rng->clone()});
+}
+
 double GenerationLoop::mirostatMu() const
 {
     for (const SamplerStage* stage : m_chain.activeStages()) {

@@ -73,6 +73,9 @@ public:
     GenerationLoop(std::shared_ptr<const StepLogitsSource> source, SamplerChain chain, std::unique_ptr<Rng> rng,
                    std::vector<std::int32_t> prompt);
     GenerationLoop(const GenerationLoop& other);
+    // A copy of `other` as other.rewind(count) would leave it, without copying the later steps'
+    // records and snapshots (a branch at step 0 of a 4,096-step run copies nothing of them).
+    GenerationLoop(const GenerationLoop& other, std::size_t count);
     GenerationLoop(GenerationLoop&&) noexcept = default;
     GenerationLoop& operator=(const GenerationLoop&) = delete;
     GenerationLoop& operator=(GenerationLoop&&) noexcept = default;

@@ -3,7 +3,7 @@
 #include "builtin_model.h"
 #include "logits_array.h"
 #include "loop_charts.h"
-#include "result_table_model.h"
+#include "loop_steps_model.h"
 #include "rng_factory.h"
 #include "token_display.h"
 #include "word_tokens.h"
@@ -37,11 +37,18 @@ namespace logitlab::ui {
 
 namespace {
 
-// The longest a slice of stepping may hold the UI thread (the page's budget is 50 ms, and the
-// refresh after a slice takes its share).
-constexpr qint64 kSliceMs = 15;
+// The longest a slice of stepping may hold the UI thread (the page's budget is 50 ms; the page
+// follows the new steps in events of their own).
+constexpr qint64 kSliceMs = 8;
 
-// While Play or a branch runs, the steps chart and table (every step) are rebuilt this often.
+// While Play or a branch runs, the page follows the new steps at most this often (30 frames a
+// second), in a timer event of its own rather than after each slice.
+constexpr int kFollowMs = 33;
+
+// While Play runs, the shown step's distribution chart follows at most this often.
+constexpr qint64 kStepChartMs = 100;
+
+// While Play or a branch runs, the steps chart (every step) is rebuilt this often.
 constexpr qint64 kWholeRefreshMs = 500;
 
 // How many steps the page takes by itself the first time it is shown.
@@ -81,7 +88,7 @@ QString shownToken(const std::string& token)
 }  // namespace
 
 LoopPage::LoopPage(QWidget* parent)
-    : ExperimentPage(parent), m_model(new ResultTableModel(this)), m_stepChart(new LoopStepChart(this)),
+    : ExperimentPage(parent), m_model(new LoopStepsModel(this)), m_stepChart(new LoopStepChart(this)),
       m_stepsChart(new LoopStepsChart(this)),
       m_runs(new app::RunController<app::LoopOutcome>(app::RunControllerBase::Mode::Supersede, this)),
       m_loads(new app::RunController<LoadedReplay>(app::RunControllerBase::Mode::Supersede, this)), m_source(new QComboBox),
@@ -95,7 +102,8 @@ LoopPage::LoopPage(QWidget* parent)
       m_playButton(new QPushButton(tr("Play"))), m_stopButton(new QPushButton(tr("Stop"))),
       m_rewindButton(new QPushButton(tr("Rewind"))), m_branchButton(new QPushButton(tr("Branch here"))),
       m_shownStep(new QSpinBox), m_mainText(new QTextBrowser), m_branchText(new QTextBrowser), m_divergence(new QLabel),
-      m_stepInfo(new QLabel), m_table(new QTableView), m_playTimer(new QTimer(this)), m_branchTimer(new QTimer(this))
+      m_stepInfo(new QLabel), m_table(new QTableView), m_playTimer(new QTimer(this)), m_branchTimer(new QTimer(this)), m_followTimer(new QTimer(this)),
+      m_mainRunText(m_mainText), m_branchRunText(m_branchText)
 {
     setExperimentRuns(m_runs);
     addRuns(m_loads);
@@ -193,8 +201,14 @@ LoopPage::LoopPage(QWidget* parent)
     connect(m_rewindButton, &QPushButton::clicked, this, &LoopPage::rewindOne);
     connect(m_branchButton, &QPushButton::clicked, this, &LoopPage::branchHere);
     connect(m_playTimer, &QTimer::timeout, this, &LoopPage::playTick);
+    // Two points per ~2 px of the steps pane: the line looks the same, and each refresh of it
+    // strokes a third of the path a 1,200-point line had.
+    m_stepsChart->setPointLimit(400);
     m_branchTimer->setInterval(0);
     connect(m_branchTimer, &QTimer::timeout, this, &LoopPage::branchSlice);
+    m_followTimer->setSingleShot(true);
+    m_followTimer->setInterval(kFollowMs);
+    connect(m_followTimer, &QTimer::timeout, this, [this] { refresh(false); });
     connect(m_shownStep, &QSpinBox::valueChanged, this, [this](int value) {
         m_followLatest = m_main && static_cast<std::size_t>(value) + 1 >= m_main->steps().size();
         refresh();
@@ -339,7 +353,8 @@ QAbstractItemModel* LoopPage::resultsModel() const
 
 std::optional<app::ResultTable> LoopPage::resultTable() const
 {
-    return m_model->table();
+    // A copy of the rows, not the model's live ones, which the next step changes.
+    return app::loopStepsTable(tracks());
 }
 
 app::Provenance LoopPage::provenance() const
@@ -384,7 +399,8 @@ void LoopPage::setSpec(const app::LoopSpec& spec)
     }
     m_main.reset();
     m_branch.reset();
-    ++m_epoch;
+    ++m_mainGeneration;
+    ++m_branchGeneration;
     m_followLatest = true;
     showError(QString());
     refresh();
@@ -519,7 +535,8 @@ bool LoopPage::ensureLoop(std::function<void()> retry)
     }
     m_main.emplace(std::move(loop).value());
     m_branch.reset();
-    ++m_epoch;
+    ++m_mainGeneration;
+    ++m_branchGeneration;
     m_loopKey = key;
     m_followLatest = true;
     return true;
@@ -567,6 +584,16 @@ void LoopPage::playTick()
     auto n = static_cast<std::size_t>(m_steps->value());
     if (const auto available = m_main->source().stepCount())
         n = std::min(n, *available);
+    if (m_main->steps().size() >= n) {
+        // The last steps were taken on the tick before: the whole page follows in an event of its own.
+        m_playTimer->stop();
+        emit statusMessage(tr("%1 tokens in %2 s (the latency model: %3 s)")
+                               .arg(n - m_playStartSteps)
+                               .arg(elapsed / 1000.0, 0, 'f', 2)
+                               .arg((m_prefillMs->value() + static_cast<double>(n - m_playStartSteps) * pass) / 1000.0, 0, 'f', 2));
+        finishStepping();
+        return;
+    }
     std::size_t due = n;
     if (pass > 0.0)
         due = elapsed < m_prefillMs->value()
@@ -576,19 +603,25 @@ void LoopPage::playTick()
     slice.start();
     while (m_main->steps().size() < due && slice.elapsed() < kSliceMs)
         m_main->step();
-    if (m_main->steps().size() >= n) {
-        m_playTimer->stop();
-        emit statusMessage(tr("%1 tokens in %2 s (the latency model: %3 s)")
-                               .arg(n - m_playStartSteps)
-                               .arg(elapsed / 1000.0, 0, 'f', 2)
-                               .arg((m_prefillMs->value() + static_cast<double>(n - m_playStartSteps) * pass) / 1000.0, 0, 'f', 2));
-        runStateChanged();
-    }
-    refresh(!isPlaying());
+    followSteps();
+}
+
+void LoopPage::followSteps()
+{
+    if (m_main && m_main->steps().size() > 0 && !m_followTimer->isActive())
+        m_followTimer->start();
+}
+
+void LoopPage::finishStepping()
+{
+    m_followTimer->stop();
+    runStateChanged();
+    refresh();
 }
 
 void LoopPage::stop()
 {
+    const bool stepping = isPlaying() || isBranching();
     m_playTimer->stop();
     if (m_loads->isRunning()) {
         m_loads->cancel();
@@ -597,7 +630,10 @@ void LoopPage::stop()
     m_branchTimer->stop();
     if (isRunning())
         cancel();
-    runStateChanged();
+    if (stepping)
+        finishStepping();
+    else
+        runStateChanged();
 }
 
 void LoopPage::rewindOne()
@@ -607,8 +643,7 @@ void LoopPage::rewindOne()
     m_playTimer->stop();
     m_branchTimer->stop();
     const std::size_t to = m_main->steps().size() - 1;
-    m_main->rewind(to);
-    ++m_epoch;
+    m_main->rewind(to);  // the runs lose their last steps: the text and table cut theirs
     if (m_branch) {
         if (m_branch->steps().size() > to)
             m_branch->rewind(to);
@@ -640,9 +675,8 @@ void LoopPage::branchHere()
         }
     }
     showError(QString());
-    m_branch.emplace(*m_main);
-    m_branch->rewind(at);
-    ++m_epoch;
+    m_branch.emplace(*m_main, at);  // not the steps after `at`: copying their records costs ms
+    ++m_branchGeneration;
     if (forced) {
         m_branch->step(forced);
     } else {
@@ -655,23 +689,32 @@ void LoopPage::branchHere()
     m_branchAt->setValue(static_cast<int>(at));
     m_loopKey = loopKeyOf(controlsJson());
     m_branchTarget = m_main->steps().size();
-    branchSlice();  // a short branch is done at once; a long one goes on in slices
-    if (m_branch->steps().size() < m_branchTarget)
+    // A short branch is done at once; a long one goes on in slices.
+    QElapsedTimer slice;
+    slice.start();
+    while (m_branch->steps().size() < m_branchTarget && slice.elapsed() < kSliceMs)
+        m_branch->step();
+    if (m_branch->steps().size() < m_branchTarget) {
         m_branchTimer->start();
-    runStateChanged();
+        followSteps();
+        runStateChanged();
+    } else {
+        finishStepping();
+    }
 }
 
 void LoopPage::branchSlice()
 {
-    QElapsedTimer slice;
-    slice.start();
-    while (m_branch && m_branch->steps().size() < m_branchTarget && slice.elapsed() < kSliceMs)
-        m_branch->step();
     if (!m_branch || m_branch->steps().size() >= m_branchTarget) {
         m_branchTimer->stop();
-        runStateChanged();
+        finishStepping();
+        return;
     }
-    refresh(!isBranching());
+    QElapsedTimer slice;
+    slice.start();
+    while (m_branch->steps().size() < m_branchTarget && slice.elapsed() < kSliceMs)
+        m_branch->step();
+    followSteps();
 }
 
 void LoopPage::sendTo(const QString& target)
@@ -803,14 +846,14 @@ void LoopPage::showReplayAndTies()
                                 .arg(ties.join(QStringLiteral(", ")), count > 12 ? QStringLiteral(", …") : QString()));
 }
 
-QString LoopPage::promptHtml(const engine::GenerationLoop& loop) const
+QString LoopPage::promptText(const engine::GenerationLoop& loop) const
 {
     if (loop.hasModel())
-        return m_prompt->text().toHtmlEscaped();
+        return m_prompt->text();
     std::vector<std::string> words;
     for (std::int32_t id : loop.prompt())
         words.push_back(loop.vocabulary()[static_cast<std::size_t>(id)]);
-    return QString::fromStdString(engine::joinWordTokens(words)).toHtmlEscaped();
+    return QString::fromStdString(engine::joinWordTokens(words));
 }
 
 void LoopPage::run()
@@ -827,22 +870,39 @@ void LoopPage::run()
         loadReplay([this] { run(); });
         return;
     }
+    // The page steps on from the run's loops, so it needs copies it may change; they are made
+    // on the worker (copying 4,096 steps' records and snapshots held the UI thread for tens of ms).
+    struct Copies {
+        std::optional<engine::GenerationLoop> main;
+        std::optional<engine::GenerationLoop> branch;
+    };
+    auto copies = std::make_shared<Copies>();
     startRun<app::LoopOutcome>(
         *m_runs, tr("Running %1 steps…").arg(spec->steps),
         [spec = spec.value(), base = baseDir(),
-         source = spec->replay && m_importedKey == replayKeyOf(app::toJson(spec.value()), baseDir()) ? m_imported : nullptr](
-            const app::WorkControl& control) { return app::runLoop(spec, base, control, source); },
-        [this, spec = spec.value()](app::LoopOutcome& outcome) {
+         source = spec->replay && m_importedKey == replayKeyOf(app::toJson(spec.value()), baseDir()) ? m_imported : nullptr,
+         copies](const app::WorkControl& control) {
+            app::LoopOutcome outcome = app::runLoop(spec, base, control, source);
+            if (outcome.mainLoop)
+                copies->main.emplace(*outcome.mainLoop);
+            if (outcome.branchLoop)
+                copies->branch.emplace(*outcome.branchLoop);
+            // Freed here too: the landing needs neither the originals nor the tracks (the page
+            // has the copies), and freeing 4,096 steps' records on the UI thread takes ms.
+            outcome.mainLoop.reset();
+            outcome.branchLoop.reset();
+            outcome.tracks.clear();
+            return outcome;
+        },
+        [this, spec = spec.value(), copies](app::LoopOutcome& outcome) {
             if (spec.replay && outcome.source) {
                 m_imported = std::dynamic_pointer_cast<const app::ImportedLogitsSource>(outcome.source);
                 m_importedKey = replayKeyOf(app::toJson(spec), baseDir());
             }
-            m_main.emplace(*outcome.mainLoop);
-            ++m_epoch;
-            if (outcome.branchLoop)
-                m_branch.emplace(*outcome.branchLoop);
-            else
-                m_branch.reset();
+            m_main = std::move(copies->main);
+            m_branch = std::move(copies->branch);
+            ++m_mainGeneration;
+            ++m_branchGeneration;
             m_loopKey = loopKeyOf(app::toJson(spec));
             m_followLatest = true;
             refresh();
@@ -857,79 +917,6 @@ std::vector<app::LoopTrack> LoopPage::tracks() const
     if (m_branch)
         out.push_back(app::trackOf(*m_branch, QStringLiteral("branch")));
     return out;
-}
-
-QString LoopPage::tokenHtml(const engine::GenerationLoop& loop, std::size_t i, std::optional<std::size_t> divergence,
-                           bool branch) const
-{
-    const auto& vocabulary = loop.vocabulary();
-    const auto& steps = loop.steps();
-    const std::string& token = vocabulary[static_cast<std::size_t>(steps[i].token)];
-    QString shown = token == engine::kParagraphToken ? QStringLiteral("¶") : QString::fromStdString(token).toHtmlEscaped();
-    if (divergence && i == *divergence)
-        return QStringLiteral("<b style='background:#ffd8d8;color:#b00020'>%1</b>").arg(shown);
-    if (steps[i].actualKnown && !steps[i].matches())
-        return QStringLiteral("<u style='color:#6a1b9a'>%1</u>").arg(shown);  // a replay: not the model's token
-    if (branch && divergence && i > *divergence)
-        return QStringLiteral("<span style='color:#c05000'>%1</span>").arg(shown);
-    return shown;
-}
-
-// The separator before token i, as the text joins words ("\n" for a paragraph break).
-static std::string separatorAt(const engine::GenerationLoop& loop, std::size_t i)
-{
-    const auto& vocabulary = loop.vocabulary();
-    const auto& steps = loop.steps();
-    const std::string previous = i == 0 ? std::string("x") : vocabulary[static_cast<std::size_t>(steps[i - 1].token)];
-    return engine::separatorBefore(previous, vocabulary[static_cast<std::size_t>(steps[i].token)]);
-}
-
-QString LoopPage::runHtml(const engine::GenerationLoop& loop, std::optional<std::size_t> divergence, bool branch) const
-{
-    QString html = QStringLiteral("<span style='color:#888'>%1</span>").arg(promptHtml(loop));
-    for (std::size_t i = 0; i < loop.steps().size(); ++i) {
-        const std::string separator = separatorAt(loop, i);
-        html += separator == "\n" ? QStringLiteral("<br><br>") : QString::fromStdString(separator);
-        html += tokenHtml(loop, i, divergence, branch);
-    }
-    return html;
-}
-
-void LoopPage::showText(QTextBrowser* view, ShownText& shown, const engine::GenerationLoop& loop,
-                        std::optional<std::size_t> divergence, bool branch)
-{
-    // Only new steps are appended while the run grows with the same marks: setting the whole
-    // text of 4,096 tokens again on every tick would hold the UI thread for tens of ms.
-    const std::size_t n = loop.steps().size();
-    if (shown.loop != &loop || shown.epoch != m_epoch || shown.steps > n || shown.divergence != divergence) {
-        view->setHtml(runHtml(loop, divergence, branch));
-        shown = {&loop, m_epoch, n, divergence};
-        return;
-    }
-    if (shown.steps == n)
-        return;
-    // One edit: the new tokens as one fragment (the first separator as text, since a fragment's
-    // leading space would be dropped), laid out once.
-    QString fragment;
-    QString lead;
-    for (std::size_t i = shown.steps; i < n; ++i) {
-        const std::string separator = separatorAt(loop, i);
-        const QString sep = separator == "\n" ? QStringLiteral("<br><br>") : QString::fromStdString(separator);
-        if (i == shown.steps && separator != "\n")
-            lead = sep;
-        else
-            fragment += sep;
-        fragment += tokenHtml(loop, i, divergence, branch);
-    }
-    QTextCursor cursor(view->document());
-    cursor.beginEditBlock();
-    cursor.movePosition(QTextCursor::End);
-    cursor.setCharFormat(QTextCharFormat());
-    if (!lead.isEmpty())
-        cursor.insertText(lead);
-    cursor.insertHtml(fragment);
-    cursor.endEditBlock();
-    shown.steps = n;
 }
 
 void LoopPage::refresh(bool whole)
@@ -949,50 +936,59 @@ void LoopPage::refresh(bool whole)
     if (divergence)
         divergentStep = divergence->step;
 
+    if (m_main)
+        m_mainRunText.show(*m_main, m_mainGeneration, promptText(*m_main), divergentStep, false);
+    else
+        m_mainRunText.showMessage(QStringLiteral("<span style='color:#888'>%1</span>").arg(m_prompt->text().toHtmlEscaped()));
     if (size == 0) {
         m_stepChart->clear(tr("Press Step (F10) or Play (F5) to generate"));
+        m_shownStepDrawn = {};
         m_stepInfo->clear();
-        m_mainText->setHtml(QStringLiteral("<span style='color:#888'>%1</span>")
-                                .arg(m_main ? promptHtml(*m_main) : m_prompt->text().toHtmlEscaped()));
     } else {
         const auto& step = m_main->steps()[static_cast<std::size_t>(m_shownStep->value())];
-        m_stepChart->setStep(step, m_main->vocabulary());
-        QString info = LoopStepChart::stepSummary(step);
-        if (step.actual >= 0) {
-            const auto& vocabulary = m_main->vocabulary();
-            info += QStringLiteral("\n")
-                + tr("Model's token%1: '%2' (p model %3, rank %4, after the chain %5) — the pick %6")
-                      .arg(step.actualKnown ? QString() : tr(" (unknown: the argmax)"))
-                      .arg(shownToken(vocabulary[static_cast<std::size_t>(step.actual)]))
-                      .arg(step.actualModelProbability, 0, 'g', 4)
-                      .arg(step.actualRank)
-                      .arg(step.actualCut ? tr("cut") : QString::number(step.actualProbability, 'g', 4))
-                      .arg(step.matches() ? tr("matches") : tr("differs: '%1'").arg(shownToken(vocabulary[static_cast<std::size_t>(step.token)])));
+        // The shown step's chart and summary: when it is another step than the one drawn, and
+        // while Play runs at most every kStepChartMs (the chart costs the UI thread ms a time).
+        const ShownStep shown{m_mainGeneration, step.index, step.token, step.probability, step.forced};
+        const bool due = whole || !m_stepRefresh.isValid() || m_stepRefresh.elapsed() >= kStepChartMs;
+        if (due && shown != m_shownStepDrawn) {
+            m_shownStepDrawn = shown;
+            m_stepRefresh.start();
+            m_stepChart->setStep(step, m_main->vocabulary());
+            QString info = LoopStepChart::stepSummary(step);
+            if (step.actual >= 0) {
+                const auto& vocabulary = m_main->vocabulary();
+                info += QStringLiteral("\n")
+                    + tr("Model's token%1: '%2' (p model %3, rank %4, after the chain %5) — the pick %6")
+                          .arg(step.actualKnown ? QString() : tr(" (unknown: the argmax)"))
+                          .arg(shownToken(vocabulary[static_cast<std::size_t>(step.actual)]))
+                          .arg(step.actualModelProbability, 0, 'g', 4)
+                          .arg(step.actualRank)
+                          .arg(step.actualCut ? tr("cut") : QString::number(step.actualProbability, 'g', 4))
+                          .arg(step.matches() ? tr("matches") : tr("differs: '%1'").arg(shownToken(vocabulary[static_cast<std::size_t>(step.token)])));
+            }
+            if (engine::isGreedyNearTie(step))
+                info += QStringLiteral("\n") + tr("Greedy near tie: the top two logits differ by %1").arg(step.topLogitGap, 0, 'g', 3);
+            m_stepInfo->setText(info);
         }
-        if (engine::isGreedyNearTie(step))
-            info += QStringLiteral("\n") + tr("Greedy near tie: the top two logits differ by %1").arg(step.topLogitGap, 0, 'g', 3);
-        m_stepInfo->setText(info);
-        showText(m_mainText, m_mainShown, *m_main, divergentStep, false);
     }
     if (m_branch)
-        showText(m_branchText, m_branchShown, *m_branch, divergentStep, true);
+        m_branchRunText.show(*m_branch, m_branchGeneration, promptText(*m_branch), divergentStep, true);
     else
-        m_branchShown = {};
-    if (!m_branch)
-        m_branchText->setHtml(tr("<span style='color:#888'>No branch. Pick a step (Shown step), type a token "
-                                        "or choose a seed, and press Branch here.</span>"));
+        m_branchRunText.showMessage(tr("<span style='color:#888'>No branch. Pick a step (Shown step), type a token "
+                                       "or choose a seed, and press Branch here.</span>"));
     std::vector<LoopStepsChart::Track> chartTracks;
     if (m_main)
         chartTracks.push_back({tr("main"), &m_main->steps()});
     if (m_branch)
         chartTracks.push_back({tr("branch"), &m_branch->steps()});
-    // The steps chart and table cover every step: while Play or a branch runs they follow at
-    // 2 Hz, so a tick at 4,096 steps stays within the UI thread's budget (bench_loop_ui).
+    // The steps chart covers every step: while Play or a branch runs it follows at 2 Hz, so a
+    // tick at 4,096 steps stays within the UI thread's budget (bench_loop_ui).
     if (whole || !m_wholeRefresh.isValid() || m_wholeRefresh.elapsed() >= kWholeRefreshMs) {
         m_stepsChart->setTracks(chartTracks, divergentStep);
-        m_model->setTable(app::loopStepsTable(tracks()));
         m_wholeRefresh.start();
     }
+    // The table grows by the new steps' rows (and loses the rewound ones), so it follows every tick.
+    m_model->sync({m_main ? &*m_main : nullptr, m_mainGeneration}, {m_branch ? &*m_branch : nullptr, m_branchGeneration});
 
     if (!m_branch) {
         m_divergence->setText(size ? tr("%1 steps: one forward pass each, each needing the token the one before chose.")

@@ -6,7 +6,8 @@
 // probability and rank; the text so far, streaming. Branch here forces a token (or reseeds the
 // draws) at the shown step and continues, and the two runs are shown side by side with the
 // first divergent step marked. The latency model states prefill + N passes x time per pass.
-// Stepping runs on the UI thread in slices of at most ~20 ms; Run goes to a worker.
+// Stepping runs on the UI thread in slices of at most ~8 ms, and the page follows the new steps
+// at most 30 times a second in events of their own; Run goes to a worker.
 // Source: the built-in model, or an imported dump replayed teacher-forced (file, array, batch,
 // sequences, vocabulary; opened on a worker with a progress bar, errors next to the inputs), with
 // the sampler's pick shown against the model's actual token at every step. Under greedy, near
@@ -17,6 +18,7 @@
 #include "generation_loop.h"
 #include "imported_logits_source.h"
 #include "loop_job.h"
+#include "loop_run_text.h"
 #include "loop_spec.h"
 
 #include <QElapsedTimer>
@@ -42,7 +44,7 @@ namespace logitlab::ui {
 
 class LoopStepChart;
 class LoopStepsChart;
-class ResultTableModel;
+class LoopStepsModel;
 
 // A replayed file opened on a worker: the source, or why not, and the controls it was opened for.
 struct LoadedReplay {
@@ -115,31 +117,22 @@ private:
     // A replay whose file is not open yet starts opening it and calls `retry` when it is.
     bool ensureLoop(std::function<void()> retry = {});
     engine::Distribution stepDistribution(std::size_t at) const;
-    QString promptHtml(const engine::GenerationLoop& loop) const;
+    QString promptText(const engine::GenerationLoop& loop) const;
     void showSourceError(const QString& message);
     void showSourceRows();
     void showReplayAndTies();
     void playTick();
     void branchSlice();
+    // While stepping: the page follows the new steps within kFollowMs. At the end: all of it now.
+    void followSteps();
+    void finishStepping();
     // `whole`: also the steps chart and table (every step); ticks of Play and a branch pass
     // false, and those follow at most every kWholeRefreshMs.
     void refresh(bool whole = true);
-    // What a text pane shows, so a growing run only appends its new tokens.
-    struct ShownText {
-        const engine::GenerationLoop* loop = nullptr;
-        quint64 epoch = 0;
-        std::size_t steps = 0;
-        std::optional<std::size_t> divergence;
-    };
-    void showText(QTextBrowser* view, ShownText& shown, const engine::GenerationLoop& loop,
-                  std::optional<std::size_t> divergence, bool branch);
-    QString tokenHtml(const engine::GenerationLoop& loop, std::size_t i, std::optional<std::size_t> divergence,
-                      bool branch) const;
     void showLatency();
-    QString runHtml(const engine::GenerationLoop& loop, std::optional<std::size_t> divergence, bool branch) const;
     std::vector<app::LoopTrack> tracks() const;
 
-    ResultTableModel* m_model;
+    LoopStepsModel* m_model;
     LoopStepChart* m_stepChart;
     LoopStepsChart* m_stepsChart;
     app::RunController<app::LoopOutcome>* m_runs;
@@ -184,11 +177,26 @@ private:
     QTableView* m_table;
     QTimer* m_playTimer;
     QTimer* m_branchTimer;
+    QTimer* m_followTimer;  // the page follows Play's and a branch's new steps when it fires
     QElapsedTimer m_playClock;
     QElapsedTimer m_wholeRefresh;
-    ShownText m_mainShown;
-    ShownText m_branchShown;
-    quint64 m_epoch = 0;  // counts changes to the runs other than steps added (new loop, rewind, branch)
+    QElapsedTimer m_stepRefresh;
+    // The step the distribution chart shows, so that a refresh draws it only when it changed.
+    struct ShownStep {
+        quint64 generation = 0;
+        std::size_t index = 0;
+        std::int32_t token = -1;
+        double probability = 0.0;
+        bool forced = false;
+        bool operator==(const ShownStep&) const = default;
+    };
+    ShownStep m_shownStepDrawn;
+    LoopRunText m_mainRunText;
+    LoopRunText m_branchRunText;
+    // Count replacements of each run (new loop, Run N's landing, a new branch); steps added or
+    // rewound at a run's end keep it, so the text and table only add or cut rows.
+    quint64 m_mainGeneration = 0;
+    quint64 m_branchGeneration = 0;
     std::size_t m_playStartSteps = 0;
 
     std::optional<engine::GenerationLoop> m_main;

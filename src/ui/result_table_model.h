@@ -2,7 +2,7 @@
 // cells and column names are the ones the CSV writes (the table is declared once, in app/);
 // on screen numbers are rounded by the column's precision, the tooltip and EditRole hold every
 // digit, and SortRole sorts numbers as numbers (empty cells last). Takes whole tables (a model
-// reset), never row-by-row inserts.
+// reset); a subclass may insert and remove rows (LoopStepsModel).
 #pragma once
 
 #include "result_table.h"
@@ -27,6 +27,11 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+protected:
+    // For a table whose cells read rows that grow in place: the new count, between a subclass's
+    // beginInsertRows / beginRemoveRows and their end.
+    void setRowCount(std::size_t rows) { m_table.rows = rows; }
 
 private:
     app::ResultTable m_table;
