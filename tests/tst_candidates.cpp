@@ -139,6 +139,9 @@ private slots:
                           topP > 0 ? std::optional<double>(topP) : std::nullopt};
         const CandidateList fast = candidates(logits, s);
         QVERIFY(fast == reference(logits, s));  // bit for bit
+        // From the softmax the Explorer already holds: the same list, without a second exp pass.
+        const Eigen::ArrayXd p = softmax(logits, temperature);
+        QVERIFY(candidatesFromProbabilities(std::vector<double>(p.begin(), p.end()), s) == fast);
         // float32 input widens to the same doubles.
         const Eigen::ArrayXf asFloat = logits.cast<float>();
         QVERIFY(candidates(asFloat, s) == reference(asFloat.cast<double>(), s));
@@ -182,6 +185,8 @@ private slots:
                           topP > 0 ? std::optional<double>(topP) : std::nullopt};
         const CandidateList expected = reference(logits, s);
         QVERIFY(candidates(logits, s) == expected);
+        const Eigen::ArrayXd p = softmax(logits, temperature);
+        QVERIFY(candidatesFromProbabilities(std::vector<double>(p.begin(), p.end()), s) == expected);
         // The same logits with a little noise: no exact ties, the same kind of misleading sample.
         std::mt19937 gen(11);
         std::normal_distribution<double> noise(0.0, 0.05);
