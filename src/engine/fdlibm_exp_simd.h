@@ -117,71 +117,53 @@ inline void expSse2(const double* in, double* out)
 // ---- AVX2: four lanes (callers check hasAvx2()) ----
 
 // x = k ln2 + r with ln2 = hi + lo, then fdlibm's y = 1 - ((lo - r c / (2 - c)) - hi) for
-// t = k as a double: the part every lane of both AVX2 paths computes alike. N vectors go through
-// each operation together: one vector's operations form a long dependent chain, and interleaving
-// independent chains in program order lets the processor overlap them (GCC keeps this order).
-template <std::size_t N>
-__attribute__((target("avx2"), always_inline)) inline void reducedExpAvx2(const __m256d* x, const __m256d* t, __m256d* y)
+// t = k as a double: the part every lane of both AVX2 paths computes alike, in three pieces so
+// the lesson's softmax loop (lesson_exp_sum.cpp) can run them as separate passes over a chunk.
+
+// hi = x - t ln2hi and lo = t ln2lo.
+__attribute__((target("avx2"))) inline void reduceAvx2(__m256d x, __m256d t, __m256d& hi, __m256d& lo)
 {
-    __m256d hi[N], lo[N], r[N], rr[N], poly[N];
-    for (std::size_t v = 0; v < N; ++v) {
-        hi[v] = _mm256_sub_pd(x[v], _mm256_mul_pd(t[v], _mm256_set1_pd(kLn2Hi)));
-        lo[v] = _mm256_mul_pd(t[v], _mm256_set1_pd(kLn2Lo));
-    }
-    for (std::size_t v = 0; v < N; ++v) {
-        r[v] = _mm256_sub_pd(hi[v], lo[v]);
-        rr[v] = _mm256_mul_pd(r[v], r[v]);
-    }
-    for (std::size_t v = 0; v < N; ++v)
-        poly[v] = _mm256_add_pd(_mm256_set1_pd(kP4), _mm256_mul_pd(rr[v], _mm256_set1_pd(kP5)));
-    for (std::size_t v = 0; v < N; ++v)
-        poly[v] = _mm256_add_pd(_mm256_set1_pd(kP3), _mm256_mul_pd(rr[v], poly[v]));
-    for (std::size_t v = 0; v < N; ++v)
-        poly[v] = _mm256_add_pd(_mm256_set1_pd(kP2), _mm256_mul_pd(rr[v], poly[v]));
-    for (std::size_t v = 0; v < N; ++v)
-        poly[v] = _mm256_add_pd(_mm256_set1_pd(kP1), _mm256_mul_pd(rr[v], poly[v]));
-    for (std::size_t v = 0; v < N; ++v) {
-        const __m256d c = _mm256_sub_pd(r[v], _mm256_mul_pd(rr[v], poly[v]));
-        poly[v] = _mm256_div_pd(_mm256_mul_pd(r[v], c), _mm256_sub_pd(_mm256_set1_pd(2.0), c));  // the quotient
-    }
-    for (std::size_t v = 0; v < N; ++v)
-        y[v] = _mm256_sub_pd(_mm256_set1_pd(1.0), _mm256_sub_pd(_mm256_sub_pd(lo[v], poly[v]), hi[v]));
+    hi = _mm256_sub_pd(x, _mm256_mul_pd(t, _mm256_set1_pd(kLn2Hi)));
+    lo = _mm256_mul_pd(t, _mm256_set1_pd(kLn2Lo));
+}
+
+// r c / (2 - c) for r = hi - lo, with c = r - r^2 (P1 + r^2 (P2 + r^2 (P3 + r^2 (P4 + r^2 P5)))).
+__attribute__((target("avx2"))) inline __m256d quotientAvx2(__m256d hi, __m256d lo)
+{
+    const __m256d r = _mm256_sub_pd(hi, lo);
+    const __m256d rr = _mm256_mul_pd(r, r);
+    __m256d poly = _mm256_add_pd(_mm256_set1_pd(kP4), _mm256_mul_pd(rr, _mm256_set1_pd(kP5)));
+    poly = _mm256_add_pd(_mm256_set1_pd(kP3), _mm256_mul_pd(rr, poly));
+    poly = _mm256_add_pd(_mm256_set1_pd(kP2), _mm256_mul_pd(rr, poly));
+    poly = _mm256_add_pd(_mm256_set1_pd(kP1), _mm256_mul_pd(rr, poly));
+    const __m256d c = _mm256_sub_pd(r, _mm256_mul_pd(rr, poly));
+    return _mm256_div_pd(_mm256_mul_pd(r, c), _mm256_sub_pd(_mm256_set1_pd(2.0), c));
+}
+
+// y = 1 - ((lo - quotient) - hi).
+__attribute__((target("avx2"))) inline __m256d reducedResultAvx2(__m256d hi, __m256d lo, __m256d quotient)
+{
+    return _mm256_sub_pd(_mm256_set1_pd(1.0), _mm256_sub_pd(_mm256_sub_pd(lo, quotient), hi));
 }
 
 __attribute__((target("avx2"))) inline __m256d reducedExpAvx2(__m256d x, __m256d t)
 {
-    __m256d y;
-    reducedExpAvx2<1>(&x, &t, &y);
-    return y;
+    __m256d hi, lo;
+    reduceAvx2(x, t, hi, lo);
+    return reducedResultAvx2(hi, lo, quotientAvx2(hi, lo));
 }
 
 // The lanes' common case: |x| beyond 1.5 ln2 and a normal result (-708 <= x <= 709, so
 // -1021 <= k <= 1023). Then the band selects, the denormal scaling and the scalar check are no-ops
 // and only the general reduction and 2^k remain: the same operations as the full path.
-template <std::size_t N>
-__attribute__((target("avx2"), always_inline)) inline void expAvx2Plain(const __m256d* x, __m256d* out)
-{
-    __m128i k[N];
-    __m256d t[N], y[N];
-    for (std::size_t v = 0; v < N; ++v) {
-        const __m256d halfSigned = _mm256_or_pd(_mm256_set1_pd(0.5), _mm256_and_pd(x[v], _mm256_set1_pd(-0.0)));
-        k[v] = _mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x[v]), halfSigned));
-    }
-    for (std::size_t v = 0; v < N; ++v)
-        t[v] = _mm256_cvtepi32_pd(k[v]);
-    reducedExpAvx2<N>(x, t, y);
-    for (std::size_t v = 0; v < N; ++v) {
-        const __m256d twopk = _mm256_castsi256_pd(
-            _mm256_slli_epi64(_mm256_cvtepu32_epi64(_mm_add_epi32(k[v], _mm_set1_epi32(1023))), 52));
-        out[v] = _mm256_mul_pd(y[v], twopk);
-    }
-}
-
 __attribute__((target("avx2"))) inline __m256d expAvx2Plain(__m256d x)
 {
-    __m256d e;
-    expAvx2Plain<1>(&x, &e);
-    return e;
+    const __m256d halfSigned = _mm256_or_pd(_mm256_set1_pd(0.5), _mm256_and_pd(x, _mm256_set1_pd(-0.0)));
+    const __m128i k = _mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), halfSigned));
+    const __m256d y = reducedExpAvx2(x, _mm256_cvtepi32_pd(k));
+    const __m256d twopk = _mm256_castsi256_pd(
+        _mm256_slli_epi64(_mm256_cvtepu32_epi64(_mm_add_epi32(k, _mm_set1_epi32(1023))), 52));
+    return _mm256_mul_pd(y, twopk);
 }
 
 __attribute__((target("avx2"))) inline bool allPlain(__m256d x)

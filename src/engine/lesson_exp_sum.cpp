@@ -94,8 +94,8 @@ inline void addFour(double& sum, const double* previous, std::size_t v)
         sum = addInOrder(sum, previous + 4 * v, 4);
 }
 
-// One chunk of plain lanes (fdlibm::expAvx2Plain's operations, in passes). Returns false, having
-// written nothing, when some lane is not plain.
+// One chunk of plain lanes: fdlibm::expAvx2Plain's operations, in passes (reduceAvx2, quotientAvx2,
+// reducedResultAvx2). Returns false, having written nothing, when some lane is not plain.
 template <class Scalar>
 __attribute__((target("avx2"))) bool plainChunkAvx2(const Scalar* logits, __m256d t, __m256d inverse, bool multiply,
                                                     __m256d m, double* out, ChunkScratch& s, double& sum,
@@ -111,29 +111,21 @@ __attribute__((target("avx2"))) bool plainChunkAvx2(const Scalar* logits, __m256
         const __m256d halfSigned = _mm256_or_pd(_mm256_set1_pd(0.5), _mm256_and_pd(x, _mm256_set1_pd(-0.0)));
         const __m256d k = _mm256_round_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), halfSigned),
                                           _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+        __m256d hi, lo;
+        reduceAvx2(x, k, hi, lo);
         _mm256_store_pd(s.t + 4 * v, k);
-        _mm256_store_pd(s.hi + 4 * v, _mm256_sub_pd(x, _mm256_mul_pd(k, _mm256_set1_pd(kLn2Hi))));
-        _mm256_store_pd(s.lo + 4 * v, _mm256_mul_pd(k, _mm256_set1_pd(kLn2Lo)));
+        _mm256_store_pd(s.hi + 4 * v, hi);
+        _mm256_store_pd(s.lo + 4 * v, lo);
     }
     if (_mm256_movemask_pd(plain) != 0xf)
         return false;
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
-        const __m256d r = _mm256_sub_pd(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v));
-        const __m256d rr = _mm256_mul_pd(r, r);
-        __m256d poly = _mm256_add_pd(_mm256_set1_pd(kP4), _mm256_mul_pd(rr, _mm256_set1_pd(kP5)));
-        poly = _mm256_add_pd(_mm256_set1_pd(kP3), _mm256_mul_pd(rr, poly));
-        poly = _mm256_add_pd(_mm256_set1_pd(kP2), _mm256_mul_pd(rr, poly));
-        poly = _mm256_add_pd(_mm256_set1_pd(kP1), _mm256_mul_pd(rr, poly));
-        const __m256d c = _mm256_sub_pd(r, _mm256_mul_pd(rr, poly));
-        _mm256_store_pd(s.quotient + 4 * v,
-                        _mm256_div_pd(_mm256_mul_pd(r, c), _mm256_sub_pd(_mm256_set1_pd(2.0), c)));
+        _mm256_store_pd(s.quotient + 4 * v, quotientAvx2(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v)));
         addFour(sum, previous, v);
     }
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
-        const __m256d hi = _mm256_load_pd(s.hi + 4 * v);
-        const __m256d lo = _mm256_load_pd(s.lo + 4 * v);
-        const __m256d y = _mm256_sub_pd(_mm256_set1_pd(1.0),
-                                        _mm256_sub_pd(_mm256_sub_pd(lo, _mm256_load_pd(s.quotient + 4 * v)), hi));
+        const __m256d y = reducedResultAvx2(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v),
+                                            _mm256_load_pd(s.quotient + 4 * v));
         _mm256_storeu_pd(out + 4 * v, _mm256_mul_pd(y, twoToThe(_mm256_load_pd(s.t + 4 * v))));
     }
     return true;
