@@ -1,6 +1,7 @@
 #include "candidates.h"
 
 #include "exp_histogram.h"
+#include "ranked.h"
 #include "softmax_kernel.h"
 
 #include <algorithm>
@@ -12,26 +13,15 @@ namespace logitlab::engine {
 
 namespace {
 
-// A probability (or, while gathering, an exp) and its id, sorted together.
-struct Ranked {
-    // Does nothing, so that growing the workspace's vector does not zero what is written next.
-    Ranked() {}
-    Ranked(double value, std::int32_t token) : p(value), id(token) {}
-    double p;
-    std::int32_t id;
-};
-
-// Descending probability, lower id first on ties: the order a stable sort gives in the lesson.
-bool rankedBefore(const Ranked& a, const Ranked& b)
-{
-    return a.p > b.p || (a.p == b.p && a.id < b.id);
-}
+using detail::Ranked;
+using detail::rankedBefore;
 
 // Scratch space reused across calls on the same thread: a fresh 1 MB vector per token costs
 // page faults that show up in the per-token time at V = 128k.
 struct Workspace {
     std::vector<double> probs;
     std::vector<Ranked> ranked;
+    std::vector<Ranked> sortScratch;
 };
 
 Workspace& workspace()
@@ -63,51 +53,64 @@ std::size_t cutBucket(const ExpHistogram& histogram, double sum, std::size_t lim
     return ExpHistogram::kBuckets;
 }
 
-// Fills `gathered` with (exp, id) for every id whose exp is at least `threshold`, in id order.
-void gatherAtLeast(const std::vector<double>& exps, double threshold, std::vector<Ranked>& gathered)
+// Gathers every id whose exp reaches bucket `reach`'s lower bound and returns true when their exact
+// histogram (complete for buckets 0..reach) places the cut inside buckets 0..reach - 1; `gathered`
+// then keeps the ids down to the bucket after the cut's, because two exps a rounding apart can
+// divide to the same probability and the lesson orders equal probabilities by id: with the
+// neighbour bucket in, every id ranked before the cut is gathered, and every id left out ranks
+// below all of them.
+bool gatherDownTo(const std::vector<double>& exps, std::size_t reach, double sum, std::size_t limit,
+                  const std::optional<double>& topP, std::vector<Ranked>& gathered)
 {
-    const std::size_t n = exps.size();
-    gathered.resize(n);
-    std::size_t count = 0;
-    // Eight exps compared at a time: most groups have no survivor and cost one branch; a group
-    // with some is written without a branch per id (where survivors are dense, those branches
-    // would be mispredicted half the time).
-    const __m128d bound = _mm_set1_pd(threshold);
-    constexpr std::size_t kGroup = 8;
-    std::size_t j = 0;
-    for (; j + kGroup <= n; j += kGroup) {
-        const double* e = exps.data() + j;
-        const int hits = _mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(e), bound))
-                         | _mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(e + 2), bound)) << 2
-                         | _mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(e + 4), bound)) << 4
-                         | _mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(e + 6), bound)) << 6;
-        if (hits == 0)
-            continue;
-        for (std::size_t t = 0; t < kGroup; ++t) {
-            gathered[count] = Ranked{exps[j + t], static_cast<std::int32_t>(j + t)};
-            count += static_cast<std::size_t>((hits >> t) & 1);
+    detail::gatherAtLeast(exps, ExpHistogram::lowerBound(reach), gathered);
+    ExpHistogram exact;
+    for (const Ranked& r : gathered)
+        exact.add(&r.p, 1);
+    const std::size_t last = cutBucket(exact, sum, limit, topP);
+    if (last + 1 > reach)
+        return false;
+    const double threshold = ExpHistogram::lowerBound(last + 1);
+    std::erase_if(gathered, [&](const Ranked& r) { return r.p < threshold; });
+    return true;
+}
+
+// The sample's guess of a bucket the cut ends above, with room to spare: for top-k, where the
+// sample counts twice the limit (plus kSpareIds); for top-p, where the mass below it is half the
+// 1 - top-p the cut leaves out. The mass is read from the bottom because the sample's tail, made
+// of many light ids, estimates its mass well; its head may miss (or over-count) the few heavy ids.
+std::size_t guessReach(const ExpHistogram& sample, std::size_t stride, double sum, std::size_t limit,
+                       std::size_t n, const std::optional<double>& topP)
+{
+    constexpr std::size_t kBuckets = ExpHistogram::kBuckets;
+    constexpr std::size_t kSpareIds = 64;
+    std::size_t reach = kBuckets;
+    if (limit < n)
+        reach = cutBucket(sample, sum, 2 * ((limit + stride - 1) / stride) + kSpareIds / stride, std::nullopt);
+    if (topP) {
+        const double leftOut = 0.5 * (1.0 - *topP) * sum;
+        double below = 0.0;
+        for (std::size_t b = kBuckets; b-- > 0;) {
+            for (std::size_t w = 0; w < ExpHistogram::kWays; ++w)
+                below += sample.mass[w][b] * static_cast<double>(stride);
+            if (below > leftOut) {
+                reach = std::min(reach, b + 1);
+                break;
+            }
         }
     }
-    for (; j < n; ++j)
-        if (exps[j] >= threshold)
-            gathered[count++] = Ranked{exps[j], static_cast<std::int32_t>(j)};
-    gathered.resize(count);
+    return std::max<std::size_t>(reach, 1);
 }
 
 // Fills `gathered` with (exp, id) for a superset of the ids top-k / top-p can keep, every id whose
-// exp is at least a threshold, and returns false when the histogram's buckets cannot bound the cut (the caller
-// then selects over the whole vocabulary). The cut must end inside buckets 0..last; the ids of
-// bucket last + 1 are gathered too, because two exps a rounding apart can divide to the same
-// probability and the lesson orders equal probabilities by id: with the neighbour bucket in, every
-// id ranked before the cut is gathered, and every id left out ranks below all of buckets 0..last.
+// exp is at least a threshold (gatherDownTo), and returns false when the histogram's buckets cannot
+// bound the cut (the caller then selects over the whole vocabulary).
 //
 // Why a sample first: a histogram of every exp costs a third of the exp pass, and the nucleus is
-// usually a small share of the vocabulary. Every kStride-th exp, counted kStride times, shows
-// roughly which buckets hold the top n / kShare ids; those ids are gathered, and their exact
-// histogram (complete for those buckets) must place the cut inside them. (A sample is no guide
-// to where the cut ends: it misses the few heavy ids at the top, or counts one of them kStride
-// times.) When the exact histogram does not place it (a nucleus of more than about n / kShare
-// ids), the histogram of every exp decides.
+// usually a small share of the vocabulary. Every kStride-th exp, counted kStride times, guesses
+// where the cut ends (guessReach); the ids down to there are gathered, and their exact histogram
+// must place the cut inside them. A guess can fall short, so then the ids of the buckets that hold
+// roughly the top n / kShare ids are tried, and when the nucleus is larger than that, the histogram
+// of every exp decides.
 bool gatherCut(const std::vector<double>& exps, double sum, std::size_t limit, const std::optional<double>& topP,
                std::vector<Ranked>& gathered)
 {
@@ -119,26 +122,19 @@ bool gatherCut(const std::vector<double>& exps, double sum, std::size_t limit, c
         ExpHistogram sample;
         for (std::size_t i = 0; i < n; i += kStride)
             sample.add(exps.data() + i, 1);
-        const std::size_t reach = std::max<std::size_t>(1, cutBucket(sample, sum, n / kShare / kStride, std::nullopt));
-        if (reach + 2 < kBuckets) {
-            gatherAtLeast(exps, ExpHistogram::lowerBound(reach), gathered);
-            ExpHistogram exact;
-            for (const Ranked& r : gathered)
-                exact.add(&r.p, 1);
-            const std::size_t last = cutBucket(exact, sum, limit, topP);
-            if (last + 1 <= reach) {
-                const double threshold = ExpHistogram::lowerBound(last + 1);
-                std::erase_if(gathered, [&](const Ranked& r) { return r.p < threshold; });
-                return true;
-            }
-        }
+        const std::size_t guess = guessReach(sample, kStride, sum, limit, n, topP);
+        const std::size_t wide = std::max<std::size_t>(1, cutBucket(sample, sum, n / kShare / kStride, std::nullopt));
+        if (guess < wide && gatherDownTo(exps, guess, sum, limit, topP, gathered))
+            return true;
+        if (wide + 2 < kBuckets && gatherDownTo(exps, wide, sum, limit, topP, gathered))
+            return true;
     }
     ExpHistogram all;
     all.add(exps.data(), n);
     const std::size_t last = cutBucket(all, sum, limit, topP);
     if (last == kBuckets)
         return false;
-    gatherAtLeast(exps, ExpHistogram::lowerBound(last + 1), gathered);
+    detail::gatherAtLeast(exps, ExpHistogram::lowerBound(last + 1), gathered);
     return true;
 }
 
@@ -162,11 +158,11 @@ CandidateList select(const std::vector<double>& values, double sum, const Sample
         for (std::size_t i = 0; i < n; ++i)
             ranked[i] = Ranked{values[i] / sum, static_cast<std::int32_t>(i)};
     }
-    // Sort only what can survive: the first `limit` of the gathered ids. The pairs carry their p,
-    // so the comparisons read neighbouring memory instead of the whole vocabulary's array.
+    // Sort only what can survive: the first `limit` of the gathered ids (all of them when that is
+    // most; a partial sort when top-k keeps few of many).
     const std::size_t sortable = std::min(limit, ranked.size());
-    if (sortable == ranked.size())
-        std::sort(ranked.begin(), ranked.end(), rankedBefore);
+    if (sortable * 8 >= ranked.size())
+        detail::sortRanked(ranked, workspace().sortScratch);
     else
         std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(sortable), ranked.end(),
                           rankedBefore);

@@ -9,6 +9,7 @@
 // Include only from files compiled with -ffp-contract=off (an FMA would change the bits).
 #pragma once
 
+#include "cpu_features.h"
 #include "fdlibm_exp.h"
 
 #include <bit>
@@ -41,11 +42,7 @@ inline constexpr double kTinyBand = std::bit_cast<double>(std::uint64_t{0x3e3000
 // Above this the scalar decides (overflow, k = 1024); below it every k is <= 1023.
 inline constexpr double kVectorMax = 709.0;
 
-inline bool hasAvx2()
-{
-    static const bool has = __builtin_cpu_supports("avx2");
-    return has;
-}
+using detail::hasAvx2;
 
 // ---- SSE2: two lanes ----
 

@@ -1,0 +1,133 @@
+#include "ranked.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <emmintrin.h>
+#include <immintrin.h>
+#include <utility>
+
+namespace logitlab::engine::detail {
+
+namespace {
+
+// Why a mask of hits per group and a loop over its set bits: most groups have no survivor and cost
+// one well-predicted branch, and a group with some costs a loop over those alone. (Writing every
+// id of a group branch-free costs more once survivors are a few per cent of the vocabulary, as
+// they are when the cut is guessed tightly.)
+void appendHits(const double* e, std::size_t first, unsigned hits, std::vector<Ranked>& gathered, std::size_t& count)
+{
+    while (hits != 0) {
+        const unsigned t = static_cast<unsigned>(std::countr_zero(hits));
+        gathered[count++] = Ranked{e[t], static_cast<std::int32_t>(first + t)};
+        hits &= hits - 1;
+    }
+}
+
+// The last values, fewer than a group, one at a time.
+std::size_t appendRest(const double* values, std::size_t from, std::size_t n, double threshold,
+                       std::vector<Ranked>& gathered, std::size_t count)
+{
+    for (std::size_t j = from; j < n; ++j)
+        if (values[j] >= threshold)
+            gathered[count++] = Ranked{values[j], static_cast<std::int32_t>(j)};
+    return count;
+}
+
+__attribute__((target("avx2"))) inline unsigned hitsOf4(const double* e, __m256d bound)
+{
+    return static_cast<unsigned>(_mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(e), bound, _CMP_GE_OQ)));
+}
+
+// Sixteen values per group, four compares of four lanes.
+__attribute__((target("avx2"))) std::size_t gatherAvx2(const double* values, std::size_t n, double threshold,
+                                                       std::vector<Ranked>& gathered)
+{
+    const __m256d bound = _mm256_set1_pd(threshold);
+    std::size_t count = 0;
+    std::size_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        const double* e = values + j;
+        const unsigned hits = hitsOf4(e, bound) | hitsOf4(e + 4, bound) << 4 | hitsOf4(e + 8, bound) << 8
+                              | hitsOf4(e + 12, bound) << 12;
+        appendHits(e, j, hits, gathered, count);
+    }
+    return appendRest(values, j, n, threshold, gathered, count);
+}
+
+inline unsigned hitsOf2(const double* e, __m128d bound)
+{
+    return static_cast<unsigned>(_mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(e), bound)));
+}
+
+// Eight values per group on SSE2, two lanes a compare.
+std::size_t gatherSse2(const double* values, std::size_t n, double threshold, std::vector<Ranked>& gathered)
+{
+    const __m128d bound = _mm_set1_pd(threshold);
+    std::size_t count = 0;
+    std::size_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const double* e = values + j;
+        const unsigned hits = hitsOf2(e, bound) | hitsOf2(e + 2, bound) << 2 | hitsOf2(e + 4, bound) << 4
+                              | hitsOf2(e + 6, bound) << 6;
+        appendHits(e, j, hits, gathered, count);
+    }
+    return appendRest(values, j, n, threshold, gathered, count);
+}
+
+// Below this many items a comparison sort is as quick as the radix sort's passes.
+constexpr std::size_t kRadixFrom = 64;
+constexpr std::size_t kDigits = 8;  // bytes of a double
+
+// Descending p, as an ascending key: the bits of a double >= +0 order like its value.
+std::uint64_t descendingKey(const Ranked& r)
+{
+    return ~std::bit_cast<std::uint64_t>(r.p);
+}
+
+}  // namespace
+
+void gatherAtLeast(const std::vector<double>& values, double threshold, std::vector<Ranked>& gathered, bool avx2)
+{
+    gathered.resize(values.size());
+    const std::size_t count = avx2 ? gatherAvx2(values.data(), values.size(), threshold, gathered)
+                                        : gatherSse2(values.data(), values.size(), threshold, gathered);
+    gathered.resize(count);
+}
+
+// Least significant byte first, each pass a stable counting sort; a byte every key shares (the
+// sign and the top of the exponent, usually) is skipped. Why not std::sort: its comparisons on
+// random probabilities are mispredicted branches, several times the cost of these passes at the
+// thousands of survivors a top-p cut keeps.
+void sortRanked(std::vector<Ranked>& items, std::vector<Ranked>& scratch)
+{
+    const std::size_t n = items.size();
+    if (n < kRadixFrom) {
+        std::sort(items.begin(), items.end(), rankedBefore);
+        return;
+    }
+    std::array<std::array<std::uint32_t, 256>, kDigits> counts{};
+    for (const Ranked& r : items) {
+        const std::uint64_t key = descendingKey(r);
+        for (std::size_t d = 0; d < kDigits; ++d)
+            ++counts[d][(key >> (8 * d)) & 0xff];
+    }
+    scratch.resize(n);
+    const std::uint64_t firstKey = descendingKey(items[0]);
+    for (std::size_t d = 0; d < kDigits; ++d) {
+        if (counts[d][(firstKey >> (8 * d)) & 0xff] == n)
+            continue;
+        std::array<std::uint32_t, 256> offset;
+        std::uint32_t total = 0;
+        for (std::size_t b = 0; b < 256; ++b) {
+            offset[b] = total;
+            total += counts[d][b];
+        }
+        for (const Ranked& r : items)
+            scratch[offset[(descendingKey(r) >> (8 * d)) & 0xff]++] = r;
+        items.swap(scratch);
+    }
+}
+
+}  // namespace logitlab::engine::detail
