@@ -12,6 +12,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 using namespace logitlab::engine;
@@ -173,6 +174,44 @@ private slots:
                 QVERIFY(sameBits(expected[i], fdlibmExp(d[i] / temperature - maxScaled)));
             }
         }
+    }
+
+    // The AVX2 loop takes a chunk of 64 logits on its plain path when the chunk's smallest and
+    // largest logit give -708 <= x <= -1.5 ln2 (fdlibm's middle band ends at the double whose
+    // high word is 0x3FF0A2B2); a chunk with one lane a step beyond, a denormal result or a NaN
+    // takes the full one.
+    // Chunks built on those bounds, at T = 1 with a 0 logit so that x = l, agree with the scalar.
+    void softmaxLoopAtThePlainBounds_data()
+    {
+        QTest::addColumn<ExpPath>("path");
+        QTest::newRow("sse2") << ExpPath::Sse2;
+        QTest::newRow("avx2") << ExpPath::Avx2;
+    }
+
+    void softmaxLoopAtThePlainBounds()
+    {
+        QFETCH(ExpPath, path);
+        if (!expPathAvailable(path))
+            QSKIP("this processor has no AVX2");
+        const double band = std::bit_cast<double>(std::uint64_t{0x3FF0A2B2} << 32);
+        const double inf = std::numeric_limits<double>::infinity();
+        const std::vector<double> edges{-708.0, std::nextafter(-708.0, -inf), -745.0, -band, std::nextafter(-band, inf),
+                                        std::numeric_limits<double>::quiet_NaN()};
+        std::vector<double> logits(64, -3.0);
+        logits[5] = 0.0;  // the max, in a chunk of its own
+        for (const double edge : edges) {
+            for (const int lane : {0, 37, 63}) {
+                std::vector<double> chunk(64, edge == -708.0 || edge == -band ? edge : -2.0);
+                chunk[static_cast<std::size_t>(lane)] = edge;
+                logits.insert(logits.end(), chunk.begin(), chunk.end());
+            }
+        }
+        const std::size_t n = logits.size();
+        std::vector<double> expected(n), out(n);
+        const double sum = detail::lessonExpSum(logits.data(), n, 1.0, 0.0, expected.data(), ExpPath::Scalar);
+        QVERIFY(sameBits(detail::lessonExpSum(logits.data(), n, 1.0, 0.0, out.data(), path), sum));
+        for (std::size_t i = 0; i < n; ++i)
+            QVERIFY2(sameBits(out[i], expected[i]), qPrintable(describe(logits[i])));
     }
 
     void inPlace()

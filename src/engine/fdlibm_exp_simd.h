@@ -173,14 +173,6 @@ __attribute__((target("avx2"))) inline bool allPlain(__m256d x)
     return _mm256_movemask_pd(plain) == 0xf;
 }
 
-// Lanes of the plain case that are also <= 0, as a mask: the softmax's arguments l/T - max never
-// exceed 0, so two compares decide (a positive lane is just not plain and takes the full path).
-__attribute__((target("avx2"))) inline __m256d plainNonPositive(__m256d x)
-{
-    return _mm256_and_pd(_mm256_cmp_pd(x, _mm256_set1_pd(-708.0), _CMP_GE_OQ),
-                         _mm256_cmp_pd(x, _mm256_set1_pd(-kThreeHalvesLn2Band), _CMP_LE_OQ));
-}
-
 __attribute__((target("avx2"))) inline __m256d expAvx2Full(__m256d x)
 {
     const __m256d signMask = _mm256_set1_pd(-0.0);

@@ -2,6 +2,7 @@
 
 #include "fdlibm_exp_simd.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 
@@ -94,22 +95,83 @@ inline void addFour(double& sum, const double* previous, std::size_t v)
         sum = addInOrder(sum, previous + 4 * v, 4);
 }
 
-// One chunk of plain lanes: fdlibm::expAvx2Plain's operations, in passes (reduceAvx2, quotientAvx2,
-// reducedResultAvx2). Returns false, having written nothing, when some lane is not plain.
+// The smallest and the largest logit of a chunk, and whether one is NaN. x = l / T - max rounds
+// monotonically in l, so every lane's x lies between the x of those two: two scalar checks per
+// chunk say whether all its lanes are plain, instead of compares on every vector.
+struct LogitRange {
+    double low;
+    double high;
+    bool nan;
+};
+
 template <class Scalar>
-__attribute__((target("avx2"))) bool plainChunkAvx2(const Scalar* logits, __m256d t, __m256d inverse, bool multiply,
-                                                    __m256d m, double* out, ChunkScratch& s, double& sum,
+struct RangeOf;
+
+template <>
+struct RangeOf<float> {  // four floats per 128-bit register: one operation each
+    __m128 low = _mm_set1_ps(__builtin_inff());
+    __m128 high = _mm_set1_ps(-__builtin_inff());
+    __m128 nan = _mm_setzero_ps();
+    __attribute__((target("avx2"))) void add(const float* p)
+    {
+        const __m128 l = _mm_loadu_ps(p);
+        low = _mm_min_ps(low, l);
+        high = _mm_max_ps(high, l);
+        nan = _mm_or_ps(nan, _mm_cmpunord_ps(l, l));
+    }
+    LogitRange result() const
+    {
+        alignas(16) float lo[4], hi[4];
+        _mm_store_ps(lo, low);
+        _mm_store_ps(hi, high);
+        return {std::min({lo[0], lo[1], lo[2], lo[3]}), std::max({hi[0], hi[1], hi[2], hi[3]}),
+                _mm_movemask_ps(nan) != 0};
+    }
+};
+
+template <>
+struct RangeOf<double> {
+    __m256d low, high, nan;
+    __attribute__((target("avx2"))) RangeOf()
+        : low(_mm256_set1_pd(__builtin_inf())), high(_mm256_set1_pd(-__builtin_inf())), nan(_mm256_setzero_pd())
+    {
+    }
+    __attribute__((target("avx2"))) void add(const double* p)
+    {
+        const __m256d l = _mm256_loadu_pd(p);
+        low = _mm256_min_pd(low, l);
+        high = _mm256_max_pd(high, l);
+        nan = _mm256_or_pd(nan, _mm256_cmp_pd(l, l, _CMP_UNORD_Q));
+    }
+    __attribute__((target("avx2"))) LogitRange result() const
+    {
+        alignas(32) double lo[4], hi[4];
+        _mm256_store_pd(lo, low);
+        _mm256_store_pd(hi, high);
+        return {std::min({lo[0], lo[1], lo[2], lo[3]}), std::max({hi[0], hi[1], hi[2], hi[3]}),
+                _mm256_movemask_pd(nan) != 0};
+    }
+};
+
+// One chunk of plain lanes: fdlibm::expAvx2Plain's operations, in passes (reduceAvx2, quotientAvx2,
+// reducedResultAvx2). Returns false, having written nothing, when some lane is not plain. Plain
+// lanes here are also negative (x <= -1.5 ln2), so fdlibm's k = (int)(x / ln2 - 0.5).
+template <class Scalar>
+__attribute__((target("avx2"))) bool plainChunkAvx2(const Scalar* logits, double temperature, bool multiply,
+                                                    double maxScaled, double* out, ChunkScratch& s, double& sum,
                                                     const double* previous)
 {
     using namespace fdlibm;
-    __m256d plain = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+    const __m256d t = _mm256_set1_pd(temperature);
+    const __m256d inverse = _mm256_set1_pd(1.0 / temperature);
+    const __m256d m = _mm256_set1_pd(maxScaled);
+    RangeOf<Scalar> range;
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
+        range.add(logits + 4 * v);
         const __m256d l = load4(logits + 4 * v);
         const __m256d x = _mm256_sub_pd(multiply ? _mm256_mul_pd(l, inverse) : _mm256_div_pd(l, t), m);
-        plain = _mm256_and_pd(plain, plainNonPositive(x));
-        // k = (int)(x / ln2 - 0.5) for x < 0, kept as a double (exact: |k| <= 1022).
-        const __m256d halfSigned = _mm256_or_pd(_mm256_set1_pd(0.5), _mm256_and_pd(x, _mm256_set1_pd(-0.0)));
-        const __m256d k = _mm256_round_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), halfSigned),
+        // k = (int)(x / ln2 - 0.5), kept as a double (exact: |k| <= 1022).
+        const __m256d k = _mm256_round_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), _mm256_set1_pd(-0.5)),
                                           _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
         __m256d hi, lo;
         reduceAvx2(x, k, hi, lo);
@@ -117,7 +179,9 @@ __attribute__((target("avx2"))) bool plainChunkAvx2(const Scalar* logits, __m256
         _mm256_store_pd(s.hi + 4 * v, hi);
         _mm256_store_pd(s.lo + 4 * v, lo);
     }
-    if (_mm256_movemask_pd(plain) != 0xf)
+    const LogitRange r = range.result();
+    const auto scaled = [&](double l) { return (multiply ? l * (1.0 / temperature) : l / temperature) - maxScaled; };
+    if (r.nan || !(scaled(r.low) >= -708.0) || !(scaled(r.high) <= -kThreeHalvesLn2Band))
         return false;
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
         _mm256_store_pd(s.quotient + 4 * v, quotientAvx2(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v)));
@@ -144,7 +208,7 @@ __attribute__((target("avx2"))) double expSumAvx2(const Scalar* logits, std::siz
     const double* previous = nullptr;  // the last chunk's exps, not yet summed
     std::size_t i = 0;
     for (; i + kChunk <= n; i += kChunk) {
-        if (!plainChunkAvx2(logits + i, t, inverse, multiply, m, out + i, scratch, sum, previous)) {
+        if (!plainChunkAvx2(logits + i, temperature, multiply, maxScaled, out + i, scratch, sum, previous)) {
             for (std::size_t v = 0; v < kChunkVectors; ++v) {
                 const __m256d l = load4(logits + i + 4 * v);
                 const __m256d x = _mm256_sub_pd(multiply ? _mm256_mul_pd(l, inverse) : _mm256_div_pd(l, t), m);
