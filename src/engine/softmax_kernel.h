@@ -2,6 +2,7 @@
 // type so float32 logits are widened to double element by element instead of copied.
 #pragma once
 
+#include "lesson_divide.h"
 #include "lesson_exp_sum.h"
 
 #include <cmath>
@@ -126,16 +127,10 @@ double exponentiate(const Scalar* logits, std::size_t n, double temperature, std
     return lessonExpSum(logits, n, temperature, static_cast<double>(logits[top]) / temperature, out);
 }
 
-// Turns out[] from exponentiate() into probabilities: e / sum, one IEEE division each, two lanes
-// at a time (the compiler leaves the plain loop scalar, twice the time at V = 128k).
+// Turns out[] from exponentiate() into probabilities: e / sum, the IEEE quotient for each.
 inline void normalise(double* values, std::size_t n, double sum)
 {
-    const __m128d divisor = _mm_set1_pd(sum);
-    std::size_t i = 0;
-    for (; i + 2 <= n; i += 2)
-        _mm_storeu_pd(values + i, _mm_div_pd(_mm_loadu_pd(values + i), divisor));
-    for (; i < n; ++i)
-        values[i] /= sum;
+    divideBy(values, n, sum);
 }
 
 }  // namespace logitlab::engine::detail

@@ -1,0 +1,72 @@
+#include "lesson_divide.h"
+
+#include "cpu_features.h"
+
+#include <emmintrin.h>
+#include <immintrin.h>
+
+namespace logitlab::engine::detail {
+
+namespace {
+
+// Dividends in [2^-900, 2^900] over divisors in [2^-60, 2^60]: the quotient stays inside
+// [2^-960, 2^960] and the residual a - d q, about a 2^-53, is a normal number, so the theorem
+// holds. (A softmax divides by a sum between 1 and the vocabulary size.)
+constexpr double kLow = 0x1p-900;
+constexpr double kHigh = 0x1p900;
+constexpr double kDivisorLow = 0x1p-60;
+constexpr double kDivisorHigh = 0x1p60;
+
+void divideSse2(double* values, std::size_t n, double divisor)
+{
+    const __m128d d = _mm_set1_pd(divisor);
+    std::size_t i = 0;
+    for (; i + 2 <= n; i += 2)
+        _mm_storeu_pd(values + i, _mm_div_pd(_mm_loadu_pd(values + i), d));
+    for (; i < n; ++i)
+        values[i] /= divisor;
+}
+
+__attribute__((target("avx2,fma"))) void divideFma(double* values, std::size_t n, double divisor)
+{
+    const __m256d d = _mm256_set1_pd(divisor);
+    const __m256d y = _mm256_set1_pd(1.0 / divisor);
+    const __m256d low = _mm256_set1_pd(kLow);
+    const __m256d high = _mm256_set1_pd(kHigh);
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const __m256d a = _mm256_loadu_pd(values + i);
+        const __m256d inRange = _mm256_and_pd(_mm256_cmp_pd(a, low, _CMP_GE_OQ), _mm256_cmp_pd(a, high, _CMP_LE_OQ));
+        __m256d q;
+        if (_mm256_movemask_pd(inRange) == 0xf) [[likely]] {
+            q = _mm256_mul_pd(a, y);
+            const __m256d r = _mm256_fnmadd_pd(q, d, a);  // a - d q, exact
+            q = _mm256_fmadd_pd(r, y, q);
+        } else {
+            q = _mm256_div_pd(a, d);
+        }
+        _mm256_storeu_pd(values + i, q);
+    }
+    for (; i < n; ++i)
+        values[i] /= divisor;
+}
+
+}  // namespace
+
+bool fmaAvailable()
+{
+    static const bool has = hasAvx2() && __builtin_cpu_supports("fma");
+    return has;
+}
+
+void divideBy(double* values, std::size_t n, double divisor, DividePath path)
+{
+    if (path == DividePath::Auto)
+        path = fmaAvailable() ? DividePath::Fma : DividePath::Divide;
+    if (path == DividePath::Fma && divisor >= kDivisorLow && divisor <= kDivisorHigh)
+        divideFma(values, n, divisor);
+    else
+        divideSse2(values, n, divisor);
+}
+
+}  // namespace logitlab::engine::detail
