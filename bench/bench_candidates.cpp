@@ -90,6 +90,24 @@ void BM_TwoDivisionsFloor(benchmark::State& state)
     }
 }
 
+// What any pass over the softmax's exps costs at the least: V doubles read once, four
+// independent maxima so no chain of operations holds the loads (the gather and the argmax
+// floors in docs/benchmarks.md).
+void BM_ReadExpsFloor(benchmark::State& state)
+{
+    const Eigen::ArrayXf logits = normalLogits(static_cast<int>(state.range(0)));
+    const Eigen::ArrayXd values = logits.cast<double>();
+    for (auto _ : state) {
+        __m128d a = _mm_set1_pd(values[0]);
+        __m128d b = a;
+        for (Eigen::Index i = 0; i + 4 <= values.size(); i += 4) {
+            a = _mm_max_pd(a, _mm_loadu_pd(values.data() + i));
+            b = _mm_max_pd(b, _mm_loadu_pd(values.data() + i + 2));
+        }
+        benchmark::DoNotOptimize(_mm_max_pd(a, b));
+    }
+}
+
 // The lesson's exp-and-sum pass alone on each instruction set the processor has: on processors
 // that split 256-bit operations in two (Zen 1), AVX2 need not beat SSE2.
 void BM_ExpSumPath(benchmark::State& state)
@@ -121,6 +139,7 @@ BENCHMARK_CAPTURE(BM_CandidatesAndDraw, T1_topK40, SamplerSettings{1.0, 40, std:
 BENCHMARK(BM_Softmax)->Apply(vocabularies);
 BENCHMARK(BM_IdOrderSumFloor)->Apply(vocabularies);
 BENCHMARK(BM_TwoDivisionsFloor)->Apply(vocabularies);
+BENCHMARK(BM_ReadExpsFloor)->Apply(vocabularies);
 BENCHMARK(BM_ExpSumPath)
     ->ArgsProduct({{128256}, {static_cast<int>(ExpPath::Scalar), static_cast<int>(ExpPath::Sse2), static_cast<int>(ExpPath::Avx2)}})
     ->Unit(benchmark::kMillisecond)->Repetitions(9)->ReportAggregatesOnly(true);
