@@ -5,8 +5,6 @@
 #include "softmax_kernel.h"
 
 #include <algorithm>
-#include <bit>
-#include <emmintrin.h>
 #include <vector>
 
 namespace logitlab::engine {

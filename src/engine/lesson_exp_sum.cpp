@@ -180,7 +180,8 @@ __attribute__((target("avx2"))) bool plainChunkAvx2(const Scalar* logits, double
         _mm256_store_pd(s.lo + 4 * v, lo);
     }
     const LogitRange r = range.result();
-    const auto scaled = [&](double l) { return (multiply ? l * (1.0 / temperature) : l / temperature) - maxScaled; };
+    // Dividing gives the lanes' bits whether they multiplied or divided (exactReciprocal).
+    const auto scaled = [&](double l) { return l / temperature - maxScaled; };
     if (r.nan || !(scaled(r.low) >= -708.0) || !(scaled(r.high) <= -kThreeHalvesLn2Band))
         return false;
     for (std::size_t v = 0; v < kChunkVectors; ++v) {

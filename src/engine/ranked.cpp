@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <emmintrin.h>
 #include <immintrin.h>
-#include <utility>
 
 namespace logitlab::engine::detail {
 
