@@ -4,6 +4,7 @@
 #include "exp_arguments.h"
 #include "fdlibm_exp.h"
 #include "lesson_exp_sum.h"
+#include "mulberry32.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -117,7 +118,12 @@ private slots:
         QFETCH(ExpPath, path);
         if (!expPathAvailable(path))
             QSKIP("this processor has no AVX2");
-        const std::vector<double> args = expArguments(kCount, 7);
+        // expArguments() mixes its kinds within every group of eight, so no group of lanes is all
+        // plain there; a quarter of arguments in [-708, 709] takes the AVX2 path's plain lanes.
+        std::vector<double> args = expArguments(kCount, 7);
+        Mulberry32 rng(11);
+        for (std::size_t i = 0; i < kCount / 4; ++i)
+            args[i] = -708.0 + 1417.0 * rng.nextDouble();
         std::vector<double> expected(kCount);
         for (std::size_t i = 0; i < kCount; ++i)
             expected[i] = fdlibmExp(args[i]);
@@ -210,6 +216,39 @@ private slots:
         std::vector<double> expected(n), out(n);
         const double sum = detail::lessonExpSum(logits.data(), n, 1.0, 0.0, expected.data(), ExpPath::Scalar);
         QVERIFY(sameBits(detail::lessonExpSum(logits.data(), n, 1.0, 0.0, out.data(), path), sum));
+        for (std::size_t i = 0; i < n; ++i)
+            QVERIFY2(sameBits(out[i], expected[i]), qPrintable(describe(logits[i])));
+    }
+
+    // Where the processor has FMA, the AVX2 loop scales l / T by Markstein's quotient
+    // (constant_quotient.h), exact for 2^-900 <= |l| <= 2^900. Plain chunks holding zeros, tiny
+    // and denormal logits (whose quotient's residual underflows) still give the scalar's bits, at
+    // temperatures near both ends of the divisor's range and in between.
+    void softmaxLoopScalesTinyLogitsExactly_data()
+    {
+        QTest::addColumn<double>("temperature");
+        QTest::newRow("T=0.7") << 0.7;
+        QTest::newRow("T=0.05") << 0.05;
+        QTest::newRow("T=3") << 3.0;
+    }
+
+    void softmaxLoopScalesTinyLogitsExactly()
+    {
+        QFETCH(double, temperature);
+        if (!expPathAvailable(ExpPath::Avx2))
+            QSKIP("this processor has no AVX2");
+        const std::vector<double> tiny{0.0, -0.0, 1e-300, -1e-300, 4.9e-324, -4.9e-324, 0x1p-901, -0x1p-1000};
+        std::vector<double> logits(64 * 8);
+        std::mt19937 gen(5);
+        std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+        for (std::size_t i = 0; i < logits.size(); ++i)
+            logits[i] = i % 7 == 3 ? tiny[(i / 7) % tiny.size()] : uniform(gen);
+        logits[1] = 1.0 + 3.0 * temperature;  // the max: every other x is below -3
+        const double maxScaled = logits[1] / temperature;
+        const std::size_t n = logits.size();
+        std::vector<double> expected(n), out(n);
+        const double sum = detail::lessonExpSum(logits.data(), n, temperature, maxScaled, expected.data(), ExpPath::Scalar);
+        QVERIFY(sameBits(detail::lessonExpSum(logits.data(), n, temperature, maxScaled, out.data(), ExpPath::Avx2), sum));
         for (std::size_t i = 0; i < n; ++i)
             QVERIFY2(sameBits(out[i], expected[i]), qPrintable(describe(logits[i])));
     }

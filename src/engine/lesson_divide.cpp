@@ -1,5 +1,6 @@
 #include "lesson_divide.h"
 
+#include "constant_quotient.h"
 #include "cpu_features.h"
 
 #include <emmintrin.h>
@@ -8,14 +9,6 @@
 namespace logitlab::engine::detail {
 
 namespace {
-
-// Dividends in [2^-900, 2^900] over divisors in [2^-60, 2^60]: the quotient stays inside
-// [2^-960, 2^960] and the residual a - d q, about a 2^-53, is a normal number, so the theorem
-// holds. (A softmax divides by a sum between 1 and the vocabulary size.)
-constexpr double kLow = 0x1p-900;
-constexpr double kHigh = 0x1p900;
-constexpr double kDivisorLow = 0x1p-60;
-constexpr double kDivisorHigh = 0x1p60;
 
 void divideSse2(double* values, std::size_t n, double divisor)
 {
@@ -31,17 +24,16 @@ __attribute__((target("avx2,fma"))) void divideFma(double* values, std::size_t n
 {
     const __m256d d = _mm256_set1_pd(divisor);
     const __m256d y = _mm256_set1_pd(1.0 / divisor);
-    const __m256d low = _mm256_set1_pd(kLow);
-    const __m256d high = _mm256_set1_pd(kHigh);
+    // Softmax dividends are positive: a range check on a, not |a|. (A sum is between 1 and V.)
+    const __m256d low = _mm256_set1_pd(kQuotientLow);
+    const __m256d high = _mm256_set1_pd(kQuotientHigh);
     std::size_t i = 0;
     for (; i + 4 <= n; i += 4) {
         const __m256d a = _mm256_loadu_pd(values + i);
         const __m256d inRange = _mm256_and_pd(_mm256_cmp_pd(a, low, _CMP_GE_OQ), _mm256_cmp_pd(a, high, _CMP_LE_OQ));
         __m256d q;
         if (_mm256_movemask_pd(inRange) == 0xf) [[likely]] {
-            q = _mm256_mul_pd(a, y);
-            const __m256d r = _mm256_fnmadd_pd(q, d, a);  // a - d q, exact
-            q = _mm256_fmadd_pd(r, y, q);
+            q = quotientByConstantAvx2(a, d, y);
         } else {
             q = _mm256_div_pd(a, d);
         }
@@ -63,7 +55,7 @@ void divideBy(double* values, std::size_t n, double divisor, DividePath path)
 {
     if (path == DividePath::Auto)
         path = fmaAvailable() ? DividePath::Fma : DividePath::Divide;
-    if (path == DividePath::Fma && divisor >= kDivisorLow && divisor <= kDivisorHigh)
+    if (path == DividePath::Fma && quotientDivisorInRange(divisor))
         divideFma(values, n, divisor);
     else
         divideSse2(values, n, divisor);

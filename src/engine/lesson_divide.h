@@ -2,8 +2,8 @@
 // the softmax. With FMA, a quotient by a constant divisor needs no division instruction
 // (Markstein's theorem: with y = RN(1 / d) and q = RN(a y), within an ulp of a / d, the residual
 // r = a - d q is exact in one FMA and RN(q + r y) is RN(a / d)); the divider is the slowest unit
-// of the processors this runs on. Lanes out of the theorem's range (underflow of the residual,
-// overflow) are divided.
+// of the processors this runs on (constant_quotient.h). Lanes out of the theorem's range
+// (underflow of the residual, overflow) are divided.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,8 @@
 #include "lesson_exp_sum.h"
 
+#include "constant_quotient.h"
 #include "fdlibm_exp_simd.h"
+#include "lesson_divide.h"
 
 #include <algorithm>
 #include <bit>
@@ -25,6 +27,38 @@ bool exactReciprocal(double temperature)
     const auto bits = std::bit_cast<std::uint64_t>(temperature);
     const std::uint64_t exponent = (bits >> 52) & 0x7ff;
     return temperature > 0.0 && (bits & ((std::uint64_t{1} << 52) - 1)) == 0 && exponent != 0 && exponent != 0x7ff;
+}
+
+// How the vector loops compute l / T with the bits of a division: a multiplication by the exact
+// reciprocal of a power of two; else Markstein's quotient (constant_quotient.h) where the
+// processor has FMA, leaving the divider, which bounds the loop, to fdlibm's own division; else
+// the division itself.
+enum class Scaling { Multiply, Quotient, Divide };
+
+Scaling scalingFor(double temperature)
+{
+    if (exactReciprocal(temperature))
+        return Scaling::Multiply;
+    if (fmaAvailable() && quotientDivisorInRange(temperature))
+        return Scaling::Quotient;
+    return Scaling::Divide;
+}
+
+// Markstein's quotient is exact for |l| <= kQuotientHigh (and for smaller |l| than kQuotientLow
+// too, where the chunk is plain: |l / T| < 2^-840 then vanishes in l / T - max, as max >= 1.5 ln2
+// on a plain chunk, and both quotients are that small). Checked on the chunk's logit range.
+bool scalableRange(double low, double high)
+{
+    return low >= -kQuotientHigh && high <= kQuotientHigh;
+}
+
+__attribute__((target("avx2,fma"))) inline __m256d scaledAvx2(__m256d l, Scaling scaling, __m256d t, __m256d inverse)
+{
+    switch (scaling) {
+    case Scaling::Multiply: return _mm256_mul_pd(l, inverse);
+    case Scaling::Quotient: return quotientByConstantAvx2(l, t, inverse);
+    default: return _mm256_div_pd(l, t);
+    }
 }
 
 // Four lanes widened to double: float logits exactly, as JavaScript's numbers would hold them.
@@ -104,6 +138,15 @@ struct LogitRange {
     bool nan;
 };
 
+// Whether every x of a chunk whose logits span `r` is plain (fdlibm_exp_simd.h) and negative.
+// Dividing gives the lanes' bits however they scaled (exactReciprocal, constant_quotient.h).
+inline bool plainRange(const LogitRange& r, double temperature, double maxScaled)
+{
+    const auto scaled = [&](double l) { return l / temperature - maxScaled; };
+    return !r.nan && scaled(r.low) >= -708.0 && scaled(r.high) <= -fdlibm::kThreeHalvesLn2Band
+           && scalableRange(r.low, r.high);
+}
+
 template <class Scalar>
 struct RangeOf;
 
@@ -156,8 +199,10 @@ struct RangeOf<double> {
 // One chunk of plain lanes: fdlibm::expAvx2Plain's operations, in passes (reduceAvx2, quotientAvx2,
 // reducedResultAvx2). Returns false, having written nothing, when some lane is not plain. Plain
 // lanes here are also negative (x <= -1.5 ln2), so fdlibm's k = (int)(x / ln2 - 0.5).
+// "fma" is for Markstein's quotient, which runs only where fmaAvailable(); with -ffp-contract=off
+// the compiler adds no FMA of its own, so the function runs on any AVX2 processor.
 template <class Scalar>
-__attribute__((target("avx2"))) bool plainChunkAvx2(const Scalar* logits, double temperature, bool multiply,
+__attribute__((target("avx2,fma"))) bool plainChunkAvx2(const Scalar* logits, double temperature, Scaling scaling,
                                                     double maxScaled, double* out, ChunkScratch& s, double& sum,
                                                     const double* previous)
 {
@@ -169,7 +214,7 @@ __attribute__((target("avx2"))) bool plainChunkAvx2(const Scalar* logits, double
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
         range.add(logits + 4 * v);
         const __m256d l = load4(logits + 4 * v);
-        const __m256d x = _mm256_sub_pd(multiply ? _mm256_mul_pd(l, inverse) : _mm256_div_pd(l, t), m);
+        const __m256d x = _mm256_sub_pd(scaledAvx2(l, scaling, t, inverse), m);
         // k = (int)(x / ln2 - 0.5), kept as a double (exact: |k| <= 1022).
         const __m256d k = _mm256_round_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), _mm256_set1_pd(-0.5)),
                                           _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
@@ -179,10 +224,7 @@ __attribute__((target("avx2"))) bool plainChunkAvx2(const Scalar* logits, double
         _mm256_store_pd(s.hi + 4 * v, hi);
         _mm256_store_pd(s.lo + 4 * v, lo);
     }
-    const LogitRange r = range.result();
-    // Dividing gives the lanes' bits whether they multiplied or divided (exactReciprocal).
-    const auto scaled = [&](double l) { return l / temperature - maxScaled; };
-    if (r.nan || !(scaled(r.low) >= -708.0) || !(scaled(r.high) <= -kThreeHalvesLn2Band))
+    if (!plainRange(range.result(), temperature, maxScaled))
         return false;
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
         _mm256_store_pd(s.quotient + 4 * v, quotientAvx2(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v)));
@@ -196,27 +238,35 @@ __attribute__((target("avx2"))) bool plainChunkAvx2(const Scalar* logits, double
     return true;
 }
 
+// A chunk with some lane that is not plain: fdlibm's every band on each vector.
 template <class Scalar>
-__attribute__((target("avx2"))) double expSumAvx2(const Scalar* logits, std::size_t n, double temperature,
-                                                  double maxScaled, double* out)
+__attribute__((target("avx2"))) void fullChunkAvx2(const Scalar* logits, double temperature, Scaling scaling,
+                                                   double maxScaled, double* out, double& sum, const double* previous)
 {
     const __m256d t = _mm256_set1_pd(temperature);
     const __m256d inverse = _mm256_set1_pd(1.0 / temperature);
-    const bool multiply = exactReciprocal(temperature);
     const __m256d m = _mm256_set1_pd(maxScaled);
+    for (std::size_t v = 0; v < kChunkVectors; ++v) {
+        const __m256d l = load4(logits + 4 * v);
+        // Divided: this chunk's logits may lie outside the quotient's range.
+        const __m256d x = _mm256_sub_pd(scaling == Scaling::Multiply ? _mm256_mul_pd(l, inverse) : _mm256_div_pd(l, t), m);
+        _mm256_storeu_pd(out + 4 * v, fdlibm::expAvx2Full(x));
+        addFour(sum, previous, v);
+    }
+}
+
+template <class Scalar>
+__attribute__((target("avx2,fma"))) double expSumAvx2(const Scalar* logits, std::size_t n, double temperature,
+                                                      double maxScaled, double* out)
+{
+    const Scaling scaling = scalingFor(temperature);
     ChunkScratch scratch;
     double sum = 0.0;
     const double* previous = nullptr;  // the last chunk's exps, not yet summed
     std::size_t i = 0;
     for (; i + kChunk <= n; i += kChunk) {
-        if (!plainChunkAvx2(logits + i, temperature, multiply, maxScaled, out + i, scratch, sum, previous)) {
-            for (std::size_t v = 0; v < kChunkVectors; ++v) {
-                const __m256d l = load4(logits + i + 4 * v);
-                const __m256d x = _mm256_sub_pd(multiply ? _mm256_mul_pd(l, inverse) : _mm256_div_pd(l, t), m);
-                _mm256_storeu_pd(out + i + 4 * v, fdlibm::expAvx2Full(x));
-                addFour(sum, previous, v);
-            }
-        }
+        if (!plainChunkAvx2(logits + i, temperature, scaling, maxScaled, out + i, scratch, sum, previous))
+            fullChunkAvx2(logits + i, temperature, scaling, maxScaled, out + i, sum, previous);
         previous = out + i;
     }
     if (previous != nullptr)
