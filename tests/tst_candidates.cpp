@@ -193,6 +193,9 @@ private slots:
         for (double& l : logits)
             l += noise(gen);
         QVERIFY(candidates(logits, s) == reference(logits, s));
+        // float32 logits gather by their logits (ranked.h, gatherAtLeastByLogit).
+        const Eigen::ArrayXf asFloat = logits.cast<float>();
+        QVERIFY(candidates(asFloat, s) == reference(asFloat.cast<double>(), s));
     }
 
     void propertiesHoldOnRandomInputs()

@@ -1,5 +1,7 @@
 // The pieces candidates() ranks with (src/engine/ranked.h): the gather of every id at or above a
-// threshold on each instruction set, and the radix sort, against plain loops and std::stable_sort.
+// threshold on each instruction set, from the values or by their float32 logits, and the radix
+// sort, against plain loops and std::stable_sort.
+#include "lesson_exp_sum.h"
 #include "ranked.h"
 
 #include <QTest>
@@ -7,6 +9,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -117,6 +121,68 @@ private slots:
             QVERIFY(gathered.empty());
         if (share == 1.0)
             QCOMPARE(gathered.size(), values.size());
+    }
+
+    // The gather by logit reads an exp only where the logit reaches logitFloor(threshold): the
+    // ids it returns must be gatherAtLeast's on the exps, bit for bit, and every logit below the
+    // floor must have an exp below the threshold. Thresholds are exps themselves (ids equal to
+    // one are kept), at temperatures whose divisions round differently.
+    void gatherByLogitEqualsTheGatherOfExps_data()
+    {
+        QTest::addColumn<bool>("avx2");
+        QTest::addColumn<double>("temperature");
+        QTest::addColumn<double>("share");  // of the exps at or above the threshold
+        for (bool avx2 : {false, true})
+            for (double t : {0.7, 1.0, 0.05, 3.3})
+                for (double share : {0.0005, 0.02, 0.3, 1.0})
+                    QTest::addRow("%s, T=%g, %g kept", avx2 ? "AVX2" : "SSE2", t, share) << avx2 << t << share;
+    }
+
+    void gatherByLogitEqualsTheGatherOfExps()
+    {
+        QFETCH(bool, avx2);
+        QFETCH(double, temperature);
+        QFETCH(double, share);
+        if (avx2 && !hasAvx2())
+            QSKIP("this processor has no AVX2: only the SSE2 gather runs here");
+        std::mt19937 gen(9);
+        std::normal_distribution<float> normal(0.0f, 2.5f);
+        std::vector<float> logits(20011);  // no multiple of a group: the tail runs too
+        for (float& l : logits)
+            l = normal(gen);
+        logits[17] = logits[18] = logits[19];  // ties on the threshold
+        const double maxScaled = static_cast<double>(*std::max_element(logits.begin(), logits.end())) / temperature;
+        std::vector<double> exps(logits.size());
+        lessonExpSum(logits.data(), logits.size(), temperature, maxScaled, exps.data());
+        std::vector<double> sorted = exps;
+        std::sort(sorted.begin(), sorted.end(), std::greater<>());
+        const double threshold = sorted[std::min(sorted.size() - 1, static_cast<std::size_t>(share * static_cast<double>(sorted.size())))];
+
+        const std::optional<float> floor = logitFloor(threshold, temperature, maxScaled);
+        QVERIFY(floor.has_value());
+        for (std::size_t i = 0; i < logits.size(); ++i)
+            if (logits[i] < *floor)
+                QVERIFY2(exps[i] < threshold, qPrintable(QStringLiteral("logit %1 below the floor %2").arg(logits[i]).arg(*floor)));
+        std::vector<Ranked> expected, gathered(5, Ranked{1.0, 7});
+        gatherAtLeast(exps, threshold, expected, avx2);
+        gatherAtLeastByLogit(logits.data(), exps, *floor, threshold, gathered, avx2);
+        QVERIFY(same(gathered, expected));
+        QVERIFY(!expected.empty());
+    }
+
+    // No floor where the arithmetic has none: a threshold of 0 or NaN, T = inf.
+    void logitFloorRefusesWhatHasNoFloor()
+    {
+        QVERIFY(!logitFloor(0.0, 0.7, 1.0).has_value());
+        QVERIFY(!logitFloor(std::nan(""), 0.7, 1.0).has_value());
+        QVERIFY(!logitFloor(0.5, std::numeric_limits<double>::infinity(), 1.0).has_value());
+        // Far out of float's range: the nearest floats, never a cast out of range.
+        const std::optional<float> high = logitFloor(0.5, 1e30, 1e10);  // the bound is about 1e40
+        QVERIFY(high.has_value());
+        QCOMPARE(*high, std::numeric_limits<float>::max());
+        const std::optional<float> low = logitFloor(1e-300, 1e300, 0.0);  // about -7e302
+        QVERIFY(low.has_value());
+        QCOMPARE(*low, -std::numeric_limits<float>::infinity());
     }
 };
 

@@ -1,10 +1,12 @@
 #include "candidates.h"
 
 #include "exp_histogram.h"
+#include "lesson_exp_sum.h"
 #include "ranked.h"
 #include "softmax_kernel.h"
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 namespace logitlab::engine {
@@ -29,6 +31,25 @@ Workspace& workspace()
 }
 
 using detail::ExpHistogram;
+
+// Gathers (value, id) for every value at least a threshold, in id order: from the values, or,
+// when they are the exps of float32 logits, by a scan of the logits (gatherAtLeastByLogit).
+struct Gatherer {
+    const std::vector<double>& values;
+    const float* logits = nullptr;  // the float32 logits `values` are the exps of, if any
+    double temperature = 1.0;
+    double maxScaled = 0.0;
+
+    void operator()(double threshold, std::vector<Ranked>& gathered) const
+    {
+        if (logits != nullptr)
+            if (const auto floor = detail::logitFloor(threshold, temperature, maxScaled)) {
+                detail::gatherAtLeastByLogit(logits, values, *floor, threshold, gathered);
+                return;
+            }
+        detail::gatherAtLeast(values, threshold, gathered);
+    }
+};
 
 // The bucket sums add in another order than the final walk, so a cut is trusted to end inside a
 // bucket only with a margin far above their rounding error.
@@ -57,10 +78,10 @@ std::size_t cutBucket(const ExpHistogram& histogram, double sum, std::size_t lim
 // divide to the same probability and the lesson orders equal probabilities by id: with the
 // neighbour bucket in, every id ranked before the cut is gathered, and every id left out ranks
 // below all of them.
-bool gatherDownTo(const std::vector<double>& exps, std::size_t reach, double sum, std::size_t limit,
+bool gatherDownTo(const Gatherer& gather, std::size_t reach, double sum, std::size_t limit,
                   const std::optional<double>& topP, std::vector<Ranked>& gathered)
 {
-    detail::gatherAtLeast(exps, ExpHistogram::lowerBound(reach), gathered);
+    gather(ExpHistogram::lowerBound(reach), gathered);
     ExpHistogram exact;
     for (const Ranked& r : gathered)
         exact.add(&r.p, 1);
@@ -109,9 +130,10 @@ std::size_t guessReach(const ExpHistogram& sample, std::size_t stride, double su
 // must place the cut inside them. A guess can fall short, so then the ids of the buckets that hold
 // roughly the top n / kShare ids are tried, and when the nucleus is larger than that, the histogram
 // of every exp decides.
-bool gatherCut(const std::vector<double>& exps, double sum, std::size_t limit, const std::optional<double>& topP,
+bool gatherCut(const Gatherer& gather, double sum, std::size_t limit, const std::optional<double>& topP,
                std::vector<Ranked>& gathered)
 {
+    const std::vector<double>& exps = gather.values;
     constexpr std::size_t kBuckets = ExpHistogram::kBuckets;
     constexpr std::size_t kStride = 16;
     constexpr std::size_t kShare = 8;
@@ -122,9 +144,9 @@ bool gatherCut(const std::vector<double>& exps, double sum, std::size_t limit, c
             sample.add(exps.data() + i, 1);
         const std::size_t guess = guessReach(sample, kStride, sum, limit, n, topP);
         const std::size_t wide = std::max<std::size_t>(1, cutBucket(sample, sum, n / kShare / kStride, std::nullopt));
-        if (guess < wide && gatherDownTo(exps, guess, sum, limit, topP, gathered))
+        if (guess < wide && gatherDownTo(gather, guess, sum, limit, topP, gathered))
             return true;
-        if (wide + 2 < kBuckets && gatherDownTo(exps, wide, sum, limit, topP, gathered))
+        if (wide + 2 < kBuckets && gatherDownTo(gather, wide, sum, limit, topP, gathered))
             return true;
     }
     ExpHistogram all;
@@ -132,14 +154,15 @@ bool gatherCut(const std::vector<double>& exps, double sum, std::size_t limit, c
     const std::size_t last = cutBucket(all, sum, limit, topP);
     if (last == kBuckets)
         return false;
-    detail::gatherAtLeast(exps, ExpHistogram::lowerBound(last + 1), gathered);
+    gather(ExpHistogram::lowerBound(last + 1), gathered);
     return true;
 }
 
 // The cut, the sort and the walk over `values`: the exps and their sum, or probabilities with a
 // sum of 1 (dividing by 1 is exact, so either way p is the lesson's e / sum).
-CandidateList select(const std::vector<double>& values, double sum, const SamplerSettings& settings)
+CandidateList select(const Gatherer& gather, double sum, const SamplerSettings& settings)
 {
+    const std::vector<double>& values = gather.values;
     const std::size_t n = values.size();
     // top-k < 1 is refused by validateSettings(); should one arrive anyway, keep the argmax
     // rather than nothing (an empty list has no draw and no first survivor).
@@ -148,7 +171,7 @@ CandidateList select(const std::vector<double>& values, double sum, const Sample
 
     // Turn into probabilities only what is read.
     std::vector<Ranked>& ranked = workspace().ranked;
-    if (cut && gatherCut(values, sum, limit, settings.topP, ranked)) {
+    if (cut && gatherCut(gather, sum, limit, settings.topP, ranked)) {
         for (Ranked& r : ranked)
             r.p /= sum;
     } else {
@@ -196,8 +219,12 @@ CandidateList candidatesOf(const Scalar* logits, std::size_t n, const SamplerSet
         return {Candidate{top, 1.0, 1.0}};
     std::vector<double>& exps = workspace().probs;
     exps.resize(n);
-    const double sum = detail::exponentiate(logits, n, settings.temperature, top, exps.data());
-    return select(exps, sum, settings);
+    const double maxScaled = static_cast<double>(logits[top]) / settings.temperature;
+    const double sum = detail::lessonExpSum(logits, n, settings.temperature, maxScaled, exps.data());
+    if constexpr (std::is_same_v<Scalar, float>)
+        return select(Gatherer{exps, logits, settings.temperature, maxScaled}, sum, settings);
+    else
+        return select(Gatherer{exps}, sum, settings);
 }
 
 }  // namespace
@@ -216,7 +243,7 @@ CandidateList candidatesFromProbabilities(const std::vector<double>& probabiliti
 {
     if (probabilities.empty() || settings.temperature == 0.0)
         return {};
-    return select(probabilities, 1.0, settings);
+    return select(Gatherer{probabilities}, 1.0, settings);
 }
 
 }  // namespace logitlab::engine

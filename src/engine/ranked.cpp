@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstddef>
+#include <limits>
 #include <emmintrin.h>
 #include <immintrin.h>
 
@@ -75,6 +77,73 @@ std::size_t gatherSse2(const double* values, std::size_t n, double threshold, st
     return appendRest(values, j, n, threshold, gathered, count);
 }
 
+// The hits of a group of logits at or above the floor, kept where their exp reaches the threshold
+// (nearly all: the floor is within a hair of the threshold's logit), without a branch per id.
+void appendExpHits(const double* e, std::size_t first, std::uint32_t hits, double threshold,
+                   std::vector<Ranked>& gathered, std::size_t& count)
+{
+    while (hits != 0) {
+        const unsigned t = static_cast<unsigned>(std::countr_zero(hits));
+        gathered[count] = Ranked{e[t], static_cast<std::int32_t>(first + t)};
+        count += e[t] >= threshold ? 1 : 0;
+        hits &= hits - 1;
+    }
+}
+
+std::size_t appendRestByLogit(const float* logits, const double* exps, std::size_t from, std::size_t n, float floor,
+                              double threshold, std::vector<Ranked>& gathered, std::size_t count)
+{
+    for (std::size_t j = from; j < n; ++j)
+        if (logits[j] >= floor && exps[j] >= threshold)
+            gathered[count++] = Ranked{exps[j], static_cast<std::int32_t>(j)};
+    return count;
+}
+
+__attribute__((target("avx2"))) inline std::uint32_t hitsOf8(const float* l, __m256 floor)
+{
+    return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(l), floor, _CMP_GE_OQ)));
+}
+
+// Thirty-two logits per group, four compares of eight lanes.
+__attribute__((target("avx2"))) std::size_t gatherByLogitAvx2(const float* logits, const double* exps, std::size_t n,
+                                                              float floor, double threshold,
+                                                              std::vector<Ranked>& gathered)
+{
+    const __m256 bound = _mm256_set1_ps(floor);
+    std::size_t count = 0;
+    std::size_t j = 0;
+    for (; j + 32 <= n; j += 32) {
+        const float* l = logits + j;
+        const std::uint32_t hits = hitsOf8(l, bound) | hitsOf8(l + 8, bound) << 8 | hitsOf8(l + 16, bound) << 16
+                                   | hitsOf8(l + 24, bound) << 24;
+        if (hits != 0)
+            appendExpHits(exps + j, j, hits, threshold, gathered, count);
+    }
+    return appendRestByLogit(logits, exps, j, n, floor, threshold, gathered, count);
+}
+
+inline std::uint32_t hitsOf4(const float* l, __m128 floor)
+{
+    return static_cast<std::uint32_t>(_mm_movemask_ps(_mm_cmpge_ps(_mm_loadu_ps(l), floor)));
+}
+
+// Sixteen logits per group on SSE2.
+std::size_t gatherByLogitSse2(const float* logits, const double* exps, std::size_t n, float floor, double threshold,
+                              std::vector<Ranked>& gathered)
+{
+    const __m128 bound = _mm_set1_ps(floor);
+    std::size_t count = 0;
+    std::size_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        const float* l = logits + j;
+        const std::uint32_t hits = hitsOf4(l, bound) | hitsOf4(l + 4, bound) << 4 | hitsOf4(l + 8, bound) << 8
+                                   | hitsOf4(l + 12, bound) << 12;
+        if (hits != 0)
+            appendExpHits(exps + j, j, hits, threshold, gathered, count);
+    }
+    return appendRestByLogit(logits, exps, j, n, floor, threshold, gathered, count);
+}
+
 // Below this many items a comparison sort is as quick as the radix sort's passes.
 constexpr std::size_t kRadixFrom = 64;
 constexpr std::size_t kDigits = 8;  // bytes of a double
@@ -92,6 +161,41 @@ void gatherAtLeast(const std::vector<double>& values, double threshold, std::vec
     gathered.resize(values.size());
     const std::size_t count = avx2 ? gatherAvx2(values.data(), values.size(), threshold, gathered)
                                         : gatherSse2(values.data(), values.size(), threshold, gathered);
+    gathered.resize(count);
+}
+
+std::optional<float> logitFloor(double threshold, double temperature, double maxScaled)
+{
+    // 1e-9 below log(threshold): some 10^4 times fdlibm's and std::log's errors at |x| <= 745.
+    const double xFloor = std::log(threshold) - 1e-9;
+    const auto x = [&](double l) { return l / temperature - maxScaled; };  // the lesson's operations
+    double bound = (xFloor + maxScaled) * temperature;
+    double step = std::max(std::abs(bound), 1.0) * 0x1p-40;
+    for (int tries = 0; std::isfinite(bound) && !(x(bound) <= xFloor); ++tries, step *= 2.0) {
+        if (tries == 64)
+            return std::nullopt;
+        bound -= step;
+    }
+    if (!std::isfinite(bound) || !(temperature > 0.0))
+        return std::nullopt;
+    // Out of float's range, the nearest float below: a looser floor only reads more exps.
+    constexpr float kLargest = std::numeric_limits<float>::max();
+    if (bound >= static_cast<double>(kLargest))
+        return kLargest;
+    if (bound <= -static_cast<double>(kLargest))
+        return -std::numeric_limits<float>::infinity();
+    float floor = static_cast<float>(bound);
+    if (static_cast<double>(floor) > bound)
+        floor = std::nextafter(floor, -std::numeric_limits<float>::infinity());
+    return floor;
+}
+
+void gatherAtLeastByLogit(const float* logits, const std::vector<double>& exps, float floor, double threshold,
+                          std::vector<Ranked>& gathered, bool avx2)
+{
+    gathered.resize(exps.size());
+    const std::size_t count = avx2 ? gatherByLogitAvx2(logits, exps.data(), exps.size(), floor, threshold, gathered)
+                                   : gatherByLogitSse2(logits, exps.data(), exps.size(), floor, threshold, gathered);
     gathered.resize(count);
 }
 

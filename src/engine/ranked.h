@@ -6,6 +6,7 @@
 #include "cpu_features.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace logitlab::engine::detail {
@@ -30,6 +31,20 @@ inline constexpr auto rankedBefore = [](const Ranked& a, const Ranked& b) {
 // run both).
 void gatherAtLeast(const std::vector<double>& values, double threshold, std::vector<Ranked>& gathered,
                    bool avx2 = hasAvx2());
+
+// A float f such that no float32 logit l < f has an exp in the lesson's softmax,
+// fdlibmExp(l / temperature - maxScaled), at or above `threshold` (> 0); nullopt when the
+// arithmetic gives none. Why it holds: exp(x) < threshold for x below log(threshold) by far more
+// than fdlibm's error (under an ulp) and std::log's, and l / T - max rounds monotonically in l, so
+// the bound's own x, computed with the lesson's operations, bounds the x of every smaller logit.
+std::optional<float> logitFloor(double threshold, double temperature, double maxScaled);
+
+// gatherAtLeast(exps, threshold) for exps that came from float32 `logits` (exps[i] is the lesson's
+// exp of logits[i]) with floor = logitFloor(threshold, ...): the scan compares the logits, half the
+// bytes of the exps and eight to a register, and reads an exp only where the logit reaches the
+// floor. The same ids, values and order as gatherAtLeast.
+void gatherAtLeastByLogit(const float* logits, const std::vector<double>& exps, float floor, double threshold,
+                          std::vector<Ranked>& gathered, bool avx2 = hasAvx2());
 
 // Sorts `items`, given in id order with p >= +0 (no NaN), by rankedBefore: a radix sort on p's
 // bits, stable, so ties keep their id order. `scratch` is working space of any contents.
