@@ -18,10 +18,11 @@ using namespace logitlab::engine::detail;
 
 namespace {
 
-enum class Values { Exps, FewDistinct, ZerosAndDenormals, AllEqual };
+enum class Values { Exps, FewDistinct, ZerosAndDenormals, AllEqual, CloseTogether };
 
 // Exps of normal logits (the usual input), values with many exact ties, values with +0 and
-// denormals mixed in, or one value throughout.
+// denormals mixed in, one value throughout, or values that differ only in their low bits (one
+// long run for the sort's passes over the high bytes, as a flat distribution gives).
 std::vector<double> makeValues(Values kind, int n, unsigned seed)
 {
     std::mt19937 gen(seed);
@@ -37,6 +38,7 @@ std::vector<double> makeValues(Values kind, int n, unsigned seed)
             break;
         }
         case Values::AllEqual: x = 0.25; break;
+        case Values::CloseTogether: x = std::bit_cast<double>(std::bit_cast<std::uint64_t>(1e-5) + gen() % 100000); break;
         }
     }
     return v;
@@ -67,6 +69,7 @@ private slots:
             QTest::addRow("few distinct values (ties), %d", n) << Values::FewDistinct << n;
             QTest::addRow("zeros and denormals, %d", n) << Values::ZerosAndDenormals << n;
             QTest::addRow("all equal, %d", n) << Values::AllEqual << n;
+            QTest::addRow("close together, %d", n) << Values::CloseTogether << n;
         }
     }
 

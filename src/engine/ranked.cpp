@@ -147,6 +147,7 @@ std::size_t gatherByLogitSse2(const float* logits, const double* exps, std::size
 // Below this many items a comparison sort is as quick as the radix sort's passes.
 constexpr std::size_t kRadixFrom = 64;
 constexpr std::size_t kDigits = 8;  // bytes of a double
+constexpr std::size_t kSortedBytes = 4;  // the radix passes' share of them, from the top
 
 // Descending p, as an ascending key: the bits of a double >= +0 order like its value.
 std::uint64_t descendingKey(const Ranked& r)
@@ -199,10 +200,13 @@ void gatherAtLeastByLogit(const float* logits, const std::vector<double>& exps, 
     gathered.resize(count);
 }
 
-// Least significant byte first, each pass a stable counting sort; a byte every key shares (the
-// sign and the top of the exponent, usually) is skipped. Why not std::sort: its comparisons on
-// random probabilities are mispredicted branches, several times the cost of these passes at the
-// thousands of survivors a top-p cut keeps.
+// Least significant byte first, each pass a stable counting sort, over the top kSortedBytes bytes
+// of the key only (a byte every key shares, the sign and the top of the exponent usually, is
+// skipped); then each run of keys equal in those bytes, rare among distinct probabilities, is
+// finished by a stable comparison sort. Why not std::sort: its comparisons on random
+// probabilities are mispredicted branches, several times the cost of these passes at the
+// thousands of survivors a top-p cut keeps. Why not every byte: the low bytes of probabilities
+// are noise that almost never decides an order, and each pass is a scatter of every item.
 void sortRanked(std::vector<Ranked>& items, std::vector<Ranked>& scratch)
 {
     const std::size_t n = items.size();
@@ -210,15 +214,16 @@ void sortRanked(std::vector<Ranked>& items, std::vector<Ranked>& scratch)
         std::sort(items.begin(), items.end(), rankedBefore);
         return;
     }
+    constexpr std::size_t kFirstDigit = kDigits - kSortedBytes;
     std::array<std::array<std::uint32_t, 256>, kDigits> counts{};
     for (const Ranked& r : items) {
         const std::uint64_t key = descendingKey(r);
-        for (std::size_t d = 0; d < kDigits; ++d)
+        for (std::size_t d = kFirstDigit; d < kDigits; ++d)
             ++counts[d][(key >> (8 * d)) & 0xff];
     }
     scratch.resize(n);
     const std::uint64_t firstKey = descendingKey(items[0]);
-    for (std::size_t d = 0; d < kDigits; ++d) {
+    for (std::size_t d = kFirstDigit; d < kDigits; ++d) {
         if (counts[d][(firstKey >> (8 * d)) & 0xff] == n)
             continue;
         std::array<std::uint32_t, 256> offset;
@@ -230,6 +235,19 @@ void sortRanked(std::vector<Ranked>& items, std::vector<Ranked>& scratch)
         for (const Ranked& r : items)
             scratch[offset[(descendingKey(r) >> (8 * d)) & 0xff]++] = r;
         items.swap(scratch);
+    }
+    // Runs equal in the sorted bytes are still in id order (every pass was stable): a stable sort
+    // by the whole key finishes them.
+    constexpr std::uint64_t kSortedMask = ~std::uint64_t{0} << (8 * kFirstDigit);
+    for (std::size_t i = 0; i + 1 < n;) {
+        const std::uint64_t high = descendingKey(items[i]) & kSortedMask;
+        std::size_t end = i + 1;
+        while (end < n && (descendingKey(items[end]) & kSortedMask) == high)
+            ++end;
+        if (end - i > 1)
+            std::stable_sort(items.begin() + static_cast<std::ptrdiff_t>(i), items.begin() + static_cast<std::ptrdiff_t>(end),
+                             rankedBefore);
+        i = end;
     }
 }
 
