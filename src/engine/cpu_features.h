@@ -10,4 +10,11 @@ inline bool hasAvx2()
     return has;
 }
 
+// AVX2 with FMA: the exact quotient by a constant (constant_quotient.h) needs both.
+inline bool hasAvx2Fma()
+{
+    static const bool has = hasAvx2() && __builtin_cpu_supports("fma");
+    return has;
+}
+
 }  // namespace logitlab::engine::detail

@@ -47,8 +47,7 @@ __attribute__((target("avx2,fma"))) void divideFma(double* values, std::size_t n
 
 bool fmaAvailable()
 {
-    static const bool has = hasAvx2() && __builtin_cpu_supports("fma");
-    return has;
+    return hasAvx2Fma();
 }
 
 void divideBy(double* values, std::size_t n, double divisor, DividePath path)

@@ -1,8 +1,8 @@
 #include "lesson_exp_sum.h"
 
 #include "constant_quotient.h"
+#include "cpu_features.h"
 #include "fdlibm_exp_simd.h"
-#include "lesson_divide.h"
 
 #include <algorithm>
 #include <bit>
@@ -39,7 +39,7 @@ Scaling scalingFor(double temperature)
 {
     if (exactReciprocal(temperature))
         return Scaling::Multiply;
-    if (fmaAvailable() && quotientDivisorInRange(temperature))
+    if (hasAvx2Fma() && quotientDivisorInRange(temperature))
         return Scaling::Quotient;
     return Scaling::Divide;
 }
@@ -199,7 +199,7 @@ struct RangeOf<double> {
 // One chunk of plain lanes: fdlibm::expAvx2Plain's operations, in passes (reduceAvx2, quotientAvx2,
 // reducedResultAvx2). Returns false, having written nothing, when some lane is not plain. Plain
 // lanes here are also negative (x <= -1.5 ln2), so fdlibm's k = (int)(x / ln2 - 0.5).
-// "fma" is for Markstein's quotient, which runs only where fmaAvailable(); with -ffp-contract=off
+// "fma" is for Markstein's quotient, which runs only where hasAvx2Fma(); with -ffp-contract=off
 // the compiler adds no FMA of its own, so the function runs on any AVX2 processor.
 template <class Scalar>
 __attribute__((target("avx2,fma"))) bool plainChunkAvx2(const Scalar* logits, double temperature, Scaling scaling,

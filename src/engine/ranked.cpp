@@ -16,12 +16,16 @@ namespace {
 // Why a mask of hits per group and a loop over its set bits: most groups have no survivor and cost
 // one well-predicted branch, and a group with some costs a loop over those alone. (Writing every
 // id of a group branch-free costs more once survivors are a few per cent of the vocabulary, as
-// they are when the cut is guessed tightly.)
-void appendHits(const double* e, std::size_t first, unsigned hits, std::vector<Ranked>& gathered, std::size_t& count)
+// they are when the cut is guessed tightly.) A hit is kept where its value reaches the threshold,
+// without a branch: always for a gather of the values themselves, nearly always for a gather by
+// logit (the floor is within a hair of the threshold's logit).
+void appendHits(const double* e, std::size_t first, std::uint32_t hits, double threshold,
+                std::vector<Ranked>& gathered, std::size_t& count)
 {
     while (hits != 0) {
         const unsigned t = static_cast<unsigned>(std::countr_zero(hits));
-        gathered[count++] = Ranked{e[t], static_cast<std::int32_t>(first + t)};
+        gathered[count] = Ranked{e[t], static_cast<std::int32_t>(first + t)};
+        count += e[t] >= threshold ? 1 : 0;
         hits &= hits - 1;
     }
 }
@@ -36,9 +40,9 @@ std::size_t appendRest(const double* values, std::size_t from, std::size_t n, do
     return count;
 }
 
-__attribute__((target("avx2"))) inline unsigned hitsOf4(const double* e, __m256d bound)
+__attribute__((target("avx2"))) inline std::uint32_t hitsOf4(const double* e, __m256d bound)
 {
-    return static_cast<unsigned>(_mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(e), bound, _CMP_GE_OQ)));
+    return static_cast<std::uint32_t>(_mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(e), bound, _CMP_GE_OQ)));
 }
 
 // Sixteen values per group, four compares of four lanes.
@@ -50,16 +54,16 @@ __attribute__((target("avx2"))) std::size_t gatherAvx2(const double* values, std
     std::size_t j = 0;
     for (; j + 16 <= n; j += 16) {
         const double* e = values + j;
-        const unsigned hits = hitsOf4(e, bound) | hitsOf4(e + 4, bound) << 4 | hitsOf4(e + 8, bound) << 8
+        const std::uint32_t hits = hitsOf4(e, bound) | hitsOf4(e + 4, bound) << 4 | hitsOf4(e + 8, bound) << 8
                               | hitsOf4(e + 12, bound) << 12;
-        appendHits(e, j, hits, gathered, count);
+        appendHits(e, j, hits, threshold, gathered, count);
     }
     return appendRest(values, j, n, threshold, gathered, count);
 }
 
-inline unsigned hitsOf2(const double* e, __m128d bound)
+inline std::uint32_t hitsOf2(const double* e, __m128d bound)
 {
-    return static_cast<unsigned>(_mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(e), bound)));
+    return static_cast<std::uint32_t>(_mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(e), bound)));
 }
 
 // Eight values per group on SSE2, two lanes a compare.
@@ -70,24 +74,11 @@ std::size_t gatherSse2(const double* values, std::size_t n, double threshold, st
     std::size_t j = 0;
     for (; j + 8 <= n; j += 8) {
         const double* e = values + j;
-        const unsigned hits = hitsOf2(e, bound) | hitsOf2(e + 2, bound) << 2 | hitsOf2(e + 4, bound) << 4
+        const std::uint32_t hits = hitsOf2(e, bound) | hitsOf2(e + 2, bound) << 2 | hitsOf2(e + 4, bound) << 4
                               | hitsOf2(e + 6, bound) << 6;
-        appendHits(e, j, hits, gathered, count);
+        appendHits(e, j, hits, threshold, gathered, count);
     }
     return appendRest(values, j, n, threshold, gathered, count);
-}
-
-// The hits of a group of logits at or above the floor, kept where their exp reaches the threshold
-// (nearly all: the floor is within a hair of the threshold's logit), without a branch per id.
-void appendExpHits(const double* e, std::size_t first, std::uint32_t hits, double threshold,
-                   std::vector<Ranked>& gathered, std::size_t& count)
-{
-    while (hits != 0) {
-        const unsigned t = static_cast<unsigned>(std::countr_zero(hits));
-        gathered[count] = Ranked{e[t], static_cast<std::int32_t>(first + t)};
-        count += e[t] >= threshold ? 1 : 0;
-        hits &= hits - 1;
-    }
 }
 
 std::size_t appendRestByLogit(const float* logits, const double* exps, std::size_t from, std::size_t n, float floor,
@@ -117,7 +108,7 @@ __attribute__((target("avx2"))) std::size_t gatherByLogitAvx2(const float* logit
         const std::uint32_t hits = hitsOf8(l, bound) | hitsOf8(l + 8, bound) << 8 | hitsOf8(l + 16, bound) << 16
                                    | hitsOf8(l + 24, bound) << 24;
         if (hits != 0)
-            appendExpHits(exps + j, j, hits, threshold, gathered, count);
+            appendHits(exps + j, j, hits, threshold, gathered, count);
     }
     return appendRestByLogit(logits, exps, j, n, floor, threshold, gathered, count);
 }
@@ -139,7 +130,7 @@ std::size_t gatherByLogitSse2(const float* logits, const double* exps, std::size
         const std::uint32_t hits = hitsOf4(l, bound) | hitsOf4(l + 4, bound) << 4 | hitsOf4(l + 8, bound) << 8
                                    | hitsOf4(l + 12, bound) << 12;
         if (hits != 0)
-            appendExpHits(exps + j, j, hits, threshold, gathered, count);
+            appendHits(exps + j, j, hits, threshold, gathered, count);
     }
     return appendRestByLogit(logits, exps, j, n, floor, threshold, gathered, count);
 }
