@@ -182,6 +182,40 @@ private slots:
         }
     }
 
+    // With a sample array, every path copies out[0], out[16], ... into it (candidates() guesses its
+    // cut from them), for every length, whole chunks or not, and writes nothing past the last.
+    void softmaxLoopSamplesEverySixteenth_data()
+    {
+        QTest::addColumn<ExpPath>("path");
+        QTest::newRow("scalar") << ExpPath::Scalar;
+        QTest::newRow("sse2") << ExpPath::Sse2;
+        QTest::newRow("avx2") << ExpPath::Avx2;
+    }
+
+    void softmaxLoopSamplesEverySixteenth()
+    {
+        QFETCH(ExpPath, path);
+        if (!expPathAvailable(path))
+            QSKIP("this processor has no AVX2");
+        std::mt19937 gen(5);
+        std::normal_distribution<float> normal(0.0f, 2.5f);
+        for (const std::size_t n : {1, 15, 16, 17, 63, 64, 65, 72, 1000, 131071}) {
+            std::vector<float> f(n);
+            for (float& v : f)
+                v = normal(gen);
+            const double maxScaled = static_cast<double>(*std::max_element(f.begin(), f.end())) / 0.7;
+            const std::size_t count = (n + detail::kExpSampleStride - 1) / detail::kExpSampleStride;
+            std::vector<double> out(n), sample(count + 1, -1.0);  // one sentinel past the end
+            const double sum = detail::lessonExpSum(f.data(), n, 0.7, maxScaled, out.data(), path, sample.data());
+            std::vector<double> plain(n);
+            QVERIFY(sameBits(detail::lessonExpSum(f.data(), n, 0.7, maxScaled, plain.data(), path), sum));
+            for (std::size_t j = 0; j < count; ++j)
+                QVERIFY2(sameBits(sample[j], out[j * detail::kExpSampleStride]),
+                         qPrintable(QStringLiteral("n=%1 j=%2").arg(n).arg(j)));
+            QCOMPARE(sample[count], -1.0);
+        }
+    }
+
     // The AVX2 loop takes a chunk of 64 logits on its plain path when the chunk's smallest and
     // largest logit give -708 <= x <= -1.5 ln2 (fdlibm's middle band ends at the double whose
     // high word is 0x3FF0A2B2); a chunk with one lane a step beyond, a denormal result or a NaN

@@ -22,6 +22,7 @@ struct Workspace {
     std::vector<double> probs;
     std::vector<Ranked> ranked;
     std::vector<Ranked> sortScratch;
+    std::vector<double> sample;  // every kExpSampleStride-th exp, from the exp pass
 };
 
 Workspace& workspace()
@@ -134,18 +135,21 @@ std::size_t guessReach(const ExpHistogram& sample, std::size_t stride, double su
 // must place the cut inside them. A guess can fall short, so then the ids of the buckets that hold
 // roughly the top n / kShare ids are tried, and when the nucleus is larger than that, the histogram
 // of every exp decides.
-bool gatherCut(const Gatherer& gather, double sum, std::size_t limit, const std::optional<double>& topP,
-               std::vector<Ranked>& gathered)
+bool gatherCut(const Gatherer& gather, const std::vector<double>* strided, double sum, std::size_t limit,
+               const std::optional<double>& topP, std::vector<Ranked>& gathered)
 {
     const std::vector<double>& exps = gather.values;
     constexpr std::size_t kBuckets = ExpHistogram::kBuckets;
-    constexpr std::size_t kStride = 16;
+    constexpr std::size_t kStride = detail::kExpSampleStride;
     constexpr std::size_t kShare = 8;
     const std::size_t n = exps.size();
     if (n >= 64 * kStride) {
         ExpHistogram sample;
-        for (std::size_t i = 0; i < n; i += kStride)
-            sample.add(exps.data() + i, 1);
+        if (strided != nullptr)
+            sample.add(strided->data(), strided->size());  // the exp pass's copy of the same exps
+        else
+            for (std::size_t i = 0; i < n; i += kStride)
+                sample.add(exps.data() + i, 1);
         const std::size_t guess = guessReach(sample, kStride, sum, limit, n, topP);
         const std::size_t wide = std::max<std::size_t>(1, cutBucket(sample, sum, n / kShare / kStride, std::nullopt));
         if (guess < wide && gatherDownTo(gather, guess, sum, limit, topP, gathered))
@@ -163,8 +167,10 @@ bool gatherCut(const Gatherer& gather, double sum, std::size_t limit, const std:
 }
 
 // The cut, the sort and the walk over `values`: the exps and their sum, or probabilities with a
-// sum of 1 (dividing by 1 is exact, so either way p is the lesson's e / sum).
-CandidateList select(const Gatherer& gather, double sum, const SamplerSettings& settings)
+// sum of 1 (dividing by 1 is exact, so either way p is the lesson's e / sum). `sample`, when
+// given, holds every kExpSampleStride-th value.
+CandidateList select(const Gatherer& gather, double sum, const SamplerSettings& settings,
+                     const std::vector<double>* sample = nullptr)
 {
     const std::vector<double>& values = gather.values;
     const std::size_t n = values.size();
@@ -175,7 +181,7 @@ CandidateList select(const Gatherer& gather, double sum, const SamplerSettings& 
 
     // Turn into probabilities only what is read.
     std::vector<Ranked>& ranked = workspace().ranked;
-    if (cut && gatherCut(gather, sum, limit, settings.topP, ranked)) {
+    if (cut && gatherCut(gather, sample, sum, limit, settings.topP, ranked)) {
         for (Ranked& r : ranked)
             r.p /= sum;
     } else {
@@ -224,11 +230,14 @@ CandidateList candidatesOf(const Scalar* logits, std::size_t n, const SamplerSet
     std::vector<double>& exps = workspace().probs;
     exps.resize(n);
     const double maxScaled = static_cast<double>(logits[top]) / settings.temperature;
-    const double sum = detail::lessonExpSum(logits, n, settings.temperature, maxScaled, exps.data());
+    std::vector<double>& sample = workspace().sample;
+    sample.resize((n + detail::kExpSampleStride - 1) / detail::kExpSampleStride);
+    const double sum = detail::lessonExpSum(logits, n, settings.temperature, maxScaled, exps.data(), ExpPath::Auto,
+                                            sample.data());
     if constexpr (std::is_same_v<Scalar, float>)
-        return select(Gatherer{exps, logits, settings.temperature, maxScaled}, sum, settings);
+        return select(Gatherer{exps, logits, settings.temperature, maxScaled}, sum, settings, &sample);
     else
-        return select(Gatherer{exps}, sum, settings);
+        return select(Gatherer{exps}, sum, settings, &sample);
 }
 
 }  // namespace

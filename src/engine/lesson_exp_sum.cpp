@@ -90,12 +90,23 @@ inline double addInOrder(double sum, const double* e, std::size_t n)
     return sum;
 }
 
+// The sample's ids among [from, to), whose exps are written: copied into `sample`, if any.
+inline void copySample(const double* out, std::size_t from, std::size_t to, double* sample)
+{
+    if (sample == nullptr)
+        return;
+    for (std::size_t i = (from + kExpSampleStride - 1) / kExpSampleStride * kExpSampleStride; i < to;
+         i += kExpSampleStride)
+        sample[i / kExpSampleStride] = out[i];
+}
+
 template <class Scalar>
 double tail(const Scalar* logits, std::size_t from, std::size_t n, double temperature, double maxScaled, double* out,
-            double sum)
+            double sum, double* sample)
 {
     for (std::size_t i = from; i < n; ++i)
         out[i] = fdlibmExp(static_cast<double>(logits[i]) / temperature - maxScaled);
+    copySample(out, from, n, sample);
     return addInOrder(sum, out + from, n - from);
 }
 
@@ -257,7 +268,7 @@ __attribute__((target("avx2"))) void fullChunkAvx2(const Scalar* logits, double 
 
 template <class Scalar>
 __attribute__((target("avx2,fma"))) double expSumAvx2(const Scalar* logits, std::size_t n, double temperature,
-                                                      double maxScaled, double* out)
+                                                      double maxScaled, double* out, double* sample)
 {
     const Scaling scaling = scalingFor(temperature);
     ChunkScratch scratch;
@@ -267,19 +278,21 @@ __attribute__((target("avx2,fma"))) double expSumAvx2(const Scalar* logits, std:
     for (; i + kChunk <= n; i += kChunk) {
         if (!plainChunkAvx2(logits + i, temperature, scaling, maxScaled, out + i, scratch, sum, previous))
             fullChunkAvx2(logits + i, temperature, scaling, maxScaled, out + i, sum, previous);
+        copySample(out, i, i + kChunk, sample);
         previous = out + i;
     }
     if (previous != nullptr)
         for (std::size_t v = 0; v < kChunkVectors; ++v)
             addFour(sum, previous, v);
-    return tail(logits, i, n, temperature, maxScaled, out, sum);
+    return tail(logits, i, n, temperature, maxScaled, out, sum, sample);
 }
 
 constexpr std::size_t kSse2Vectors = 4;
 constexpr std::size_t kSse2Block = 2 * kSse2Vectors;
 
 template <class Scalar>
-double expSumSse2(const Scalar* logits, std::size_t n, double temperature, double maxScaled, double* out)
+double expSumSse2(const Scalar* logits, std::size_t n, double temperature, double maxScaled, double* out,
+                  double* sample)
 {
     const __m128d t = _mm_set1_pd(temperature);
     const __m128d inverse = _mm_set1_pd(1.0 / temperature);
@@ -293,36 +306,40 @@ double expSumSse2(const Scalar* logits, std::size_t n, double temperature, doubl
             const __m128d x = _mm_sub_pd(multiply ? _mm_mul_pd(l, inverse) : _mm_div_pd(l, t), m);
             _mm_storeu_pd(out + i + 2 * v, fdlibm::expSse2v(x));
         }
+        copySample(out, i, i + kSse2Block, sample);
         if (i != 0)
             sum = addInOrder(sum, out + i - kSse2Block, kSse2Block);
     }
     if (i != 0)
         sum = addInOrder(sum, out + i - kSse2Block, kSse2Block);
-    return tail(logits, i, n, temperature, maxScaled, out, sum);
+    return tail(logits, i, n, temperature, maxScaled, out, sum, sample);
 }
 
 template <class Scalar>
-double expSum(const Scalar* logits, std::size_t n, double temperature, double maxScaled, double* out, ExpPath path)
+double expSum(const Scalar* logits, std::size_t n, double temperature, double maxScaled, double* out, ExpPath path,
+              double* sample)
 {
     if (path == ExpPath::Auto)
         path = fdlibm::hasAvx2() ? ExpPath::Avx2 : ExpPath::Sse2;
     switch (path) {
-    case ExpPath::Avx2: return expSumAvx2(logits, n, temperature, maxScaled, out);
-    case ExpPath::Sse2: return expSumSse2(logits, n, temperature, maxScaled, out);
-    default: return tail(logits, 0, n, temperature, maxScaled, out, 0.0);
+    case ExpPath::Avx2: return expSumAvx2(logits, n, temperature, maxScaled, out, sample);
+    case ExpPath::Sse2: return expSumSse2(logits, n, temperature, maxScaled, out, sample);
+    default: return tail(logits, 0, n, temperature, maxScaled, out, 0.0, sample);
     }
 }
 
 }  // namespace
 
-double lessonExpSum(const double* logits, std::size_t n, double temperature, double maxScaled, double* out, ExpPath path)
+double lessonExpSum(const double* logits, std::size_t n, double temperature, double maxScaled, double* out, ExpPath path,
+                    double* sample)
 {
-    return expSum(logits, n, temperature, maxScaled, out, path);
+    return expSum(logits, n, temperature, maxScaled, out, path, sample);
 }
 
-double lessonExpSum(const float* logits, std::size_t n, double temperature, double maxScaled, double* out, ExpPath path)
+double lessonExpSum(const float* logits, std::size_t n, double temperature, double maxScaled, double* out, ExpPath path,
+                    double* sample)
 {
-    return expSum(logits, n, temperature, maxScaled, out, path);
+    return expSum(logits, n, temperature, maxScaled, out, path, sample);
 }
 
 }  // namespace logitlab::engine::detail

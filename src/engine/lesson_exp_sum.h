@@ -11,10 +11,16 @@
 
 namespace logitlab::engine::detail {
 
+// The stride of the sample lessonExpSum() can take.
+inline constexpr std::size_t kExpSampleStride = 16;
+
 // out[i] = fdlibmExp(logits[i] / temperature - maxScaled); returns 0 + out[0] + out[1] + ...
+// With `sample`, also sample[j] = out[kExpSampleStride j] for every such id below n, copied as the
+// pass writes them, while they are in L1: candidates() guesses its cut from them, and reading
+// every sixteenth exp back afterwards touches every other cache line of `out`.
 double lessonExpSum(const double* logits, std::size_t n, double temperature, double maxScaled, double* out,
-                    ExpPath path = ExpPath::Auto);
+                    ExpPath path = ExpPath::Auto, double* sample = nullptr);
 double lessonExpSum(const float* logits, std::size_t n, double temperature, double maxScaled, double* out,
-                    ExpPath path = ExpPath::Auto);
+                    ExpPath path = ExpPath::Auto, double* sample = nullptr);
 
 }  // namespace logitlab::engine::detail
