@@ -135,7 +135,7 @@ std::size_t guessReach(const ExpHistogram& sample, std::size_t stride, double su
 // must place the cut inside them. A guess can fall short, so then the ids of the buckets that hold
 // roughly the top n / kShare ids are tried, and when the nucleus is larger than that, the histogram
 // of every exp decides.
-bool gatherCut(const Gatherer& gather, const std::vector<double>* strided, double sum, std::size_t limit,
+bool gatherCut(const Gatherer& gather, const std::vector<double>& strided, double sum, std::size_t limit,
                const std::optional<double>& topP, std::vector<Ranked>& gathered)
 {
     const std::vector<double>& exps = gather.values;
@@ -145,11 +145,7 @@ bool gatherCut(const Gatherer& gather, const std::vector<double>* strided, doubl
     const std::size_t n = exps.size();
     if (n >= 64 * kStride) {
         ExpHistogram sample;
-        if (strided != nullptr)
-            sample.add(strided->data(), strided->size());  // the exp pass's copy of the same exps
-        else
-            for (std::size_t i = 0; i < n; i += kStride)
-                sample.add(exps.data() + i, 1);
+        sample.add(strided.data(), strided.size());
         const std::size_t guess = guessReach(sample, kStride, sum, limit, n, topP);
         const std::size_t wide = std::max<std::size_t>(1, cutBucket(sample, sum, n / kShare / kStride, std::nullopt));
         if (guess < wide && gatherDownTo(gather, guess, sum, limit, topP, gathered))
@@ -167,10 +163,10 @@ bool gatherCut(const Gatherer& gather, const std::vector<double>* strided, doubl
 }
 
 // The cut, the sort and the walk over `values`: the exps and their sum, or probabilities with a
-// sum of 1 (dividing by 1 is exact, so either way p is the lesson's e / sum). `sample`, when
-// given, holds every kExpSampleStride-th value.
+// sum of 1 (dividing by 1 is exact, so either way p is the lesson's e / sum). `sample` holds
+// every kExpSampleStride-th value.
 CandidateList select(const Gatherer& gather, double sum, const SamplerSettings& settings,
-                     const std::vector<double>* sample = nullptr)
+                     const std::vector<double>& sample)
 {
     const std::vector<double>& values = gather.values;
     const std::size_t n = values.size();
@@ -235,9 +231,9 @@ CandidateList candidatesOf(const Scalar* logits, std::size_t n, const SamplerSet
     const double sum = detail::lessonExpSum(logits, n, settings.temperature, maxScaled, exps.data(), ExpPath::Auto,
                                             sample.data());
     if constexpr (std::is_same_v<Scalar, float>)
-        return select(Gatherer{exps, logits, settings.temperature, maxScaled}, sum, settings, &sample);
+        return select(Gatherer{exps, logits, settings.temperature, maxScaled}, sum, settings, sample);
     else
-        return select(Gatherer{exps}, sum, settings, &sample);
+        return select(Gatherer{exps}, sum, settings, sample);
 }
 
 }  // namespace
@@ -256,7 +252,12 @@ CandidateList candidatesFromProbabilities(const std::vector<double>& probabiliti
 {
     if (probabilities.empty() || settings.temperature == 0.0)
         return {};
-    return select(Gatherer{probabilities}, 1.0, settings);
+    // The sample the exp pass would have copied (lesson_exp_sum.h).
+    std::vector<double>& sample = workspace().sample;
+    sample.clear();
+    for (std::size_t i = 0; i < probabilities.size(); i += detail::kExpSampleStride)
+        sample.push_back(probabilities[i]);
+    return select(Gatherer{probabilities}, 1.0, settings, sample);
 }
 
 }  // namespace logitlab::engine
