@@ -18,11 +18,13 @@ using namespace logitlab::engine::detail;
 
 namespace {
 
-enum class Values { Exps, FewDistinct, ZerosAndDenormals, AllEqual, CloseTogether };
+enum class Values { Exps, FewDistinct, ZerosAndDenormals, AllEqual, CloseTogether, ClusterAndOutliers };
 
 // Exps of normal logits (the usual input), values with many exact ties, values with +0 and
 // denormals mixed in, one value throughout, or values that differ only in their low bits (one
-// long run for the sort's passes over the high bytes, as a flat distribution gives).
+// long run for the sort's passes over the high bytes, as a flat distribution gives), or such a
+// cluster with a few values far above it (the sort's buckets span them, so the cluster's values
+// crowd into one bucket, too many for an insertion sort).
 std::vector<double> makeValues(Values kind, int n, unsigned seed)
 {
     std::mt19937 gen(seed);
@@ -39,6 +41,10 @@ std::vector<double> makeValues(Values kind, int n, unsigned seed)
         }
         case Values::AllEqual: x = 0.25; break;
         case Values::CloseTogether: x = std::bit_cast<double>(std::bit_cast<std::uint64_t>(1e-5) + gen() % 100000); break;
+        case Values::ClusterAndOutliers:
+            x = gen() % 50 == 0 ? 0.5 + 0.01 * static_cast<double>(gen() % 7)
+                                : std::bit_cast<double>(std::bit_cast<std::uint64_t>(1e-5) + gen() % 100000);
+            break;
         }
     }
     return v;
@@ -70,6 +76,7 @@ private slots:
             QTest::addRow("zeros and denormals, %d", n) << Values::ZerosAndDenormals << n;
             QTest::addRow("all equal, %d", n) << Values::AllEqual << n;
             QTest::addRow("close together, %d", n) << Values::CloseTogether << n;
+            QTest::addRow("a cluster and outliers, %d", n) << Values::ClusterAndOutliers << n;
         }
     }
 
