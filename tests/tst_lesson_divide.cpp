@@ -1,4 +1,4 @@
-// divideBy() (src/engine/lesson_divide.h): the softmax's e / sum without a division instruction
+// divideBy() and divideMemberBy() (src/engine/lesson_divide.h): the softmax's e / sum without a division instruction
 // on processors with FMA, against the IEEE quotient, bit for bit, on millions of dividends of
 // every magnitude and on divisors chosen to be hard (all-ones significands, powers of two, the
 // edges of the range the FMA path accepts, and beyond).
@@ -88,6 +88,50 @@ private slots:
         for (std::size_t i = 0; i < dividends.size(); ++i)
             if (!sameBits(out[i], dividends[i] / divisor) && differ++ < 3)
                 qWarning("%.17g / %.17g: %.17g, IEEE %.17g", dividends[i], divisor, out[i], dividends[i] / divisor);
+        QCOMPARE(differ, std::size_t{0});
+    }
+
+    // divideMemberBy() on the member of a struct array (as candidates() divides its survivors):
+    // every quotient the IEEE one, the struct's other bytes untouched, on either path.
+    void memberQuotientIsTheIeeeQuotient_data()
+    {
+        QTest::addColumn<Dividends>("kind");
+        QTest::addColumn<double>("divisor");
+        QTest::addColumn<bool>("fma");
+        for (const bool fma : {true, false})
+            for (const double d : {1.0, 2.0 - 0x1p-52, 3.0, 12345.678, 0x1p60, std::nextafter(0x1p60, INFINITY)}) {
+                const char* path = fma ? "fma" : "divide";
+                QTest::addRow("%s, exps / %.17g", path, d) << Dividends::Exps << d << fma;
+                QTest::addRow("%s, any bits / %.17g", path, d) << Dividends::AnyBits << d << fma;
+                QTest::addRow("%s, near the edges / %.17g", path, d) << Dividends::NearTheEdges << d << fma;
+            }
+    }
+
+    void memberQuotientIsTheIeeeQuotient()
+    {
+        QFETCH(Dividends, kind);
+        QFETCH(double, divisor);
+        QFETCH(bool, fma);
+        if (fma && !fmaAvailable())
+            QSKIP("this processor has no AVX2 with FMA: only the division path runs here");
+        struct Item {
+            std::int32_t id;
+            double value;
+            double other;
+        };
+        const std::vector<double> dividends = makeDividends(kind, 200'003, 4);
+        std::vector<Item> items(dividends.size());
+        for (std::size_t i = 0; i < items.size(); ++i)
+            items[i] = Item{static_cast<std::int32_t>(i), dividends[i], -static_cast<double>(i)};
+        divideMemberBy(&items.front().value, items.size(), sizeof(Item), divisor,
+                       fma ? DividePath::Fma : DividePath::Divide);
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            QCOMPARE(items[i].id, static_cast<std::int32_t>(i));
+            QCOMPARE(items[i].other, -static_cast<double>(i));
+            if (!sameBits(items[i].value, dividends[i] / divisor) && differ++ < 3)
+                qWarning("%.17g / %.17g: %.17g, IEEE %.17g", dividends[i], divisor, items[i].value, dividends[i] / divisor);
+        }
         QCOMPARE(differ, std::size_t{0});
     }
 

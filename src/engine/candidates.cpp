@@ -1,6 +1,7 @@
 #include "candidates.h"
 
 #include "exp_histogram.h"
+#include "lesson_divide.h"
 #include "lesson_exp_sum.h"
 #include "ranked.h"
 #include "softmax_kernel.h"
@@ -178,12 +179,14 @@ CandidateList select(const Gatherer& gather, double sum, const SamplerSettings& 
     // Turn into probabilities only what is read.
     std::vector<Ranked>& ranked = workspace().ranked;
     if (cut && gatherCut(gather, sample, sum, limit, settings.topP, ranked)) {
-        for (Ranked& r : ranked)
-            r.p /= sum;
+        if (!ranked.empty())
+            detail::divideMemberBy(&ranked.front().p, ranked.size(), sizeof(Ranked), sum);
     } else {
         ranked.resize(n);
         for (std::size_t i = 0; i < n; ++i)
-            ranked[i] = Ranked{values[i] / sum, static_cast<std::int32_t>(i)};
+            ranked[i] = Ranked{values[i], static_cast<std::int32_t>(i)};
+        if (n != 0)
+            detail::divideMemberBy(&ranked.front().p, n, sizeof(Ranked), sum);
     }
     // Sort only what can survive: the first `limit` of the gathered ids (all of them when that is
     // most; a partial sort when top-k keeps few of many).
@@ -194,24 +197,26 @@ CandidateList select(const Gatherer& gather, double sum, const SamplerSettings& 
         std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(sortable), ranked.end(),
                           rankedBefore);
 
+    // The survivors' total, in rank order: the top-p walk's running sum where it stops is that
+    // sum already (the same terms added in the same order from 0).
     std::size_t kept = sortable;
+    double total = 0.0;
     if (settings.topP) {
-        double cumulative = 0.0;
         for (kept = 0; kept < sortable;) {
-            cumulative += ranked[kept++].p;
-            if (cumulative > *settings.topP)
+            total += ranked[kept++].p;
+            if (total > *settings.topP)
                 break;
         }
+    } else {
+        for (std::size_t i = 0; i < kept; ++i)
+            total += ranked[i].p;
     }
 
-    double total = 0.0;
+    CandidateList out(kept);
     for (std::size_t i = 0; i < kept; ++i)
-        total += ranked[i].p;
-
-    CandidateList out;
-    out.reserve(kept);
-    for (std::size_t i = 0; i < kept; ++i)
-        out.push_back(Candidate{ranked[i].id, ranked[i].p / total, ranked[i].p});
+        out[i] = Candidate{ranked[i].id, ranked[i].p, ranked[i].p};
+    if (kept != 0)
+        detail::divideMemberBy(&out.front().p, kept, sizeof(Candidate), total);
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include "constant_quotient.h"
 #include "cpu_features.h"
 
+#include <cstring>
 #include <emmintrin.h>
 #include <immintrin.h>
 
@@ -43,6 +44,44 @@ __attribute__((target("avx2,fma"))) void divideFma(double* values, std::size_t n
         values[i] /= divisor;
 }
 
+// The member at `at`, read and written through memcpy: the structs are reached by byte offsets.
+double loadAt(const unsigned char* at)
+{
+    double v;
+    std::memcpy(&v, at, sizeof v);
+    return v;
+}
+
+void storeAt(unsigned char* at, double v)
+{
+    std::memcpy(at, &v, sizeof v);
+}
+
+void divideMemberDivide(unsigned char* at, std::size_t n, std::size_t stride, double divisor)
+{
+    for (std::size_t i = 0; i < n; ++i, at += stride)
+        storeAt(at, loadAt(at) / divisor);
+}
+
+// divideFma's quotient on one lane (the low one of a register).
+__attribute__((target("avx2,fma"))) void divideMemberFma(unsigned char* at, std::size_t n, std::size_t stride,
+                                                         double divisor)
+{
+    const __m128d d = _mm_set_sd(divisor);
+    const __m128d y = _mm_set_sd(1.0 / divisor);
+    for (std::size_t i = 0; i < n; ++i, at += stride) {
+        const double value = loadAt(at);
+        if (value >= kQuotientLow && value <= kQuotientHigh) [[likely]] {
+            const __m128d a = _mm_set_sd(value);
+            const __m128d q = _mm_mul_sd(a, y);
+            const __m128d r = _mm_fnmadd_sd(q, d, a);  // a - d q, exact
+            storeAt(at, _mm_cvtsd_f64(_mm_fmadd_sd(r, y, q)));
+        } else {
+            storeAt(at, value / divisor);
+        }
+    }
+}
+
 }  // namespace
 
 bool fmaAvailable()
@@ -58,6 +97,19 @@ void divideBy(double* values, std::size_t n, double divisor, DividePath path)
         divideFma(values, n, divisor);
     else
         divideSse2(values, n, divisor);
+}
+
+void divideMemberBy(double* first, std::size_t n, std::size_t stride, double divisor, DividePath path)
+{
+    if (n == 0)
+        return;
+    if (path == DividePath::Auto)
+        path = fmaAvailable() ? DividePath::Fma : DividePath::Divide;
+    auto* at = reinterpret_cast<unsigned char*>(first);
+    if (path == DividePath::Fma && quotientDivisorInRange(divisor))
+        divideMemberFma(at, n, stride, divisor);
+    else
+        divideMemberDivide(at, n, stride, divisor);
 }
 
 }  // namespace logitlab::engine::detail

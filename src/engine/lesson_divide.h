@@ -18,4 +18,10 @@ bool fmaAvailable();
 // values[i] = values[i] / divisor, each bit for bit the IEEE quotient.
 void divideBy(double* values, std::size_t n, double divisor, DividePath path = DividePath::Auto);
 
+// The same for one double member of n structs `stride` bytes apart, `first` pointing at the
+// first struct's member (e.g. &items[0].p): candidates() divides its survivors in place. One
+// lane at a time; the other bytes of the structs are left alone.
+void divideMemberBy(double* first, std::size_t n, std::size_t stride, double divisor,
+                    DividePath path = DividePath::Auto);
+
 }  // namespace logitlab::engine::detail
