@@ -1,7 +1,9 @@
 // candidates(): hand-worked cases, edge cases, properties, and the partial-selection fast path
 // against a plain full sort on large vocabularies.
 #include "candidates.h"
+#include "cpu_features.h"
 #include "softmax.h"
+#include "softmax_kernel.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -239,12 +241,13 @@ private slots:
         }
     }
     // argmax() finds the maximum in vector lanes, then its first position: every length around
-    // the lane widths, the maximum at every position, ties (the first wins, as indexOf does),
-    // and -0.0 against 0.0 (equal, so again the first).
+    // the lane widths and the AVX2 loops' blocks (64 floats, 32 doubles), the maximum at every
+    // position, ties (the first wins, as indexOf does), and -0.0 against 0.0 (equal, so again
+    // the first); the SSE2 and the AVX2 loops alike.
     void argmaxIsTheFirstMaximum_data()
     {
         QTest::addColumn<int>("length");
-        for (int n : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33})
+        for (int n : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 200})
             QTest::newRow(qPrintable(QStringLiteral("n=%1").arg(n))) << n;
     }
 
@@ -253,7 +256,15 @@ private slots:
         QFETCH(int, length);
         const auto check = [](const Eigen::ArrayXd& d, int expected) {
             QCOMPARE(argmax(d), expected);
-            QCOMPARE(argmax(Eigen::ArrayXf(d.cast<float>())), expected);
+            const Eigen::ArrayXf f = d.cast<float>();
+            QCOMPARE(argmax(f), expected);
+            const auto n = static_cast<std::size_t>(d.size());
+            for (const bool avx2 : {false, true}) {
+                if (avx2 && !engine::detail::hasAvx2())
+                    continue;
+                QCOMPARE(engine::detail::argmaxOf(d.data(), n, avx2), expected);
+                QCOMPARE(engine::detail::argmaxOf(f.data(), n, avx2), expected);
+            }
         };
         for (int at = 0; at < length; ++at) {
             Eigen::ArrayXd d = Eigen::ArrayXd::LinSpaced(length, -3.0, -1.0);
