@@ -77,45 +77,56 @@ inline std::size_t firstEqual(const double* p, std::size_t n, double value)
 // first position: they read the logits twice, and the maximum waits on its own chain of maxima
 // (about 18 against 5 us at V = 128,256 here). Returns n when logits[0] is NaN (the SSE2 loops
 // then decide, as before; NaN logits are refused on the way in).
-__attribute__((target("avx2"))) inline __m256 blockMax(const float* p)
-{
-    const __m256 a = _mm256_max_ps(_mm256_loadu_ps(p), _mm256_loadu_ps(p + 8));
-    const __m256 b = _mm256_max_ps(_mm256_loadu_ps(p + 16), _mm256_loadu_ps(p + 24));
-    const __m256 c = _mm256_max_ps(_mm256_loadu_ps(p + 32), _mm256_loadu_ps(p + 40));
-    const __m256 d = _mm256_max_ps(_mm256_loadu_ps(p + 48), _mm256_loadu_ps(p + 56));
-    return _mm256_max_ps(_mm256_max_ps(a, b), _mm256_max_ps(c, d));
-}
+// One AVX2 register of floats or doubles, for the one loop below.
+template <class Scalar>
+struct Avx2Lanes;
 
-__attribute__((target("avx2"))) inline __m256d blockMax(const double* p)
-{
-    const __m256d a = _mm256_max_pd(_mm256_loadu_pd(p), _mm256_loadu_pd(p + 4));
-    const __m256d b = _mm256_max_pd(_mm256_loadu_pd(p + 8), _mm256_loadu_pd(p + 12));
-    const __m256d c = _mm256_max_pd(_mm256_loadu_pd(p + 16), _mm256_loadu_pd(p + 20));
-    const __m256d d = _mm256_max_pd(_mm256_loadu_pd(p + 24), _mm256_loadu_pd(p + 28));
-    return _mm256_max_pd(_mm256_max_pd(a, b), _mm256_max_pd(c, d));
-}
+template <>
+struct Avx2Lanes<float> {
+    static constexpr std::size_t kLanes = 8;
+    __attribute__((target("avx2"))) static __m256 load(const float* p) { return _mm256_loadu_ps(p); }
+    __attribute__((target("avx2"))) static __m256 max(__m256 a, __m256 b) { return _mm256_max_ps(a, b); }
+    __attribute__((target("avx2"))) static bool anyAbove(__m256 v, float best)
+    {
+        return _mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_set1_ps(best), _CMP_GT_OQ)) != 0;
+    }
+};
 
-__attribute__((target("avx2"))) inline bool anyAbove(__m256 block, float best)
-{
-    return _mm256_movemask_ps(_mm256_cmp_ps(block, _mm256_set1_ps(best), _CMP_GT_OQ)) != 0;
-}
+template <>
+struct Avx2Lanes<double> {
+    static constexpr std::size_t kLanes = 4;
+    __attribute__((target("avx2"))) static __m256d load(const double* p) { return _mm256_loadu_pd(p); }
+    __attribute__((target("avx2"))) static __m256d max(__m256d a, __m256d b) { return _mm256_max_pd(a, b); }
+    __attribute__((target("avx2"))) static bool anyAbove(__m256d v, double best)
+    {
+        return _mm256_movemask_pd(_mm256_cmp_pd(v, _mm256_set1_pd(best), _CMP_GT_OQ)) != 0;
+    }
+};
 
-__attribute__((target("avx2"))) inline bool anyAbove(__m256d block, double best)
+// Whether any of the eight registers from p holds a value above `best`: a tree of seven maxima.
+template <class Scalar>
+__attribute__((target("avx2"))) inline bool blockAbove(const Scalar* p, Scalar best)
 {
-    return _mm256_movemask_pd(_mm256_cmp_pd(block, _mm256_set1_pd(best), _CMP_GT_OQ)) != 0;
+    using W = Avx2Lanes<Scalar>;
+    constexpr std::size_t L = W::kLanes;
+    const auto a = W::max(W::load(p), W::load(p + L));
+    const auto b = W::max(W::load(p + 2 * L), W::load(p + 3 * L));
+    const auto c = W::max(W::load(p + 4 * L), W::load(p + 5 * L));
+    const auto d = W::max(W::load(p + 6 * L), W::load(p + 7 * L));
+    return W::anyAbove(W::max(W::max(a, b), W::max(c, d)), best);
 }
 
 template <class Scalar>
 __attribute__((target("avx2"))) std::size_t argmaxAvx2(const Scalar* p, std::size_t n)
 {
-    constexpr std::size_t kBlock = 256 / sizeof(Scalar);  // eight registers of 32 bytes
+    constexpr std::size_t kBlock = 8 * Avx2Lanes<Scalar>::kLanes;
     Scalar best = p[0];
     if (!(best == best))
         return n;
     std::size_t at = 0;
     std::size_t i = 0;
     for (; i + kBlock <= n; i += kBlock) {
-        if (anyAbove(blockMax(p + i), best)) [[unlikely]] {
+        if (blockAbove(p + i, best)) [[unlikely]] {
             for (std::size_t j = i; j < i + kBlock; ++j)
                 best = p[j] > best ? p[j] : best;
             at = i;  // the block holds `best`; its position is found below
