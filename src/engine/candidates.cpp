@@ -212,9 +212,10 @@ CandidateList select(const Gatherer& gather, double sum, const SamplerSettings& 
             total += ranked[i].p;
     }
 
-    CandidateList out(kept);
+    CandidateList out;
+    out.reserve(kept);
     for (std::size_t i = 0; i < kept; ++i)
-        out[i] = Candidate{ranked[i].id, ranked[i].p, ranked[i].p};
+        out.push_back(Candidate{ranked[i].id, ranked[i].p, ranked[i].p});
     if (kept != 0)
         detail::divideMemberBy(&out.front().p, kept, sizeof(Candidate), total);
     return out;
