@@ -46,7 +46,7 @@ std::optional<float> logitFloor(double threshold, double temperature, double max
 void gatherAtLeastByLogit(const float* logits, const std::vector<double>& exps, float floor, double threshold,
                           std::vector<Ranked>& gathered, bool avx2 = hasAvx2());
 
-// Sorts `items`, given in id order with p >= +0 (no NaN), by rankedBefore: a radix sort on p's
+// Sorts `items`, given in id order with p >= +0 (no NaN), by rankedBefore: a bucket sort on p's
 // bits, stable, so ties keep their id order. `scratch` is working space of any contents.
 void sortRanked(std::vector<Ranked>& items, std::vector<Ranked>& scratch);
 
