@@ -268,6 +268,29 @@ private slots:
         QCOMPARE(model->survivors()[0].id, 3);
     }
 
+    // The lesson's figure at the sizes it is shown and exported: its label is wider than the room
+    // on either side of the cut line, so it is wrapped there rather than drawn across the line.
+    void theCutLabelStandsClearOfItsLine_data()
+    {
+        QTest::addColumn<QSizeF>("size");
+        QTest::newRow("export 1000 x 700") << QSizeF(1000, 700);
+        QTest::newRow("small 480 x 360") << QSizeF(480, 360);
+        QTest::newRow("wide 1600 x 500") << QSizeF(1600, 500);
+    }
+
+    void theCutLabelStandsClearOfItsLine()
+    {
+        QFETCH(QSizeF, size);
+        ExplorerPage page;
+        QChart* chart = page.probabilityChart()->chart();
+        chart->resize(size);
+        QCoreApplication::processEvents();
+        QVERIFY(page.probabilityChart()->cutLineX() >= 0.0);
+        QVERIFY(page.probabilityChart()->cutLabelClearOfLine());
+        // The label's words are all still there, whatever the wrapping.
+        QCOMPARE(page.probabilityChart()->cutLabel(), QStringLiteral("cumulative 0.918 > 0.9 after 'items'"));
+    }
+
     void theCutIsLabelledWithItsRule()
     {
         ExplorerPage page;

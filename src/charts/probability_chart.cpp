@@ -19,6 +19,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPen>
+#include <QRegularExpression>
 #include <QSet>
 #include <QToolTip>
 #include <QValueAxis>
@@ -420,11 +421,57 @@ void ProbabilityChart::placeCutLabel()
         return;
     }
     const QPointF at = m_chart->mapToPosition(QPointF(m_cutX, axisTop()), m_cutLine);
-    const QRectF box = m_cutText->boundingRect();
+    const double right = plot.right() - at.x() - 8.0;  // room beside the line, on either side
+    const double left = at.x() - plot.left() - 8.0;
+    QRectF box = m_cutText->boundingRect();
+    if (box.width() > right && box.width() > left) {
+        // Too wide for either side: wrapped at spaces, so the text never crosses the line it
+        // labels (the lesson's "cumulative 0.918 > 0.9 after 'items'" did). On the right where
+        // every word fits there: the bars right of the cut are the lowest, so it lies over empty
+        // plot; else on the roomier side.
+        double widestWord = 0.0;
+        for (const QString& word : m_cutLabel.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts))
+            widestWord = std::max(widestWord, metrics.horizontalAdvance(word));
+        const double width = right >= widestWord ? right : std::max(right, left);
+        QStringList wrapped;
+        for (const QString& line : m_cutLabel.split(QLatin1Char('\n')))
+            wrapped += wrapToWidth(line, metrics, width);
+        m_cutText->setText(wrapped.join(QLatin1Char('\n')));
+        box = m_cutText->boundingRect();
+    }
     double x = at.x() + 6.0;
-    if (x + box.width() > plot.right())
+    if (box.width() > right)
         x = at.x() - 6.0 - box.width();  // no room on the right: put it on the left of the line
     m_cutText->setPos(std::max(plot.left() + 2.0, x), plot.top() + 4.0);
+}
+
+QStringList ProbabilityChart::wrapToWidth(const QString& line, const QFontMetricsF& metrics, double width)
+{
+    QStringList lines;
+    QString current;
+    for (const QString& word : line.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = current.isEmpty() ? word : current + QLatin1Char(' ') + word;
+        if (!current.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+            lines += current;
+            current = word;
+        } else {
+            current = longer;
+        }
+    }
+    if (!current.isEmpty() || lines.isEmpty())
+        lines += current;
+    for (QString& l : lines)
+        l = metrics.elidedText(l, Qt::ElideMiddle, width);  // a single word wider than the room
+    return lines;
+}
+
+bool ProbabilityChart::cutLabelClearOfLine() const
+{
+    if (!m_cutText->isVisible() || m_cutX < 0.0)
+        return true;
+    const double line = m_chart->mapToPosition(QPointF(m_cutX, axisTop()), m_cutLine).x();
+    const QRectF box = m_cutText->mapRectToParent(m_cutText->boundingRect());
+    return box.right() < line || box.left() > line;
 }
 
 }  // namespace logitlab::ui

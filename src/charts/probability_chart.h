@@ -9,12 +9,14 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 QT_BEGIN_NAMESPACE
 class QBarCategoryAxis;
 class QBarSeries;
 class QBarSet;
 class QChart;
+class QFontMetricsF;
 class QGraphicsSimpleTextItem;
 class QLineSeries;
 class QLogValueAxis;
@@ -41,6 +43,8 @@ public:
     // Where the dashed cut line stands on the token axis (between bars), or -1 when none is
     // drawn: nothing is cut, or the survivors are not the leading bars (XTC).
     double cutLineX() const { return m_cutX; }
+    // Whether the cut's label, as drawn, stands clear of its line (for tests).
+    bool cutLabelClearOfLine() const;
 
     // For a class: the values printed on the bars (p to 3 decimals), and a y axis fixed at
     // 0..1 so that a temperature change shows as bars growing and shrinking rather than being
@@ -70,6 +74,8 @@ public slots:
 
 private:
     void placeCutLabel();
+    // `line` broken at spaces into lines no wider than `width` (a word wider than that elided).
+    static QStringList wrapToWidth(const QString& line, const QFontMetricsF& metrics, double width);
     void useAxis(bool log);
 
     const LogitsTableModel* m_model;
