@@ -19,7 +19,6 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPen>
-#include <QRegularExpression>
 #include <QSet>
 #include <QToolTip>
 #include <QValueAxis>
@@ -429,8 +428,10 @@ void ProbabilityChart::placeCutLabel()
         // labels (the lesson's "cumulative 0.918 > 0.9 after 'items'" did). On the right where
         // every word fits there: the bars right of the cut are the lowest, so it lies over empty
         // plot; else on the roomier side.
+        const QStringList words =
+            QString(m_cutLabel).replace(QLatin1Char('\n'), QLatin1Char(' ')).split(QLatin1Char(' '), Qt::SkipEmptyParts);
         double widestWord = 0.0;
-        for (const QString& word : m_cutLabel.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts))
+        for (const QString& word : words)
             widestWord = std::max(widestWord, metrics.horizontalAdvance(word));
         const double width = right >= widestWord ? right : std::max(right, left);
         QStringList wrapped;

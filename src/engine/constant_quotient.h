@@ -31,4 +31,14 @@ __attribute__((target("avx2,fma"))) inline __m256d quotientByConstantAvx2(__m256
     return _mm256_fmadd_pd(r, reciprocal, q);
 }
 
+// The same on the low lane alone, for quotients that are not contiguous.
+__attribute__((target("avx2,fma"))) inline double quotientByConstant(double a, double d, double reciprocal)
+{
+    const __m128d va = _mm_set_sd(a);
+    const __m128d vy = _mm_set_sd(reciprocal);
+    const __m128d q = _mm_mul_sd(va, vy);
+    const __m128d r = _mm_fnmadd_sd(q, _mm_set_sd(d), va);  // a - d q, exact
+    return _mm_cvtsd_f64(_mm_fmadd_sd(r, vy, q));
+}
+
 }  // namespace logitlab::engine::detail

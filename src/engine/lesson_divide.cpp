@@ -63,22 +63,17 @@ void divideMemberDivide(unsigned char* at, std::size_t n, std::size_t stride, do
         storeAt(at, loadAt(at) / divisor);
 }
 
-// divideFma's quotient on one lane (the low one of a register).
+// divideFma's quotient one lane at a time.
 __attribute__((target("avx2,fma"))) void divideMemberFma(unsigned char* at, std::size_t n, std::size_t stride,
                                                          double divisor)
 {
-    const __m128d d = _mm_set_sd(divisor);
-    const __m128d y = _mm_set_sd(1.0 / divisor);
+    const double y = 1.0 / divisor;
     for (std::size_t i = 0; i < n; ++i, at += stride) {
         const double value = loadAt(at);
-        if (value >= kQuotientLow && value <= kQuotientHigh) [[likely]] {
-            const __m128d a = _mm_set_sd(value);
-            const __m128d q = _mm_mul_sd(a, y);
-            const __m128d r = _mm_fnmadd_sd(q, d, a);  // a - d q, exact
-            storeAt(at, _mm_cvtsd_f64(_mm_fmadd_sd(r, y, q)));
-        } else {
-            storeAt(at, value / divisor);
-        }
+        if (value >= kQuotientLow && value <= kQuotientHigh) [[likely]]
+            storeAt(at, quotientByConstant(value, divisor, y));
+        else
+            storeAt(at, value / divisor);  // a branch, so the divider runs only here
     }
 }
 

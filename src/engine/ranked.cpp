@@ -150,7 +150,9 @@ std::uint64_t descendingKey(const Ranked& r)
 // Stable: an item moves past strictly greater keys only, so equal ones keep their id order.
 void insertionSort(Ranked* first, Ranked* last)
 {
-    for (Ranked* i = first + (first != last ? 1 : 0); i < last; ++i) {
+    if (first == last)
+        return;
+    for (Ranked* i = first + 1; i < last; ++i) {
         const Ranked item = *i;
         const std::uint64_t key = descendingKey(item);
         Ranked* j = i;
