@@ -216,8 +216,8 @@ private slots:
         }
     }
 
-    // The AVX2 loop takes a chunk of 64 logits on its plain path when the chunk's smallest and
-    // largest logit give -708 <= x <= -1.5 ln2 (fdlibm's middle band ends at the double whose
+    // The AVX2 loop takes a chunk of 64 logits on its plain path when its lanes' smallest and
+    // largest x lie in -708 <= x <= -1.5 ln2 (fdlibm's middle band ends at the double whose
     // high word is 0x3FF0A2B2); a chunk with one lane a step beyond, a denormal result or a NaN
     // takes the full one.
     // Chunks built on those bounds, at T = 1 with a 0 logit so that x = l, agree with the scalar.
@@ -252,6 +252,19 @@ private slots:
         QVERIFY(sameBits(detail::lessonExpSum(logits.data(), n, 1.0, 0.0, out.data(), path), sum));
         for (std::size_t i = 0; i < n; ++i)
             QVERIFY2(sameBits(out[i], expected[i]), qPrintable(describe(logits[i])));
+        // The same chunks as float logits. A NaN lane drops out of the lanes' minimum and maximum,
+        // so its chunk may take the plain path: its exp and the sum must still be NaN.
+        const std::vector<float> floats(logits.begin(), logits.end());
+        const double floatSum = detail::lessonExpSum(floats.data(), n, 1.0, 0.0, expected.data(), ExpPath::Scalar);
+        QVERIFY(std::isnan(floatSum));
+        QVERIFY(sameBits(detail::lessonExpSum(floats.data(), n, 1.0, 0.0, out.data(), path), floatSum));
+        for (std::size_t i = 0; i < n; ++i)
+            QVERIFY2(sameBits(out[i], expected[i]), qPrintable(describe(floats[i])));
+        // Without the NaN chunks every exp is a number, and the sums agree bit for bit.
+        const std::size_t numbers = n - 3 * 64;
+        const double numberSum = detail::lessonExpSum(floats.data(), numbers, 1.0, 0.0, expected.data(), ExpPath::Scalar);
+        QVERIFY(!std::isnan(numberSum));
+        QVERIFY(sameBits(detail::lessonExpSum(floats.data(), numbers, 1.0, 0.0, out.data(), path), numberSum));
     }
 
     // Where the processor has FMA, the AVX2 loop scales l / T by Markstein's quotient

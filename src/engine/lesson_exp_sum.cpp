@@ -140,54 +140,45 @@ inline void addFour(double& sum, const double* previous, std::size_t v)
         sum = addInOrder(sum, previous + 4 * v, 4);
 }
 
-// The smallest and the largest logit of a chunk, and whether one is NaN. x = l / T - max rounds
-// monotonically in l, so every lane's x lies between the x of those two: two scalar checks per
-// chunk say whether all its lanes are plain, instead of compares on every vector.
-struct LogitRange {
-    double low;
-    double high;
-    bool nan;
+// Whether a chunk is plain (fdlibm_exp_simd.h) and negative is read off its lanes' x: their
+// smallest and largest, two operations a vector (the logits' own range, read before, took four
+// 128-bit ones for floats, and two scalar divisions a chunk). NaN lanes drop out of min and max,
+// so a chunk holding one may pass as plain: its NaN lanes' exps are still NaN (every step of the
+// plain path keeps a NaN, and 2^k's bits times NaN is NaN), and so is the sum, as in the lesson.
+// (NaN logits are refused on the way in; the payload is not the scalar's.)
+struct LaneRange {
+    __m256d low, high;
+    __attribute__((target("avx2"))) LaneRange()
+        : low(_mm256_set1_pd(__builtin_inf())), high(_mm256_set1_pd(-__builtin_inf()))
+    {
+    }
+    __attribute__((target("avx2"))) void add(__m256d x)
+    {
+        low = _mm256_min_pd(low, x);
+        high = _mm256_max_pd(high, x);
+    }
+    __attribute__((target("avx2"))) bool plain() const
+    {
+        alignas(32) double lo[4], hi[4];
+        _mm256_store_pd(lo, low);
+        _mm256_store_pd(hi, high);
+        return std::min({lo[0], lo[1], lo[2], lo[3]}) >= -708.0
+               && std::max({hi[0], hi[1], hi[2], hi[3]}) <= -fdlibm::kThreeHalvesLn2Band;
+    }
 };
 
-// Whether every x of a chunk whose logits span `r` is plain (fdlibm_exp_simd.h) and negative.
-// Dividing gives the lanes' bits however they scaled (exactReciprocal, constant_quotient.h).
-inline bool plainRange(const LogitRange& r, double temperature, double maxScaled)
-{
-    const auto scaled = [&](double l) { return l / temperature - maxScaled; };
-    return !r.nan && scaled(r.low) >= -708.0 && scaled(r.high) <= -fdlibm::kThreeHalvesLn2Band
-           && scalableRange(r.low, r.high);
-}
-
+// Double logits can exceed Markstein's range (scalableRange); floats never do (|l| < 2^128).
 template <class Scalar>
-struct RangeOf;
-
-template <>
-struct RangeOf<float> {  // four floats per 128-bit register: one operation each
-    __m128 low = _mm_set1_ps(__builtin_inff());
-    __m128 high = _mm_set1_ps(-__builtin_inff());
-    __m128 nan = _mm_setzero_ps();
-    __attribute__((target("avx2"))) void add(const float* p)
-    {
-        const __m128 l = _mm_loadu_ps(p);
-        low = _mm_min_ps(low, l);
-        high = _mm_max_ps(high, l);
-        nan = _mm_or_ps(nan, _mm_cmpunord_ps(l, l));
-    }
-    LogitRange result() const
-    {
-        alignas(16) float lo[4], hi[4];
-        _mm_store_ps(lo, low);
-        _mm_store_ps(hi, high);
-        return {std::min({lo[0], lo[1], lo[2], lo[3]}), std::max({hi[0], hi[1], hi[2], hi[3]}),
-                _mm_movemask_ps(nan) != 0};
-    }
+struct QuotientRange {
+    __attribute__((target("avx2"))) void add(const Scalar*) {}
+    bool scalable() const { return true; }
 };
 
 template <>
-struct RangeOf<double> {
-    __m256d low, high, nan;
-    __attribute__((target("avx2"))) RangeOf()
-        : low(_mm256_set1_pd(__builtin_inf())), high(_mm256_set1_pd(-__builtin_inf())), nan(_mm256_setzero_pd())
+struct QuotientRange<double> {
+    __m256d low, high;
+    __attribute__((target("avx2"))) QuotientRange()
+        : low(_mm256_set1_pd(__builtin_inf())), high(_mm256_set1_pd(-__builtin_inf()))
     {
     }
     __attribute__((target("avx2"))) void add(const double* p)
@@ -195,15 +186,13 @@ struct RangeOf<double> {
         const __m256d l = _mm256_loadu_pd(p);
         low = _mm256_min_pd(low, l);
         high = _mm256_max_pd(high, l);
-        nan = _mm256_or_pd(nan, _mm256_cmp_pd(l, l, _CMP_UNORD_Q));
     }
-    __attribute__((target("avx2"))) LogitRange result() const
+    __attribute__((target("avx2"))) bool scalable() const
     {
         alignas(32) double lo[4], hi[4];
         _mm256_store_pd(lo, low);
         _mm256_store_pd(hi, high);
-        return {std::min({lo[0], lo[1], lo[2], lo[3]}), std::max({hi[0], hi[1], hi[2], hi[3]}),
-                _mm256_movemask_pd(nan) != 0};
+        return scalableRange(std::min({lo[0], lo[1], lo[2], lo[3]}), std::max({hi[0], hi[1], hi[2], hi[3]}));
     }
 };
 
@@ -221,11 +210,13 @@ __attribute__((target("avx2,fma"))) bool plainChunkAvx2(const Scalar* logits, do
     const __m256d t = _mm256_set1_pd(temperature);
     const __m256d inverse = _mm256_set1_pd(1.0 / temperature);
     const __m256d m = _mm256_set1_pd(maxScaled);
-    RangeOf<Scalar> range;
+    LaneRange lanes;
+    QuotientRange<Scalar> quotientRange;
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
-        range.add(logits + 4 * v);
+        quotientRange.add(logits + 4 * v);
         const __m256d l = load4(logits + 4 * v);
         const __m256d x = _mm256_sub_pd(scaledAvx2(l, scaling, t, inverse), m);
+        lanes.add(x);
         // k = (int)(x / ln2 - 0.5), kept as a double (exact: |k| <= 1022).
         const __m256d k = _mm256_round_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), _mm256_set1_pd(-0.5)),
                                           _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
@@ -235,7 +226,7 @@ __attribute__((target("avx2,fma"))) bool plainChunkAvx2(const Scalar* logits, do
         _mm256_store_pd(s.hi + 4 * v, hi);
         _mm256_store_pd(s.lo + 4 * v, lo);
     }
-    if (!plainRange(range.result(), temperature, maxScaled))
+    if (!lanes.plain() || !quotientRange.scalable())
         return false;
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
         _mm256_store_pd(s.quotient + 4 * v, quotientAvx2(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v)));
