@@ -44,14 +44,6 @@ Scaling scalingFor(double temperature)
     return Scaling::Divide;
 }
 
-// Markstein's quotient is exact for |l| <= kQuotientHigh (and for smaller |l| than kQuotientLow
-// too, where the chunk is plain: |l / T| < 2^-840 then vanishes in l / T - max, as max >= 1.5 ln2
-// on a plain chunk, and both quotients are that small). Checked on the chunk's logit range.
-bool scalableRange(double low, double high)
-{
-    return low >= -kQuotientHigh && high <= kQuotientHigh;
-}
-
 __attribute__((target("avx2,fma"))) inline __m256d scaledAvx2(__m256d l, Scaling scaling, __m256d t, __m256d inverse)
 {
     switch (scaling) {
@@ -140,6 +132,29 @@ inline void addFour(double& sum, const double* previous, std::size_t v)
         sum = addInOrder(sum, previous + 4 * v, 4);
 }
 
+// The smallest and largest of the lanes added to it, kept in two registers (two operations a
+// vector) and reduced over their four lanes once a chunk.
+struct LaneMinMax {
+    __m256d low, high;
+    __attribute__((target("avx2"))) LaneMinMax()
+        : low(_mm256_set1_pd(__builtin_inf())), high(_mm256_set1_pd(-__builtin_inf()))
+    {
+    }
+    __attribute__((target("avx2"))) void add(__m256d lanes)
+    {
+        low = _mm256_min_pd(low, lanes);
+        high = _mm256_max_pd(high, lanes);
+    }
+    // Whether every lane added lies in [lowest, highest].
+    __attribute__((target("avx2"))) bool within(double lowest, double highest) const
+    {
+        alignas(32) double lo[4], hi[4];
+        _mm256_store_pd(lo, low);
+        _mm256_store_pd(hi, high);
+        return std::min({lo[0], lo[1], lo[2], lo[3]}) >= lowest && std::max({hi[0], hi[1], hi[2], hi[3]}) <= highest;
+    }
+};
+
 // Whether a chunk is plain (fdlibm_exp_simd.h) and negative is read off its lanes' x: their
 // smallest and largest, two operations a vector (the logits' own range, read before, took four
 // 128-bit ones for floats, and two scalar divisions a chunk). NaN lanes drop out of min and max,
@@ -147,27 +162,15 @@ inline void addFour(double& sum, const double* previous, std::size_t v)
 // plain path keeps a NaN, and 2^k's bits times NaN is NaN), and so is the sum, as in the lesson.
 // (NaN logits are refused on the way in; the payload is not the scalar's.)
 struct LaneRange {
-    __m256d low, high;
-    __attribute__((target("avx2"))) LaneRange()
-        : low(_mm256_set1_pd(__builtin_inf())), high(_mm256_set1_pd(-__builtin_inf()))
-    {
-    }
-    __attribute__((target("avx2"))) void add(__m256d x)
-    {
-        low = _mm256_min_pd(low, x);
-        high = _mm256_max_pd(high, x);
-    }
-    __attribute__((target("avx2"))) bool plain() const
-    {
-        alignas(32) double lo[4], hi[4];
-        _mm256_store_pd(lo, low);
-        _mm256_store_pd(hi, high);
-        return std::min({lo[0], lo[1], lo[2], lo[3]}) >= -708.0
-               && std::max({hi[0], hi[1], hi[2], hi[3]}) <= -fdlibm::kThreeHalvesLn2Band;
-    }
+    LaneMinMax x;
+    __attribute__((target("avx2"))) void add(__m256d lanes) { x.add(lanes); }
+    __attribute__((target("avx2"))) bool plain() const { return x.within(-708.0, -fdlibm::kThreeHalvesLn2Band); }
 };
 
-// Double logits can exceed Markstein's range (scalableRange); floats never do (|l| < 2^128).
+// Markstein's quotient is exact for |l| <= kQuotientHigh (and for smaller |l| than kQuotientLow
+// too, where the chunk is plain: |l / T| < 2^-840 then vanishes in l / T - max, as max >= 1.5 ln2
+// on a plain chunk, and both quotients are that small), checked on the chunk's logits. Double
+// logits can exceed that range; floats never do (|l| < 2^128).
 template <class Scalar>
 struct QuotientRange {
     __attribute__((target("avx2"))) void add(const Scalar*) {}
@@ -176,24 +179,9 @@ struct QuotientRange {
 
 template <>
 struct QuotientRange<double> {
-    __m256d low, high;
-    __attribute__((target("avx2"))) QuotientRange()
-        : low(_mm256_set1_pd(__builtin_inf())), high(_mm256_set1_pd(-__builtin_inf()))
-    {
-    }
-    __attribute__((target("avx2"))) void add(const double* p)
-    {
-        const __m256d l = _mm256_loadu_pd(p);
-        low = _mm256_min_pd(low, l);
-        high = _mm256_max_pd(high, l);
-    }
-    __attribute__((target("avx2"))) bool scalable() const
-    {
-        alignas(32) double lo[4], hi[4];
-        _mm256_store_pd(lo, low);
-        _mm256_store_pd(hi, high);
-        return scalableRange(std::min({lo[0], lo[1], lo[2], lo[3]}), std::max({hi[0], hi[1], hi[2], hi[3]}));
-    }
+    LaneMinMax logits;
+    __attribute__((target("avx2"))) void add(const double* p) { logits.add(_mm256_loadu_pd(p)); }
+    __attribute__((target("avx2"))) bool scalable() const { return logits.within(-kQuotientHigh, kQuotientHigh); }
 };
 
 // One chunk of plain lanes: fdlibm::expAvx2Plain's operations, in passes (reduceAvx2, quotientAvx2,
