@@ -47,8 +47,10 @@ void BM_Softmax(benchmark::State& state)
         benchmark::DoNotOptimize(softmax(logits, 0.7));
 }
 
-// The floor of any softmax with the lesson's bits: its sum is one dependent addition per token
-// in id order (JavaScript's reduce), so no implementation can finish before this chain does.
+// The cost of the lesson's id-order sum added as JavaScript's reduce adds it: one dependent
+// addition per token. The softmax loop runs this chain under its exps. It is not a hard floor for
+// the sum's bits: docs/benchmarks.md ("Thirteenth session") adds blocks of terms exactly in
+// lanes, with the chain's bits.
 void BM_IdOrderSumFloor(benchmark::State& state)
 {
     const Eigen::ArrayXf logits = normalLogits(static_cast<int>(state.range(0)));

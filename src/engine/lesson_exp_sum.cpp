@@ -102,11 +102,15 @@ double tail(const Scalar* logits, std::size_t from, std::size_t n, double temper
     return addInOrder(sum, out + from, n - from);
 }
 
-// The AVX2 loop works on chunks of kChunkVectors vectors in three passes through L1-resident
+// The AVX2 loop works on chunks of kChunkVectors vectors in four passes through L1-resident
 // scratch. One exp is a dependent chain of about 100 cycles; a chunk's pass has a short chain per
 // vector and many independent vectors, so the processor overlaps them (a whole exp per vector
-// leaves the reorder window full of one chain). Each pass also adds the previous chunk's terms to
-// the id-order sum, four at a time: that chain runs under the exps.
+// leaves the scheduler full of operations waiting on one chain). fdlibm's quotient is split over
+// two passes for that reason: its polynomial and division in one pass waited on each other
+// (13 cycles the division, 30 the polynomial before it).
+// Two of the passes, the first and the division's, also add the previous chunk's terms to the
+// id-order sum, two a vector: that chain (3 cycles a term) runs under the exps. Where the terms
+// go changes the time by a few percent (docs/benchmarks.md, "Thirteenth session").
 constexpr std::size_t kChunkVectors = 16;
 constexpr std::size_t kChunk = 4 * kChunkVectors;
 
@@ -123,13 +127,15 @@ struct ChunkScratch {
     alignas(32) double lo[kChunk];
     alignas(32) double t[kChunk];
     alignas(32) double quotient[kChunk];
+    alignas(32) double rr[kChunk];
+    alignas(32) double head[kChunk];
 };
 
-// Adds four terms of the previous chunk, if any, to the id-order sum.
-inline void addFour(double& sum, const double* previous, std::size_t v)
+// Adds `count` terms of the previous chunk from term `from`, if any, to the id-order sum.
+inline void addTerms(double& sum, const double* previous, std::size_t from, std::size_t count)
 {
     if (previous != nullptr)
-        sum = addInOrder(sum, previous + 4 * v, 4);
+        sum = addInOrder(sum, previous + from, count);
 }
 
 // The smallest and largest of the lanes added to it, kept in two registers (two operations a
@@ -184,8 +190,8 @@ struct QuotientRange<double> {
     __attribute__((target("avx2"))) bool scalable() const { return logits.within(-kQuotientHigh, kQuotientHigh); }
 };
 
-// One chunk of plain lanes: fdlibm::expAvx2Plain's operations, in passes (reduceAvx2, quotientAvx2,
-// reducedResultAvx2). Returns false, having written nothing, when some lane is not plain. Plain
+// One chunk of plain lanes: fdlibm::expAvx2Plain's operations, in passes (reduceAvx2,
+// quotientHeadAvx2, quotientTailAvx2, reducedResultAvx2). Returns false, having written nothing, when some lane is not plain. Plain
 // lanes here are also negative (x <= -1.5 ln2), so fdlibm's k = (int)(x / ln2 - 0.5).
 // "fma" is for Markstein's quotient, which runs only where hasAvx2Fma(); with -ffp-contract=off
 // the compiler adds no FMA of its own, so the function runs on any AVX2 processor.
@@ -205,6 +211,7 @@ __attribute__((target("avx2,fma"))) bool plainChunkAvx2(const Scalar* logits, do
         const __m256d l = load4(logits + 4 * v);
         const __m256d x = _mm256_sub_pd(scaledAvx2(l, scaling, t, inverse), m);
         lanes.add(x);
+        addTerms(sum, previous, 2 * v, 2);
         // k = (int)(x / ln2 - 0.5), kept as a double (exact: |k| <= 1022).
         const __m256d k = _mm256_round_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), _mm256_set1_pd(-0.5)),
                                           _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
@@ -214,11 +221,19 @@ __attribute__((target("avx2,fma"))) bool plainChunkAvx2(const Scalar* logits, do
         _mm256_store_pd(s.hi + 4 * v, hi);
         _mm256_store_pd(s.lo + 4 * v, lo);
     }
-    if (!lanes.plain() || !quotientRange.scalable())
+    if (!lanes.plain() || !quotientRange.scalable()) {
+        addTerms(sum, previous, kChunk / 2, kChunk / 2);  // the rest of them: the full chunk adds none
         return false;
+    }
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
-        _mm256_store_pd(s.quotient + 4 * v, quotientAvx2(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v)));
-        addFour(sum, previous, v);
+        __m256d rr;
+        _mm256_store_pd(s.head + 4 * v, quotientHeadAvx2(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v), rr));
+        _mm256_store_pd(s.rr + 4 * v, rr);
+    }
+    for (std::size_t v = 0; v < kChunkVectors; ++v) {
+        _mm256_store_pd(s.quotient + 4 * v, quotientTailAvx2(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v),
+                                                             _mm256_load_pd(s.rr + 4 * v), _mm256_load_pd(s.head + 4 * v)));
+        addTerms(sum, previous, kChunk / 2 + 2 * v, 2);
     }
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
         const __m256d y = reducedResultAvx2(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v),
@@ -231,7 +246,7 @@ __attribute__((target("avx2,fma"))) bool plainChunkAvx2(const Scalar* logits, do
 // A chunk with some lane that is not plain: fdlibm's every band on each vector.
 template <class Scalar>
 __attribute__((target("avx2"))) void fullChunkAvx2(const Scalar* logits, double temperature, Scaling scaling,
-                                                   double maxScaled, double* out, double& sum, const double* previous)
+                                                   double maxScaled, double* out)
 {
     const __m256d t = _mm256_set1_pd(temperature);
     const __m256d inverse = _mm256_set1_pd(1.0 / temperature);
@@ -241,7 +256,6 @@ __attribute__((target("avx2"))) void fullChunkAvx2(const Scalar* logits, double 
         // Divided: this chunk's logits may lie outside the quotient's range.
         const __m256d x = _mm256_sub_pd(scaling == Scaling::Multiply ? _mm256_mul_pd(l, inverse) : _mm256_div_pd(l, t), m);
         _mm256_storeu_pd(out + 4 * v, fdlibm::expAvx2Full(x));
-        addFour(sum, previous, v);
     }
 }
 
@@ -256,13 +270,11 @@ __attribute__((target("avx2,fma"))) double expSumAvx2(const Scalar* logits, std:
     std::size_t i = 0;
     for (; i + kChunk <= n; i += kChunk) {
         if (!plainChunkAvx2(logits + i, temperature, scaling, maxScaled, out + i, scratch, sum, previous))
-            fullChunkAvx2(logits + i, temperature, scaling, maxScaled, out + i, sum, previous);
+            fullChunkAvx2(logits + i, temperature, scaling, maxScaled, out + i);
         copySample(out, i, i + kChunk, sample);
         previous = out + i;
     }
-    if (previous != nullptr)
-        for (std::size_t v = 0; v < kChunkVectors; ++v)
-            addFour(sum, previous, v);
+    addTerms(sum, previous, 0, kChunk);
     return tail(logits, i, n, temperature, maxScaled, out, sum, sample);
 }
 
