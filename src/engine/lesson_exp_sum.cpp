@@ -106,8 +106,8 @@ double tail(const Scalar* logits, std::size_t from, std::size_t n, double temper
 // scratch. One exp is a dependent chain of about 100 cycles; a chunk's pass has a short chain per
 // vector and many independent vectors, so the processor overlaps them (a whole exp per vector
 // leaves the scheduler full of operations waiting on one chain). fdlibm's quotient is split over
-// two passes for that reason: its polynomial and division in one pass waited on each other
-// (13 cycles the division, 30 the polynomial before it).
+// two passes for that reason: in one pass, r^2, four Horner steps, c and the division made one
+// chain of about 50 cycles a vector, and only about four vectors fitted in the FP scheduler.
 // Two of the passes, the first and the division's, also add the previous chunk's terms to the
 // id-order sum, two a vector: that chain (3 cycles a term) runs under the exps. Where the terms
 // go changes the time by a few percent (docs/benchmarks.md, "Thirteenth session").
@@ -191,8 +191,9 @@ struct QuotientRange<double> {
 };
 
 // One chunk of plain lanes: fdlibm::expAvx2Plain's operations, in passes (reduceAvx2,
-// quotientHeadAvx2, quotientTailAvx2, reducedResultAvx2). Returns false, having written nothing, when some lane is not plain. Plain
-// lanes here are also negative (x <= -1.5 ln2), so fdlibm's k = (int)(x / ln2 - 0.5).
+// quotientHeadAvx2, quotientTailAvx2, reducedResultAvx2). Returns false, having written nothing
+// but the id-order sum's terms, when some lane is not plain. Plain lanes here are also negative
+// (x <= -1.5 ln2), so fdlibm's k = (int)(x / ln2 - 0.5).
 // "fma" is for Markstein's quotient, which runs only where hasAvx2Fma(); with -ffp-contract=off
 // the compiler adds no FMA of its own, so the function runs on any AVX2 processor.
 template <class Scalar>
