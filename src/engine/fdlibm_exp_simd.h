@@ -125,19 +125,18 @@ __attribute__((target("avx2"))) inline void reduceAvx2(__m256d x, __m256d t, __m
 }
 
 // r c / (2 - c) for r = hi - lo, with c = r - r^2 (P1 + r^2 (P2 + r^2 (P3 + r^2 (P4 + r^2 P5)))),
-// in two halves the lesson's softmax loop runs as separate passes: the first returns r^2 and
+// in two halves the lesson's softmax loop runs as separate passes: the first returns r, r^2 and
 // P3 + r^2 (P4 + r^2 P5), the second finishes from them.
-__attribute__((target("avx2"))) inline __m256d quotientHeadAvx2(__m256d hi, __m256d lo, __m256d& rr)
+__attribute__((target("avx2"))) inline __m256d quotientHeadAvx2(__m256d hi, __m256d lo, __m256d& r, __m256d& rr)
 {
-    const __m256d r = _mm256_sub_pd(hi, lo);
+    r = _mm256_sub_pd(hi, lo);
     rr = _mm256_mul_pd(r, r);
     const __m256d poly = _mm256_add_pd(_mm256_set1_pd(kP4), _mm256_mul_pd(rr, _mm256_set1_pd(kP5)));
     return _mm256_add_pd(_mm256_set1_pd(kP3), _mm256_mul_pd(rr, poly));
 }
 
-__attribute__((target("avx2"))) inline __m256d quotientTailAvx2(__m256d hi, __m256d lo, __m256d rr, __m256d head)
+__attribute__((target("avx2"))) inline __m256d quotientTailAvx2(__m256d r, __m256d rr, __m256d head)
 {
-    const __m256d r = _mm256_sub_pd(hi, lo);
     __m256d poly = _mm256_add_pd(_mm256_set1_pd(kP2), _mm256_mul_pd(rr, head));
     poly = _mm256_add_pd(_mm256_set1_pd(kP1), _mm256_mul_pd(rr, poly));
     const __m256d c = _mm256_sub_pd(r, _mm256_mul_pd(rr, poly));
@@ -146,9 +145,9 @@ __attribute__((target("avx2"))) inline __m256d quotientTailAvx2(__m256d hi, __m2
 
 __attribute__((target("avx2"))) inline __m256d quotientAvx2(__m256d hi, __m256d lo)
 {
-    __m256d rr;
-    const __m256d head = quotientHeadAvx2(hi, lo, rr);
-    return quotientTailAvx2(hi, lo, rr, head);
+    __m256d r, rr;
+    const __m256d head = quotientHeadAvx2(hi, lo, r, rr);
+    return quotientTailAvx2(r, rr, head);
 }
 
 // y = 1 - ((lo - quotient) - hi).

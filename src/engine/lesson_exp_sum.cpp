@@ -127,6 +127,7 @@ struct ChunkScratch {
     alignas(32) double lo[kChunk];
     alignas(32) double t[kChunk];
     alignas(32) double quotient[kChunk];
+    alignas(32) double r[kChunk];
     alignas(32) double rr[kChunk];
     alignas(32) double head[kChunk];
 };
@@ -227,13 +228,14 @@ __attribute__((target("avx2,fma"))) bool plainChunkAvx2(const Scalar* logits, do
         return false;
     }
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
-        __m256d rr;
-        _mm256_store_pd(s.head + 4 * v, quotientHeadAvx2(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v), rr));
+        __m256d r, rr;
+        _mm256_store_pd(s.head + 4 * v, quotientHeadAvx2(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v), r, rr));
+        _mm256_store_pd(s.r + 4 * v, r);
         _mm256_store_pd(s.rr + 4 * v, rr);
     }
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
-        _mm256_store_pd(s.quotient + 4 * v, quotientTailAvx2(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v),
-                                                             _mm256_load_pd(s.rr + 4 * v), _mm256_load_pd(s.head + 4 * v)));
+        _mm256_store_pd(s.quotient + 4 * v, quotientTailAvx2(_mm256_load_pd(s.r + 4 * v), _mm256_load_pd(s.rr + 4 * v),
+                                                             _mm256_load_pd(s.head + 4 * v)));
         addTerms(sum, previous, kChunk / 2 + 2 * v, 2);
     }
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
