@@ -15,6 +15,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <utility>
 
 using namespace logitlab::engine;
 using logitlab::test::expArguments;
@@ -216,55 +217,67 @@ private slots:
         }
     }
 
-    // The AVX2 loop takes a chunk of 64 logits on its plain path when its lanes' smallest and
-    // largest x lie in -708 <= x <= -1.5 ln2 (fdlibm's middle band ends at the double whose
-    // high word is 0x3FF0A2B2); a chunk with one lane a step beyond, a denormal result or a NaN
-    // takes the full one.
-    // Chunks built on those bounds, at T = 1 with a 0 logit so that x = l, agree with the scalar.
+    // The AVX2 loop takes a chunk of 64 logits on its plain path when every lane's x lies in
+    // -708 <= x <= -1.5 ln2 (fdlibm's middle band ends at the double whose high word is
+    // 0x3FF0A2B2), read off the chunk's smallest and largest logits against the logits of those
+    // bounds; a chunk with one lane a step beyond, a denormal result or a NaN takes the full one.
+    // Chunks built on those bounds agree with the scalar: at T = 1 with a 0 logit, so that x = l,
+    // and at T = 0.7 with a max of 3.5, where the logits of the bounds are found by search.
+    // x = -2.845282178285025e-9 is in fdlibm's tiny band (1 + x), where the plain path's formula
+    // gives another last bit: a chunk holding it must not pass as plain.
     void softmaxLoopAtThePlainBounds_data()
     {
         QTest::addColumn<ExpPath>("path");
-        QTest::newRow("sse2") << ExpPath::Sse2;
-        QTest::newRow("avx2") << ExpPath::Avx2;
+        QTest::addColumn<double>("temperature");
+        QTest::addColumn<double>("maxLogit");
+        for (const auto& [t, max] : {std::pair{1.0, 0.0}, std::pair{0.7, 3.5}}) {
+            const QByteArray suffix = " T=" + QByteArray::number(t);
+            QTest::newRow("sse2" + suffix) << ExpPath::Sse2 << t << max;
+            QTest::newRow("avx2" + suffix) << ExpPath::Avx2 << t << max;
+        }
     }
 
     void softmaxLoopAtThePlainBounds()
     {
         QFETCH(ExpPath, path);
+        QFETCH(double, temperature);
+        QFETCH(double, maxLogit);
         if (!expPathAvailable(path))
             QSKIP("this processor has no AVX2");
         const double band = std::bit_cast<double>(std::uint64_t{0x3FF0A2B2} << 32);
         const double inf = std::numeric_limits<double>::infinity();
+        const double maxScaled = maxLogit / temperature;
+        const auto logitOf = [&](double x) { return (x + maxScaled) * temperature; };  // x within an ulp or so
         const std::vector<double> edges{-708.0, std::nextafter(-708.0, -inf), -745.0, -band, std::nextafter(-band, inf),
-                                        std::numeric_limits<double>::quiet_NaN()};
-        std::vector<double> logits(64, -3.0);
-        logits[5] = 0.0;  // the max, in a chunk of its own
+                                        -2.845282178285025e-9, std::numeric_limits<double>::quiet_NaN()};
+        std::vector<double> logits(64, logitOf(-3.0));
+        logits[5] = maxLogit;  // the max, in a chunk of its own
         for (const double edge : edges) {
             for (const int lane : {0, 37, 63}) {
-                std::vector<double> chunk(64, edge == -708.0 || edge == -band ? edge : -2.0);
-                chunk[static_cast<std::size_t>(lane)] = edge;
+                std::vector<double> chunk(64, logitOf(edge == -708.0 || edge == -band ? edge : -2.0));
+                chunk[static_cast<std::size_t>(lane)] = logitOf(edge);
                 logits.insert(logits.end(), chunk.begin(), chunk.end());
             }
         }
         const std::size_t n = logits.size();
         std::vector<double> expected(n), out(n);
-        const double sum = detail::lessonExpSum(logits.data(), n, 1.0, 0.0, expected.data(), ExpPath::Scalar);
-        QVERIFY(sameBits(detail::lessonExpSum(logits.data(), n, 1.0, 0.0, out.data(), path), sum));
+        const double sum = detail::lessonExpSum(logits.data(), n, temperature, maxScaled, expected.data(), ExpPath::Scalar);
+        QVERIFY(sameBits(detail::lessonExpSum(logits.data(), n, temperature, maxScaled, out.data(), path), sum));
         for (std::size_t i = 0; i < n; ++i)
             QVERIFY2(sameBits(out[i], expected[i]), qPrintable(describe(logits[i])));
-        // The same chunks as float logits. A NaN lane drops out of the lanes' minimum and maximum,
+        // The same chunks as float logits. A NaN lane drops out of the chunk's minimum and maximum,
         // so its chunk may take the plain path: its exp and the sum must still be NaN.
         const std::vector<float> floats(logits.begin(), logits.end());
-        const double floatSum = detail::lessonExpSum(floats.data(), n, 1.0, 0.0, expected.data(), ExpPath::Scalar);
+        const double floatSum = detail::lessonExpSum(floats.data(), n, temperature, maxScaled, expected.data(), ExpPath::Scalar);
         QVERIFY(std::isnan(floatSum));
-        QVERIFY(sameBits(detail::lessonExpSum(floats.data(), n, 1.0, 0.0, out.data(), path), floatSum));
+        QVERIFY(sameBits(detail::lessonExpSum(floats.data(), n, temperature, maxScaled, out.data(), path), floatSum));
         for (std::size_t i = 0; i < n; ++i)
             QVERIFY2(sameBits(out[i], expected[i]), qPrintable(describe(floats[i])));
         // Without the NaN chunks every exp is a number, and the sums agree bit for bit.
         const std::size_t numbers = n - 3 * 64;
-        const double numberSum = detail::lessonExpSum(floats.data(), numbers, 1.0, 0.0, expected.data(), ExpPath::Scalar);
+        const double numberSum = detail::lessonExpSum(floats.data(), numbers, temperature, maxScaled, expected.data(), ExpPath::Scalar);
         QVERIFY(!std::isnan(numberSum));
-        QVERIFY(sameBits(detail::lessonExpSum(floats.data(), numbers, 1.0, 0.0, out.data(), path), numberSum));
+        QVERIFY(sameBits(detail::lessonExpSum(floats.data(), numbers, temperature, maxScaled, out.data(), path), numberSum));
     }
 
     // Where the processor has FMA, the AVX2 loop scales l / T by Markstein's quotient
