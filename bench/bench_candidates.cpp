@@ -143,7 +143,9 @@ BENCHMARK(BM_IdOrderSumFloor)->Apply(vocabularies);
 BENCHMARK(BM_TwoDivisionsFloor)->Apply(vocabularies);
 BENCHMARK(BM_ReadExpsFloor)->Apply(vocabularies);
 BENCHMARK(BM_ExpSumPath)
-    ->ArgsProduct({{128256}, {static_cast<int>(ExpPath::Scalar), static_cast<int>(ExpPath::Sse2), static_cast<int>(ExpPath::Avx2)}})
+    ->ArgsProduct({{128256},
+                   {static_cast<int>(ExpPath::Scalar), static_cast<int>(ExpPath::Sse2), static_cast<int>(ExpPath::Avx2),
+                    static_cast<int>(ExpPath::Avx2WithoutFma)}})
     ->Unit(benchmark::kMillisecond)->Repetitions(9)->ReportAggregatesOnly(true);
 
 BENCHMARK_MAIN();

@@ -153,6 +153,7 @@ private slots:
             const QByteArray suffix = " T=" + QByteArray::number(t);
             QTest::newRow("sse2" + suffix) << ExpPath::Sse2 << t;
             QTest::newRow("avx2" + suffix) << ExpPath::Avx2 << t;
+            QTest::newRow("avx2 without FMA" + suffix) << ExpPath::Avx2WithoutFma << t;
         }
     }
 
@@ -191,6 +192,7 @@ private slots:
         QTest::newRow("scalar") << ExpPath::Scalar;
         QTest::newRow("sse2") << ExpPath::Sse2;
         QTest::newRow("avx2") << ExpPath::Avx2;
+        QTest::newRow("avx2 without FMA") << ExpPath::Avx2WithoutFma;
     }
 
     void softmaxLoopSamplesEverySixteenth()
@@ -234,6 +236,7 @@ private slots:
             const QByteArray suffix = " T=" + QByteArray::number(t);
             QTest::newRow("sse2" + suffix) << ExpPath::Sse2 << t << max;
             QTest::newRow("avx2" + suffix) << ExpPath::Avx2 << t << max;
+            QTest::newRow("avx2 without FMA" + suffix) << ExpPath::Avx2WithoutFma << t << max;
         }
     }
 
@@ -278,6 +281,48 @@ private slots:
         const double numberSum = detail::lessonExpSum(floats.data(), numbers, temperature, maxScaled, expected.data(), ExpPath::Scalar);
         QVERIFY(!std::isnan(numberSum));
         QVERIFY(sameBits(detail::lessonExpSum(floats.data(), numbers, temperature, maxScaled, out.data(), path), numberSum));
+    }
+
+    // fdlibm's k = (int)(x / ln2 - 0.5) rounds x / ln2 and then the subtraction; the AVX2 loop,
+    // where the processor has FMA, rounds once (lesson_exp_sum.cpp, reducePlain, says why k is the
+    // same). Where it could differ is where x / ln2 - 0.5 lies within an ulp or two of a whole
+    // number: here, the 33 doubles around (n + 0.5) ln2 for every n of the plain band, -1021 to
+    // -2 (which holds x / ln2 near -2^j + 0.5, where x / ln2 - 0.5 crosses a binade), at T = 1 with
+    // a 0 logit, so x = l. Both AVX2 loops give the scalar's bits.
+    void softmaxLoopAtTheReductionBoundaries_data()
+    {
+        QTest::addColumn<ExpPath>("path");
+        QTest::newRow("avx2") << ExpPath::Avx2;
+        QTest::newRow("avx2 without FMA") << ExpPath::Avx2WithoutFma;
+    }
+
+    void softmaxLoopAtTheReductionBoundaries()
+    {
+        QFETCH(ExpPath, path);
+        if (!expPathAvailable(path))
+            QSKIP("this processor has no AVX2");
+        constexpr double kInvLn2 = 1.44269504088896338700e+00;  // fdlibm's
+        const double inf = std::numeric_limits<double>::infinity();
+        std::vector<double> logits(64, -3.0);
+        logits[5] = 0.0;  // the max, in a chunk of its own
+        int onTheEdge = 0;  // lanes whose fdlibm z = x / ln2 - 0.5 is within two ulps of a whole number
+        for (int n = -1021; n <= -2; ++n) {
+            double x = (n + 0.5) / kInvLn2;
+            for (int step = 0; step < 16; ++step)
+                x = std::nextafter(x, inf);
+            for (int step = 0; step < 33; ++step, x = std::nextafter(x, -inf)) {
+                logits.push_back(x);
+                const double z = kInvLn2 * x + -0.5;
+                onTheEdge += std::abs(z - std::round(z)) <= 2.0 * (std::nextafter(std::abs(z), inf) - std::abs(z)) ? 1 : 0;
+            }
+        }
+        QVERIFY2(onTheEdge > 1000, qPrintable(QString::number(onTheEdge)));
+        const std::size_t n = logits.size();
+        std::vector<double> expected(n), out(n);
+        const double sum = detail::lessonExpSum(logits.data(), n, 1.0, 0.0, expected.data(), ExpPath::Scalar);
+        QVERIFY(sameBits(detail::lessonExpSum(logits.data(), n, 1.0, 0.0, out.data(), path), sum));
+        for (std::size_t i = 0; i < n; ++i)
+            QVERIFY2(sameBits(out[i], expected[i]), qPrintable(describe(logits[i])));
     }
 
     // Where the processor has FMA, the AVX2 loop scales l / T by Markstein's quotient

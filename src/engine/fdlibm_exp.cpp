@@ -95,7 +95,7 @@ double fdlibmExp(double x)
 
 bool expPathAvailable(ExpPath path)
 {
-    if (path == ExpPath::Avx2)
+    if (path == ExpPath::Avx2 || path == ExpPath::Avx2WithoutFma)
         return fdlibm::hasAvx2();
     return true;
 }
@@ -105,7 +105,7 @@ void fdlibmExpArray(const double* in, double* out, std::size_t n, ExpPath path)
     if (path == ExpPath::Auto)
         path = fdlibm::hasAvx2() ? ExpPath::Avx2 : ExpPath::Sse2;
     std::size_t i = 0;
-    if (path == ExpPath::Avx2) {
+    if (path == ExpPath::Avx2 || path == ExpPath::Avx2WithoutFma) {  // no FMA in this path
         for (; i + 4 <= n; i += 4)
             fdlibm::expAvx2(in + i, out + i);
     } else if (path == ExpPath::Sse2) {

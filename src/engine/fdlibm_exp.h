@@ -12,7 +12,9 @@
 namespace logitlab::engine {
 
 // The code path fdlibmExpArray() takes. Auto picks AVX2 when the processor has it, else SSE2.
-enum class ExpPath { Auto, Scalar, Sse2, Avx2 };
+// Avx2WithoutFma is the AVX2 path as it runs on a processor without FMA (the lesson's softmax
+// loop uses FMA where that gives the same bits); tests force it.
+enum class ExpPath { Auto, Scalar, Sse2, Avx2, Avx2WithoutFma };
 
 double fdlibmExp(double x);
 

@@ -39,11 +39,11 @@ bool exactReciprocal(double temperature)
 // the division itself.
 enum class Scaling { Multiply, Quotient, Divide };
 
-Scaling scalingFor(double temperature)
+Scaling scalingFor(double temperature, bool fma)
 {
     if (exactReciprocal(temperature))
         return Scaling::Multiply;
-    if (hasAvx2Fma() && quotientDivisorInRange(temperature))
+    if (fma && quotientDivisorInRange(temperature))
         return Scaling::Quotient;
     return Scaling::Divide;
 }
@@ -252,13 +252,38 @@ struct LogitRange<double> {
     }
 };
 
-// One chunk of plain lanes: fdlibm::expAvx2Plain's operations, in passes (reduceAvx2,
+// fdlibm's k = (int)(x / ln2 - 0.5) for plain lanes (negative, -708 <= x <= -1.5 ln2), kept as
+// a double (exact: |k| <= 1022), and hi = x - k ln2hi. With Fma, each takes one FMA instead of a
+// multiplication and an addition, and gives the same numbers:
+// - k: z = x / ln2 is in [-1022, -1.5], where an ulp u is at most 2^-43 and 0.5 is an even
+//   multiple of u. Where z and z - 0.5 lie in one binade, RN(z) - 0.5 is exact and on the grid of
+//   RN(z - 0.5), so RN(RN(z) - 0.5) = RN(z - 0.5). Where z - 0.5 crosses into the next binade
+//   (z in (-2^j, -2^j + 0.5)), both results lie in [-2^j - 0.5, -2^j] (rounding is monotone and
+//   both ends are numbers), where every value truncates to -2^j.
+// - hi: k ln2hi is exact (ln2hi has 32 significant bits, k at most 10), so the FMA's one rounding
+//   is the subtraction's.
+template <bool Fma>
+__attribute__((target("avx2,fma"))) inline void reducePlain(__m256d x, __m256d& k, __m256d& hi, __m256d& lo)
+{
+    using namespace fdlibm;
+    constexpr int kTruncate = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
+    if constexpr (Fma) {
+        k = _mm256_round_pd(_mm256_fmadd_pd(_mm256_set1_pd(kInvLn2), x, _mm256_set1_pd(-0.5)), kTruncate);
+        hi = _mm256_fnmadd_pd(k, _mm256_set1_pd(kLn2Hi), x);
+        lo = _mm256_mul_pd(k, _mm256_set1_pd(kLn2Lo));
+    } else {
+        k = _mm256_round_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), _mm256_set1_pd(-0.5)), kTruncate);
+        reduceAvx2(x, k, hi, lo);
+    }
+}
+
+// One chunk of plain lanes: fdlibm::expAvx2Plain's operations, in passes (reducePlain,
 // quotientHeadAvx2, quotientTailAvx2, reducedResultAvx2). Returns false, having written nothing
-// but the id-order sum's terms, when some logit lies outside `plain`. Plain lanes are also negative
-// (x <= -1.5 ln2), so fdlibm's k = (int)(x / ln2 - 0.5).
-// "fma" is for Markstein's quotient, which runs only where hasAvx2Fma(); with -ffp-contract=off
-// the compiler adds no FMA of its own, so the function runs on any AVX2 processor.
-template <class Scalar>
+// but the id-order sum's terms, when some logit lies outside `plain`.
+// "fma" is for Markstein's quotient and reducePlain<true>, which run only where hasAvx2Fma(); with
+// -ffp-contract=off the compiler adds no FMA of its own, so the function runs on any AVX2
+// processor.
+template <bool Fma, class Scalar>
 __attribute__((target("avx2,fma"))) bool plainChunkAvx2(const Scalar* logits, const PlainLogits<Scalar>& plain,
                                                     double temperature, Scaling scaling, double maxScaled, double* out,
                                                     ChunkScratch& s, double& sum, const double* previous)
@@ -273,11 +298,8 @@ __attribute__((target("avx2,fma"))) bool plainChunkAvx2(const Scalar* logits, co
             range.addEight(logits + 4 * v);
         const __m256d x = _mm256_sub_pd(scaledAvx2(load4(logits + 4 * v), scaling, t, inverse), m);
         addTerms(sum, previous, 2 * v, 2);
-        // k = (int)(x / ln2 - 0.5), kept as a double (exact: |k| <= 1022).
-        const __m256d k = _mm256_round_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), _mm256_set1_pd(-0.5)),
-                                          _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-        __m256d hi, lo;
-        reduceAvx2(x, k, hi, lo);
+        __m256d k, hi, lo;
+        reducePlain<Fma>(x, k, hi, lo);
         _mm256_store_pd(s.t + 4 * v, k);
         _mm256_store_pd(s.hi + 4 * v, hi);
         _mm256_store_pd(s.lo + 4 * v, lo);
@@ -321,18 +343,18 @@ __attribute__((target("avx2"))) void fullChunkAvx2(const Scalar* logits, double 
     }
 }
 
-template <class Scalar>
+template <bool Fma, class Scalar>
 __attribute__((target("avx2,fma"))) double expSumAvx2(const Scalar* logits, std::size_t n, double temperature,
                                                       double maxScaled, double* out, double* sample)
 {
-    const Scaling scaling = scalingFor(temperature);
+    const Scaling scaling = scalingFor(temperature, Fma);
     const PlainLogits<Scalar> plain = plainLogits<Scalar>(temperature, maxScaled);
     ChunkScratch scratch;
     double sum = 0.0;
     const double* previous = nullptr;  // the last chunk's exps, not yet summed
     std::size_t i = 0;
     for (; i + kChunk <= n; i += kChunk) {
-        if (!plainChunkAvx2(logits + i, plain, temperature, scaling, maxScaled, out + i, scratch, sum, previous))
+        if (!plainChunkAvx2<Fma>(logits + i, plain, temperature, scaling, maxScaled, out + i, scratch, sum, previous))
             fullChunkAvx2(logits + i, temperature, scaling, maxScaled, out + i);
         copySample(out, i, i + kChunk, sample);
         previous = out + i;
@@ -376,7 +398,11 @@ double expSum(const Scalar* logits, std::size_t n, double temperature, double ma
     if (path == ExpPath::Auto)
         path = fdlibm::hasAvx2() ? ExpPath::Avx2 : ExpPath::Sse2;
     switch (path) {
-    case ExpPath::Avx2: return expSumAvx2(logits, n, temperature, maxScaled, out, sample);
+    case ExpPath::Avx2:
+        if (hasAvx2Fma())
+            return expSumAvx2<true>(logits, n, temperature, maxScaled, out, sample);
+        [[fallthrough]];
+    case ExpPath::Avx2WithoutFma: return expSumAvx2<false>(logits, n, temperature, maxScaled, out, sample);
     case ExpPath::Sse2: return expSumSse2(logits, n, temperature, maxScaled, out, sample);
     default: return tail(logits, 0, n, temperature, maxScaled, out, 0.0, sample);
     }
