@@ -21,24 +21,36 @@ void divideSse2(double* values, std::size_t n, double divisor)
         values[i] /= divisor;
 }
 
+// Four vectors a block: their quotients are computed, and the block's smallest and largest
+// dividends checked once (a check a vector, and its branch, cost a sixth of the pass).
 __attribute__((target("avx2,fma"))) void divideFma(double* values, std::size_t n, double divisor)
 {
     const __m256d d = _mm256_set1_pd(divisor);
     const __m256d y = _mm256_set1_pd(1.0 / divisor);
-    // Softmax dividends are positive: a range check on a, not |a|. (A sum is between 1 and V.)
     const __m256d low = _mm256_set1_pd(kQuotientLow);
     const __m256d high = _mm256_set1_pd(kQuotientHigh);
     std::size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        const __m256d a = _mm256_loadu_pd(values + i);
-        const __m256d inRange = _mm256_and_pd(_mm256_cmp_pd(a, low, _CMP_GE_OQ), _mm256_cmp_pd(a, high, _CMP_LE_OQ));
-        __m256d q;
+    for (; i + 16 <= n; i += 16) {
+        const __m256d a0 = _mm256_loadu_pd(values + i);
+        const __m256d a1 = _mm256_loadu_pd(values + i + 4);
+        const __m256d a2 = _mm256_loadu_pd(values + i + 8);
+        const __m256d a3 = _mm256_loadu_pd(values + i + 12);
+        // NaN drops out of min and max (they return their second operand): its quotient is NaN
+        // either way.
+        const __m256d smallest = _mm256_min_pd(_mm256_min_pd(a0, a1), _mm256_min_pd(a2, a3));
+        const __m256d largest = _mm256_max_pd(_mm256_max_pd(a0, a1), _mm256_max_pd(a2, a3));
+        const __m256d inRange = _mm256_and_pd(_mm256_cmp_pd(smallest, low, _CMP_GE_OQ), _mm256_cmp_pd(largest, high, _CMP_LE_OQ));
         if (_mm256_movemask_pd(inRange) == 0xf) [[likely]] {
-            q = quotientByConstantAvx2(a, d, y);
+            _mm256_storeu_pd(values + i, quotientByConstantAvx2(a0, d, y));
+            _mm256_storeu_pd(values + i + 4, quotientByConstantAvx2(a1, d, y));
+            _mm256_storeu_pd(values + i + 8, quotientByConstantAvx2(a2, d, y));
+            _mm256_storeu_pd(values + i + 12, quotientByConstantAvx2(a3, d, y));
         } else {
-            q = _mm256_div_pd(a, d);
+            _mm256_storeu_pd(values + i, _mm256_div_pd(a0, d));
+            _mm256_storeu_pd(values + i + 4, _mm256_div_pd(a1, d));
+            _mm256_storeu_pd(values + i + 8, _mm256_div_pd(a2, d));
+            _mm256_storeu_pd(values + i + 12, _mm256_div_pd(a3, d));
         }
-        _mm256_storeu_pd(values + i, q);
     }
     for (; i < n; ++i)
         values[i] /= divisor;
