@@ -150,10 +150,11 @@ inline void addTerms(double& sum, const double* previous, std::size_t from, std:
 // call, and a chunk is plain when its smallest and largest logits lie in it. A chunk's range costs
 // two operations per eight float lanes, against two per four x lanes and a reduction of their
 // lanes (Zen 3: 172 against 178 us a pass; a loop over the chunk's logits before its first pass,
-// rather than within it, cost 182). Double logits also keep to Markstein's range, |l| <= kQuotientHigh (smaller
-// |l| than kQuotientLow are exact too on a plain chunk: |l / T| < 2^-840 then vanishes in
-// l / T - max, as max >= 1.5 ln2 there, and both quotients are that small); floats always do.
-// Empty when no logit's x was found in the band: every chunk then takes the full path.
+// rather than within it, cost 182). Double logits also keep to Markstein's range,
+// |l| <= kQuotientHigh (smaller |l| than kQuotientLow are exact too on a plain chunk: |l / T| <
+// 2^-840 then vanishes in l / T - max, as max >= 1.5 ln2 there, and both quotients are that
+// small); floats always do. Empty when no logit's x was found in the band: every chunk then takes
+// the full path.
 template <class Scalar>
 struct PlainLogits {
     Scalar low = std::numeric_limits<Scalar>::infinity();
@@ -255,7 +256,7 @@ struct LogitRange<double> {
 // fdlibm's k = (int)(x / ln2 - 0.5) for plain lanes (negative, -708 <= x <= -1.5 ln2), kept as
 // a double (exact: |k| <= 1022), and hi = x - k ln2hi. With Fma, each takes one FMA instead of a
 // multiplication and an addition, and gives the same numbers:
-// - k: z = x / ln2 is in [-1022, -1.5], where an ulp u is at most 2^-43 and 0.5 is an even
+// - k: z = x / ln2 is in [-1022, -1.49], where an ulp u is at most 2^-43 and 0.5 is an even
 //   multiple of u. Where z and z - 0.5 lie in one binade, RN(z) - 0.5 is exact and on the grid of
 //   RN(z - 0.5), so RN(RN(z) - 0.5) = RN(z - 0.5). Where z - 0.5 crosses into the next binade
 //   (z in (-2^j, -2^j + 0.5)), both results lie in [-2^j - 0.5, -2^j] (rounding is monotone and
