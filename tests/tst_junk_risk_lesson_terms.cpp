@@ -5,6 +5,7 @@
 #include "experiment_file.h"
 #include "junk_risk_chart.h"
 #include "junk_risk_job.h"
+#include "junk_risk_form.h"
 #include "junk_risk_page.h"
 #include "junk_risk_spec.h"
 
@@ -156,7 +157,7 @@ private slots:
         QFETCH(int, n);
         ui::JunkRiskPage page;
         page.show();
-        page.setSpec(qSpec(0.004), QString());
+        page.junkForm()->setSpec(qSpec(0.004));
         QVERIFY(runAndWait(page));
         page.highlightBox()->setValue(n);
         QCOMPARE(page.highlights().size(), std::size_t(1));
@@ -181,7 +182,7 @@ private slots:
         ui::JunkRiskPage page;
         page.show();
         QCOMPARE(page.highlightBox()->value(), 300);
-        page.repliesBox()->setValue(0);
+        page.junkForm()->repliesBox()->setValue(0);
         QVERIFY(runAndWait(page));
         const QString text = page.lessonLabel()->text();
         QVERIFY2(text.contains(QStringLiteral("Junk token: banana")), qPrintable(text));
@@ -202,18 +203,19 @@ private slots:
         QFETCH(QString, typed);
         ui::JunkRiskPage page;
         page.show();
-        page.setSpec(qSpec(0.004), QString());
-        QVERIFY(!page.qErrorLabel()->isVisible());
-        page.qField()->setText(typed);
-        QVERIFY(page.qErrorLabel()->isVisible());
-        QVERIFY2(page.qErrorLabel()->text().startsWith(QStringLiteral("q per token: ")), qPrintable(page.qErrorLabel()->text()));
+        QTRY_VERIFY(!page.isRunning());  // the lesson, run when the page is first shown
+        page.junkForm()->setSpec(qSpec(0.004));
+        QVERIFY(!page.junkForm()->qErrorLabel()->isVisible());
+        page.junkForm()->qField()->setText(typed);
+        QVERIFY(page.junkForm()->qErrorLabel()->isVisible());
+        QVERIFY2(page.junkForm()->qErrorLabel()->text().startsWith(QStringLiteral("q per token: ")), qPrintable(page.junkForm()->qErrorLabel()->text()));
         QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
         page.run();
         QVERIFY(!page.isRunning());
         QVERIFY(ended.isEmpty());
         QVERIFY2(page.errorLabel()->text().startsWith(QStringLiteral("q per token: ")), qPrintable(page.errorLabel()->text()));
-        page.qField()->setText(QStringLiteral("0.004"));
-        QVERIFY(!page.qErrorLabel()->isVisible());
+        page.junkForm()->qField()->setText(QStringLiteral("0.004"));
+        QVERIFY(!page.junkForm()->qErrorLabel()->isVisible());
         QVERIFY(runAndWait(page));  // and keeps working
     }
 

@@ -1,10 +1,11 @@
 // The junk-risk page: its table model passes QAbstractItemModelTester, a run fills table and
 // chart, a cancelled run leaves the previous results, and bad input is shown inline.
 #include "junk_risk_chart.h"
-#include "reply_junk_risk_chart.h"
-#include "junk_risk_page.h"
+#include "junk_risk_form.h"
 #include "junk_risk_job.h"
+#include "junk_risk_page.h"
 #include "result_table_model.h"
+#include "results_pane.h"
 
 #include "decoder.h"
 #include "example_files.h"
@@ -94,15 +95,15 @@ private slots:
     void runFillsTableAndChart()
     {
         ui::JunkRiskPage page;
-        page.repliesBox()->setValue(3000);
-        page.threadsBox()->setValue(2);
+        page.junkForm()->repliesBox()->setValue(3000);
+        page.junkForm()->threadsBox()->setValue(2);
         QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
         QSignalSpy busy(&page, &ui::Page::busyChanged);
         page.run();
         QVERIFY(page.isRunning() || !ended.isEmpty());
         QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 30000);
         QCOMPARE(ended.at(0).at(0).toBool(), true);
-        QCOMPARE(page.model()->rowCount(), 2 * 12);
+        QCOMPARE(page.results()->model()->rowCount(), 2 * 12);
         QVERIFY(page.chart()->series().size() > 4);
         QVERIFY(page.provenance().asText().contains(QStringLiteral("replies: 3000")));
         QCOMPARE(busy.size(), 2);
@@ -112,25 +113,25 @@ private slots:
     void cancelKeepsPreviousResults()
     {
         ui::JunkRiskPage page;
-        page.repliesBox()->setValue(500);
+        page.junkForm()->repliesBox()->setValue(500);
         QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
         page.run();
         QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 30000);
-        const app::ResultTable before = page.model()->table();
-        const int withJunk = page.model()->column(QStringLiteral("replies_with_junk"));
-        const QString fourthBefore = page.model()->data(page.model()->index(3, withJunk)).toString();
+        const app::ResultTable before = page.results()->model()->table();
+        const int withJunk = page.results()->model()->column(QStringLiteral("replies_with_junk"));
+        const QString fourthBefore = page.results()->model()->data(page.results()->model()->index(3, withJunk)).toString();
         QCOMPARE(before.rows, std::size_t{24});
 
         QCOMPARE(page.openFile(test::examplePath(QStringLiteral("junk-risk-zipf-262k.json"))), QString());
-        page.repliesBox()->setValue(5'000'000); // minutes of work (5e10 draws, under the 1e11 limit): far too long to finish here
+        page.junkForm()->repliesBox()->setValue(5'000'000); // minutes of work (5e10 draws, under the 1e11 limit): far too long to finish here
         QSignalSpy progress(&page, &ui::Page::progressChanged);
         page.run();
         QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(0).toInt() > 0, 30000);
         page.cancel();
         QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 2, 1000);
         QCOMPARE(ended.at(1).at(0).toBool(), false);
-        QCOMPARE(page.model()->table().rows, before.rows);
-        QCOMPARE(page.model()->data(page.model()->index(3, withJunk)).toString(), fourthBefore);
+        QCOMPARE(page.results()->model()->table().rows, before.rows);
+        QCOMPARE(page.results()->model()->data(page.results()->model()->index(3, withJunk)).toString(), fourthBefore);
     }
 
     // Along a reply of the built-in model: the table holds one row per (setting, step), the
@@ -139,22 +140,26 @@ private slots:
     {
         ui::JunkRiskPage page;
         page.show();
-        page.modeBox()->setCurrentIndex(ui::JunkRiskPage::BuiltinReply);
-        page.promptField()->setText(QStringLiteral("the sampler"));
-        page.replyLengthBox()->setValue(9);
-        page.repliesBox()->setValue(500);
-        QVERIFY(!page.replyErrorLabel()->isVisible());
+        page.junkForm()->modeBox()->setCurrentIndex(ui::JunkRiskForm::BuiltinReply);
+        page.junkForm()->promptField()->setText(QStringLiteral("the sampler"));
+        page.junkForm()->replyLengthBox()->setValue(9);
+        page.junkForm()->repliesBox()->setValue(500);
+        QVERIFY(!page.junkForm()->replyErrorLabel()->isVisible());
         QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
         page.run();
         QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 30000);
         QCOMPARE(ended.at(0).at(0).toBool(), true);
-        QCOMPARE(page.model()->rowCount(), 2 * 9);  // the lesson's two settings
-        QVERIFY(page.model()->column(QStringLiteral("q_after")) >= 0);
-        QCOMPARE(page.chart(), page.replyChart()->risk());
-        QCOMPARE(page.replyChart()->q()->series().size(), 2);
+        QCOMPARE(page.results()->model()->rowCount(), 2 * 9);  // the lesson's two settings
+        QVERIFY(page.results()->model()->column(QStringLiteral("q_after")) >= 0);
+        // Along a reply: the risk by step, then q_t by step (the kind's two charts).
+        const auto charts = page.results()->charts();
+        QCOMPARE(charts.size(), 2);
+        QCOMPARE(page.chart(), charts[0].second);
+        QCOMPARE(charts[1].first, QStringLiteral("-q"));
+        QCOMPARE(charts[1].second->series().size(), 2);
         QVERIFY(page.lessonLabel()->text().contains(QStringLiteral("over the reply's 9 tokens")));
         QVERIFY(page.provenance().asText().contains(QStringLiteral("reply: builtin model")));
-        const auto spec = page.specFromControls();
+        const auto spec = page.junkForm()->spec();
         QVERIFY(spec.ok());
         QVERIFY(spec->reply.has_value());
         QCOMPARE(spec->reply->length, 9);
@@ -169,17 +174,17 @@ private slots:
         QTest::addColumn<QString>("steps");
         QTest::addColumn<QString>("prompt");
         QTest::addColumn<QString>("message");
-        QTest::newRow("empty prompt") << int(ui::JunkRiskPage::BuiltinReply) << QString() << QString() << QStringLiteral("  ")
+        QTest::newRow("empty prompt") << int(ui::JunkRiskForm::BuiltinReply) << QString() << QString() << QStringLiteral("  ")
                                       << QStringLiteral("Prompt: type at least one word");
-        QTest::newRow("no file") << int(ui::JunkRiskPage::FileSteps) << QString() << QString() << QString()
+        QTest::newRow("no file") << int(ui::JunkRiskForm::FileSteps) << QString() << QString() << QString()
                                  << QStringLiteral("Logits file: name a");
-        QTest::newRow("missing file") << int(ui::JunkRiskPage::FileSteps) << QStringLiteral("nope.npy") << QString() << QString()
+        QTest::newRow("missing file") << int(ui::JunkRiskForm::FileSteps) << QStringLiteral("nope.npy") << QString() << QString()
                                       << QStringLiteral("nope.npy");
-        QTest::newRow("bad range text") << int(ui::JunkRiskPage::FileSteps) << QStringLiteral("steps.npy")
+        QTest::newRow("bad range text") << int(ui::JunkRiskForm::FileSteps) << QStringLiteral("steps.npy")
                                         << QStringLiteral("1 to 3") << QString() << QStringLiteral("Steps: '1 to 3' is not");
-        QTest::newRow("range outside") << int(ui::JunkRiskPage::FileSteps) << QStringLiteral("steps.npy")
+        QTest::newRow("range outside") << int(ui::JunkRiskForm::FileSteps) << QStringLiteral("steps.npy")
                                        << QStringLiteral("0..7") << QString() << QStringLiteral("steps: to 7 is outside the array's 4 steps");
-        QTest::newRow("one-row file") << int(ui::JunkRiskPage::FileSteps) << QStringLiteral("one.npy") << QStringLiteral("all")
+        QTest::newRow("one-row file") << int(ui::JunkRiskForm::FileSteps) << QStringLiteral("one.npy") << QStringLiteral("all")
                                       << QString() << QStringLiteral("holds one step");
     }
     void badReplyInputShownInline()
@@ -208,29 +213,31 @@ private slots:
         npy(QStringLiteral("one.npy"), "(3,)", 3);
         ui::JunkRiskPage page;
         page.show();
-        page.modeBox()->setCurrentIndex(mode);
-        page.stepsFileField()->setText(file.isEmpty() ? QString() : dir.filePath(file));
-        page.stepRangeField()->setText(steps);
-        page.promptField()->setText(prompt);
-        QVERIFY(page.replyErrorLabel()->isVisible());
-        QVERIFY2(page.replyErrorLabel()->text().contains(message), qPrintable(page.replyErrorLabel()->text()));
+        page.junkForm()->modeBox()->setCurrentIndex(mode);
+        page.junkForm()->stepsFileField()->setText(file.isEmpty() ? QString() : dir.filePath(file));
+        page.junkForm()->stepRangeField()->setText(steps);
+        page.junkForm()->promptField()->setText(prompt);
+        QVERIFY(page.junkForm()->replyErrorLabel()->isVisible());
+        QVERIFY2(page.junkForm()->replyErrorLabel()->text().contains(message), qPrintable(page.junkForm()->replyErrorLabel()->text()));
         QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
         page.run();
-        page.modeBox()->setCurrentIndex(ui::JunkRiskPage::OneDistribution);
-        QVERIFY(!page.replyErrorLabel()->isVisible());
+        page.junkForm()->modeBox()->setCurrentIndex(ui::JunkRiskForm::OneDistribution);
+        QVERIFY(!page.junkForm()->replyErrorLabel()->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 30000);
         ended.clear();
-        page.repliesBox()->setValue(200);
+        page.junkForm()->repliesBox()->setValue(200);
         page.run();
         QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 30000);
         QCOMPARE(ended.at(0).at(0).toBool(), true);
-        QCOMPARE(page.chart(), page.riskChart()->chart());
+        QCOMPARE(page.results()->charts().size(), 1);  // one distribution: the risk by N
+        QCOMPARE(page.chart(), page.results()->charts()[0].second);
     }
 
     void badControlsShownInline()
     {
         ui::JunkRiskPage page;
         page.show();
+        QTRY_VERIFY(!page.isRunning());  // the lesson, run when the page is first shown
         page.findChild<QPlainTextEdit*>()->setPlainText(QStringLiteral("temperature=1\ntop-p=abc"));
         QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
         page.run();
@@ -248,20 +255,20 @@ private slots:
     {
         ui::JunkRiskPage page;
         page.show();
-        page.repliesBox()->setValue(200);
+        page.junkForm()->repliesBox()->setValue(200);
         QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
         page.run();
         QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 30000);
         QVERIFY(!page.resultsStale());
         QVERIFY(!page.staleLabel()->isVisible());
 
-        page.threadsBox()->setValue(page.threadsBox()->value() == 1 ? 2 : 1);
+        page.junkForm()->threadsBox()->setValue(page.junkForm()->threadsBox()->value() == 1 ? 2 : 1);
         QTest::qWait(0);
         QVERIFY(!page.staleLabel()->isVisible());
-        page.repliesBox()->setValue(300);
+        page.junkForm()->repliesBox()->setValue(300);
         QTRY_VERIFY(page.staleLabel()->isVisible());
         QVERIFY(page.resultsStale());
-        page.repliesBox()->setValue(200);
+        page.junkForm()->repliesBox()->setValue(200);
         QTRY_VERIFY(!page.staleLabel()->isVisible());
 
         engine::Distribution d;
@@ -278,12 +285,43 @@ private slots:
         ui::JunkRiskPage page;
         engine::Distribution d;
         d.logits = test::array({3.0, 2.0, 1.5, 1.0, -2.0, -3.0});
-        page.useLogits(d);
-        const auto spec = page.specFromControls();
+        page.acceptDistribution(d);
+        const auto spec = page.junkForm()->spec();
         QVERIFY(spec.ok());
         QCOMPARE(spec->distribution.kind, app::DistributionSpec::Kind::Logits);
         QCOMPARE(spec->distribution.values.size(), 6);
         QCOMPARE(spec->settings.size(), 2); // the rest of the experiment is kept
+    }
+
+    // The lesson's junk is token id 4, banana. Logits handed over from the Explorer keep the
+    // junk row as it was: when id 4 is another token there, the page says so next to the row.
+    void handOffWarnsWhenJunkIdsNameOtherTokens_data()
+    {
+        QTest::addColumn<QStringList>("tokens");
+        QTest::addColumn<int>("vocabulary");
+        QTest::addColumn<QString>("warning");  // empty: none
+        QTest::newRow("the lesson's tokens") << QStringList{QStringLiteral("users"), QStringLiteral("data"), QStringLiteral("items"),
+                                                         QStringLiteral("result"), QStringLiteral("banana")}
+                                             << 5 << QString();
+        QTest::newRow("a model's 50,000 tokens") << QStringList() << 50000 << QStringLiteral("4 is now 't4' (was 'banana')");
+        QTest::newRow("unnamed logits") << QStringList() << 3 << QStringLiteral("4 is now outside the vocabulary (was 'banana')");
+    }
+    void handOffWarnsWhenJunkIdsNameOtherTokens()
+    {
+        QFETCH(QStringList, tokens);
+        QFETCH(int, vocabulary);
+        QFETCH(QString, warning);
+        ui::JunkRiskPage page;
+        page.show();
+        engine::Distribution d;
+        d.logits = Eigen::ArrayXd::LinSpaced(vocabulary, 3.0, -2.0);
+        for (int i = 0; i < vocabulary && (vocabulary > 5 || !tokens.isEmpty()); ++i)
+            d.tokens.push_back(tokens.isEmpty() ? "t" + std::to_string(i) : tokens[i].toStdString());
+        QVERIFY(page.acceptDistribution(d));
+        QLabel* label = page.junkForm()->junkWarningLabel();
+        QCOMPARE(label->isVisible(), !warning.isEmpty());
+        if (!warning.isEmpty())
+            QVERIFY2(label->text().contains(warning), qPrintable(label->text()));
     }
 
     void openAndSave()
@@ -302,7 +340,7 @@ private slots:
 
         QCOMPARE(page.openFile(test::examplePath(QStringLiteral("junk-risk-lesson-logits.json"))), QString());
         QVERIFY(!page.errorLabel()->isVisible());
-        const auto shown = page.specFromControls();
+        const auto shown = page.junkForm()->spec();
         QVERIFY2(shown.ok(), shown.ok() ? "" : shown.error().c_str());
         QCOMPARE(shown->settings.size(), 5);
         const QString saved = dir.filePath(QStringLiteral("saved.json"));

@@ -5,6 +5,7 @@
 // as safetensors): opened on a worker, the model's token shown against the pick, a bad file
 // named next to the source inputs, and a greedy near tie handed to the Batch invariance page.
 #include "array_fixtures.h"
+#include "batch_invariance_form.h"
 #include "batch_invariance_page.h"
 #include "explorer_page.h"
 #include "loop_page.h"
@@ -292,7 +293,7 @@ private slots:
         QVERIFY(!pages.batchInvariance->fromLoopLabel()->isHidden());
         QVERIFY2(pages.batchInvariance->fromLoopLabel()->text().contains(QStringLiteral("0.01")),
                  qPrintable(pages.batchInvariance->fromLoopLabel()->text()));
-        QCOMPARE(pages.batchInvariance->studyBox()->currentIndex(), 0);
+        QCOMPARE(pages.batchInvariance->batchForm()->studyBox()->currentIndex(), 0);
     }
 };
 

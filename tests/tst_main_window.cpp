@@ -4,6 +4,7 @@
 #include "explorer_page.h"
 #include "logits_table_model.h"
 #include "main_window.h"
+#include "junk_risk_form.h"
 #include "junk_risk_page.h"
 #include "page.h"
 #include "presentation_zoom.h"
@@ -171,7 +172,7 @@ private slots:
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("untitled[*] — Junk risk")));
         const QString junkPath = dir.filePath(QStringLiteral("junk.json"));
         QCOMPARE(window.saveExperimentTo(junkPath), QString());
-        pages.junkRisk->repliesBox()->setValue(pages.junkRisk->repliesBox()->value() + 1);
+        pages.junkRisk->junkForm()->repliesBox()->setValue(pages.junkRisk->junkForm()->repliesBox()->value() + 1);
         QTRY_VERIFY(window.isWindowModified());
         QCOMPARE(window.windowTitle().left(9), QStringLiteral("junk.json"));
         pages.explorer->topPBox()->setValue(0.5);

@@ -2,7 +2,8 @@
 // next to the controls with the control named, a run that fills the summary, charts and table
 // tabs, and a file saved from the page that the CLI's reader accepts unchanged.
 #include "result_table_model.h"
-#include "summation_charts.h"
+#include "results_pane.h"
+#include "summation_form.h"
 #include "summation_page.h"
 
 #include <QChart>
@@ -61,8 +62,8 @@ private slots:
         QFETCH(QString, pasted);
         QFETCH(QString, message);
         ui::SummationPage page;
-        page.distributionBox()->setCurrentIndex(4);  // pasted list
-        page.pastedBox()->setPlainText(pasted);
+        page.summationForm()->distributionBox()->setCurrentIndex(4);  // pasted list
+        page.summationForm()->pastedBox()->setPlainText(pasted);
         page.run();
         QVERIFY2(page.errorLabel()->text().startsWith(message), qPrintable(page.errorLabel()->text()));
         QVERIFY(!page.isRunning());
@@ -77,27 +78,31 @@ private slots:
         spec.shuffles = 40;
         spec.spreadMaxN = 1000;
         spec.spreadTerms = 20000;
-        page.setSpec(spec, QString());
-        page.workersBox()->setValue(2);
+        page.summationForm()->setSpec(spec);
+        page.summationForm()->workersBox()->setValue(2);
         QVERIFY(runPage(page));
-        QVERIFY2(page.summaryLabel()->text().contains(QStringLiteral("different results over 40 random orders")),
-                 qPrintable(page.summaryLabel()->text()));
+        const QString summary = page.results()->summaryLabel()->text();
+        QVERIFY2(summary.contains(QStringLiteral("over 40 shuffles")), qPrintable(summary));
         // Methods, shuffles, histogram, spread (the start asks for one), lesson.
-        QCOMPARE(page.tableTabs()->count(), 5);
+        QCOMPARE(page.results()->tableTabs()->count(), 5);
         QCOMPARE(page.resultTable()->rows, std::size_t{11 + 2});
-        page.tableTabs()->setCurrentIndex(1);
+        page.results()->tableTabs()->setCurrentIndex(1);
         QCOMPARE(page.resultTable()->rows, std::size_t{40});
-        QVERIFY(page.charts()->errors()->title().contains(QStringLiteral("N = 3,000")));
-        QVERIFY(!page.charts()->errors()->series().isEmpty());
-        QVERIFY(!page.charts()->histogram()->series().isEmpty());
-        QVERIFY(!page.charts()->spread()->series().isEmpty());
+        // The lesson's tab, then errors, histogram and spread: the charts the CLI exports.
+        const auto charts = page.results()->charts();
+        QCOMPARE(charts.size(), 3);
+        QVERIFY(charts[0].second->title().contains(QStringLiteral("N = 3,000")));
+        for (const auto& [suffix, chart] : charts)
+            QVERIFY2(!chart->series().isEmpty(), qPrintable(suffix));
+        QCOMPARE(page.results()->chartTabs()->count(), 4);
+        QCOMPARE(page.results()->chartTabs()->currentIndex(), 1);  // the first result opens on its chart
     }
 
     void savedFileReadsBack()
     {
         ui::SummationPage page;
-        page.distributionBox()->setCurrentIndex(4);
-        page.pastedBox()->setPlainText(QStringLiteral("0.1, 0.2, 0.3"));
+        page.summationForm()->distributionBox()->setCurrentIndex(4);
+        page.summationForm()->pastedBox()->setPlainText(QStringLiteral("0.1, 0.2, 0.3"));
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("s.json"));
         QCOMPARE(page.saveExperiment(path), QString());

@@ -5,6 +5,7 @@
 #include "example_files.h"
 #include "batch_invariance_page.h"
 #include "explorer_page.h"
+#include "junk_risk_form.h"
 #include "junk_risk_page.h"
 #include "logits_table_model.h"
 #include "loop_page.h"
@@ -28,7 +29,7 @@ namespace {
 app::DistributionSpec shownDistribution(const Workbench& pages, const QString& target)
 {
     if (target == QLatin1String("junk-risk")) {
-        const auto spec = pages.junkRisk->specFromControls();
+        const auto spec = pages.junkRisk->junkForm()->spec();
         return spec ? spec->distribution : app::DistributionSpec{};
     }
     const auto spec = pages.seedSweep->specFromControls();

@@ -1,6 +1,8 @@
 #include "step_range.h"
 
 #include <QJsonObject>
+#include <QObject>
+#include <QRegularExpression>
 
 namespace logitlab::app {
 
@@ -44,6 +46,23 @@ QJsonValue stepRangeToJson(const StepRange& range)
 QString describeStepRange(const StepRange& range)
 {
     return range.isAll() ? QStringLiteral("all") : QStringLiteral("%1..%2").arg(range.from).arg(range.to);
+}
+
+engine::Result<StepRange> parseStepRangeText(const QString& text)
+{
+    const QString t = text.trimmed();
+    if (t.isEmpty() || t == QLatin1String("all"))
+        return StepRange{};
+    static const QRegularExpression range(QStringLiteral("^(-?\\d+)\\s*(?:\\.\\.\\s*(-?\\d+))?$"));
+    const auto m = range.match(t);
+    if (!m.hasMatch())
+        return engine::Error{QObject::tr("Steps: '%1' is not \"all\", FROM..TO or FROM (negative counts from the end)")
+                                 .arg(t)
+                                 .toStdString()};
+    StepRange r;
+    r.from = m.captured(1).toLongLong();
+    r.to = m.captured(2).isEmpty() ? -1 : m.captured(2).toLongLong();
+    return r;
 }
 
 engine::Result<std::pair<std::uint64_t, std::uint64_t>> resolveStepRange(const StepRange& range, std::uint64_t steps,

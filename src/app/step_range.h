@@ -30,8 +30,11 @@ struct StepRange {
 StepRange readStepRange(JsonObjectReader& r, const QString& key = QStringLiteral("steps"));
 // "all" for the whole array, else {"from", "to"}: what readStepRange reads back equal.
 QJsonValue stepRangeToJson(const StepRange& range);
-// "all" or "3..-1", for provenance and summaries.
+// "all" or "3..-1", for provenance, summaries and the pages' step fields.
 QString describeStepRange(const StepRange& range);
+// A range as typed in a page's field: "all" (or nothing), "FROM..TO" or "FROM" (to the end);
+// negative counts from the end. What describeStepRange writes reads back equal.
+engine::Result<StepRange> parseStepRangeText(const QString& text);
 
 // The first and last step (from 0, inclusive) `range` names in an array of `steps` steps.
 // Errors start with `what` (the file) and `key`: a range outside the array, from after to, or

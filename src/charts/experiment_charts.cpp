@@ -2,23 +2,29 @@
 
 #include "batch_invariance_charts.h"
 #include "batch_invariance_job.h"
+#include "batch_invariance_kind.h"
 #include "compare_chart.h"
 #include "draw_chart.h"
+#include "explorer_kind.h"
 #include "explorer_run.h"
 #include "junk_risk_chart.h"
 #include "junk_risk_job.h"
+#include "junk_risk_kind.h"
 #include "loop_charts.h"
 #include "loop_job.h"
+#include "loop_kind.h"
 #include "logits_table_model.h"
 #include "probability_chart.h"
 #include "reply_junk_risk_chart.h"
 #include "seed_sweep_charts.h"
 #include "seed_sweep_job.h"
+#include "seed_sweep_kind.h"
 #include "sequence_sweep_charts.h"
 #include "sequence_sweep_job.h"
 #include "step_sweep_charts.h"
 #include "summation_charts.h"
 #include "summation_job.h"
+#include "summation_kind.h"
 #include "sweep_chart.h"
 #include "token_display.h"
 
@@ -43,14 +49,14 @@ void junkRiskCharts(const app::ExperimentResult& result, ExperimentCharts& out)
     if (run.spec.alongReply()) {
         auto charts = std::make_unique<ReplyJunkRiskChart>();
         charts->setRows(run.outcome.replyRows);
-        out.charts.append({QString(), charts->risk()});
-        out.charts.append({QStringLiteral("-q"), charts->q()});
+        out.add(QString(), QObject::tr("Risk"), charts->risk());
+        out.add(QStringLiteral("-q"), QObject::tr("q per step"), charts->q());
         out.owners.push_back(std::move(charts));
         return;
     }
     auto chart = std::make_unique<JunkRiskChart>();
     chart->setRows(run.outcome.rows, run.spec.logLengthAxis);
-    out.charts.append({QString(), chart->chart()});
+    out.add(QString(), QObject::tr("Risk"), chart->chart());
     out.owners.push_back(std::move(chart));
 }
 
@@ -60,8 +66,8 @@ void seedSweepCharts(const app::ExperimentResult& result, ExperimentCharts& out)
     if (const auto* sequence = std::any_cast<std::shared_ptr<const app::SequenceSweepRun>>(&result.details)) {
         auto charts = std::make_unique<SequenceSweepCharts>();
         charts->setCensus((*sequence)->outcome.census, static_cast<std::size_t>((*sequence)->spec.steps));
-        out.charts.append({QString(), charts->distinct()});
-        out.charts.append({QStringLiteral("-first-difference"), charts->firstDifference()});
+        out.add(QString(), QObject::tr("Distinct replies"), charts->distinct());
+        out.add(QStringLiteral("-first-difference"), QObject::tr("First difference"), charts->firstDifference());
         out.owners.push_back(std::move(charts));
         return;
     }
@@ -69,8 +75,8 @@ void seedSweepCharts(const app::ExperimentResult& result, ExperimentCharts& out)
     if (const auto* steps = std::any_cast<std::shared_ptr<const app::StepSweepRun>>(&result.details)) {
         auto charts = std::make_unique<StepSweepCharts>();
         charts->setRows((*steps)->outcome.rows);
-        out.charts.append({QString(), charts->pValues()});
-        out.charts.append({QStringLiteral("-tokens"), charts->tokens()});
+        out.add(QString(), QObject::tr("p-values"), charts->pValues());
+        out.add(QStringLiteral("-tokens"), QObject::tr("Tokens"), charts->tokens());
         out.owners.push_back(std::move(charts));
         return;
     }
@@ -78,9 +84,9 @@ void seedSweepCharts(const app::ExperimentResult& result, ExperimentCharts& out)
     auto charts = std::make_unique<SeedSweepCharts>();
     charts->setSummary(run.outcome.summary, run.outcome.tokenNames, run.outcome.results.size(),
                        static_cast<std::uint64_t>(run.spec.draws));
-    out.charts.append({QString(), charts->pValues()});
-    out.charts.append({QStringLiteral("-spread"), charts->spread()});
-    out.charts.append({QStringLiteral("-counts"), charts->counts()});
+    out.add(QString(), QObject::tr("p-values"), charts->pValues());
+    out.add(QStringLiteral("-spread"), QObject::tr("Spread"), charts->spread());
+    out.add(QStringLiteral("-counts"), QObject::tr("Counts"), charts->counts());
     out.owners.push_back(std::move(charts));
 }
 
@@ -89,9 +95,9 @@ void summationCharts(const app::ExperimentResult& result, ExperimentCharts& out)
     const auto& run = detailsOf<app::SummationRun>(result);
     auto charts = std::make_unique<SummationCharts>();
     charts->setSummary(run.outcome.summary, run.spec.storage, run.spec.accumulator);
-    out.charts.append({QString(), charts->errors()});
-    out.charts.append({QStringLiteral("-histogram"), charts->histogram()});
-    out.charts.append({QStringLiteral("-spread"), charts->spread()});
+    out.add(QString(), QObject::tr("Errors"), charts->errors());
+    out.add(QStringLiteral("-histogram"), QObject::tr("Random orders"), charts->histogram());
+    out.add(QStringLiteral("-spread"), QObject::tr("Spread vs N"), charts->spread());
     out.owners.push_back(std::move(charts));
 }
 
@@ -108,7 +114,7 @@ void explorerCharts(const app::ExperimentResult& result, ExperimentCharts& out)
     model->setTable(run.table, run.state.chain, *run.analysis);
     auto probabilities = std::make_unique<ProbabilityChart>(model.get());
     probabilities->rebuild();
-    out.charts.append({QString(), probabilities->chart()});
+    out.add(QString(), QObject::tr("Probabilities"), probabilities->chart());
 
     auto sweep = std::make_unique<SweepChart>();
     QStringList tracked;
@@ -116,7 +122,7 @@ void explorerCharts(const app::ExperimentResult& result, ExperimentCharts& out)
         tracked << nameOf(run, id);
     sweep->setSweep(run.sweep, tracked, app::explorerSweepFilters(run.state.chain));
     sweep->setCurrentTemperature(run.state.chain.lesson.temperature);
-    out.charts.append({QStringLiteral("-sweep"), sweep->chart()});
+    out.add(QStringLiteral("-sweep"), QObject::tr("Temperature sweep"), sweep->chart());
 
     auto draws = std::make_unique<DrawChart>();
     if (run.draws.expected.empty()) {
@@ -135,14 +141,14 @@ void explorerCharts(const app::ExperimentResult& result, ExperimentCharts& out)
                                     .arg(QString::fromStdString(engine::semanticsName(run.state.chain.semantics)));
         draws->setResult(run.draws.expected, run.draws.counts, names, caption, run.drawsTest);
     }
-    out.charts.append({QStringLiteral("-draws"), draws->chart()});
+    out.add(QStringLiteral("-draws"), QObject::tr("Draws"), draws->chart());
 
     auto compare = std::make_unique<CompareChart>();
     QStringList compared;
     for (std::int32_t id : run.compared)
         compared << nameOf(run, id);
     compare->setResults(run.compare, run.compared, compared);
-    out.charts.append({QStringLiteral("-compare"), compare->chart()});
+    out.add(QStringLiteral("-compare"), QObject::tr("Presets"), compare->chart());
 
     out.owners.push_back(std::move(probabilities));
     out.owners.push_back(std::move(model));
@@ -162,13 +168,13 @@ void loopCharts(const app::ExperimentResult& result, ExperimentCharts& out)
     if (run.outcome.divergence)
         divergence = run.outcome.divergence->step;
     steps->setTracks(tracks, divergence);
-    out.charts.append({QString(), steps->chart()});
+    out.add(QString(), QObject::tr("Chosen tokens"), steps->chart());
     out.owners.push_back(std::move(steps));
     // The next-token distribution at the last step of the main run.
     auto last = std::make_unique<LoopStepChart>();
     if (!run.outcome.tracks.empty() && !run.outcome.tracks.front().steps.empty())
         last->setStep(run.outcome.tracks.front().steps.back(), run.outcome.vocabulary);
-    out.charts.append({QStringLiteral("-last-step"), last->chart()});
+    out.add(QStringLiteral("-last-step"), QObject::tr("Last step"), last->chart());
     out.owners.push_back(std::move(last));
 }
 
@@ -178,8 +184,8 @@ void batchInvarianceCharts(const app::ExperimentResult& result, ExperimentCharts
     auto charts = std::make_unique<BatchInvarianceCharts>();
     charts->setOutcome(outcome);
     const bool oneStep = outcome.spec.study == app::BatchInvarianceSpec::Study::OneStep;
-    out.charts.append({QString(), charts->first()});
-    out.charts.append({oneStep ? QStringLiteral("-gap-vs-error") : QStringLiteral("-states"), charts->second()});
+    out.add(QString(), oneStep ? QObject::tr("Flip map") : QObject::tr("Divergence positions"), charts->first());
+    out.add(oneStep ? QStringLiteral("-gap-vs-error") : QStringLiteral("-states"), oneStep ? QObject::tr("Gap vs error") : QObject::tr("Distinct states"), charts->second());
     out.owners.push_back(std::move(charts));
 }
 
@@ -189,17 +195,23 @@ using Builder = std::function<void(const app::ExperimentResult&, ExperimentChart
 const std::map<QString, Builder>& builders()
 {
     static const std::map<QString, Builder> map{
-        {QStringLiteral("junk-risk"), junkRiskCharts},
-        {QStringLiteral("seed-sweep"), seedSweepCharts},
-        {QStringLiteral("summation-order"), summationCharts},
-        {QStringLiteral("explorer"), explorerCharts},
-        {QStringLiteral("loop"), loopCharts},
-        {QStringLiteral("batch-invariance"), batchInvarianceCharts},
+        {app::junkRiskKind().id(), junkRiskCharts},
+        {app::seedSweepKind().id(), seedSweepCharts},
+        {app::summationKind().id(), summationCharts},
+        {app::explorerKind().id(), explorerCharts},
+        {app::loopKind().id(), loopCharts},
+        {app::batchInvarianceKind().id(), batchInvarianceCharts},
     };
     return map;
 }
 
 }  // namespace
+
+void ExperimentCharts::add(const QString& suffix, const QString& label, QChart* chart)
+{
+    charts.append({suffix, chart});
+    labels.append(label);
+}
 
 ExperimentCharts experimentCharts(const app::ExperimentResult& result)
 {

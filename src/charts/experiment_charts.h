@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QPair>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <vector>
@@ -21,7 +22,10 @@ namespace logitlab::ui {
 
 struct ExperimentCharts {
     QList<QPair<QString, QChart*>> charts;        // suffix ("", "-spread", ...) -> chart, owned below
+    QStringList labels;                           // each chart's tab on a page ("Errors")
     std::vector<std::unique_ptr<QObject>> owners;
+
+    void add(const QString& suffix, const QString& label, QChart* chart);
 };
 
 ExperimentCharts experimentCharts(const app::ExperimentResult& result);

@@ -2,7 +2,7 @@
 
 #include "chart_export.h"
 #include "explorer_page.h"
-#include "model_csv.h"
+#include "result_table.h"
 #include "save_text.h"
 
 #include <QDir>
@@ -28,8 +28,10 @@ DemoResult runHeadlessDemo(const QString& outDir)
             return result;
         result.written << path;
     }
+    // The table through the one CSV writer, so it has the columns and bytes `logitlab-cli run`
+    // writes for the same state file.
     const QString csv = base + QStringLiteral(".csv");
-    result.error = app::saveText(csv, app::modelToCsv(*page.resultsModel(), page.provenance()));
+    result.error = app::saveText(csv, app::resultTableCsv(page.provenance(), *page.resultTable()));
     if (result.error.isEmpty())
         result.written << csv;
     return result;
