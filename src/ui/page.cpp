@@ -1,8 +1,15 @@
 #include "page.h"
 
+#include "numeric_entry.h"
+
 #include <QFile>
 
 namespace logitlab::ui {
+
+Page::Page(QWidget* parent) : QWidget(parent)
+{
+    NumericEntry::install();
+}
 
 QString Page::lessonHtml() const
 {

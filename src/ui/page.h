@@ -25,7 +25,8 @@ namespace logitlab::ui {
 class Page : public QWidget {
     Q_OBJECT
 public:
-    using QWidget::QWidget;
+    // Every page takes typed numbers on commit (numeric_entry.h), wherever it is shown.
+    explicit Page(QWidget* parent = nullptr);
 
     // A name other pages hand work to, e.g. "junk-risk"; empty when the page takes none.
     virtual QString id() const { return {}; }

@@ -1,0 +1,26 @@
+// Typed numbers stay as typed: every spin box in the program takes its value when the typing is
+// committed (Enter, Tab, focus leaving, an arrow key or the wheel), not at every keystroke.
+// With Qt's default each keystroke was a value: a page recomputed on the "0" of "0.5" (greedy
+// at T = 0), then set the box again from its state, reformatting "0" to "0.00" under the
+// cursor, so "0.5" typed at a normal pace became 0.00 and "1.5" became 1.00. Installed once on
+// the application, it covers every page, dialog and control created later (on their polish).
+#pragma once
+
+#include <QObject>
+
+namespace logitlab::ui {
+
+class NumericEntry : public QObject {
+    Q_OBJECT
+public:
+    // Installs the policy on the running QApplication, once however often it is called.
+    static void install();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    using QObject::QObject;
+};
+
+}  // namespace logitlab::ui
