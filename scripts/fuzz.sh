@@ -12,12 +12,9 @@ shift || true
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 
 "$root/scripts/setup.sh" clang libclang-rt-14-dev
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
-# Assertions stay on (no NDEBUG: Eigen's index checks are part of what fuzzing should trip);
-# -O1 and line tables keep the build and the stack traces quick.
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DLOGITLAB_FUZZ=ON -DLOGITLAB_WERROR=ON \
-      -DLOGITLAB_BUILD_TESTS=OFF -DLOGITLAB_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" >/dev/null
+# The fuzz preset: clang, ASan + UBSan, -O1 with line tables (the build and the stack traces stay
+# quick); assertions stay on (no NDEBUG: Eigen's index checks are part of what fuzzing should trip).
+BUILD_DIR="$build" LOGITLAB_PRESET=fuzz "$root/scripts/configure.sh" >/dev/null
 cmake --build "$build" --target logitlab_fuzzers
 
 targets=("$@")

@@ -9,8 +9,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build-tsan}
 "$root/scripts/setup.sh"
-BUILD_DIR="$build" LOGITLAB_CMAKE_ARGS="-DLOGITLAB_WERROR=ON -DLOGITLAB_SANITIZE=thread -DLOGITLAB_BUILD_BENCH=OFF" \
-  "$root/scripts/configure.sh" >/dev/null
+BUILD_DIR="$build" LOGITLAB_PRESET=tsan "$root/scripts/configure.sh" >/dev/null
 
 # Only what the selected tests need: their executables and the CLI they run.
 mapfile -t tests < <(ctest --test-dir "$build" -N -LE '^(ui|no-tsan)$' | sed -n 's/^ *Test *#[0-9]*: *//p')
