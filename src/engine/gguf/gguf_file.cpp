@@ -17,6 +17,7 @@ constexpr std::uint64_t kMinKeyValueBytes = 8 + 4 + 1;     // key length, type, 
 constexpr std::uint64_t kMinTensorInfoBytes = 8 + 4 + 8 + 4 + 8;  // name length, dims, one ne, type, offset
 
 std::string grouped(std::uint64_t value) { return groupedNumber(static_cast<std::size_t>(value)); }
+std::string byteCount(std::uint64_t n) { return grouped(n) + (n == 1 ? " byte" : " bytes"); }
 
 // The smallest number of bytes an element of the type takes (arrays: their type and count).
 std::uint64_t minimumBytes(GgufType type)
@@ -74,8 +75,8 @@ public:
     {
         if (bytes > left())
             return fail(field, m_pos,
-                        "needs " + grouped(bytes) + (bytes == 1 ? " byte" : " bytes") + ", but the file ends after "
-                            + grouped(left()) + " (truncated)");
+                        "needs " + byteCount(bytes) + ", but only " + grouped(left()) + (left() == 1 ? " is" : " are")
+                            + " left (truncated)");
         return std::nullopt;
     }
 
@@ -107,8 +108,8 @@ public:
             return fail(field + " length", at, grouped(*length) + " bytes is over the limit of " + grouped(limit));
         if (*length > left())
             return fail(field, at,
-                        "a length of " + grouped(*length) + " bytes runs past the end of the file (" + grouped(left())
-                            + " bytes left; truncated)");
+                        "a length of " + byteCount(*length) + " runs past the end of the file (" + byteCount(left())
+                            + " left; truncated)");
         std::string text(reinterpret_cast<const char*>(m_bytes.data() + m_pos), static_cast<std::size_t>(*length));
         m_pos += *length;
         return text;
