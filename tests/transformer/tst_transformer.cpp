@@ -1,0 +1,482 @@
+// The forward pass (issue 36): logits of llama, qwen2 and gpt2 models with random weights
+// against a float64 reference within 1e-4 (F32, F16 and Q8_0 weights: the reference runs on the
+// weights as dequantised, which are exact, so only the float arithmetic differs), for both
+// kernel paths, several thread counts and prompt batch sizes; greedy continuations identical
+// across thread counts; the KV cache's truncation for branching; the products' reduction plans
+// and their independence from the row ranges threads get; refusals naming what is wrong.
+#include "matmul.h"
+#include "random_model.h"
+#include "thread_pool.h"
+#include "transformer.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+using namespace logitlab;
+using namespace logitlab::engine::transformer;
+using logitlab::engine::gguf::GgmlType;
+using logitlab::test::RandomModel;
+using logitlab::test::RandomModelOptions;
+using logitlab::test::randomModel;
+using logitlab::test::smallConfig;
+
+namespace {
+
+const std::vector<std::int32_t> kPrompt = {5, 17, 200, 3, 99, 42, 7, 150, 1, 64, 33};
+
+std::vector<KernelPath> kernelPaths()
+{
+    std::vector<KernelPath> paths{KernelPath::Scalar};
+    if (bestKernelPath() == KernelPath::Avx2)
+        paths.push_back(KernelPath::Avx2);
+    return paths;
+}
+
+Transformer make(const RandomModel& m, TransformerOptions o = {})
+{
+    auto t = Transformer::create(m.config, m.tensors, o);
+    if (!t)
+        qFatal("%s", t.error().c_str());
+    return std::move(t).value();
+}
+
+std::int32_t argmax(std::span<const float> logits)
+{
+    return static_cast<std::int32_t>(std::max_element(logits.begin(), logits.end()) - logits.begin());
+}
+
+std::vector<std::int32_t> greedy(Transformer& t, std::vector<std::int32_t> prompt, int steps)
+{
+    t.reset();
+    auto logits = t.evaluate(prompt);
+    std::vector<std::int32_t> out;
+    for (int i = 0; i < steps; ++i) {
+        const std::int32_t next = argmax(logits.value());
+        out.push_back(next);
+        logits = t.evaluate(std::span<const std::int32_t>(&next, 1));
+    }
+    return out;
+}
+
+bool sameBits(std::span<const float> a, std::span<const float> b)
+{
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+}  // namespace
+
+class TransformerTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void logitsMatchReference_data();
+    void logitsMatchReference();
+    void threadCountsAgree_data();
+    void threadCountsAgree();
+    void f32BatchSplitKeepsBits();
+    void truncateBranches();
+    void productsMatchAcrossPathsAndPlans_data();
+    void productsMatchAcrossPathsAndPlans();
+    void rowsIndependentOfRanges();
+    void threadPoolShares();
+    void refusesMissingTensor();
+    void refusesWrongShape();
+    void refusesKvCacheOverLimit();
+    void refusesBadTokensAndFullContext();
+    void refusesBadOptions();
+};
+
+void TransformerTest::logitsMatchReference_data()
+{
+    QTest::addColumn<int>("arch");
+    QTest::addColumn<int>("type");
+    QTest::addColumn<bool>("tied");
+    QTest::addColumn<bool>("ropeFactors");
+    QTest::addColumn<int>("path");
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<int>("batch");
+    const std::pair<GgmlType, const char*> types[] = {
+        {GgmlType::F32, "f32"}, {GgmlType::F16, "f16"}, {GgmlType::Q8_0, "q8_0"}};
+    for (Architecture arch : {Architecture::Llama, Architecture::Qwen2, Architecture::Gpt2})
+        for (auto [type, typeName] : types)
+            for (KernelPath path : kernelPaths())
+                for (int threads : {1, 2, 3})
+                    for (int batch : {1, 4, 256}) {
+                        if (threads == 3 && batch == 4)
+                            continue;
+                        const std::string name = architectureName(arch) + "/" + typeName + "/" +
+                                                 kernelPathName(path) + "/t" + std::to_string(threads) + "/b" +
+                                                 std::to_string(batch);
+                        QTest::newRow(name.c_str()) << int(arch) << int(type) << true << false << int(path)
+                                                    << threads << batch;
+                    }
+    for (KernelPath path : kernelPaths())
+        for (GgmlType type : {GgmlType::F32, GgmlType::Q8_0}) {
+            const std::string name = "llama/untied+rope_freqs/" + std::string(type == GgmlType::F32 ? "f32" : "q8_0") +
+                                     "/" + kernelPathName(path);
+            QTest::newRow(name.c_str()) << int(Architecture::Llama) << int(type) << false << true << int(path) << 2
+                                        << 256;
+        }
+}
+
+// A prompt of 11 tokens in one call, then 6 more one at a time: after each call the logits
+// are those of the reference at that position.
+void TransformerTest::logitsMatchReference()
+{
+    QFETCH(int, arch);
+    QFETCH(int, type);
+    QFETCH(bool, tied);
+    QFETCH(bool, ropeFactors);
+    QFETCH(int, path);
+    QFETCH(int, threads);
+    QFETCH(int, batch);
+    RandomModelOptions ro;
+    ro.matrixType = static_cast<GgmlType>(type);
+    ro.tiedOutput = tied;
+    ro.ropeFactors = ropeFactors;
+    ro.seed = 7 + static_cast<std::uint64_t>(arch);
+    const RandomModel m = randomModel(smallConfig(static_cast<Architecture>(arch)), ro);
+    TransformerOptions o;
+    o.threads = threads;
+    o.batch = batch;
+    o.kernels = static_cast<KernelPath>(path);
+    Transformer t = make(m, o);
+    QCOMPARE(t.weights().tiedOutput, tied);
+
+    std::vector<std::int32_t> tokens = kPrompt;
+    const std::vector<std::int32_t> more = {8, 190, 2, 77, 77, 120};
+    tokens.insert(tokens.end(), more.begin(), more.end());
+    const auto expected = test::reference::logits(m, tokens);
+
+    double worst = 0.0;
+    double largest = 0.0;
+    auto check = [&](std::span<const float> logits, std::size_t position) {
+        QCOMPARE(logits.size(), static_cast<std::size_t>(m.config.vocabulary));
+        for (std::size_t i = 0; i < logits.size(); ++i) {
+            worst = std::max(worst, std::fabs(logits[i] - expected[position][i]));
+            largest = std::max(largest, std::fabs(expected[position][i]));
+        }
+    };
+    auto first = t.evaluate(kPrompt);
+    QVERIFY2(first.ok(), first.ok() ? "" : first.error().c_str());
+    check(first.value(), kPrompt.size() - 1);
+    for (std::size_t i = 0; i < more.size(); ++i) {
+        auto next = t.evaluate(std::span<const std::int32_t>(&more[i], 1));
+        QVERIFY(next.ok());
+        check(next.value(), kPrompt.size() + i);
+    }
+    QCOMPARE(t.position(), static_cast<std::int64_t>(tokens.size()));
+    qInfo("max |logit error| %.3g (logits up to %.2f)", worst, largest);
+    QVERIFY2(largest > 1.0, "the random model's logits should be of a few units");
+    QVERIFY2(worst <= 1e-4, std::to_string(worst).c_str());
+}
+
+void TransformerTest::threadCountsAgree_data()
+{
+    QTest::addColumn<int>("arch");
+    QTest::addColumn<int>("type");
+    for (Architecture arch : {Architecture::Llama, Architecture::Qwen2, Architecture::Gpt2})
+        for (GgmlType type : {GgmlType::F32, GgmlType::Q8_0}) {
+            const std::string name = architectureName(arch) + (type == GgmlType::F32 ? "/f32" : "/q8_0");
+            QTest::newRow(name.c_str()) << int(arch) << int(type);
+        }
+}
+
+// 64 greedy tokens after an 11-token prompt (evaluated in batches of 4, so both the batched
+// and the one-state kernels run): the same tokens and the same logits' bits for 1, 2 and 3
+// threads.
+void TransformerTest::threadCountsAgree()
+{
+    QFETCH(int, arch);
+    QFETCH(int, type);
+    RandomModelOptions ro;
+    ro.matrixType = static_cast<GgmlType>(type);
+    ro.tiedOutput = false;  // tied random embeddings mostly repeat the last token
+    const RandomModel m = randomModel(smallConfig(static_cast<Architecture>(arch)), ro);
+    std::vector<std::int32_t> reference;
+    std::vector<float> referenceLogits;
+    for (int threads : {1, 2, 3}) {
+        TransformerOptions o;
+        o.threads = threads;
+        o.batch = 4;
+        Transformer t = make(m, o);
+        const auto tokens = greedy(t, kPrompt, 64);
+        const std::vector<float> last(t.logits().begin(), t.logits().end());
+        if (threads == 1) {
+            reference = tokens;
+            referenceLogits = last;
+            const auto distinct = std::set<std::int32_t>(tokens.begin(), tokens.end()).size();
+            qInfo("%zu distinct tokens in the continuation", distinct);
+            QVERIFY2(distinct > 3, "a degenerate continuation");
+        } else {
+            QCOMPARE(tokens, reference);
+            QVERIFY(sameBits(last, referenceLogits));
+        }
+    }
+}
+
+// F32 products compute each element with the same arithmetic whatever the batch, so a prompt
+// evaluated whole, in batches of 3 or token by token gives the same bits.
+void TransformerTest::f32BatchSplitKeepsBits()
+{
+    for (KernelPath path : kernelPaths()) {
+        const RandomModel m = randomModel(smallConfig(Architecture::Llama));
+        std::vector<float> whole;
+        for (std::int64_t batch : {256, 3, 1}) {
+            TransformerOptions o;
+            o.batch = batch;
+            o.kernels = path;
+            Transformer t = make(m, o);
+            auto logits = t.evaluate(kPrompt);
+            QVERIFY(logits.ok());
+            if (whole.empty())
+                whole.assign(logits.value().begin(), logits.value().end());
+            else
+                QVERIFY(sameBits(logits.value(), whole));
+        }
+    }
+}
+
+// truncate(n) drops the cache after n positions: evaluating another token there gives what a
+// fresh run of the shorter prompt and that token gives.
+void TransformerTest::truncateBranches()
+{
+    const RandomModel m = randomModel(smallConfig(Architecture::Qwen2));
+    TransformerOptions o;
+    o.threads = 2;
+    o.batch = 1;
+    Transformer t = make(m, o);
+    QVERIFY(t.evaluate(kPrompt).ok());
+    t.truncate(5);
+    QCOMPARE(t.position(), 5);
+    QVERIFY(t.logits().empty());
+    const std::int32_t branch = 11;
+    auto branched = t.evaluate(std::span<const std::int32_t>(&branch, 1));
+    QVERIFY(branched.ok());
+    const std::vector<float> a(branched.value().begin(), branched.value().end());
+
+    Transformer fresh = make(m, o);
+    std::vector<std::int32_t> prompt(kPrompt.begin(), kPrompt.begin() + 5);
+    prompt.push_back(branch);
+    auto direct = fresh.evaluate(prompt);
+    QVERIFY(direct.ok());
+    QVERIFY(sameBits(a, direct.value()));
+
+    t.truncate(100);  // past the position: kept as is
+    QCOMPARE(t.position(), 6);
+    t.reset();
+    QCOMPARE(t.position(), 0);
+}
+
+void TransformerTest::productsMatchAcrossPathsAndPlans_data()
+{
+    QTest::addColumn<int>("type");
+    QTest::addColumn<int>("batch");
+    QTest::addColumn<int>("splitK");
+    for (GgmlType type : {GgmlType::F32, GgmlType::F16, GgmlType::Q8_0})
+        for (int batch : {1, 3, 4, 9})
+            for (int splitK : {1, 2, 5, 64}) {
+                const std::string name = std::string(engine::gguf::ggmlTypeName(type)) + "/n" +
+                                         std::to_string(batch) + "/split" + std::to_string(splitK);
+                QTest::newRow(name.c_str()) << int(type) << batch << splitK;
+            }
+}
+
+// y = W x for a 37 x 160 matrix: both paths and every split-K plan within float rounding of the
+// double product of the dequantised weights; the split plans change bits, not values.
+void TransformerTest::productsMatchAcrossPathsAndPlans()
+{
+    QFETCH(int, type);
+    QFETCH(int, batch);
+    QFETCH(int, splitK);
+    RandomModel holder;
+    test::SplitMix rng(5);
+    const std::int64_t cols = 160, rows = 37;
+    std::vector<double> wanted(static_cast<std::size_t>(cols * rows));
+    for (double& w : wanted)
+        w = rng.next();
+    test::addTensor(holder, "w", static_cast<GgmlType>(type), {std::uint64_t(cols), std::uint64_t(rows)}, wanted, true);
+    const WeightView w{static_cast<GgmlType>(type), holder.tensors[0].data.data(), cols, rows};
+    std::vector<float> x(static_cast<std::size_t>(cols * batch));
+    for (float& v : x)
+        v = static_cast<float>(rng.next());
+    const auto& values = holder.values["w"];
+    for (KernelPath path : kernelPaths()) {
+        ThreadPool pool(2);
+        std::vector<float> y(static_cast<std::size_t>(rows * batch), -1.0f);
+        const MatmulTask task{&w, x.data(), cols, y.data(), rows};
+        std::vector<float> scratch(matmulScratchFloats({&task, 1}) * 2);
+        matmul(pool, {&task, 1}, batch, ReductionPlan{splitK}, path, scratch.data());
+        for (int t = 0; t < batch; ++t)
+            for (std::int64_t r = 0; r < rows; ++r) {
+                double exact = 0.0;
+                for (std::int64_t k = 0; k < cols; ++k)
+                    exact += values[static_cast<std::size_t>(r * cols + k)] * x[static_cast<std::size_t>(t * cols + k)];
+                const float got = y[static_cast<std::size_t>(t * rows + r)];
+                QVERIFY2(std::fabs(got - exact) <= 1e-5 * cols,
+                         (std::to_string(got) + " vs " + std::to_string(exact)).c_str());
+            }
+    }
+}
+
+// Threads get different row ranges for different counts: a row's value must not depend on the
+// range it is computed in (tiles of 4, 2 and 1 rows share the arithmetic).
+void TransformerTest::rowsIndependentOfRanges()
+{
+    for (GgmlType type : {GgmlType::F32, GgmlType::Q8_0})
+        for (int batch : {1, 6})
+            for (KernelPath path : kernelPaths()) {
+                RandomModel holder;
+                test::SplitMix rng(9);
+                const std::int64_t cols = 96, rows = 45;
+                std::vector<double> wanted(static_cast<std::size_t>(cols * rows));
+                for (double& w : wanted)
+                    w = rng.next();
+                test::addTensor(holder, "w", type, {std::uint64_t(cols), std::uint64_t(rows)}, wanted, false);
+                const WeightView w{type, holder.tensors[0].data.data(), cols, rows};
+                std::vector<float> x(static_cast<std::size_t>(cols * batch));
+                for (float& v : x)
+                    v = static_cast<float>(rng.next());
+                std::vector<float> whole(static_cast<std::size_t>(rows * batch));
+                std::vector<float> scratch(static_cast<std::size_t>(kTileRows * cols));
+                const MatmulTask all{&w, x.data(), cols, whole.data(), rows};
+                matmulRows(all, batch, 0, rows, {}, path, scratch.data());
+                for (std::int64_t step : {1, 3, 7}) {
+                    std::vector<float> pieces(whole.size());
+                    const MatmulTask part{&w, x.data(), cols, pieces.data(), rows};
+                    for (std::int64_t r = 0; r < rows; r += step)
+                        matmulRows(part, batch, r, std::min(rows, r + step), {}, path, scratch.data());
+                    QVERIFY(sameBits(pieces, whole));
+                }
+            }
+}
+
+void TransformerTest::threadPoolShares()
+{
+    for (std::int64_t count : {0, 1, 5, 16, 17, 100, 1000})
+        for (int parts : {1, 2, 3, 7})
+            for (std::int64_t grain : {1, 16}) {
+                std::int64_t next = 0;
+                for (int p = 0; p < parts; ++p) {
+                    const auto [b, e] = ThreadPool::share(count, p, parts, grain);
+                    QCOMPARE(b, next);
+                    QVERIFY(e >= b);
+                    if (e < count)
+                        QCOMPARE(e % grain, 0);
+                    next = e;
+                }
+                QCOMPARE(next, count);
+            }
+    ThreadPool pool(3);
+    std::vector<int> hits(3, 0);
+    for (int round = 0; round < 1000; ++round)
+        pool.run([&](int part) { ++hits[static_cast<std::size_t>(part)]; });
+    QCOMPARE(hits, std::vector<int>({1000, 1000, 1000}));
+    std::vector<std::int64_t> sums(3, 0);
+    pool.parallelFor(1000, 10, [&](std::int64_t b, std::int64_t e, int part) {
+        for (std::int64_t i = b; i < e; ++i)
+            sums[static_cast<std::size_t>(part)] += i;
+    });
+    QCOMPARE(sums[0] + sums[1] + sums[2], 999 * 1000 / 2);
+}
+
+void TransformerTest::refusesMissingTensor()
+{
+    RandomModel m = randomModel(smallConfig(Architecture::Llama));
+    std::erase_if(m.tensors, [](const auto& t) { return t.name == "blk.1.ffn_gate.weight"; });
+    auto t = Transformer::create(m.config, m.tensors, {}, "tiny.gguf");
+    QVERIFY(!t.ok());
+    QCOMPARE(QString::fromStdString(t.error()),
+             QStringLiteral("tiny.gguf: the tensor blk.1.ffn_gate.weight is missing (expected shape [64, 96])"));
+
+    RandomModel q = randomModel(smallConfig(Architecture::Qwen2));
+    std::erase_if(q.tensors, [](const auto& t) { return t.name == "blk.0.attn_k.bias"; });
+    auto u = Transformer::create(q.config, q.tensors);
+    QVERIFY(!u.ok());
+    QVERIFY2(u.error().find("blk.0.attn_k.bias is missing (expected shape [32])") != std::string::npos,
+             u.error().c_str());
+}
+
+void TransformerTest::refusesWrongShape()
+{
+    RandomModel m = randomModel(smallConfig(Architecture::Gpt2));
+    for (auto& t : m.tensors)
+        if (t.name == "blk.0.attn_qkv.weight")
+            t.ne = {64, 64, 3};
+    auto t = Transformer::create(m.config, m.tensors, {}, "tiny.gguf");
+    QVERIFY(!t.ok());
+    QCOMPARE(QString::fromStdString(t.error()),
+             QStringLiteral("tiny.gguf: the tensor blk.0.attn_qkv.weight has shape [64, 64, 3], expected [64, 192]"));
+
+    RandomModel n = randomModel(smallConfig(Architecture::Llama));
+    for (auto& t : n.tensors)
+        if (t.name == "output_norm.weight")
+            t.data = t.data.first(8);
+    auto u = Transformer::create(n.config, n.tensors);
+    QVERIFY(!u.ok());
+    QVERIFY2(u.error().find("output_norm.weight holds 8 bytes, not 64 F32 values") != std::string::npos,
+             u.error().c_str());
+}
+
+void TransformerTest::refusesKvCacheOverLimit()
+{
+    const RandomModel m = randomModel(smallConfig(Architecture::Llama));
+    TransformerOptions o;
+    o.kvCacheLimitBytes = 40000;
+    // 2 x 2 layers x 96 positions x 32 floats x 4 bytes = 49,152
+    auto t = Transformer::create(m.config, m.tensors, o, "tiny.gguf");
+    QVERIFY(!t.ok());
+    QCOMPARE(QString::fromStdString(t.error()),
+             QStringLiteral("tiny.gguf: the KV cache for a context of 96 positions needs 49152 bytes, over the "
+                            "limit of 40000 bytes; choose a smaller context"));
+    o.context = 64;
+    auto smaller = Transformer::create(m.config, m.tensors, o);
+    QVERIFY(smaller.ok());
+    QCOMPARE(smaller.value().kvCacheBytes(), 32768u);
+}
+
+void TransformerTest::refusesBadTokensAndFullContext()
+{
+    const RandomModel m = randomModel(smallConfig(Architecture::Llama));
+    TransformerOptions o;
+    o.context = 12;
+    Transformer t = make(m, o);
+    const std::vector<std::int32_t> bad = {1, 203};
+    auto r = t.evaluate(bad);
+    QVERIFY(!r.ok());
+    QCOMPARE(QString::fromStdString(r.error()), QStringLiteral("token 203 (at 1) is outside the vocabulary of 203"));
+    QCOMPARE(t.position(), 0);
+    QVERIFY(!t.evaluate({}).ok());
+    QVERIFY(t.evaluate(kPrompt).ok());
+    auto full = t.evaluate(kPrompt);
+    QVERIFY(!full.ok());
+    QCOMPARE(QString::fromStdString(full.error()), QStringLiteral("11 tokens do not fit: 11 of 12 positions are in use"));
+    QCOMPARE(t.position(), 11);
+}
+
+void TransformerTest::refusesBadOptions()
+{
+    const RandomModel m = randomModel(smallConfig(Architecture::Gpt2));
+    TransformerOptions o;
+    o.threads = 0;
+    QVERIFY(!Transformer::create(m.config, m.tensors, o).ok());
+    o = {};
+    o.plan.splitK = 65;
+    QVERIFY(!Transformer::create(m.config, m.tensors, o).ok());
+    o = {};
+    o.context = 97;  // gpt2 learned 96 positions
+    auto t = Transformer::create(m.config, m.tensors, o);
+    QVERIFY(!t.ok());
+    QVERIFY2(t.error().find("gpt2 learned 96 positions") != std::string::npos, t.error().c_str());
+    ModelConfig c = m.config;
+    c.kvHeads = 3;
+    auto u = Transformer::create(c, m.tensors);
+    QVERIFY(!u.ok());
+    QVERIFY2(u.error().find("not a multiple of head_count_kv 3") != std::string::npos, u.error().c_str());
+}
+
+QTEST_GUILESS_MAIN(TransformerTest)
+#include "tst_transformer.moc"
