@@ -376,6 +376,12 @@ private slots:
         QTest::newRow("unknown type") << oneTensor(99, {4}, 16)
                                       << "x.gguf: tensor 't' type at byte 45: ggml type 99 is not read (F32, F16, BF16, Q8_0, "
                                          "Q4_0, Q5_0, Q4_K and Q6_K are)";
+        QTest::newRow("control bytes in a name") << [] {
+            test::GgufWriter w;
+            w.addRawTensor("a\nb", 99, {4}, std::vector<std::byte>(16));
+            return w.bytes();
+        }() << "x.gguf: tensor 'a\\x0ab' type at byte 47: ggml type 99 is not read (F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K "
+               "and Q6_K are)";
         QTest::newRow("Q4_1 type") << oneTensor(3, {32}, 20)
                                    << "x.gguf: tensor 't' type at byte 45: ggml type 3 is not read (F32, F16, BF16, Q8_0, Q4_0, "
                                       "Q5_0, Q4_K and Q6_K are)";

@@ -17,6 +17,23 @@ constexpr std::uint64_t kMinKeyValueBytes = 8 + 4 + 1;     // key length, type, 
 constexpr std::uint64_t kMinTensorInfoBytes = 8 + 4 + 8 + 4 + 8;  // name length, dims, one ne, type, offset
 
 std::string grouped(std::uint64_t value) { return groupedNumber(static_cast<std::size_t>(value)); }
+// A key or tensor name as messages show it: control bytes as \xNN, at most 80 bytes of it.
+std::string shown(std::string_view name)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    for (std::size_t i = 0; i < name.size() && i < 80; ++i) {
+        const auto c = static_cast<unsigned char>(name[i]);
+        if (c < 0x20 || c == 0x7f || c == '\\' || c == '\'')
+            out += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
+        else
+            out += static_cast<char>(c);
+    }
+    if (name.size() > 80)
+        out += "...";
+    return out;
+}
+
 std::string byteCount(std::uint64_t n) { return grouped(n) + (n == 1 ? " byte" : " bytes"); }
 
 // The smallest number of bytes an element of the type takes (arrays: their type and count).
@@ -329,16 +346,16 @@ Result<GgufFile> GgufFile::parse(std::span<const std::byte> bytes, const std::st
         return *e;
     const std::uint64_t magic = r.take(4);
     if (magic != 0x46554747u) {  // "GGUF"
-        std::string shown;
+        std::string found;
         for (int i = 0; i < 4; ++i) {
             const auto c = static_cast<unsigned>((magic >> (8 * i)) & 0xffu);
             static constexpr char kHex[] = "0123456789abcdef";
             if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-                shown += static_cast<char>(c);
+                found += static_cast<char>(c);
             else
-                shown += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
+                found += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
         }
-        return r.fail("magic", 0, "expected \"GGUF\", found \"" + shown + "\" (not a GGUF file)");
+        return r.fail("magic", 0, "expected \"GGUF\", found \"" + found + "\" (not a GGUF file)");
     }
     auto version = r.integer("version", 4);
     if (!version)
@@ -375,7 +392,7 @@ Result<GgufFile> GgufFile::parse(std::span<const std::byte> bytes, const std::st
         auto key = r.string("key " + std::to_string(i), kMaxKeyBytes);
         if (!key)
             return Error{key.error()};
-        const std::string field = "key '" + *key + "'";
+        const std::string field = "key '" + shown(*key) + "'";
         if (file.m_metadata.count(*key))
             return r.fail(field, keyAt, "the key appears twice");
         const std::uint64_t typeAt = r.position();
@@ -413,7 +430,7 @@ Result<GgufFile> GgufFile::parse(std::span<const std::byte> bytes, const std::st
         if (!name)
             return Error{name.error()};
         t.name = std::move(name).value();
-        const std::string field = "tensor '" + t.name + "'";
+        const std::string field = "tensor '" + shown(t.name) + "'";
         if (file.m_tensorIndex.count(t.name))
             return r.fail(field, nameAt, "the tensor name appears twice");
         const std::uint64_t dimsAt = r.position();
@@ -472,7 +489,7 @@ Result<GgufFile> GgufFile::parse(std::span<const std::byte> bytes, const std::st
     file.m_dataOffset = dataStart;
     for (std::size_t i = 0; i < file.m_tensors.size(); ++i) {
         TensorInfo& t = file.m_tensors[i];
-        const std::string field = "tensor '" + t.name + "' data offset";
+        const std::string field = "tensor '" + shown(t.name) + "' data offset";
         if (t.offset % alignment != 0)
             return r.fail(field, pending[i].offsetAt,
                           "offset " + grouped(t.offset) + " is not a multiple of the alignment " + grouped(alignment));
@@ -501,10 +518,10 @@ const TensorInfo* GgufFile::tensor(const std::string& name) const
 
 namespace {
 
-Error missing(const std::string& what, const std::string& key) { return Error{what + ": metadata key '" + key + "' is missing"}; }
+Error missing(const std::string& what, const std::string& key) { return Error{what + ": metadata key '" + shown(key) + "' is missing"}; }
 Error wrong(const std::string& what, const std::string& key, const GgufValue& v, const std::string& expected)
 {
-    return Error{what + ": metadata key '" + key + "' holds " + holds(v) + "; expected " + expected};
+    return Error{what + ": metadata key '" + shown(key) + "' holds " + holds(v) + "; expected " + expected};
 }
 
 }  // namespace
@@ -530,7 +547,7 @@ Result<std::uint64_t> GgufFile::unsignedInteger(const std::string& key) const
         return wrong(m_what, key, *v, "a whole number");
     const auto s = signedOf(*v);
     if (!s || *s < 0)
-        return Error{m_what + ": metadata key '" + key + "' is " + std::to_string(s.value_or(0)) + "; expected a number >= 0"};
+        return Error{m_what + ": metadata key '" + shown(key) + "' is " + std::to_string(s.value_or(0)) + "; expected a number >= 0"};
     return static_cast<std::uint64_t>(*s);
 }
 
@@ -591,7 +608,7 @@ Result<std::vector<std::int32_t>> GgufFile::intArray(const std::string& key) con
     for (std::size_t i = 0; i < a->values.size(); ++i) {
         const auto s = signedOf(a->values[i]);
         if (!s || *s < std::numeric_limits<std::int32_t>::min() || *s > std::numeric_limits<std::int32_t>::max())
-            return Error{m_what + ": metadata key '" + key + "'[" + std::to_string(i) + "] is outside the int32 range"};
+            return Error{m_what + ": metadata key '" + shown(key) + "'[" + std::to_string(i) + "] is outside the int32 range"};
         out.push_back(static_cast<std::int32_t>(*s));
     }
     return out;
