@@ -5,6 +5,12 @@
 #include "tokenizer/tokenizer.h"
 #include "tokenizer/unicode_category.h"
 
+#include "test_support.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 #include <random>
@@ -293,6 +299,40 @@ private slots:
         const auto info = findPreTokenizer(pre.toStdString());
         QVERIFY(info.has_value());
         QCOMPARE(toList(preTokenize(text.toStdString(), info->kind)), words);
+    }
+
+    // Seeded random texts (letters, digits, whitespace and punctuation of several scripts,
+    // contractions in both cases) split by the regexes themselves: data/pretokenizer_cases.json,
+    // written by tools/gen_pretokenizer_cases.py with Python's regex module.
+    void preTokenizersMatchRegexes_data()
+    {
+        QTest::addColumn<QString>("pre");
+        for (const char* pre : {"gpt-2", "llama-bpe", "qwen2", "smollm", "default"}) {
+            QTest::newRow(pre) << QString(pre);
+        }
+    }
+    void preTokenizersMatchRegexes()
+    {
+        QFETCH(QString, pre);
+        QFile file(logitlab::test::dataPath("pretokenizer_cases.json"));
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
+        const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        const QJsonArray texts = root["texts"].toArray();
+        const QJsonArray splits = root["splits"].toObject()[pre].toArray();
+        QCOMPARE(splits.size(), texts.size());
+        QVERIFY(texts.size() >= 100);
+        const PreTokenizerKind kind = findPreTokenizer(pre.toStdString())->kind;
+        for (qsizetype i = 0; i < texts.size(); ++i) {
+            QList<QByteArray> expected;
+            for (const QJsonValue& w : splits[i].toArray()) {
+                expected.push_back(w.toString().toUtf8());
+            }
+            const QList<QByteArray> got = toList(preTokenize(texts[i].toString().toUtf8().toStdString(), kind));
+            if (got != expected) {
+                qWarning() << "text" << i << texts[i].toString() << "\n expected" << expected << "\n got     " << got;
+            }
+            QCOMPARE(got, expected);
+        }
     }
 
     // Byte-level BPE: the pair with the lowest rank joins first; the leftmost of equal pairs.
