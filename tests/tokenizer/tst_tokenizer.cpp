@@ -13,6 +13,7 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <algorithm>
 #include <random>
 #include <set>
 
@@ -568,6 +569,44 @@ private slots:
         }
         // Byte fallback carries bytes that are not UTF-8 through unchanged.
         QCOMPARE(QByteArray::fromStdString(t.decode(t.encode("a\xFF" "b", false))), QByteArray("a\xFF" "b"));
+    }
+
+    // Any bytes at all: byte-level BPE gives back the text with each byte that is not UTF-8
+    // replaced by U+FFFD (as llama.cpp reads it); SentencePiece's byte fallback gives back the
+    // bytes themselves, except where a broken lead byte swallows part of a U+2581 (first check).
+    // Ids out of range decode to nothing.
+    void randomBytes()
+    {
+        const Tokenizer space = make(spmVocabulary(spmWords({"\xE2\x96\x81"})));
+        QCOMPARE(QByteArray::fromStdString(space.decode(space.encode("\xE4 x", false))), QByteArray("\xE4\xE2\x96\x81x"));
+        const Tokenizer bpe = make(bpeVocabulary("llama-bpe", spellingMerges({" the", "ab"}), {{"<|eot_id|>", 3}}));
+        const Tokenizer spm = make(spmVocabulary(spmWords({"\xE2\x96\x81the", "ab", "\xE2\x96\x81"})));
+        std::mt19937 rng(360);
+        std::uniform_int_distribution<int> byte(0, 255);
+        std::uniform_int_distribution<int> length(0, 40);
+        for (int i = 0; i < 3000; ++i) {
+            std::string text;
+            for (int n = length(rng); n > 0; --n) {
+                text.push_back(static_cast<char>(byte(rng)));
+            }
+            std::string normalized;
+            for (const std::uint32_t cp : codePointsFromUtf8(text)) {
+                appendUtf8(normalized, cp);
+            }
+            QCOMPARE(QByteArray::fromStdString(bpe.decode(bpe.encode(text, true, true))), QByteArray::fromStdString(normalized));
+            // SentencePiece cuts characters by their lead byte, so a broken lead byte just before
+            // a space takes in part of its U+2581, which then falls back to bytes and decodes as
+            // U+2581 rather than a space (as in llama.cpp): exact only without lead bytes.
+            const std::string back = spm.decode(spm.encode(text, true, true));
+            const bool leadBytes = std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xC0; });
+            if (!leadBytes && text.find("\xE2\x96\x81") == std::string::npos) {
+                QCOMPARE(QByteArray::fromStdString(back), QByteArray::fromStdString(text));
+            }
+        }
+        const std::vector<std::int32_t> bad{-5, 'a', 1 << 30};
+        QCOMPARE(bpe.decode(bad), std::string("a"));
+        QCOMPARE(bpe.tokenPiece(-1), std::string());
+        QCOMPARE(bpe.tokenText(1 << 30), std::string());
     }
 
     void badVocabularies_data()

@@ -218,7 +218,7 @@ Result<Tokenizer> Tokenizer::create(TokenizerVocabulary v)
     // End of generation: EOS and the tokens llama.cpp recognises by their text (these become
     // control tokens if the file says otherwise, as in llama.cpp).
     for (const std::string_view text : kEogTexts) {
-        if (const auto it = t.m_ids.find(std::string(text)); it != t.m_ids.end()) {
+        if (const auto it = t.m_ids.find(text); it != t.m_ids.end()) {
             t.m_eog.push_back(it->second);
             t.m_attrs[static_cast<std::size_t>(it->second)] |= Control;
         }
@@ -237,6 +237,10 @@ Result<Tokenizer> Tokenizer::create(TokenizerVocabulary v)
     std::stable_sort(t.m_specials.begin(), t.m_specials.end(), [&](std::int32_t a, std::int32_t b) {
         return t.m_tokens[static_cast<std::size_t>(a)].size() > t.m_tokens[static_cast<std::size_t>(b)].size();
     });
+    t.m_pieces.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        t.m_pieces.push_back(t.makePiece(i));
+    }
     return t;
 }
 
@@ -248,7 +252,7 @@ const std::string& Tokenizer::tokenText(std::int32_t id) const
 
 std::int32_t Tokenizer::tokenId(std::string_view text) const
 {
-    const auto it = m_ids.find(std::string(text));
+    const auto it = m_ids.find(text);
     return it == m_ids.end() ? -1 : it->second;
 }
 
@@ -345,7 +349,8 @@ std::int32_t Tokenizer::byteToken(std::uint8_t byte) const
     if (const std::int32_t id = tokenId(hex); id >= 0) {
         return id;
     }
-    if (const std::int32_t id = tokenId(std::string(1, static_cast<char>(byte))); id >= 0) {
+    const char raw = static_cast<char>(byte);
+    if (const std::int32_t id = tokenId(std::string_view(&raw, 1)); id >= 0) {
         return id;
     }
     return m_unknown;  // llama.cpp stops with an exception here
@@ -450,7 +455,7 @@ void Tokenizer::encodeBpeWord(const std::string& word, std::vector<std::int32_t>
         int left;
         int right;
         std::int32_t rank;
-        std::string text;
+        std::size_t length;
     };
     const auto later = [](const Bigram& a, const Bigram& b) {
         return a.rank > b.rank || (a.rank == b.rank && a.left > b.left);
@@ -473,9 +478,7 @@ void Tokenizer::encodeBpeWord(const std::string& word, std::vector<std::int32_t>
         }
         const auto it = m_mergeRanks.find(mergeKey(textOf(left), textOf(right)));
         if (it != m_mergeRanks.end()) {
-            std::string joined(textOf(left));
-            joined.append(textOf(right));
-            queue.push({left, right, it->second, std::move(joined)});
+            queue.push({left, right, it->second, textOf(left).size() + textOf(right).size()});
         }
     };
     for (int i = 1; i < static_cast<int>(symbols.size()); ++i) {
@@ -486,8 +489,9 @@ void Tokenizer::encodeBpeWord(const std::string& word, std::vector<std::int32_t>
         queue.pop();
         Symbol& l = symbols[static_cast<std::size_t>(b.left)];
         Symbol& r = symbols[static_cast<std::size_t>(b.right)];
-        if (l.length == 0 || r.length == 0 || l.length + r.length != b.text.size()
-            || std::string_view(encoded).substr(l.begin, l.length + r.length) != b.text) {
+        // Symbols only grow, by taking in their right neighbour: the pair is as it was queued
+        // when both are still there and their lengths add up as they did.
+        if (l.length == 0 || r.length == 0 || l.length + r.length != b.length) {
             continue;  // outdated
         }
         l.length += r.length;
@@ -508,7 +512,7 @@ void Tokenizer::encodeBpeWord(const std::string& word, std::vector<std::int32_t>
         // As llama.cpp: look up each byte of the symbol's text on its own (only ASCII byte
         // characters can be found this way; a complete byte-level vocabulary never gets here).
         for (const char c : piece) {
-            if (const std::int32_t id = tokenId(std::string(1, c)); id >= 0) {
+            if (const std::int32_t id = tokenId(std::string_view(&c, 1)); id >= 0) {
                 out.push_back(id);
             }
         }
@@ -520,10 +524,19 @@ std::string Tokenizer::tokenPiece(std::int32_t id, bool renderSpecial) const
     if (!inRange(id)) {
         return {};
     }
-    const std::uint8_t attr = m_attrs[static_cast<std::size_t>(id)];
-    const std::string& text = m_tokens[static_cast<std::size_t>(id)];
+    const auto i = static_cast<std::size_t>(id);
+    if (!renderSpecial && (m_attrs[i] & (Control | Unknown))) {
+        return {};
+    }
+    return m_pieces[i];
+}
+
+std::string Tokenizer::makePiece(std::size_t id) const
+{
+    const std::uint8_t attr = m_attrs[id];
+    const std::string& text = m_tokens[id];
     if (attr & (Control | Unknown)) {
-        return renderSpecial ? text : std::string();
+        return text;
     }
     if (attr & UserDefined) {
         return text;
@@ -564,10 +577,14 @@ std::string Tokenizer::decode(std::span<const std::int32_t> ids, DecodeOptions o
     std::string text;
     bool removeSpace = m_addSpacePrefix;
     for (const std::int32_t id : ids) {
-        std::string piece = tokenPiece(id, options.renderSpecial);
+        if (!inRange(id) || (!options.renderSpecial && (m_attrs[static_cast<std::size_t>(id)] & (Control | Unknown)))) {
+            removeSpace = removeSpace && id == m_bos;
+            continue;
+        }
+        std::string_view piece = m_pieces[static_cast<std::size_t>(id)];
         if (removeSpace && id != m_bos) {
-            if (!piece.empty() && piece.front() == ' ') {
-                piece.erase(0, 1);
+            if (piece.starts_with(' ')) {
+                piece.remove_prefix(1);
             }
             removeSpace = false;
         }

@@ -82,15 +82,24 @@ private:
     void encodeSpm(std::string_view text, std::vector<std::int32_t>& out) const;
     void encodeBpeWord(const std::string& word, std::vector<std::int32_t>& out) const;
     std::int32_t byteToken(std::uint8_t byte) const;
+    std::string makePiece(std::size_t id) const;
     bool inRange(std::int32_t id) const { return id >= 0 && static_cast<std::size_t>(id) < m_tokens.size(); }
 
     bool m_spm = false;
     PreTokenizerInfo m_pre;
+    // Lookups by std::string_view without building a std::string.
+    struct StringHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    using StringMap = std::unordered_map<std::string, std::int32_t, StringHash, std::equal_to<>>;
+
     std::vector<std::string> m_tokens;
+    std::vector<std::string> m_pieces;  // tokenPiece(id, true) of every token
     std::vector<float> m_scores;
     std::vector<std::uint8_t> m_attrs;
-    std::unordered_map<std::string, std::int32_t> m_ids;
-    std::unordered_map<std::string, std::int32_t> m_mergeRanks;  // "left\0right" -> rank
+    StringMap m_ids;
+    StringMap m_mergeRanks;  // "left\0right" -> rank
     std::vector<std::int32_t> m_specials;  // control, user-defined and unknown tokens, longest first
     std::vector<std::int32_t> m_eog;       // sorted
     std::int32_t m_bos = -1;

@@ -47,6 +47,20 @@ const ByteTables& byteTables()
 
 UnicodeCategory unicodeCategory(std::uint32_t codePoint)
 {
+    static const auto ascii = [] {
+        std::array<UnicodeCategory, 128> table{};
+        std::size_t r = 0;
+        for (std::uint32_t cp = 0; cp < 128; ++cp) {
+            while (r + 1 < std::size(kRanges) && kRanges[r + 1].first <= cp) {
+                ++r;
+            }
+            table[cp] = static_cast<UnicodeCategory>(kRanges[r].category);
+        }
+        return table;
+    }();
+    if (codePoint < 128) {
+        return ascii[codePoint];
+    }
     if (codePoint > 0x10FFFF) {
         return UnicodeCategory::Other;
     }
