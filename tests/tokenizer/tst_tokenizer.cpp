@@ -418,6 +418,14 @@ private slots:
         QVERIFY(t.isControl(start));
     }
 
+    // Special tokens are matched longest first, whatever their order in the vocabulary.
+    void longestSpecialFirst()
+    {
+        const Tokenizer t = make(bpeVocabulary("qwen2", {}, {{"<tool>", 4}, {"<tool_call>", 4}, {"<tool_call></tool_call>", 4}}));
+        QCOMPARE(t.encode("<tool_call><tool>x<tool_call></tool_call>", false),
+                 (std::vector<std::int32_t>{t.tokenId("<tool_call>"), t.tokenId("<tool>"), 'x', t.tokenId("<tool_call></tool_call>")}));
+    }
+
     void bosAndEos()
     {
         auto v = bpeVocabulary("llama-bpe", {}, {{"<|begin_of_text|>", 3}, {"<|end_of_text|>", 3}});
