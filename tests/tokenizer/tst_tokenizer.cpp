@@ -447,6 +447,51 @@ private slots:
                  QByteArray("a"));
     }
 
+    // Token types as llama.cpp reads them, and the defaults it takes when the file is silent.
+    void tokenTypesAndDefaults()
+    {
+        auto v = spmVocabulary(spmWords({"\xE2\x96\x81hi"}));
+        v.tokens.insert(v.tokens.end(), {"<|endoftext|>", "\xE2\x96\x81<tag>", "[unused0]", "[odd]"});
+        v.types.insert(v.types.end(), {1, 4, 5, 0});
+        v.scores.insert(v.scores.end(), {0, 0, 0, 0});
+        v.bos = -1;  // llama.cpp's SentencePiece defaults: BOS 1, EOS 2
+        v.eos = -1;
+        const Tokenizer t = make(v);
+        QCOMPARE(t.bos(), 1);
+        QCOMPARE(t.eos(), 2);
+        const std::int32_t eot = t.tokenId("<|endoftext|>");
+        // A normal-typed <|endoftext|> ends generation and so becomes a control token.
+        QVERIFY(t.isEog(eot));
+        QVERIFY(t.isControl(eot));
+        QCOMPARE(t.tokenPiece(eot, false), std::string());
+        // User-defined pieces are matched in any text and decode as written (U+2581 kept).
+        const std::int32_t tag = t.tokenId("\xE2\x96\x81<tag>");
+        QCOMPARE(t.encode("hi \xE2\x96\x81<tag>", false).back(), tag);
+        QCOMPARE(QByteArray::fromStdString(t.tokenPiece(tag)), QByteArray("\xE2\x96\x81<tag>"));
+        // Unused and undefined types decode to nothing; <unk> only when rendered.
+        QCOMPARE(t.tokenPiece(t.tokenId("[unused0]")), std::string());
+        QCOMPARE(t.tokenPiece(t.tokenId("[odd]")), std::string());
+        QCOMPARE(t.tokenPiece(0, false), std::string());
+        QCOMPARE(t.tokenPiece(0), std::string("<unk>"));
+        // Unknown and control tokens are read from the text only when parsing special tokens.
+        QCOMPARE(t.encode("<unk>", false, true), (std::vector<std::int32_t>{0}));
+        QVERIFY(t.encode("<unk>", false, false).size() > 1);
+
+        // Without token types every token is normal (nothing special to cut out).
+        auto untyped = bpeVocabulary("gpt-2", {}, {{"<|im_start|>", 3}});
+        untyped.types.clear();
+        const Tokenizer u = make(untyped);
+        QVERIFY(!u.isControl(u.tokenId("<|im_start|>")));
+        QVERIFY(u.encode("<|im_start|>", false, true).size() > 1);
+        // gpt2 without BOS/EOS ids: llama.cpp's 11 for both; without the 12th token, none.
+        QCOMPARE(u.bos(), 11);
+        auto tiny = bpeVocabulary("gpt-2", {});
+        tiny.tokens.resize(5);
+        tiny.types.resize(5);
+        QCOMPARE(make(tiny).bos(), -1);
+        QVERIFY(!make(tiny).isEog(11));
+    }
+
     void cleanSpaces()
     {
         const Tokenizer t = make(bpeVocabulary("gpt-2", {}));
