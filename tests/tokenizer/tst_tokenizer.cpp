@@ -585,6 +585,52 @@ private slots:
         QCOMPARE(t.encode("", false), (std::vector<std::int32_t>{}));
     }
 
+    // A vocabulary trained by SentencePiece itself (Llama's settings: identity normalisation,
+    // dummy prefix, spaces kept, byte fallback) and the ids it gives 500 seeded random texts:
+    // data/spm_cases.json, written by tools/gen_spm_cases.py.
+    void spmMatchesSentencePiece()
+    {
+        QFile file(logitlab::test::dataPath("spm_cases.json"));
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
+        const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        TokenizerVocabulary v;
+        v.model = "llama";
+        for (const QJsonValue& t : root["tokens"].toArray()) {
+            v.tokens.push_back(t.toString().toStdString());
+        }
+        for (const QJsonValue& s : root["scores"].toArray()) {
+            v.scores.push_back(static_cast<float>(s.toDouble()));
+        }
+        for (const QJsonValue& t : root["types"].toArray()) {
+            v.types.push_back(t.toInt());
+        }
+        v.bos = 1;
+        v.eos = 2;
+        v.unknown = 0;
+        v.addBos = true;
+        const Tokenizer t = make(v);
+        const QJsonArray texts = root["texts"].toArray();
+        const QJsonArray ids = root["ids"].toArray();
+        QCOMPARE(ids.size(), texts.size());
+        QVERIFY(texts.size() >= 100);
+        for (qsizetype i = 0; i < texts.size(); ++i) {
+            const std::string text = texts[i].toString().toStdString();
+            std::vector<std::int32_t> expected;
+            for (const QJsonValue& id : ids[i].toArray()) {
+                expected.push_back(id.toInt());
+            }
+            const auto got = t.encode(text, false);
+            if (got != expected) {
+                qWarning() << "text" << i << texts[i].toString() << "\n expected" << describe(t, expected).c_str()
+                           << "\n got     " << describe(t, got).c_str();
+            }
+            QCOMPARE(got, expected);
+            if (text.find("\xE2\x96\x81") == std::string::npos) {  // U+2581 in the text decodes as a space
+                QCOMPARE(QByteArray::fromStdString(t.decode(got)), QByteArray::fromStdString(text));
+            }
+        }
+    }
+
     void spmWithoutSpacePrefix()
     {
         auto v = spmVocabulary(spmWords({"Hello", "\xE2\x96\x81world"}));
