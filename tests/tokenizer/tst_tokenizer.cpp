@@ -336,6 +336,53 @@ private slots:
         }
     }
 
+    // A byte-level BPE vocabulary with merges learned from a seeded corpus and the ids Hugging
+    // Face's tokenizers.js gives 400 seeded random texts with each pre-tokenizer's regexes:
+    // data/bpe_cases.json, written by tools/gen_bpe_cases.mjs.
+    void bpeMatchesReference_data()
+    {
+        QTest::addColumn<QString>("pre");
+        for (const char* pre : {"gpt-2", "llama-bpe", "qwen2", "smollm", "default"}) {
+            QTest::newRow(pre) << QString(pre);
+        }
+    }
+    void bpeMatchesReference()
+    {
+        QFETCH(QString, pre);
+        QFile file(logitlab::test::dataPath("bpe_cases.json"));
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
+        const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        TokenizerVocabulary v;
+        v.model = "gpt2";
+        v.pre = pre.toStdString();
+        for (const QJsonValue& t : root["tokens"].toArray()) {
+            v.tokens.push_back(t.toString().toStdString());
+            v.types.push_back(1);
+        }
+        for (const QJsonValue& m : root["merges"].toArray()) {
+            v.merges.push_back(m.toString().toStdString());
+        }
+        const Tokenizer t = make(v);
+        const QJsonArray texts = root["texts"].toArray();
+        const QJsonArray ids = root["ids"].toObject()[pre].toArray();
+        QCOMPARE(ids.size(), texts.size());
+        QVERIFY(texts.size() >= 100);
+        for (qsizetype i = 0; i < texts.size(); ++i) {
+            const std::string text = texts[i].toString().toStdString();
+            std::vector<std::int32_t> expected;
+            for (const QJsonValue& id : ids[i].toArray()) {
+                expected.push_back(id.toInt());
+            }
+            const auto got = t.encode(text, false);
+            if (got != expected) {
+                qWarning() << "text" << i << texts[i].toString() << "\n expected" << describe(t, expected).c_str()
+                           << "\n got     " << describe(t, got).c_str();
+            }
+            QCOMPARE(got, expected);
+            QCOMPARE(QByteArray::fromStdString(t.decode(got)), QByteArray::fromStdString(text));
+        }
+    }
+
     // Byte-level BPE: the pair with the lowest rank joins first; the leftmost of equal pairs.
     void bpeMergeOrder_data()
     {
