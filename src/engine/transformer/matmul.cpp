@@ -20,6 +20,11 @@ namespace {
 
 constexpr std::int64_t kQ8Weights = 32;
 constexpr std::size_t kQ8Bytes = 34;  // an F16 scale, then 32 int8 weights
+// How far ahead of the block being read a decode step prefetches each row (measured: 256 bytes
+// took a Q8_0 matrix-vector product from 5.5 to 3.6 ns a block from memory, 1024 the same).
+constexpr int kPrefetchBytes = 256;
+// The same for F32 rows (7.5 to 6.6 ns for 32 weights).
+constexpr int kPrefetchF32Bytes = 1024;
 
 // Column where slice s of S begins: slices are whole 32-column blocks.
 std::int64_t sliceBegin(std::int64_t cols, int s, int slices)
@@ -90,6 +95,8 @@ __attribute__((target("avx2,fma"))) void f32TileAvx2(const float* w, std::int64_
             xv[t] = _mm256_loadu_ps(x + t * xs + k);
 #pragma GCC unroll 16
         for (int r = 0; r < R; ++r) {
+            if constexpr (T == 1)  // a decode step: the weights stream from memory
+                _mm_prefetch(reinterpret_cast<const char*>(w + r * ws + k) + kPrefetchF32Bytes, _MM_HINT_T0);
             const __m256 wv = _mm256_loadu_ps(w + r * ws + k);
 #pragma GCC unroll 16
             for (int t = 0; t < T; ++t)
@@ -103,6 +110,12 @@ __attribute__((target("avx2,fma"))) void f32TileAvx2(const float* w, std::int64_
                 sum += w[r * ws + k] * x[t * xs + k];
             out[r * T + t] = sum;
         }
+}
+
+// 8 int8 weights as floats (a sign-extending load, then a conversion).
+__attribute__((target("avx2,fma"))) inline __m256 widen(const std::byte* p)
+{
+    return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i_u*>(p))));
 }
 
 // R rows of Q8_0 blocks [b0, b1) against one state: out[r].
@@ -123,15 +136,14 @@ __attribute__((target("avx2,fma,f16c"))) void q8TileAvx2(const std::byte* w, std
 #pragma GCC unroll 16
         for (int r = 0; r < R; ++r) {
             const std::byte* block = w + r * rowBytes + static_cast<std::size_t>(b) * kQ8Bytes;
+            _mm_prefetch(reinterpret_cast<const char*>(block) + kPrefetchBytes, _MM_HINT_T0);
             std::uint16_t scaleBits = 0;
             std::memcpy(&scaleBits, block, sizeof scaleBits);
             const __m256 d = _mm256_set1_ps(_cvtsh_ss(scaleBits));
-            const __m128i qa = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 2));
-            const __m128i qb = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 18));
-            const __m256 f0 = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(qa));
-            const __m256 f1 = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128(qa, 8)));
-            const __m256 f2 = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(qb));
-            const __m256 f3 = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128(qb, 8)));
+            const __m256 f0 = widen(block + 2);
+            const __m256 f1 = widen(block + 10);
+            const __m256 f2 = widen(block + 18);
+            const __m256 f3 = widen(block + 26);
             __m256 p0 = _mm256_mul_ps(f0, x0);
             __m256 p1 = _mm256_mul_ps(f1, x1);
             p0 = _mm256_fmadd_ps(f2, x2, p0);
@@ -336,18 +348,30 @@ void matmul(ThreadPool& pool, std::span<const MatmulTask> tasks, std::int64_t ba
             KernelPath path, float* scratch)
 {
     const std::size_t scratchFloats = matmulScratchFloats(tasks);
-    const int parts = pool.threads();
-    auto work = [&](int part) {
-        for (const MatmulTask& task : tasks) {
-            const auto [begin, end] = ThreadPool::share(task.w->rows, part, parts, kTileRows);
-            if (begin < end)
-                matmulRows(task, batch, begin, end, plan, path, scratch + part * scratchFloats);
+    // Units of whole tiles, about 32 per thread, so a descheduled thread holds little back.
+    std::int64_t totalRows = 0;
+    for (const MatmulTask& task : tasks)
+        totalRows += task.w->rows;
+    const std::int64_t unitRows =
+        std::max<std::int64_t>(1, totalRows / (kTileRows * 32 * pool.threads())) * kTileRows;
+    std::int64_t units = 0;
+    for (const MatmulTask& task : tasks)
+        units += (task.w->rows + unitRows - 1) / unitRows;
+    pool.parallelFor(units, 1, [&](std::int64_t begin, std::int64_t end, int thread) {
+        for (std::int64_t unit = begin; unit < end; ++unit) {
+            std::int64_t u = unit;
+            for (const MatmulTask& task : tasks) {
+                const std::int64_t taskUnits = (task.w->rows + unitRows - 1) / unitRows;
+                if (u < taskUnits) {
+                    const std::int64_t first = u * unitRows;
+                    matmulRows(task, batch, first, std::min(task.w->rows, first + unitRows), plan, path,
+                               scratch + static_cast<std::size_t>(thread) * scratchFloats);
+                    break;
+                }
+                u -= taskUnits;
+            }
         }
-    };
-    if (parts == 1)
-        work(0);
-    else
-        pool.run(work);
+    });
 }
 
 }  // namespace logitlab::engine::transformer

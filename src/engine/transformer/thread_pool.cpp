@@ -11,7 +11,7 @@ namespace logitlab::engine::transformer {
 namespace {
 
 // About 50 us of spinning on a current x86 core before a thread goes to sleep: longer than the
-// gap between two products of one token, far shorter than a scheduler's time slice.
+// gap between two operations of one token, far shorter than a scheduler's time slice.
 constexpr int kSpins = 2000;
 
 inline void relax()
@@ -28,8 +28,8 @@ inline void relax()
 ThreadPool::ThreadPool(int threads) : m_threads(std::max(1, threads))
 {
     m_workers.reserve(static_cast<std::size_t>(m_threads - 1));
-    for (int part = 1; part < m_threads; ++part)
-        m_workers.emplace_back([this, part] { work(part); });
+    for (int thread = 1; thread < m_threads; ++thread)
+        m_workers.emplace_back([this, thread] { work(thread); });
 }
 
 ThreadPool::~ThreadPool()
@@ -41,7 +41,26 @@ ThreadPool::~ThreadPool()
         worker.join();
 }
 
-void ThreadPool::work(int part)
+void ThreadPool::claimChunks(int thread)
+{
+    std::uint64_t claim = m_claim.load(std::memory_order_acquire);
+    const std::uint64_t generation = claim >> 32;
+    for (;;) {
+        if ((claim >> 32) != generation)
+            return;
+        const auto index = static_cast<std::int64_t>(claim & 0xffffffffu);
+        if (index >= m_chunks.load(std::memory_order_relaxed))
+            return;
+        if (!m_claim.compare_exchange_weak(claim, claim + 1, std::memory_order_acq_rel, std::memory_order_acquire))
+            continue;
+        const std::int64_t begin = index * m_chunk;
+        (*m_body)(begin, std::min(m_count, begin + m_chunk), thread);
+        m_done.fetch_add(1, std::memory_order_acq_rel);
+        claim = m_claim.load(std::memory_order_acquire);
+    }
+}
+
+void ThreadPool::work(int thread)
 {
     std::uint32_t seen = 0;
     for (;;) {
@@ -56,60 +75,43 @@ void ThreadPool::work(int part)
         seen = generation;
         if (m_stop.load(std::memory_order_relaxed))
             return;
-        (*m_task)(part);
-        if (m_pending.fetch_sub(1, std::memory_order_acq_rel) == 1)
-            m_pending.notify_one();
+        claimChunks(thread);
     }
 }
 
-void ThreadPool::run(const std::function<void(int)>& task)
-{
-    if (m_workers.empty()) {
-        task(0);
-        return;
-    }
-    m_task = &task;
-    m_pending.store(static_cast<int>(m_workers.size()), std::memory_order_relaxed);
-    m_generation.fetch_add(1, std::memory_order_release);
-    m_generation.notify_all();
-    task(0);
-    int spins = 0;
-    int pending = 0;
-    while ((pending = m_pending.load(std::memory_order_acquire)) != 0) {
-        if (++spins < kSpins)
-            relax();
-        else
-            m_pending.wait(pending, std::memory_order_acquire);
-    }
-    m_task = nullptr;
-}
-
-std::pair<std::int64_t, std::int64_t> ThreadPool::share(std::int64_t count, int part, int parts, std::int64_t grain)
-{
-    grain = std::max<std::int64_t>(1, grain);
-    const std::int64_t units = (count + grain - 1) / grain;
-    const std::int64_t base = units / parts;
-    const std::int64_t extra = units % parts;
-    const std::int64_t first = part * base + std::min<std::int64_t>(part, extra);
-    const std::int64_t last = first + base + (part < extra ? 1 : 0);
-    return {std::min(count, first * grain), std::min(count, last * grain)};
-}
-
-void ThreadPool::parallelFor(std::int64_t count, std::int64_t grain,
-                             const std::function<void(std::int64_t, std::int64_t, int)>& body)
+void ThreadPool::parallelFor(std::int64_t count, std::int64_t chunk, const Body& body)
 {
     if (count <= 0)
         return;
-    if (m_threads == 1 || count <= grain) {
+    chunk = std::max<std::int64_t>(1, chunk);
+    if (m_workers.empty() || count <= chunk) {
         body(0, count, 0);
         return;
     }
-    const int parts = m_threads;
-    run([&](int part) {
-        const auto [begin, end] = share(count, part, parts, grain);
-        if (begin < end)
-            body(begin, end, part);
-    });
+    chunk = std::max(chunk, (count + 0xfffffffd) / 0xfffffffe);  // chunk indices fit 32 bits
+    const std::int64_t chunks = (count + chunk - 1) / chunk;
+    const std::uint32_t generation = m_generation.load(std::memory_order_relaxed) + 1;
+    const std::uint64_t first = static_cast<std::uint64_t>(generation) << 32;
+    // Exhausted first, so a worker still holding the previous operation's claim cannot take one
+    // while the parameters change.
+    m_claim.store(first | 0xffffffffu, std::memory_order_seq_cst);
+    m_body = &body;
+    m_count = count;
+    m_chunk = chunk;
+    m_chunks.store(chunks, std::memory_order_relaxed);
+    m_done.store(0, std::memory_order_relaxed);
+    m_claim.store(first, std::memory_order_release);
+    m_generation.store(generation, std::memory_order_release);
+    m_generation.notify_all();
+    claimChunks(0);
+    int spins = 0;
+    while (m_done.load(std::memory_order_acquire) != chunks) {
+        if (++spins < kSpins)
+            relax();
+        else
+            std::this_thread::yield();
+    }
+    m_body = nullptr;
 }
 
 }  // namespace logitlab::engine::transformer
