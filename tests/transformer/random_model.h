@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -41,6 +42,11 @@ struct RandomModelOptions {
     bool ropeFactors = false;   // a rope_freqs.weight tensor (Llama 3)
     bool valuesOnly = false;    // the benchmark: no values copy for the reference
     std::uint64_t seed = 1;
+    // When set, each tensor goes here instead of into RandomModel::tensors (a GGUF writer), and
+    // what it returns (the values as read back) into RandomModel::values.
+    std::function<std::vector<double>(const std::string& name, GgmlType type, const std::vector<std::uint64_t>& ne,
+                                      const std::vector<double>& values)>
+        write;
 };
 
 class SplitMix {
@@ -122,6 +128,13 @@ inline RandomModel randomModel(const ModelConfig& c, const RandomModelOptions& o
     const auto Q = static_cast<std::uint64_t>(c.qDim());
     const auto KV = static_cast<std::uint64_t>(c.kvDim());
     const bool keep = !o.valuesOnly;
+    auto emit = [&](const std::string& name, GgmlType type, std::vector<std::uint64_t> ne,
+                    const std::vector<double>& wanted, bool keepValues) {
+        if (o.write)
+            m.values[name] = o.write(name, type, ne, wanted);
+        else
+            addTensor(m, name, type, std::move(ne), wanted, keepValues);
+    };
     auto random = [&](std::size_t n, double centre, double spread) {
         std::vector<double> v(n);
         for (double& x : v)
@@ -129,18 +142,18 @@ inline RandomModel randomModel(const ModelConfig& c, const RandomModelOptions& o
         return v;
     };
     auto matrix = [&](const std::string& name, std::uint64_t cols, std::uint64_t rows, double scale = 1.0) {
-        addTensor(m, name, o.matrixType, {cols, rows},
-                  random(cols * rows, 0.0, scale * std::sqrt(3.0 / static_cast<double>(cols))), keep);
+        emit(name, o.matrixType, {cols, rows},
+             random(cols * rows, 0.0, scale * std::sqrt(3.0 / static_cast<double>(cols))), keep);
     };
     auto vector = [&](const std::string& name, std::uint64_t n, double centre, double spread) {
-        addTensor(m, name, GgmlType::F32, {n}, random(n, centre, spread), true);
+        emit(name, GgmlType::F32, {n}, random(n, centre, spread), true);
     };
     const bool gpt2 = c.arch == Architecture::Gpt2;
-    addTensor(m, "token_embd.weight", o.matrixType, {E, static_cast<std::uint64_t>(c.vocabulary)},
-              random(E * c.vocabulary, 0.0, 1.0), keep);
+    emit("token_embd.weight", o.matrixType, {E, static_cast<std::uint64_t>(c.vocabulary)},
+         random(E * c.vocabulary, 0.0, 1.0), keep);
     if (gpt2)
-        addTensor(m, "position_embd.weight", GgmlType::F32, {E, static_cast<std::uint64_t>(c.context)},
-                  random(E * c.context, 0.0, 0.5), keep);
+        emit("position_embd.weight", GgmlType::F32, {E, static_cast<std::uint64_t>(c.context)},
+             random(E * c.context, 0.0, 0.5), keep);
     if (o.ropeFactors)
         vector("rope_freqs.weight", static_cast<std::uint64_t>(c.ropeDims / 2), 2.0, 1.0);
     for (std::int64_t i = 0; i < c.layers; ++i) {

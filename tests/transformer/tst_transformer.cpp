@@ -4,6 +4,7 @@
 // kernel paths, several thread counts and prompt batch sizes; greedy continuations identical
 // across thread counts; the KV cache's truncation for branching; the products' reduction plans
 // and their independence from the row ranges threads get; refusals naming what is wrong.
+#include "gguf_writer.h"
 #include "matmul.h"
 #include "random_model.h"
 #include "thread_pool.h"
@@ -82,6 +83,9 @@ private slots:
     void productsMatchAcrossPathsAndPlans();
     void rowsIndependentOfRanges();
     void threadPoolChunks();
+    void loadsGgufFiles_data();
+    void loadsGgufFiles();
+    void refusesGgufArchitectureAndKeys();
     void refusesMissingTensor();
     void refusesWrongShape();
     void refusesKvCacheOverLimit();
@@ -376,6 +380,162 @@ void TransformerTest::threadPoolChunks()
                         QCOMPARE(h.load(), 1);
                 }
             }
+    }
+}
+
+namespace {
+
+// A shape whose rows are whole blocks of every type (256 weights for the K-quants).
+ModelConfig ggufConfig(Architecture arch)
+{
+    ModelConfig c = smallConfig(arch);
+    c.embedding = 256;
+    c.headDim = 64;
+    c.feedForward = 256;
+    c.ropeDims = arch == Architecture::Gpt2 ? 0 : 64;
+    c.context = 48;
+    return c;
+}
+
+// The metadata llama.cpp writes for the shape (the writer's file, before any tensor).
+void addMetadata(test::GgufWriter& w, const ModelConfig& c, const std::string& arch)
+{
+    w.addString("general.architecture", arch);
+    w.addUint32(arch + ".embedding_length", static_cast<std::uint32_t>(c.embedding));
+    w.addUint32(arch + ".block_count", static_cast<std::uint32_t>(c.layers));
+    w.addUint32(arch + ".attention.head_count", static_cast<std::uint32_t>(c.heads));
+    w.addUint32(arch + ".attention.head_count_kv", static_cast<std::uint32_t>(c.kvHeads));
+    w.addUint32(arch + ".feed_forward_length", static_cast<std::uint32_t>(c.feedForward));
+    w.addUint32(arch + ".context_length", static_cast<std::uint32_t>(c.context));
+    if (c.arch == Architecture::Gpt2) {
+        w.addFloat32(arch + ".attention.layer_norm_epsilon", static_cast<float>(c.normEpsilon));
+    } else {
+        w.addFloat32(arch + ".attention.layer_norm_rms_epsilon", static_cast<float>(c.normEpsilon));
+        w.addFloat32(arch + ".rope.freq_base", static_cast<float>(c.ropeBase));
+        w.addUint32(arch + ".rope.dimension_count", static_cast<std::uint32_t>(c.ropeDims));
+    }
+}
+
+// A random model written as a GGUF file by the test writer: its bytes, and the values the
+// reader gives back for the reference.
+RandomModel writeModel(const ModelConfig& c, GgmlType type, std::vector<std::byte>& bytes)
+{
+    test::GgufWriter w;
+    addMetadata(w, c, architectureName(c.arch));
+    RandomModelOptions o;
+    o.matrixType = type;
+    o.tiedOutput = c.arch != Architecture::Qwen2;
+    o.write = [&w](const std::string& name, GgmlType t, const std::vector<std::uint64_t>& ne,
+                   const std::vector<double>& values) {
+        const std::vector<float> floats(values.begin(), values.end());
+        const std::vector<float> back = w.addTensor(name, t, ne, floats);
+        return std::vector<double>(back.begin(), back.end());
+    };
+    RandomModel m = randomModel(c, o);
+    bytes = w.bytes();
+    return m;
+}
+
+}  // namespace
+
+void TransformerTest::loadsGgufFiles_data()
+{
+    QTest::addColumn<int>("arch");
+    QTest::addColumn<int>("type");
+    for (Architecture arch : {Architecture::Llama, Architecture::Qwen2, Architecture::Gpt2})
+        for (GgmlType type : {GgmlType::F32, GgmlType::F16, GgmlType::BF16, GgmlType::Q8_0, GgmlType::Q4_0,
+                              GgmlType::Q5_0, GgmlType::Q4_K, GgmlType::Q6_K}) {
+            const std::string name = architectureName(arch) + "/" + std::string(engine::gguf::ggmlTypeName(type));
+            QTest::newRow(name.c_str()) << int(arch) << int(type);
+        }
+}
+
+// A file written with every weight type, parsed and loaded: the shape from its keys, and logits
+// within 1e-4 of the reference run on the weights as the reader dequantises them (exactly the
+// numbers the forward pass multiplies, so only the arithmetic differs: no tolerance for
+// quantisation is needed).
+void TransformerTest::loadsGgufFiles()
+{
+    QFETCH(int, arch);
+    QFETCH(int, type);
+    const ModelConfig c = ggufConfig(static_cast<Architecture>(arch));
+    std::vector<std::byte> bytes;
+    const RandomModel m = writeModel(c, static_cast<GgmlType>(type), bytes);
+    auto file = engine::gguf::GgufFile::parse(bytes, "tiny.gguf");
+    QVERIFY2(file.ok(), file.ok() ? "" : file.error().c_str());
+    TransformerOptions o;
+    o.threads = 2;
+    o.batch = 5;
+    auto t = Transformer::load(file.value(), o);
+    QVERIFY2(t.ok(), t.ok() ? "" : t.error().c_str());
+    const ModelConfig& loaded = t.value().config();
+    QCOMPARE(loaded.vocabulary, c.vocabulary);
+    QCOMPARE(loaded.headDim, c.headDim);
+    QCOMPARE(loaded.kvHeads, c.kvHeads);
+    QCOMPARE(loaded.ropeDims, c.ropeDims);
+    QCOMPARE(t.value().weights().tiedOutput, c.arch != Architecture::Qwen2);
+
+    const std::vector<std::int32_t> tokens(kPrompt.begin(), kPrompt.begin() + 9);
+    const auto expected = test::reference::logits(m, tokens);
+    auto logits = t.value().evaluate(std::span<const std::int32_t>(tokens).first(8));
+    QVERIFY(logits.ok());
+    double worst = 0.0;
+    for (std::size_t i = 0; i < logits.value().size(); ++i)
+        worst = std::max(worst, std::fabs(logits.value()[i] - expected[7][i]));
+    logits = t.value().evaluate(std::span<const std::int32_t>(tokens).subspan(8));
+    QVERIFY(logits.ok());
+    for (std::size_t i = 0; i < logits.value().size(); ++i)
+        worst = std::max(worst, std::fabs(logits.value()[i] - expected[8][i]));
+    qInfo("max |logit error| %.3g", worst);
+    QVERIFY2(worst <= 1e-4, std::to_string(worst).c_str());
+}
+
+void TransformerTest::refusesGgufArchitectureAndKeys()
+{
+    const ModelConfig c = ggufConfig(Architecture::Llama);
+    {
+        test::GgufWriter w;
+        addMetadata(w, c, "mamba");
+        const auto bytes = w.bytes();
+        auto file = engine::gguf::GgufFile::parse(bytes, "other.gguf");
+        QVERIFY(file.ok());
+        auto t = Transformer::load(file.value());
+        QVERIFY(!t.ok());
+        QCOMPARE(QString::fromStdString(t.error()),
+                 QStringLiteral("other.gguf: the architecture \"mamba\" is not supported (LogitLab runs llama, "
+                                "qwen2 and gpt2)"));
+    }
+    {
+        test::GgufWriter w;
+        w.addString("general.architecture", "llama");
+        w.addUint32("llama.embedding_length", 256);
+        const auto bytes = w.bytes();
+        auto file = engine::gguf::GgufFile::parse(bytes, "short.gguf");
+        QVERIFY(file.ok());
+        auto t = Transformer::load(file.value());
+        QVERIFY(!t.ok());
+        QVERIFY2(t.error().find("llama.block_count") != std::string::npos, t.error().c_str());
+    }
+    {
+        test::GgufWriter w;
+        addMetadata(w, c, "llama");
+        w.addFloat32("llama.attention.head_count_kv", 3.0f);  // a second key: the reader refuses
+        const auto bytes = w.bytes();
+        QVERIFY(!engine::gguf::GgufFile::parse(bytes, "twice.gguf").ok());
+    }
+    {
+        ModelConfig odd = c;
+        odd.kvHeads = 3;
+        test::GgufWriter w;
+        addMetadata(w, odd, "llama");
+        w.addTensor("token_embd.weight", GgmlType::F32, {256, 10}, std::vector<float>(2560, 0.5f));
+        const auto bytes = w.bytes();
+        auto file = engine::gguf::GgufFile::parse(bytes, "odd.gguf");
+        QVERIFY(file.ok());
+        auto t = Transformer::load(file.value());
+        QVERIFY(!t.ok());
+        QCOMPARE(QString::fromStdString(t.error()),
+                 QStringLiteral("odd.gguf: llama: attention.head_count 4 is not a multiple of head_count_kv 3"));
     }
 }
 
