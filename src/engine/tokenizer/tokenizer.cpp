@@ -168,14 +168,14 @@ Result<Tokenizer> Tokenizer::create(TokenizerVocabulary v)
         for (std::size_t r = 0; r < v.merges.size(); ++r) {
             const std::string& m = v.merges[r];
             const std::size_t space = m.size() > 1 ? m.find(' ', 1) : std::string::npos;
-            const std::string where = "merge " + std::to_string(r) + " ('" + m + "')";
+            const auto where = [&] { return "merge " + std::to_string(r) + " ('" + m + "')"; };
             if (space == std::string::npos) {
-                return Error{where + " is not two tokens separated by a space"};
+                return Error{where() + " is not two tokens separated by a space"};
             }
-            const std::string left = m.substr(0, space);
-            const std::string right = m.substr(space + 1);
+            const std::string_view left = std::string_view(m).substr(0, space);
+            const std::string_view right = std::string_view(m).substr(space + 1);
             if (!t.m_ids.contains(left) || !t.m_ids.contains(right)) {
-                return Error{where + " names a token that is not in the vocabulary"};
+                return Error{where() + " names a token that is not in the vocabulary"};
             }
             t.m_mergeRanks.emplace(mergeKey(left, right), static_cast<std::int32_t>(r));  // first rank wins
         }
