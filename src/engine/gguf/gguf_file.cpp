@@ -118,9 +118,9 @@ public:
     Result<std::string> string(const std::string& field, std::uint64_t limit)
     {
         const std::uint64_t at = m_pos;
-        auto length = integer(field + " length", 8);
-        if (!length)
-            return Error{length.error()};
+        if (left() < 8)
+            return *need(field + " length", 8);  // the name is built only for the message
+        const std::optional<std::uint64_t> length = take(8);
         if (*length > limit)
             return fail(field + " length", at, grouped(*length) + " bytes is over the limit of " + grouped(limit));
         if (*length > left())
@@ -219,8 +219,13 @@ private:
         GgufArray out;
         out.elementType = elementType;
         out.values.reserve(static_cast<std::size_t>(*count));
+        std::string name = field;  // "key 'k'[i]", one buffer for every element
         for (std::uint64_t i = 0; i < *count; ++i) {
-            auto v = value(field + "[" + std::to_string(i) + "]", elementType, true);
+            name.resize(field.size());
+            name += '[';
+            name += std::to_string(i);
+            name += ']';
+            auto v = value(name, elementType, true);
             if (!v)
                 return Error{v.error()};
             out.values.push_back(std::move(v).value());
