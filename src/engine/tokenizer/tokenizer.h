@@ -11,6 +11,7 @@
 #include "tokenizer/tokenizer_vocabulary.h"
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -40,7 +41,9 @@ public:
     // control tokens (e.g. "<|im_start|>") into those tokens instead of spelling it out.
     std::vector<std::int32_t> encode(std::string_view text, bool addSpecial, bool parseSpecial = false) const;
 
-    // The text of a token sequence. SentencePiece drops the space it added before the first word.
+    // The text of a token sequence. With a space prefix (SentencePiece), the first token after
+    // any BOS loses one leading space, so decode(encode(x)) == x (llama.cpp strips the very first
+    // token instead, leaving " x" after a BOS).
     std::string decode(std::span<const std::int32_t> ids, DecodeOptions options = {}) const;
 
     // The bytes one token stands for ("" for an id out of range; control and unknown tokens give
