@@ -120,15 +120,15 @@ public:
         const std::uint64_t at = m_pos;
         if (left() < 8)
             return *need(field + " length", 8);  // the name is built only for the message
-        const std::optional<std::uint64_t> length = take(8);
-        if (*length > limit)
-            return fail(field + " length", at, grouped(*length) + " bytes is over the limit of " + grouped(limit));
-        if (*length > left())
+        const std::uint64_t length = take(8);
+        if (length > limit)
+            return fail(field + " length", at, grouped(length) + " bytes is over the limit of " + grouped(limit));
+        if (length > left())
             return fail(field, at,
-                        "a length of " + byteCount(*length) + " runs past the end of the file (" + byteCount(left())
+                        "a length of " + byteCount(length) + " runs past the end of the file (" + byteCount(left())
                             + " left; truncated)");
-        std::string text(reinterpret_cast<const char*>(m_bytes.data() + m_pos), static_cast<std::size_t>(*length));
-        m_pos += *length;
+        std::string text(reinterpret_cast<const char*>(m_bytes.data() + m_pos), static_cast<std::size_t>(length));
+        m_pos += length;
         return text;
     }
 
