@@ -79,6 +79,7 @@ private slots:
     void threadCountsAgree();
     void f32BatchSplitKeepsBits();
     void truncateBranches();
+    void reductionPlanChangesBitsNotValues();
     void productsMatchAcrossPathsAndPlans_data();
     void productsMatchAcrossPathsAndPlans();
     void rowsIndependentOfRanges();
@@ -273,6 +274,30 @@ void TransformerTest::truncateBranches()
     QCOMPARE(t.position(), 6);
     t.reset();
     QCOMPARE(t.position(), 0);
+}
+
+// A split-K plan (what a batch-size-dependent plan would pick) changes the logits' bits, not
+// their values: still within 1e-4 of the reference. Same plan, same bits.
+void TransformerTest::reductionPlanChangesBitsNotValues()
+{
+    const RandomModel m = randomModel(smallConfig(Architecture::Llama));
+    const auto expected = test::reference::logits(m, kPrompt);
+    std::vector<float> plain;
+    for (int splitK : {1, 2, 2}) {
+        TransformerOptions o;
+        o.plan.splitK = splitK;
+        Transformer t = make(m, o);
+        auto logits = t.evaluate(kPrompt);
+        QVERIFY(logits.ok());
+        double worst = 0.0;
+        for (std::size_t i = 0; i < logits.value().size(); ++i)
+            worst = std::max(worst, std::fabs(logits.value()[i] - expected.back()[i]));
+        QVERIFY2(worst <= 1e-4, std::to_string(worst).c_str());
+        if (splitK == 1)
+            plain.assign(logits.value().begin(), logits.value().end());
+        else
+            QVERIFY(!sameBits(logits.value(), plain));
+    }
 }
 
 void TransformerTest::productsMatchAcrossPathsAndPlans_data()
