@@ -301,6 +301,23 @@ float dotF32(const float* a, const float* b, std::int64_t n, KernelPath path)
     return f32DotScalar(a, b, 0, n);
 }
 
+void dotsF32(const float* rows, std::int64_t stride, std::int64_t count, const float* x, std::int64_t n, float* out,
+             KernelPath path)
+{
+    std::int64_t r = 0;
+#ifdef LOGITLAB_TRANSFORMER_X86
+    if (path == KernelPath::Avx2) {
+        for (; r + 4 <= count; r += 4)
+            f32TileAvx2<4, 1>(rows + r * stride, stride, x, 0, 0, n, out + r);
+        for (; r < count; ++r)
+            f32TileAvx2<1, 1>(rows + r * stride, stride, x, 0, 0, n, out + r);
+        return;
+    }
+#endif
+    for (; r < count; ++r)
+        out[r] = f32DotScalar(rows + r * stride, x, 0, n);
+}
+
 void axpyF32(float alpha, const float* x, float* y, std::int64_t n, KernelPath path)
 {
 #ifdef LOGITLAB_TRANSFORMER_X86

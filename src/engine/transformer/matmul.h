@@ -90,6 +90,9 @@ void dequantize(gguf::GgmlType type, const std::byte* src, float* out, std::int6
 
 // sum_k a[k] b[k] over k < n, with the arithmetic of one element of an F32 product.
 float dotF32(const float* a, const float* b, std::int64_t n, KernelPath path);
+// out[r] = dotF32(rows + r * stride, x, n) for r < count, four rows at a time (same bits).
+void dotsF32(const float* rows, std::int64_t stride, std::int64_t count, const float* x, std::int64_t n, float* out,
+             KernelPath path);
 // y[k] += alpha x[k] for k < n (fused multiply-adds on the AVX2 path).
 void axpyF32(float alpha, const float* x, float* y, std::int64_t n, KernelPath path);
 

@@ -167,9 +167,10 @@ void Transformer::Impl::attend(std::int64_t layer, std::int64_t batch, std::int6
             const std::int64_t last = p0 + t;
             const std::int64_t kvOffset = (head / group) * hd;
             const float* query = q.data() + t * c.qDim() + head * hd;
+            dotsF32(keyBase + kvOffset, kvDim, last + 1, query, hd, s, path);
             float top = -std::numeric_limits<float>::infinity();
             for (std::int64_t j = 0; j <= last; ++j) {
-                s[j] = dotF32(query, keyBase + j * kvDim + kvOffset, hd, path) * scale;
+                s[j] *= scale;
                 top = std::max(top, s[j]);
             }
             float sum = 0.0f;
