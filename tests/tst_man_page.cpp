@@ -86,6 +86,8 @@ private slots:
         QTest::newRow("candidates") << QStringLiteral("candidates");
         QTest::newRow("sample") << QStringLiteral("sample");
         QTest::newRow("run") << QStringLiteral("run");
+        QTest::newRow("tokenize") << QStringLiteral("tokenize");
+        QTest::newRow("logits") << QStringLiteral("logits");
     }
     void cliCommandOptionsMatchManPage()
     {
@@ -119,7 +121,7 @@ private slots:
             QVERIFY2(roff.contains(QStringLiteral(".SS \"logitlab\\-cli %1\"").arg(command)), qPrintable(command));
             ++commands;
         }
-        QCOMPARE(commands, 3);
+        QCOMPARE(commands, 5);
     }
 
     void guiOptionsMatchManPage()

@@ -58,7 +58,7 @@ QString bashCompletion()
                "        --semantics) COMPREPLY=($(compgen -W '%3' -- \"$cur\")); return ;;\n"
                "        --rng) COMPREPLY=($(compgen -W '%4' -- \"$cur\")); return ;;\n"
                "        --formats) COMPREPLY=($(compgen -W 'csv png svg pdf csv,png csv,png,svg,pdf' -- \"$cur\")); return ;;\n"
-               "        --logits-file|--vocabulary) _filedir; return ;;\n"
+               "        --logits-file|--vocabulary|--model) _filedir; return ;;\n"
                "        --out) _filedir -d; return ;;\n"
                "    esac\n"
                "    # Any other option that takes a value: a number or a list, nothing to offer.\n"

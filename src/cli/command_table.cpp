@@ -2,6 +2,7 @@
 
 #include "candidates_command.h"
 #include "man_page.h"
+#include "model_commands.h"
 #include "run_command.h"
 #include "sample_command.h"
 
@@ -9,7 +10,7 @@ namespace logitlab::cli {
 
 std::vector<CommandSpec> commandTable()
 {
-    return {candidatesCommand(), sampleCommand(), runCommand()};
+    return {candidatesCommand(), sampleCommand(), runCommand(), tokenizeCommand(), logitsCommand()};
 }
 
 QList<QCommandLineOption> topLevelOptions()
