@@ -242,7 +242,7 @@ int runTokenize(CommandContext& context)
         QString pieces;
         for (std::size_t i = 0; i < ids.size(); ++i)
             pieces += (i ? QStringLiteral(",") : QString()) + jsonString(tokenizer.tokenPiece(ids[i]));
-        context.out << "{\"model\":" << jsonString(model.file->what()) << ",\"count\":" << ids.size() << ",\"ids\":["
+        context.out << "{\"model\":" << jsonString(model.file->what()) << ",\"count\":" << ids.size() << ",\"token_ids\":["
                     << fromStd(idList(ids)) << "],\"pieces\":[" << pieces << "]}\n";
         return 0;
     }
@@ -331,7 +331,7 @@ int runLogits(CommandContext& context)
             numbers += std::isfinite(values[i]) ? floatText(values[i]) : std::string("null");
         }
         context.out << "{\"model\":" << jsonString(file.what()) << ",\"architecture\":"
-                    << jsonString(engine::transformer::architectureName(config->arch)) << ",\"ids\":["
+                    << jsonString(engine::transformer::architectureName(config->arch)) << ",\"token_ids\":["
                     << fromStd(idList(ids)) << "],\"vocabulary\":" << values.size() << ",\"logits\":[" << fromStd(numbers)
                     << "]}\n";
         return 0;

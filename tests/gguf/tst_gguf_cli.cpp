@@ -122,7 +122,7 @@ private slots:
                                  QStringLiteral("hi!"), QStringLiteral("--json")});
         QCOMPARE(run.exitCode, 0);
         const QJsonObject o = json(run);
-        QCOMPARE(o.value(QStringLiteral("ids")).toArray(), (QJsonArray{1, 7, 9}));
+        QCOMPARE(o.value(QStringLiteral("token_ids")).toArray(), (QJsonArray{1, 7, 9}));
         QCOMPARE(o.value(QStringLiteral("pieces")).toArray(), (QJsonArray{QStringLiteral("<s>"), QStringLiteral(" hi"), QStringLiteral("!")}));
         QCOMPARE(o.value(QStringLiteral("count")).toInt(), 3);
         QCOMPARE(o.value(QStringLiteral("model")).toString(), model);
@@ -149,7 +149,7 @@ private slots:
                 const auto run = test::runCli(QStringList{QStringLiteral("logits"), QStringLiteral("--model"), model, QStringLiteral("--json")} + how);
                 QVERIFY2(run.exitCode == 0, run.err.constData());
                 const QJsonObject o = json(run);
-                QCOMPARE(o.value(QStringLiteral("ids")).toArray(), (QJsonArray{1, 7, 9}));
+                QCOMPARE(o.value(QStringLiteral("token_ids")).toArray(), (QJsonArray{1, 7, 9}));
                 QCOMPARE(o.value(QStringLiteral("architecture")).toString(), QStringLiteral("llama"));
                 QCOMPARE(o.value(QStringLiteral("vocabulary")).toInt(), static_cast<int>(kTokens.size()));
                 const QJsonArray logits = o.value(QStringLiteral("logits")).toArray();
