@@ -1,6 +1,7 @@
 #include "test_support.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QProcess>
 #include <QStandardPaths>
@@ -97,6 +98,47 @@ QByteArray runNodeScript(const QString& script, const QStringList& arguments, co
     out += node.readAllStandardOutput();
     if (node.exitStatus() != QProcess::NormalExit || node.exitCode() != 0) {
         *error = QStringLiteral("node %1 failed: %2").arg(script, QString::fromLocal8Bit(node.readAllStandardError()));
+        return {};
+    }
+    return out;
+}
+
+QString pythonWith(const QStringList& modules, QString* why)
+{
+    const QString python = QStringLiteral("/usr/bin/python3");
+    if (!QFileInfo(python).isExecutable()) {
+        *why = QStringLiteral("/usr/bin/python3 is not installed (scripts/setup.sh installs it)");
+        return {};
+    }
+    QProcess probe;
+    probe.start(python, {QStringLiteral("-c"), QStringLiteral("import ") + modules.join(QLatin1Char(','))});
+    if (!probe.waitForFinished(60000) || probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0) {
+        *why = QStringLiteral("/usr/bin/python3 cannot import %1 (scripts/setup.sh installs python3-numpy and "
+                              "python3-scipy): %2")
+                   .arg(modules.join(QStringLiteral(", ")), QString::fromLocal8Bit(probe.readAllStandardError()).trimmed());
+        return {};
+    }
+    return python;
+}
+
+QByteArray runPythonScript(const QString& python, const QString& script, const QByteArray& input, QString* error)
+{
+    QProcess process;
+    process.start(python, {dataPath(QStringLiteral("../python/") + script)});
+    if (!process.waitForStarted()) {
+        *error = QStringLiteral("python did not start: ") + process.errorString();
+        return {};
+    }
+    process.write(input);
+    process.closeWriteChannel();
+    QByteArray out;
+    while (process.state() != QProcess::NotRunning) {
+        process.waitForReadyRead(1000);
+        out += process.readAllStandardOutput();
+    }
+    out += process.readAllStandardOutput();
+    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        *error = QStringLiteral("python %1 failed: %2").arg(script, QString::fromLocal8Bit(process.readAllStandardError()));
         return {};
     }
     return out;

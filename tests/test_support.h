@@ -48,6 +48,15 @@ QString nodeExecutable();
 QByteArray runNodeScript(const QString& script, const QStringList& arguments, const QByteArray& input, QString* error,
                          const QStringList& nodeOptions = {});
 
+// /usr/bin/python3 (Debian's, with python3-numpy and python3-scipy from scripts/setup.sh) when
+// it exists and imports every one of `modules`; empty otherwise, with the reason in `why`: the
+// differential suites QSKIP with it.
+QString pythonWith(const QStringList& modules, QString* why);
+
+// Runs tests/python/<script> under `python`, writing `input` to its stdin, and returns its
+// stdout; on a failure to start, a crash or a non-zero exit, nothing, with `error` set.
+QByteArray runPythonScript(const QString& python, const QString& script, const QByteArray& input, QString* error);
+
 inline Eigen::ArrayXd array(std::initializer_list<double> values)
 {
     Eigen::ArrayXd a(static_cast<Eigen::Index>(values.size()));

@@ -57,6 +57,9 @@ private slots:
         QTest::addColumn<int>("d");
         QTest::newRow("2048 x 512") << 2048 << 512;
         QTest::newRow("1000 x 300") << 1000 << 300;
+        // The examples' hidden sizes (examples/batch-invariance-*.json): 128 and 256.
+        QTest::newRow("2048 x 128") << 2048 << 128;
+        QTest::newRow("4096 x 256") << 4096 << 256;
     }
     void eigenMatrixVectorDiffersFromMatrixMatrix()
     {

@@ -1,6 +1,7 @@
 // Chart styling shared by every chart: fonts follow the application font, and value axes whose
 // ticks would crowd their labels (Qt Charts then prints "..." for every label) take a coarser
 // round interval, going back to the chart's own ticks when there is room again.
+#include "batch_invariance_charts.h"
 #include "chart_style.h"
 
 #include <QApplication>
@@ -14,12 +15,23 @@
 #include <QValueAxis>
 
 #include <cmath>
+#include <memory>
 
 using namespace logitlab::ui;
 
 class TestChartStyle : public QObject {
     Q_OBJECT
 private slots:
+    // Issue 35, item 3: the gap-against-error chart's line is the flip bound gap = 2 x error.
+    void flipBoundIsTwiceTheError()
+    {
+        std::unique_ptr<QLineSeries> line(logitlab::ui::flipBoundLine(1e-9, 1e-3));
+        QCOMPARE(line->name(), QStringLiteral("gap = 2 x error"));
+        QVERIFY(line->count() >= 2);
+        for (const QPointF& p : line->points())
+            QCOMPARE(p.y(), 2.0 * p.x());
+    }
+
     void crowdedTicksGetARoundInterval_data()
     {
         QTest::addColumn<int>("height");

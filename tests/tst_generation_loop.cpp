@@ -9,8 +9,11 @@
 #include "ngram_training.h"
 #include "rng_factory.h"
 #include "word_tokens.h"
+#include "test_support.h"
 
 #include <QObject>
+#include <QRegularExpression>
+#include <QFile>
 #include <QTest>
 
 #include <cmath>
@@ -48,6 +51,23 @@ class TestGenerationLoop : public QObject {
     Q_OBJECT
 
 private slots:
+    // Issue 35, item 6: the model's size in docs/experiments.md is a range the real model (its
+    // training text is the docs, so the count moves with them) falls in, not "about 3,500".
+    void docsStateTheModelsSize()
+    {
+        QFile file(logitlab::test::dataPath(QStringLiteral("../../docs/experiments.md")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll()).simplified();
+        const QRegularExpression range(QStringLiteral("its vocabulary \\(([0-9,]+) to ([0-9,]+) tokens"));
+        const auto match = range.match(text);
+        QVERIFY2(match.hasMatch(), "docs/experiments.md does not give the built-in model's size as a range");
+        const auto number = [](QString s) { return s.remove(QLatin1Char(',')).toULongLong(); };
+        const auto size = builtinModel()->vocabSize();
+        qInfo("built-in model: %zu tokens; the docs say %s to %s", size, qPrintable(match.captured(1)),
+              qPrintable(match.captured(2)));
+        QVERIFY(size >= number(match.captured(1)) && size <= number(match.captured(2)));
+    }
+
     void builtinModelLoads()
     {
         const auto model = builtinModel();

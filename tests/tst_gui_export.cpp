@@ -72,9 +72,9 @@ private slots:
                                               << int(ui::SeedSweepPage::SeedsTab) << QStringLiteral("-seeds") << 200;
         QTest::newRow("explorer") << QStringLiteral("explorer") << QStringLiteral("explorer-llama-xtc.json") << -1 << QString() << 5;
         QTest::newRow("loop") << QStringLiteral("loop") << QStringLiteral("loop-mirostat-penalties.json") << -1 << QString() << 80;
-        // Every order and the lowest and highest shuffle.
+        // Every order (numpy-sum included) and the lowest and highest shuffle.
         QTest::newRow("summation order") << QStringLiteral("summation-order") << QStringLiteral("summation-order-lesson.json")
-                                         << -1 << QString() << 11 + 2;
+                                         << -1 << QString() << 12 + 2;
         QTest::newRow("batch invariance, runs") << QStringLiteral("batch-invariance") << QStringLiteral("batch-invariance-trace-file.json")
                                                 << -1 << QString() << 64;
     }

@@ -10,6 +10,7 @@
 
 #include "test_support.h"
 
+#include <QFile>
 #include <QTest>
 
 #include <cmath>
@@ -50,6 +51,27 @@ class TestJunkRisk : public QObject {
     Q_OBJECT
 
 private slots:
+    // Issue 35, item 6: the q-per-token die holds q as softmax(ln(1 - q), ln q); for the lesson's
+    // q = 0.004 that is 0.004000000000000001, one ulp above 0.004, so (1 - q)^N is an ulp or so
+    // from the lesson's value, as docs/experiments.md says (it said "exactly").
+    void qPerTokenDieHoldsQToAnUlp()
+    {
+        Eigen::ArrayXd logits(2);
+        logits << std::log1p(-0.004), std::log(0.004);
+        const Eigen::ArrayXd p = softmax(logits, 1.0);
+        QCOMPARE(p[1], std::nextafter(0.004, 1.0));
+        QCOMPARE(QString::number(p[1], 'g', 17), QStringLiteral("0.004000000000000001"));
+        QFile docs(logitlab::test::dataPath(QStringLiteral("../../docs/experiments.md")));
+        QVERIFY(docs.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(docs.readAll());
+        QVERIFY(text.contains(QStringLiteral("0.004000000000000001")));
+        QVERIFY(!text.contains(QStringLiteral("gives exactly the lesson's risk")));
+        // And docs/lesson.md says where the lesson rounded its renormalised 0.628 / 0.141.
+        QFile lesson(logitlab::test::dataPath(QStringLiteral("../../docs/lesson.md")));
+        QVERIFY(lesson.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(lesson.readAll()).contains(QStringLiteral("0.62853, 0.23122, 0.14024")));
+    }
+
     void wilson_data()
     {
         QTest::addColumn<qulonglong>("hits");

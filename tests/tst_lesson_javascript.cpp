@@ -142,6 +142,7 @@ private slots:
                              .arg(QString::fromStdString(describeSettings(c.settings)), QString::fromLatin1(lines[i]),
                                   QString::fromLatin1(ours));
         }
+        qInfo("lesson JavaScript (node): %d cases compared, %d differ", kCases, differing);
         QVERIFY2(differing == 0, qPrintable(QStringLiteral("%1 of %2 cases differ (V softmax-hash survivors "
                                                            "survivor-hash draw):%3").arg(differing).arg(kCases).arg(first)));
     }

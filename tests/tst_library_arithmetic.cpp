@@ -7,6 +7,7 @@
 #include "chain_settings.h"
 #include "chain_test_support.h"
 #include "cut_report.h"
+#include "llama_float_reference.h"
 
 #include <QTest>
 
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <random>
 
 using namespace logitlab;
 using engine::Semantics;
@@ -270,6 +272,72 @@ private slots:
             auto exact = run(settings, Semantics::LlamaCpp, "exact", logits);
             QVERIFY(exact.back().p > 0.0 && exact.back().p < 1e-45);
         }
+    }
+
+    // Issue 35, item 7: the llama.cpp preset's final probabilities under `library` arithmetic
+    // are llama.cpp's, bit for bit, on seeded random chains: top-k, top-p, min-p (0 and
+    // min-keep 0 among them), temperature and dynamic temperature, against an independent
+    // model of llama-sampling.cpp's float code (llama_float_reference.h).
+    void llamaCppChainsMatchItsFloatCode()
+    {
+        std::mt19937 rng(35);
+        std::uniform_real_distribution<double> unit(0.0, 1.0);
+        std::normal_distribution<double> normal(0.0, 1.0);
+        int cases = 0;
+        int dynamic = 0;
+        int noCut = 0;
+        for (int c = 0; c < 600; ++c) {
+            const std::size_t n = 2 + static_cast<std::size_t>(unit(rng) * 300);
+            const double scale = 0.5 + unit(rng) * 6.0;
+            std::vector<double> logits(n);
+            for (double& l : logits)
+                l = normal(rng) * scale;
+            engine::ChainSettings s;
+            const double pick = unit(rng);
+            s.topK = pick < 0.3 ? 0.0 : std::floor(1 + unit(rng) * static_cast<double>(n + 5));
+            s.topP = unit(rng) < 0.3 ? 1.0 : 0.3 + 0.7 * unit(rng);
+            const double minPick = unit(rng);
+            s.minP = minPick < 0.3 ? 0.0 : minPick < 0.4 ? 1e-50 : unit(rng) * 0.2;  // 1e-50 is 0 as a float
+            s.minKeep = std::floor(unit(rng) * 4);
+            s.temperature = unit(rng) < 0.05 ? 0.0 : 0.2 + unit(rng) * 1.8;
+            if (unit(rng) < 0.5) {
+                s.dynatempRange = 0.05 + unit(rng) * 1.0;
+                s.dynatempExponent = 0.25 + unit(rng) * 2.0;
+            }
+            // The model, in llama.cpp's order: top-k, top-p, min-p, temp-ext, dist.
+            test::llama::Array a;
+            for (std::size_t i = 0; i < n; ++i)
+                a.data.push_back({static_cast<std::int32_t>(i), static_cast<float>(logits[i]), 0.0f});
+            test::llama::topK(a, static_cast<int>(*s.topK));
+            test::llama::topP(a, static_cast<float>(*s.topP), static_cast<std::size_t>(*s.minKeep));
+            test::llama::minP(a, static_cast<float>(*s.minP), static_cast<std::size_t>(*s.minKeep));
+            test::llama::temperatureExt(a, static_cast<float>(*s.temperature),
+                                        static_cast<float>(s.dynatempRange.value_or(0.0)),
+                                        static_cast<float>(s.dynatempExponent.value_or(1.0)));
+            test::llama::dist(a);
+            std::vector<std::pair<int, float>> expected;
+            for (const auto& t : a.data)
+                if (t.logit != -INFINITY)
+                    expected.emplace_back(t.id, t.p);
+            std::sort(expected.begin(), expected.end());
+
+            auto survivors = run(s, Semantics::LlamaCpp, "library", logits);
+            std::sort(survivors.begin(), survivors.end(), [](const auto& x, const auto& y) { return x.id < y.id; });
+            const QByteArray where = QByteArray("case ") + QByteArray::number(c) + " n " + QByteArray::number(int(n));
+            QVERIFY2(survivors.size() == expected.size(), where.constData());
+            for (std::size_t i = 0; i < expected.size(); ++i) {
+                QVERIFY2(survivors[i].id == expected[i].first, where.constData());
+                const QByteArray detail = where + " id " + QByteArray::number(expected[i].first) + ": "
+                                        + QByteArray::number(survivors[i].p, 'g', 17) + " vs "
+                                        + QByteArray::number(double(expected[i].second), 'g', 17);
+                QVERIFY2(bitsOf(static_cast<float>(survivors[i].p)) == bitsOf(expected[i].second), detail.constData());
+            }
+            ++cases;
+            dynamic += s.dynatempRange.has_value();
+            noCut += *s.minP == 0.0 && *s.minKeep == 0.0;
+        }
+        qInfo("llama.cpp float chains: %d cases bit for bit (%d with dynamic temperature, %d with min-p 0 and "
+              "min-keep 0)", cases, dynamic, noCut);
     }
 
     // Ties at a cut: LogitLab keeps the lower ids, and the report names both sides.

@@ -136,6 +136,47 @@ private slots:
         QCOMPARE(std::accumulate(s.pValueHistogram.begin(), s.pValueHistogram.end(), std::uint64_t{0}), 200u);
     }
 
+    // Issue 35, item 4: many bins expecting 5 to 10 draws each (749 tokens, as the issue's
+    // case): G against chi-square runs high there, and a KS over 400 seeds of a correct
+    // sampler rejected it (p 1e-12 and below). The G-test's bins expect at least 10 draws and its
+    // p-value is that of G / q (Williams): uniform. The chi-square on bins of 5 stays uniform.
+    void gTestIsValidWhereItIsShown()
+    {
+        CandidateList list;
+        double total = 0.0;
+        for (int i = 0; i < 749; ++i) {
+            const double w = 1.0 + (i % 7) / 6.0;  // weights 1 to 2: 5 to 10 expected draws
+            list.push_back(Candidate{i, w, w});
+            total += w;
+        }
+        for (auto& c : list)
+            c.p = c.pRaw = c.p / total;
+        SeedSweepParameters p;
+        p.source = std::make_shared<CandidateSource>(list, "749 tokens");
+        p.seeds = seedRange(35, 400);
+        p.drawsPerSeed = static_cast<std::uint64_t>(total * 5.0);
+        auto e = SeedSweepExperiment::prepare(p);
+        QVERIFY(e.ok());
+        const SeedSweepSummary s = e->summarise(runAll(*e));
+        QVERIFY2(s.gTestUniformity.tested && s.gTestUniformity.pValue > 0.001,
+                 qPrintable(QStringLiteral("KS of G p-values: D = %1, p = %2").arg(s.gTestUniformity.statistic)
+                                .arg(s.gTestUniformity.pValue)));
+        QVERIFY2(s.chiSquareUniformity.pValue > 0.001, qPrintable(QString::number(s.chiSquareUniformity.pValue)));
+        QVERIFY(s.gTestBins < s.pooledBins);
+        qInfo("749 tokens, 400 seeds: chi-square on %d bins KS p = %g, G on %d bins KS p = %g", s.pooledBins,
+              s.chiSquareUniformity.pValue, s.gTestBins, s.gTestUniformity.pValue);
+        // Too few draws for two bins of 10: the G-test is not shown, and says why.
+        p.drawsPerSeed = 12;
+        p.source = exerciseSource({1.0, std::nullopt, 1.0});
+        auto few = SeedSweepExperiment::prepare(p);
+        QVERIFY(few.ok());
+        const SeedSweepSummary t = few->summarise(runAll(*few));
+        if (t.tested() && t.gTestBins < 2) {
+            QVERIFY(!t.gTestUniformity.tested);
+            QVERIFY(!t.gNoTest.empty());
+        }
+    }
+
     void aWrongSamplerIsDetected()
     {
         // Probabilities off by 2 points: single seeds of 2000 draws often miss it, but the
@@ -244,9 +285,27 @@ private slots:
         const FitTest g = gTest({10, 20, 30}, {1.0 / 3, 1.0 / 3, 1.0 / 3});
         const double expectedG = 2 * (10 * std::log(0.5) + 30 * std::log(1.5));
         QVERIFY(std::abs(g.statistic - expectedG) < 1e-12);
-        QVERIFY(std::abs(g.pValue - std::exp(-expectedG / 2)) < 1e-12);
+        // Its p-value is that of G / q, Williams' q = 1 + (3 + 3 + 3 - 1) / (6 * 60 * 2).
+        const double q = 1.0 + 8.0 / 720.0;
+        QVERIFY(std::abs(g.correction - q) < 1e-15);
+        QVERIFY(std::abs(g.pValue - std::exp(-expectedG / q / 2)) < 1e-12);
         // KS of {0.1, 0.5, 0.9} against U(0,1): D = max(1/3 - 0.1, 0.5 - 1/3, 0.9 - 2/3, ...) = 0.2333...
         QVERIFY(std::abs(ksUniformTest({0.9, 0.1, 0.5}).statistic - (0.9 - 2.0 / 3)) < 1e-12);
+        // Issue 35, item 5: the KS p-value is the exact distribution, not Stephens' approximation
+        // (0.0740 at n = 200, D = 0.09): scipy.stats.kstwo.sf (what kstest uses), except at
+        // n = 200, where kstwo.sf takes Pelz-Good's approximation (0.073589251) and the value is
+        // scipy's own Durbin matrix (_kolmogn_DMTW). At n = 1000, D = 0.05 (n D^2 = 2.5) both
+        // take twice Smirnov's one-sided probability (the Durbin matrix: 0.0130120713).
+        const struct { int n; double d; double p; } exact[] = {
+            {200, 0.09, 0.07358909465526627}, {10, 0.3, 0.27053557479999946}, {1000, 0.05, 0.013012074781090332},
+            {50, 0.25, 0.0030657620198693003}, {3, 0.8, 0.016}};
+        for (const auto& x : exact) {
+            std::string method;
+            const double p = kolmogorovSurvivalExact(x.n, x.d, &method);
+            QVERIFY2(std::abs(p - x.p) <= 1e-11 * x.p, qPrintable(QStringLiteral("n %1 D %2: %3 against scipy's %4")
+                                                                     .arg(x.n).arg(x.d).arg(p, 0, 'g', 17).arg(x.p, 0, 'g', 17)));
+            QVERIFY(method == "exact" || (x.n == 1000 && method.rfind("twice Smirnov", 0) == 0));
+        }
         // Far from uniform: everything at 0.
         QVERIFY(ksUniformTest(std::vector<double>(100, 0.0)).pValue < 1e-10);
         // Pooling: expected counts 50, 30, 16, 3, 1 of 100 draws: 3 + 1 stays under 5, so the

@@ -97,7 +97,7 @@ private slots:
         QVERIFY2(spec, spec ? "" : spec.error().c_str());
         QCOMPARE(spec->split, 3);
         QCOMPARE(spec->lanes, 16);
-        QCOMPARE(spec->methods.size(), qsizetype(11));
+        QCOMPARE(spec->methods.size(), qsizetype(12));
         const auto again = app::parseSummation(app::toJson(spec.value()), QStringLiteral("again"));
         QVERIFY(again);
         QVERIFY(again.value() == spec.value());

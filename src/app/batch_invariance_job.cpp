@@ -127,6 +127,9 @@ void runOneStep(const BatchInvarianceSpec& spec, int threads, const WorkControl&
     for (std::size_t precision = 0; precision < parameters.value().precisions.size(); ++precision) {
         const auto rows = flip.flipMap(precision, outcome.points);
         outcome.flips.insert(outcome.flips.end(), rows.begin(), rows.end());
+        for (const std::string& pair : flip.equalKernels(precision, outcome.points))
+            outcome.equalKernels << spec.precisions.value(static_cast<qsizetype>(precision)) + QStringLiteral(": ")
+                                        + QString::fromStdString(pair);
     }
     const auto kernels = static_cast<std::uint64_t>(parameters.value().plan.kernels(spec.maxBatch).size() + 1);
     outcome.draws = static_cast<std::uint64_t>(outcome.points.size()) * kernels;
@@ -241,7 +244,11 @@ QString batchInvarianceSummary(const BatchInvarianceOutcome& outcome)
             parts << QObject::tr("%1: %2").arg(precision, flipped.isEmpty() ? QObject::tr("no batch size flips")
                                                                            : QObject::tr("batch sizes %1 flip").arg(flipped.join(QLatin1Char(','))));
         }
-        return QObject::tr("%1: nearest tie per precision; %2").arg(spec.name, parts.join(QStringLiteral("; ")));
+        QString equal;
+        if (!outcome.equalKernels.isEmpty())
+            equal = QObject::tr("; kernels giving equal bits on this build (choosing between them changes nothing): %1")
+                        .arg(outcome.equalKernels.join(QStringLiteral(", ")));
+        return QObject::tr("%1: nearest tie per precision; %2%3").arg(spec.name, parts.join(QStringLiteral("; ")), equal);
     }
     const auto& s = outcome.decode.summary;
     QString cost;

@@ -12,6 +12,7 @@
 #include "provenance.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <vector>
 
@@ -32,6 +33,8 @@ struct BatchInvarianceOutcome {
     // One step.
     std::vector<engine::FlipPoint> points;
     std::vector<engine::FlipBatchRow> flips;
+    // Kernel pairs giving equal bits at the near tie, "float32: eigen-gemv = eigen-gemm".
+    QStringList equalKernels;
     // Decode.
     engine::BatchDecode::Rows decode;
     std::vector<BatchCostRow> costs;

@@ -21,8 +21,9 @@ QString hex(std::uint64_t value)
 QString ksText(const engine::KsTest& ks, const engine::SeedSweepSummary& s)
 {
     if (!ks.tested)
-        return QString::fromStdString(s.noTest.empty() ? "no test" : s.noTest);
-    return QStringLiteral("D=%1 p=%2").arg(CsvWriter::number(ks.statistic), CsvWriter::number(ks.pValue));
+        return QString::fromStdString(!s.noTest.empty() ? s.noTest : !s.gNoTest.empty() ? s.gNoTest : "no test");
+    const QString text = QStringLiteral("D=%1 p=%2").arg(CsvWriter::number(ks.statistic), CsvWriter::number(ks.pValue));
+    return ks.method == "exact" ? text : text + QStringLiteral(" (%1)").arg(QString::fromStdString(ks.method));
 }
 
 // A per-seed p-value, or an empty cell where the test had 0 degrees of freedom.
@@ -112,6 +113,8 @@ Provenance seedSweepResultHeader(const Provenance& provenance, const SeedSweepOu
     Provenance p = provenance;
     p.add(QStringLiteral("result: evaluated chain"), outcome.chain)
         .add(QStringLiteral("result: per-seed tests use"), QStringLiteral("%1 bins (tokens expecting < 5 draws pooled)").arg(s.pooledBins))
+        .add(QStringLiteral("result: per-seed G-tests use"),
+             QStringLiteral("%1 bins (tokens expecting < 10 draws pooled; p of G / q, Williams' correction)").arg(s.gTestBins))
         .add(QStringLiteral("result: KS of chi-square p-values"), ksText(s.chiSquareUniformity, s))
         .add(QStringLiteral("result: KS of G-test p-values"), ksText(s.gTestUniformity, s))
         .add(QStringLiteral("result: pooled chi-square"),

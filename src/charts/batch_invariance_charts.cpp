@@ -71,6 +71,22 @@ void flipMap(QChart* chart, const app::BatchInvarianceOutcome& o)
     attach(chart, flipped, x, y);
 }
 
+}  // namespace
+
+QLineSeries* flipBoundLine(double low, double high)
+{
+    // Each of the top two logits can move by up to the error, so the gap closes by up to twice it:
+    // flips sit below gap = 2 x error (not gap = error: one example flip has gap / error 1.09).
+    auto* line = new QLineSeries;
+    line->setName(QObject::tr("gap = 2 x error"));
+    line->setPen(QPen(QColor(0x80, 0x80, 0x80), 1.5, Qt::DashLine));
+    line->append(low, 2.0 * low);
+    line->append(high / 2.0, high);
+    return line;
+}
+
+namespace {
+
 void gapVersusError(QChart* chart, const app::BatchInvarianceOutcome& o)
 {
     chart->setTitle(QObject::tr("Top-two gap against the kernels' reduction error (0 drawn at 1e-9)"));
@@ -97,12 +113,7 @@ void gapVersusError(QChart* chart, const app::BatchInvarianceOutcome& o)
     high = std::pow(10.0, std::ceil(std::log10(high)));
     x->setRange(low, high);
     y->setRange(low, high);
-    auto* diagonal = new QLineSeries;
-    diagonal->setName(QObject::tr("gap = error"));
-    diagonal->setPen(QPen(QColor(0x80, 0x80, 0x80), 1.5, Qt::DashLine));
-    diagonal->append(low, low);
-    diagonal->append(high, high);
-    attach(chart, diagonal, x, y);
+    attach(chart, flipBoundLine(low, high), x, y);
     attach(chart, held, x, y);
     attach(chart, flipped, x, y);
 }

@@ -1,7 +1,7 @@
 // The batch-invariance lab's charts, rebuilt whole from an outcome. One-step study: the flip
 // map (batch size across, precision up, a red mark where that batch size's kernel flips the
 // nearest tie's argmax) and the gap against the reduction error for every searched state
-// (log-log, flips in red, the line gap = error). Decode study: where runs first leave the
+// (log-log, flips in red, the line gap = 2 x error). Decode study: where runs first leave the
 // batch-invariant completion (runs per step bin), and how many distinct states the runs occupy
 // step by step, with the (prefix, kernel) evaluations that cost.
 #pragma once
@@ -10,6 +10,7 @@
 
 QT_BEGIN_NAMESPACE
 class QChart;
+class QLineSeries;
 QT_END_NAMESPACE
 
 namespace logitlab::app {
@@ -17,6 +18,10 @@ struct BatchInvarianceOutcome;
 }
 
 namespace logitlab::ui {
+
+// The gap-against-error chart's bound from x = low to y = high: gap = 2 x error (a flip needs
+// the top-two gap to be at most twice the error, since both logits can move by the error).
+QLineSeries* flipBoundLine(double low, double high);
 
 class BatchInvarianceCharts : public QObject {
     Q_OBJECT

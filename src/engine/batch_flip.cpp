@@ -5,6 +5,7 @@
 #include "seed_split.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace logitlab::engine {
 
@@ -102,10 +103,9 @@ std::vector<FlipPoint> BatchFlip::runSearchItem(std::size_t item) const
     return points;
 }
 
-std::vector<FlipBatchRow> BatchFlip::flipMap(std::size_t precision, const std::vector<FlipPoint>& points) const
+const FlipPoint* BatchFlip::nearestTie(std::size_t precision, const std::vector<FlipPoint>& points) const
 {
-    const ToyLanguageModel& model = *m_models[precision];
-    const std::string name = precisionName(model.parameters().precision);
+    const std::string name = precisionName(m_models[precision]->parameters().precision);
     // The nearest tie: the smallest gap among states the kernels split, else the smallest gap.
     const FlipPoint* best = nullptr;
     const auto better = [&best](const FlipPoint& p) {
@@ -118,6 +118,38 @@ std::vector<FlipBatchRow> BatchFlip::flipMap(std::size_t precision, const std::v
     for (const FlipPoint& p : points)
         if (p.precision == name && better(p))
             best = &p;
+    return best;
+}
+
+std::vector<std::string> BatchFlip::equalKernels(std::size_t precision, const std::vector<FlipPoint>& points) const
+{
+    const FlipPoint* best = nearestTie(precision, points);
+    if (!best)
+        return {};
+    const ToyLanguageModel& model = *m_models[precision];
+    const ToyLanguageModel::Vector h = walk(model, m_parameters, best->prompt, best->step, nullptr);
+    std::vector<HeadKernel> kernels = m_parameters.plan.kernels(m_parameters.maxBatch);
+    const HeadKernel invariant{HeadKernel::Kind::Invariant, 1};
+    if (std::find(kernels.begin(), kernels.end(), invariant) == kernels.end())
+        kernels.push_back(invariant);
+    std::vector<HeadMatrix> logits;
+    for (const HeadKernel& k : kernels)
+        logits.push_back(logitsOf(model, h, k));
+    std::vector<std::string> equal;
+    for (std::size_t a = 0; a < kernels.size(); ++a)
+        for (std::size_t b = a + 1; b < kernels.size(); ++b)
+            if (logits[a].col(0).size() == logits[b].col(0).size()
+                && std::memcmp(logits[a].col(0).data(), logits[b].col(0).data(),
+                               sizeof(float) * static_cast<std::size_t>(logits[a].rows())) == 0)
+                equal.push_back(kernels[a].name() + " = " + kernels[b].name());
+    return equal;
+}
+
+std::vector<FlipBatchRow> BatchFlip::flipMap(std::size_t precision, const std::vector<FlipPoint>& points) const
+{
+    const ToyLanguageModel& model = *m_models[precision];
+    const std::string name = precisionName(model.parameters().precision);
+    const FlipPoint* best = nearestTie(precision, points);
     if (!best)
         return {};
     const ToyLanguageModel::Vector h = walk(model, m_parameters, best->prompt, best->step, nullptr);

@@ -68,8 +68,15 @@ public:
     std::vector<FlipPoint> runSearchItem(std::size_t item) const;
     // Flip-map items: one per precision, reading the merged points.
     std::vector<FlipBatchRow> flipMap(std::size_t precision, const std::vector<FlipPoint>& points) const;
+    // The kernels (the variable plan's for batch sizes 1..B, and invariant) whose logits of the
+    // near tie flipMap() uses are bit for bit equal on this build, as "eigen-gemv = eigen-gemm"
+    // per equal pair: there the variation cannot come from choosing between them (Eigen's gemv
+    // and gemm agree for hidden sizes up to 96 on x86-64 builds).
+    std::vector<std::string> equalKernels(std::size_t precision, const std::vector<FlipPoint>& points) const;
 
 private:
+    const FlipPoint* nearestTie(std::size_t precision, const std::vector<FlipPoint>& points) const;
+
     BatchFlipParameters m_parameters;
     std::vector<std::shared_ptr<const ToyLanguageModel>> m_models;  // one per precision
     std::vector<HeadKernel> m_kernels;  // the variable plan's, then invariant

@@ -1,10 +1,12 @@
 #include "dynamic_temperature_stage.h"
 
+#include "float32_arithmetic.h"
 #include "stage_support.h"
 #include "temperature_stage.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace logitlab::engine {
 
@@ -29,6 +31,10 @@ std::optional<std::string> DynamicTemperatureStage::validate() const
 
 void DynamicTemperatureStage::apply(CandidateArray& candidates, SamplerContext& context)
 {
+    if (libraryArithmetic()) {
+        applyLibrary(candidates, context);
+        return;
+    }
     const double t = number("t");
     const double delta = number("delta");
     double dynamic = t;
@@ -57,6 +63,59 @@ void DynamicTemperatureStage::apply(CandidateArray& candidates, SamplerContext& 
     divideLogits(candidates, context, dynamic);
     if (delta > 0.0)
         candidates.softmax();
+}
+
+void DynamicTemperatureStage::applyLibrary(CandidateArray& candidates, SamplerContext& context)
+{
+    const float t = static_cast<float>(number("t"));
+    const float delta = static_cast<float>(number("delta"));
+    float dynamic = t;
+    if (delta > 0.0f) {
+        if (candidates.size() <= 1)
+            return;
+        const float low = std::max(0.0f, t - delta);
+        // t + delta may overflow a float; the range stays finite (llama.cpp would divide by inf).
+        const float high = std::min(t + delta, std::numeric_limits<float>::max());
+        const float maxEntropy = -std::log(1.0f / static_cast<float>(candidates.size()));
+        // llama_sampler_softmax_impl(cur_p, true): sort, then the float softmax.
+        candidates.sortDescending();
+        detail::llamaSoftmax(candidates);
+        float entropy = 0.0f;
+        for (const auto& c : candidates.data()) {
+            const float p = static_cast<float>(c.p);
+            if (p > 0.0f)
+                entropy -= p * std::log(p);
+        }
+        const float normalised = entropy / maxEntropy;
+        dynamic = low + (high - low) * std::pow(normalised, static_cast<float>(number("exponent")));
+    }
+    m_last = dynamic;
+    if (candidates.empty())
+        return;
+    const float top = static_cast<float>(candidates[candidates.argmax()].logit);
+    if (!(dynamic > 0.0f) || std::isinf(top / dynamic)) {
+        // llama.cpp's T <= 0 rule (the first maximum stays, the others go to -inf); a T so small
+        // that l / T overflows a float is its T -> 0 limit, the same greedy mask.
+        detail::maskAllBut(candidates, candidates.argmax());
+        context.temperatureScale = 0.0;
+    } else {
+        for (auto& c : candidates.data())
+            c.logit = static_cast<double>(static_cast<float>(c.logit) / dynamic);
+        context.temperatureScale = detail::saturated(context.temperatureScale * static_cast<double>(dynamic));
+    }
+    if (!(delta > 0.0f))
+        return;
+    // The probabilities after a dynamic temperature: exp in double from the first entry's logit,
+    // a double sum, each p held in float and divided by the sum.
+    const double first = candidates[0].logit;
+    double sum = 0.0;
+    for (auto& c : candidates.data()) {
+        const double e = std::exp(c.logit - first);
+        c.p = detail::f32(e);
+        sum += e;
+    }
+    for (auto& c : candidates.data())
+        c.p = detail::f32(c.p / sum);
 }
 
 }  // namespace logitlab::engine

@@ -18,6 +18,10 @@ public:
     double lastTemperature() const { return m_last; }  // the T the last apply() used
 
 private:
+    // llama_sampler_temp_ext_apply in float: its T, range, entropy and power in float, the logits
+    // divided in float, the probabilities recomputed with a double sum as it does.
+    void applyLibrary(CandidateArray& candidates, SamplerContext& context);
+
     double m_last = 1.0;
 };
 

@@ -37,6 +37,8 @@ SeedSweepExperiment::SeedSweepExperiment(SeedSweepParameters parameters) : m_par
 {
     m_binOf = poolSmallBins(m_parameters.source->expected(), m_parameters.drawsPerSeed, kMinExpectedPerBin,
                             m_binExpected);
+    m_gBinOf = poolSmallBins(m_parameters.source->expected(), m_parameters.drawsPerSeed, kMinExpectedPerGBin,
+                             m_gBinExpected);
 }
 
 std::uint64_t SeedSweepExperiment::memoryEstimate(std::uint64_t seeds, std::uint64_t outcomes)
@@ -123,7 +125,10 @@ SeedResult SeedSweepExperiment::runSeed(std::uint64_t seed) const
     for (std::size_t i = 0; i < result.counts.size(); ++i)
         binned[m_binOf[i]] += result.counts[i];
     result.chiSquare = chiSquareTest(binned, m_binExpected);
-    result.gTest = engine::gTest(binned, m_binExpected);
+    std::vector<std::uint64_t> gBinned(m_gBinExpected.size(), 0);
+    for (std::size_t i = 0; i < result.counts.size(); ++i)
+        gBinned[m_gBinOf[i]] += result.counts[i];
+    result.gTest = engine::gTest(gBinned, m_gBinExpected);
     return result;
 }
 
@@ -143,6 +148,10 @@ SeedSweepSummary SeedSweepExperiment::summarise(const std::vector<SeedResult>& r
 
     SeedSweepSummary summary;
     summary.pooledBins = static_cast<int>(m_binExpected.size());
+    summary.gTestBins = static_cast<int>(m_gBinExpected.size());
+    if (ids.size() > 1 && m_binExpected.size() >= 2 && m_gBinExpected.size() < 2)
+        summary.gNoTest = "no G-test: fewer than two bins expecting " + formatDouble(kMinExpectedPerGBin)
+            + " draws per seed; draw more";
     summary.pValueHistogram.assign(kHistogramBins, 0);
     std::vector<double> chiPValues, gPValues;
     if (ids.size() == 1)
@@ -151,10 +160,11 @@ SeedSweepSummary SeedSweepExperiment::summarise(const std::vector<SeedResult>& r
         summary.noTest = "no test: one bin (every token expects fewer than "
             + formatDouble(kMinExpectedPerBin) + " draws per seed; draw more)";
     for (const SeedResult& r : results) {
-        if (!r.chiSquare.tested || !r.gTest.tested)
+        if (!r.chiSquare.tested)
             continue;  // 0 degrees of freedom: a p-value of 1 that tests nothing
         chiPValues.push_back(r.chiSquare.pValue);
-        gPValues.push_back(r.gTest.pValue);
+        if (r.gTest.tested)
+            gPValues.push_back(r.gTest.pValue);
         const auto bin = std::min<std::size_t>(static_cast<std::size_t>(r.chiSquare.pValue * kHistogramBins),
                                                kHistogramBins - 1);
         ++summary.pValueHistogram[bin];

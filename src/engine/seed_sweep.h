@@ -55,7 +55,11 @@ struct SeedSweepSummary {
     std::vector<std::uint64_t> pValueHistogram;  // chi-square p-values in kHistogramBins equal bins
     std::optional<std::uint64_t> firstDifference;  // of the compared seeds; none if identical
     bool comparedIdentical = false;
-    int pooledBins = 0;             // bins the per-seed tests use after pooling small ones
+    int pooledBins = 0;             // bins the per-seed chi-square uses after pooling small ones
+    int gTestBins = 0;              // and the per-seed G-test (kMinExpectedPerGBin)
+    // Why the G-test is not valid when the chi-square is (fewer than two bins of 10): empty
+    // otherwise. gTestUniformity is then untested.
+    std::string gNoTest;
     // Why there is no test, e.g. "no test: one outcome" (a chain that leaves one token): every
     // draw is that token, the tests have 0 degrees of freedom, and chiSquareUniformity,
     // gTestUniformity and pooledChiSquare are untested (their p-values mean nothing). Empty when tested.
@@ -68,6 +72,9 @@ public:
     static constexpr std::size_t kSeedsPerItem = 16;
     static constexpr std::size_t kHistogramBins = 10;  // labels of 20 bins do not fit a narrow chart
     static constexpr double kMinExpectedPerBin = 5.0;
+    // The G-test's bins: pooled the same way until each expects at least 10 draws (with Williams'
+    // correction its p-values are then uniform for a correct sampler; at 5 they are not).
+    static constexpr double kMinExpectedPerGBin = 10.0;
     static constexpr std::uint64_t kMaxSeeds = 10'000'000;
     static constexpr std::uint64_t kMaxDrawsPerSeed = 1'000'000'000;
     static constexpr std::uint64_t kMaxMemoryBytes = std::uint64_t{4} << 30;
@@ -99,6 +106,8 @@ private:
     SeedSweepParameters m_parameters;
     std::vector<std::size_t> m_binOf;     // outcome -> pooled bin
     std::vector<double> m_binExpected;    // pooled bins' probabilities
+    std::vector<std::size_t> m_gBinOf;    // the same for the G-test's bins
+    std::vector<double> m_gBinExpected;
 };
 
 }  // namespace logitlab::engine

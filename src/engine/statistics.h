@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace logitlab::engine {
@@ -13,6 +14,8 @@ struct FitTest {
     // False when there is nothing to test: 0 degrees of freedom (one outcome, or every bin pooled
     // into one), or expectations that are not probabilities. pValue is then 1 and means nothing.
     bool tested = false;
+    // The G-test's Williams correction q: pValue is that of statistic / q (1 for chi-square).
+    double correction = 1.0;
 };
 
 // Pearson's chi-square of observed counts against expected probabilities (same length, the
@@ -20,8 +23,11 @@ struct FitTest {
 // p-value is 0. Degrees of freedom: bins with non-zero expectation, minus one.
 FitTest chiSquareTest(const std::vector<std::uint64_t>& observed, const std::vector<double>& expected);
 
-// The likelihood-ratio G-test, G = 2 * sum(o * ln(o / e)), with the same bins and degrees of
-// freedom as chiSquareTest.
+// The likelihood-ratio G-test, G = 2 * sum(o * ln(o / e)) (statistic: scipy's power_divergence
+// with lambda "log-likelihood"), with the same bins and degrees of freedom as chiSquareTest. The
+// p-value is that of G / q with Williams' correction q = 1 + (sum 1/p_i - 1) / (6 n dof): G itself
+// runs high against chi-square when bins expect few draws (3% at 5 per bin), which a KS over
+// many seeds' p-values detects; G / q is close enough from 10 expected draws per bin.
 FitTest gTest(const std::vector<std::uint64_t>& observed, const std::vector<double>& expected);
 
 // Merges bins so every merged bin expects at least `minExpected` of `total` draws: both tests
@@ -35,10 +41,22 @@ struct KsTest {
     double statistic = 0.0;  // D: largest gap between the empirical and the uniform CDF
     double pValue = 1.0;
     bool tested = false;     // false without values (pValue is then 1 and means nothing)
+    // How pValue was computed: kolmogorovMethodName() of the region (D, n) falls in.
+    std::string method;
 };
 
-// One-sample Kolmogorov-Smirnov test of values against Uniform(0, 1), with Stephens' small-sample
-// correction of the asymptotic Kolmogorov distribution. NaN values are left out.
+// P(D_n >= d) for the two-sided one-sample Kolmogorov-Smirnov statistic of n values, by the
+// regions scipy's kstest (method 'exact', and 'auto' below 10,001 values) uses: closed forms at
+// the ends (Ruben-Gambino), twice Smirnov's exact one-sided probability where the two sides
+// cannot or hardly can both reach d (exact at d >= 0.5; n d^2 >= 2.2 for n > 140, >= 4 for
+// n <= 140, where it is high by less than 1e-6 of p), and in between the
+// exact distribution by Durbin's matrix as Marsaglia, Tsang and Wang compute it. Where that
+// matrix would be too large (n d > 150: n in the tens of thousands) Stephens' corrected
+// asymptotic formula, and `method` says so.
+double kolmogorovSurvivalExact(int n, double d, std::string* method = nullptr);
+
+// One-sample Kolmogorov-Smirnov test of values against Uniform(0, 1), p-value by
+// kolmogorovSurvivalExact(). NaN values are left out.
 KsTest ksUniformTest(std::vector<double> values);
 
 // P(X >= statistic) for X chi-square distributed with `degreesOfFreedom`; 1 for dof < 1 or a

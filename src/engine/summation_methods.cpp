@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <type_traits>
 
 namespace logitlab::engine {
 
@@ -105,6 +106,29 @@ typename A::T pairwise(const typename A::T* a, std::size_t n)
     std::size_t n2 = n / 2;
     n2 -= n2 % 8;
     return A::add(pairwise<A>(a, n2), pairwise<A>(a + n2, n - n2));
+}
+
+// np.sum's reduction: the output starts at 0 (add's identity), and each block of at most 8,192
+// terms is summed by pairwise_sum and added to it. For float16 numpy's pairwise_sum adds in
+// float32 and the block's sum is added to the float16 total in float32 and rounded once to
+// float16; LogitLab does the same for both 16-bit formats (numpy has no bfloat16).
+template <class A, class Inner>
+typename A::T numpyBlocked(const typename A::T* a, std::size_t n)
+{
+    using T = typename A::T;
+    T total = T(0);
+    for (std::size_t start = 0; start < n; start += kNumpyBlock)
+        total = A::add(total, pairwise<Inner>(a + start, std::min(kNumpyBlock, n - start)));
+    return total;
+}
+
+template <class A>
+typename A::T numpySum(const typename A::T* a, std::size_t n)
+{
+    if constexpr (std::is_same_v<A, BFloat16Arithmetic> || std::is_same_v<A, Float16Arithmetic>)
+        return numpyBlocked<A, Float32Arithmetic>(a, n);
+    else
+        return numpyBlocked<A, A>(a, n);
 }
 
 // Partial sums of contiguous chunks [bounds[i], bounds[i + 1]), added in chunk order.
@@ -208,6 +232,8 @@ double sumAs(SumMethod method, std::span<const double> terms, const SumShape& sh
         return static_cast<double>(sequential<A>(v, 0, n));
     case SumMethod::Pairwise:
         return static_cast<double>(pairwise<A>(v.data(), n));
+    case SumMethod::NumpySum:
+        return static_cast<double>(numpySum<A>(v.data(), n));
     case SumMethod::Blocked: {
         const auto split = static_cast<std::size_t>(std::max(1, shape.split));
         const std::size_t tile = (n + split - 1) / split;
@@ -328,6 +354,7 @@ constexpr MethodName kMethods[] = {
     {SumMethod::AscendingMagnitude, "ascending"},
     {SumMethod::DescendingMagnitude, "descending"},
     {SumMethod::Pairwise, "pairwise"},
+    {SumMethod::NumpySum, "numpy-sum"},
     {SumMethod::Blocked, "blocked"},
     {SumMethod::SimdLanes, "simd"},
     {SumMethod::Threads, "threads"},
@@ -379,7 +406,11 @@ std::string describeSumMethod(SumMethod method, int split, int lanes, int thread
     case SumMethod::DescendingMagnitude:
         return "sorted by magnitude, largest first";
     case SumMethod::Pairwise:
-        return "numpy's pairwise rule: 8 accumulators up to 128 terms, halves above";
+        return "pairwise rule (numpy's pairwise_sum on the whole list): 8 accumulators up to 128 terms, "
+               "halves above";
+    case SumMethod::NumpySum:
+        return "numpy's np.sum: pairwise_sum on blocks of 8,192 terms, the blocks added in sequence"
+               " (16-bit formats: float32 inside a block)";
     case SumMethod::Blocked:
         return "split-K: " + std::to_string(split) + " contiguous splits, partials added in order";
     case SumMethod::SimdLanes:

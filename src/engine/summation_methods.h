@@ -1,5 +1,6 @@
 // The orders a sum of N terms can be taken in, as real code takes them: left to right,
-// reversed, sorted by magnitude, numpy's pairwise rule, blocked split-K, SIMD lanes, a
+// reversed, sorted by magnitude, the pairwise rule of numpy's pairwise_sum, np.sum's blocked
+// reduction (pairwise_sum on blocks of 8,192 terms, the blocks added in sequence), split-K, SIMD lanes, a
 // multi-threaded reduction's chunks, Kahan and Neumaier compensation, and the exact sum. Each
 // runs in a chosen accumulator format (float64, float32, bf16, f16): a term is rounded into the
 // accumulator's format and every addition is rounded there, as a kernel working in that type
@@ -24,6 +25,7 @@ enum class SumMethod {
     AscendingMagnitude,
     DescendingMagnitude,
     Pairwise,
+    NumpySum,
     Blocked,
     SimdLanes,
     Threads,
@@ -32,7 +34,7 @@ enum class SumMethod {
     Exact,
 };
 
-// "left-to-right", "reversed", "ascending", "descending", "pairwise", "blocked", "simd",
+// "left-to-right", "reversed", "ascending", "descending", "pairwise", "numpy-sum", "blocked", "simd",
 // "threads", "kahan", "neumaier", "exact": the names files use.
 std::string_view sumMethodName(SumMethod method);
 std::optional<SumMethod> sumMethodFromName(std::string_view name);
@@ -50,6 +52,10 @@ struct SumShape {
 
 // The sum of `terms` (already in their storage format) in `method`'s order, accumulated in
 // `accumulator`. An empty list sums to 0. Exact ignores the order: the correctly rounded sum.
+// np.sum / np.add.reduce of a contiguous 1-D array hands pairwise_sum at most this many terms
+// at a time (the ufunc machinery's buffer size) and adds each block's sum to the running total.
+inline constexpr std::size_t kNumpyBlock = 8192;
+
 double sumInOrder(SumMethod method, std::span<const double> terms, FloatFormat accumulator, const SumShape& shape);
 
 // The terms in one seeded random order (Fisher-Yates with a SplitMix64 stream of its own and

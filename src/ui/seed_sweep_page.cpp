@@ -699,9 +699,12 @@ void SeedSweepPage::showStatistics()
     // "perfect").
     const QString invalid = tr("not valid here (%1)").arg(QString::fromStdString(summary.noTest));
     const auto ks = [&](const engine::KsTest& test) {
-        return summary.tested() && test.tested
-                   ? tr("D = %1, p = %2").arg(test.statistic, 0, 'f', 4).arg(test.pValue, 0, 'g', 3)
-                   : invalid;
+        if (!summary.tested())
+            return invalid;
+        if (!test.tested)
+            return tr("not valid here (%1)").arg(QString::fromStdString(summary.gNoTest));
+        const QString text = tr("D = %1, p = %2").arg(test.statistic, 0, 'f', 4).arg(test.pValue, 0, 'g', 3);
+        return test.method == "exact" ? text : text + QStringLiteral(" (%1)").arg(QString::fromStdString(test.method));
     };
     m_statistics.value(QStringLiteral("ks"))->setText(ks(summary.chiSquareUniformity));
     m_statistics.value(QStringLiteral("g-ks"))->setText(ks(summary.gTestUniformity));
