@@ -349,7 +349,8 @@ Result<Transformer> Transformer::create(const ModelConfig& config, std::span<con
     impl->keys.reset(new float[cacheFloats]);  // untouched pages cost nothing until used
     impl->values.reset(new float[cacheFloats]);
     for (std::int64_t i = 0; i < config.ropeDims / 2; ++i) {
-        double f = std::pow(config.ropeBase, -2.0 * static_cast<double>(i) / static_cast<double>(config.ropeDims));
+        double f = config.ropeScale *
+                   std::pow(config.ropeBase, -2.0 * static_cast<double>(i) / static_cast<double>(config.ropeDims));
         if (!impl->weights.ropeFactors.empty())
             f /= impl->weights.ropeFactors[static_cast<std::size_t>(i)];
         impl->inverseFrequency.push_back(f);
