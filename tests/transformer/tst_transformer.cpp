@@ -83,6 +83,7 @@ private slots:
     void productsMatchAcrossPathsAndPlans_data();
     void productsMatchAcrossPathsAndPlans();
     void rowsIndependentOfRanges();
+    void attentionHelpersKeepBits();
     void threadPoolChunks();
     void loadsGgufFiles_data();
     void loadsGgufFiles();
@@ -385,6 +386,36 @@ void TransformerTest::rowsIndependentOfRanges()
 
 // Every chunk once, with its own range, whatever thread claims it; many operations in a row
 // (workers waking late must not claim a later operation's chunks for an earlier one).
+// Attention's batched helpers give the bits of their one-at-a-time forms: dotsF32 those of
+// dotF32 per row, weightedSumF32 those of axpyF32 row after row.
+void TransformerTest::attentionHelpersKeepBits()
+{
+    test::SplitMix rng(11);
+    for (KernelPath path : kernelPaths())
+        for (std::int64_t n : {64, 70, 5})
+            for (std::int64_t count : {1, 7, 33}) {
+                const std::int64_t stride = n + 3;
+                std::vector<float> rows(static_cast<std::size_t>(count * stride)), x(static_cast<std::size_t>(n)),
+                    weights(static_cast<std::size_t>(count));
+                for (float& v : rows)
+                    v = static_cast<float>(rng.next());
+                for (float& v : x)
+                    v = static_cast<float>(rng.next());
+                for (float& v : weights)
+                    v = static_cast<float>(rng.next());
+                std::vector<float> dots(static_cast<std::size_t>(count)), single(dots.size());
+                dotsF32(rows.data(), stride, count, x.data(), n, dots.data(), path);
+                for (std::int64_t r = 0; r < count; ++r)
+                    single[static_cast<std::size_t>(r)] = dotF32(rows.data() + r * stride, x.data(), n, path);
+                QVERIFY(sameBits(dots, single));
+                std::vector<float> sum(static_cast<std::size_t>(n)), steps(sum.size(), 0.0f);
+                weightedSumF32(rows.data(), stride, count, weights.data(), n, sum.data(), path);
+                for (std::int64_t r = 0; r < count; ++r)
+                    axpyF32(weights[static_cast<std::size_t>(r)], rows.data() + r * stride, steps.data(), n, path);
+                QVERIFY(sameBits(sum, steps));
+            }
+}
+
 void TransformerTest::threadPoolChunks()
 {
     for (int threads : {1, 2, 3}) {

@@ -179,10 +179,10 @@ void Transformer::Impl::attend(std::int64_t layer, std::int64_t batch, std::int6
                 sum += s[j];
             }
             const float inverse = 1.0f / sum;
-            float* out = attention.data() + t * c.qDim() + head * hd;
-            std::fill(out, out + hd, 0.0f);
             for (std::int64_t j = 0; j <= last; ++j)
-                axpyF32(s[j] * inverse, valueBase + j * kvDim + kvOffset, out, hd, path);
+                s[j] *= inverse;
+            weightedSumF32(valueBase + kvOffset, kvDim, last + 1, s, hd,
+                           attention.data() + t * c.qDim() + head * hd, path);
         }
     });
 }
