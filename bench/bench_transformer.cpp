@@ -56,7 +56,7 @@ Transformer make(benchmark::State& state)
 {
     TransformerOptions o;
     o.threads = static_cast<int>(state.range(1));
-    o.context = 1024;
+    o.context = 2048;
     const auto& m = model(static_cast<GgmlType>(state.range(0)));
     return std::move(Transformer::create(m.config, m.tensors, o)).value();
 }
@@ -88,6 +88,28 @@ void BM_Decode(benchmark::State& state)
 BENCHMARK(BM_Decode)
     ->ArgNames({"type", "threads"})
     ->Args({8, 1})->Args({8, 2})->Args({0, 1})->Args({0, 2})
+    ->Unit(benchmark::kMillisecond)->UseRealTime()->MeasureProcessCPUTime();
+
+// Decode steps after a 1,024-token prompt (cut back to it every 64 steps): what attention over
+// a longer cache adds to a step.
+void BM_DecodeAfter1024(benchmark::State& state)
+{
+    Transformer t = make(state);
+    (void)t.evaluate(prompt(1024));
+    std::int32_t token = 100;
+    for (auto _ : state) {
+        if (t.position() == 1024 + 64)
+            t.truncate(1024);
+        auto logits = t.evaluate(std::span<const std::int32_t>(&token, 1));
+        token = static_cast<std::int32_t>((token * 31 + 7) % 49152);
+        benchmark::DoNotOptimize(logits.value().data());
+    }
+    state.counters["tokens_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()),
+                                                        benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_DecodeAfter1024)
+    ->ArgNames({"type", "threads"})
+    ->Args({8, 2})
     ->Unit(benchmark::kMillisecond)->UseRealTime()->MeasureProcessCPUTime();
 
 void BM_Prefill128(benchmark::State& state)

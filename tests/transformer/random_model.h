@@ -262,7 +262,7 @@ inline void rope(const ModelConfig& c, const Vec* factors, double* v, std::int64
 {
     const std::int64_t half = c.ropeDims / 2;
     for (std::int64_t i = 0; i < half; ++i) {
-        double f = std::pow(c.ropeBase, -2.0 * static_cast<double>(i) / static_cast<double>(c.ropeDims));
+        double f = c.ropeScale * std::pow(c.ropeBase, -2.0 * static_cast<double>(i) / static_cast<double>(c.ropeDims));
         if (factors != nullptr)
             f /= (*factors)[static_cast<std::size_t>(i)];
         const double angle = static_cast<double>(pos) * f;

@@ -83,6 +83,7 @@ private slots:
     void productsMatchAcrossPathsAndPlans_data();
     void productsMatchAcrossPathsAndPlans();
     void rowsIndependentOfRanges();
+    void attentionHelpersKeepBits();
     void threadPoolChunks();
     void loadsGgufFiles_data();
     void loadsGgufFiles();
@@ -385,6 +386,36 @@ void TransformerTest::rowsIndependentOfRanges()
 
 // Every chunk once, with its own range, whatever thread claims it; many operations in a row
 // (workers waking late must not claim a later operation's chunks for an earlier one).
+// Attention's batched helpers give the bits of their one-at-a-time forms: dotsF32 those of
+// dotF32 per row, weightedSumF32 those of axpyF32 row after row.
+void TransformerTest::attentionHelpersKeepBits()
+{
+    test::SplitMix rng(11);
+    for (KernelPath path : kernelPaths())
+        for (std::int64_t n : {64, 70, 5})
+            for (std::int64_t count : {1, 7, 33}) {
+                const std::int64_t stride = n + 3;
+                std::vector<float> rows(static_cast<std::size_t>(count * stride)), x(static_cast<std::size_t>(n)),
+                    weights(static_cast<std::size_t>(count));
+                for (float& v : rows)
+                    v = static_cast<float>(rng.next());
+                for (float& v : x)
+                    v = static_cast<float>(rng.next());
+                for (float& v : weights)
+                    v = static_cast<float>(rng.next());
+                std::vector<float> dots(static_cast<std::size_t>(count)), single(dots.size());
+                dotsF32(rows.data(), stride, count, x.data(), n, dots.data(), path);
+                for (std::int64_t r = 0; r < count; ++r)
+                    single[static_cast<std::size_t>(r)] = dotF32(rows.data() + r * stride, x.data(), n, path);
+                QVERIFY(sameBits(dots, single));
+                std::vector<float> sum(static_cast<std::size_t>(n)), steps(sum.size(), 0.0f);
+                weightedSumF32(rows.data(), stride, count, weights.data(), n, sum.data(), path);
+                for (std::int64_t r = 0; r < count; ++r)
+                    axpyF32(weights[static_cast<std::size_t>(r)], rows.data() + r * stride, steps.data(), n, path);
+                QVERIFY(sameBits(sum, steps));
+            }
+}
+
 void TransformerTest::threadPoolChunks()
 {
     for (int threads : {1, 2, 3}) {
@@ -438,6 +469,10 @@ void addMetadata(test::GgufWriter& w, const ModelConfig& c, const std::string& a
         w.addFloat32(arch + ".attention.layer_norm_rms_epsilon", static_cast<float>(c.normEpsilon));
         w.addFloat32(arch + ".rope.freq_base", static_cast<float>(c.ropeBase));
         w.addUint32(arch + ".rope.dimension_count", static_cast<std::uint32_t>(c.ropeDims));
+        if (c.ropeScale != 1.0) {
+            w.addString(arch + ".rope.scaling.type", "linear");
+            w.addFloat32(arch + ".rope.scaling.factor", static_cast<float>(1.0 / c.ropeScale));
+        }
     }
 }
 
@@ -467,12 +502,15 @@ void TransformerTest::loadsGgufFiles_data()
 {
     QTest::addColumn<int>("arch");
     QTest::addColumn<int>("type");
+    QTest::addColumn<double>("ropeScale");
     for (Architecture arch : {Architecture::Llama, Architecture::Qwen2, Architecture::Gpt2})
         for (GgmlType type : {GgmlType::F32, GgmlType::F16, GgmlType::BF16, GgmlType::Q8_0, GgmlType::Q4_0,
                               GgmlType::Q5_0, GgmlType::Q4_K, GgmlType::Q6_K}) {
             const std::string name = architectureName(arch) + "/" + std::string(engine::gguf::ggmlTypeName(type));
-            QTest::newRow(name.c_str()) << int(arch) << int(type);
+            QTest::newRow(name.c_str()) << int(arch) << int(type) << 1.0;
         }
+    QTest::newRow("llama/F32/linear-rope-scaling-4") << int(Architecture::Llama) << int(GgmlType::F32) << 0.25;
+    QTest::newRow("qwen2/Q8_0/linear-rope-scaling-2") << int(Architecture::Qwen2) << int(GgmlType::Q8_0) << 0.5;
 }
 
 // A file written with every weight type, parsed and loaded: the shape from its keys, and logits
@@ -483,7 +521,9 @@ void TransformerTest::loadsGgufFiles()
 {
     QFETCH(int, arch);
     QFETCH(int, type);
-    const ModelConfig c = ggufConfig(static_cast<Architecture>(arch));
+    QFETCH(double, ropeScale);
+    ModelConfig c = ggufConfig(static_cast<Architecture>(arch));
+    c.ropeScale = ropeScale;
     std::vector<std::byte> bytes;
     const RandomModel m = writeModel(c, static_cast<GgmlType>(type), bytes);
     auto file = engine::gguf::GgufFile::parse(bytes, "tiny.gguf");
@@ -498,6 +538,7 @@ void TransformerTest::loadsGgufFiles()
     QCOMPARE(loaded.headDim, c.headDim);
     QCOMPARE(loaded.kvHeads, c.kvHeads);
     QCOMPARE(loaded.ropeDims, c.ropeDims);
+    QCOMPARE(loaded.ropeScale, c.ropeScale);
     QCOMPARE(t.value().weights().tiedOutput, c.arch != Architecture::Qwen2);
 
     const std::vector<std::int32_t> tokens(kPrompt.begin(), kPrompt.begin() + 9);
@@ -547,6 +588,19 @@ void TransformerTest::refusesGgufArchitectureAndKeys()
         w.addFloat32("llama.attention.head_count_kv", 3.0f);  // a second key: the reader refuses
         const auto bytes = w.bytes();
         QVERIFY(!engine::gguf::GgufFile::parse(bytes, "twice.gguf").ok());
+    }
+    {
+        test::GgufWriter w;
+        addMetadata(w, c, "qwen2");
+        w.addString("qwen2.rope.scaling.type", "yarn");
+        w.addFloat32("qwen2.rope.scaling.factor", 4.0f);
+        const auto bytes = w.bytes();
+        auto file = engine::gguf::GgufFile::parse(bytes, "long.gguf");
+        QVERIFY(file.ok());
+        auto t = Transformer::load(file.value());
+        QVERIFY(!t.ok());
+        QCOMPARE(QString::fromStdString(t.error()),
+                 QStringLiteral("long.gguf: RoPE scaling \"yarn\" is not supported (LogitLab applies none or linear)"));
     }
     {
         ModelConfig odd = c;

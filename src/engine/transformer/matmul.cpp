@@ -164,6 +164,39 @@ __attribute__((target("avx2,fma"))) void axpyAvx2(float alpha, const float* x, f
     for (; k < n; ++k)
         y[k] = std::fma(alpha, x[k], y[k]);
 }
+
+__attribute__((target("avx2,fma"))) void weightedSumAvx2(const float* rows, std::int64_t stride, std::int64_t count,
+                                                         const float* weights, std::int64_t n, float* out)
+{
+    std::int64_t k = 0;
+    for (; k + 32 <= n; k += 32) {
+        __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps(), a2 = _mm256_setzero_ps(), a3 = _mm256_setzero_ps();
+        for (std::int64_t r = 0; r < count; ++r) {
+            const float* row = rows + r * stride + k;
+            const __m256 w = _mm256_set1_ps(weights[r]);
+            a0 = _mm256_fmadd_ps(w, _mm256_loadu_ps(row), a0);
+            a1 = _mm256_fmadd_ps(w, _mm256_loadu_ps(row + 8), a1);
+            a2 = _mm256_fmadd_ps(w, _mm256_loadu_ps(row + 16), a2);
+            a3 = _mm256_fmadd_ps(w, _mm256_loadu_ps(row + 24), a3);
+        }
+        _mm256_storeu_ps(out + k, a0);
+        _mm256_storeu_ps(out + k + 8, a1);
+        _mm256_storeu_ps(out + k + 16, a2);
+        _mm256_storeu_ps(out + k + 24, a3);
+    }
+    for (; k + 8 <= n; k += 8) {
+        __m256 a = _mm256_setzero_ps();
+        for (std::int64_t r = 0; r < count; ++r)
+            a = _mm256_fmadd_ps(_mm256_set1_ps(weights[r]), _mm256_loadu_ps(rows + r * stride + k), a);
+        _mm256_storeu_ps(out + k, a);
+    }
+    for (; k < n; ++k) {
+        float a = 0.0f;
+        for (std::int64_t r = 0; r < count; ++r)
+            a = std::fma(weights[r], rows[r * stride + k], a);
+        out[k] = a;
+    }
+}
 #endif
 
 inline void store(float* y, int slice, float value)
@@ -329,6 +362,20 @@ void axpyF32(float alpha, const float* x, float* y, std::int64_t n, KernelPath p
     (void)path;
     for (std::int64_t k = 0; k < n; ++k)
         y[k] += alpha * x[k];
+}
+
+void weightedSumF32(const float* rows, std::int64_t stride, std::int64_t count, const float* weights,
+                    std::int64_t n, float* out, KernelPath path)
+{
+#ifdef LOGITLAB_TRANSFORMER_X86
+    if (path == KernelPath::Avx2) {
+        weightedSumAvx2(rows, stride, count, weights, n, out);
+        return;
+    }
+#endif
+    std::fill(out, out + n, 0.0f);
+    for (std::int64_t r = 0; r < count; ++r)
+        axpyF32(weights[r], rows + r * stride, out, n, path);
 }
 
 std::size_t matmulScratchFloats(std::span<const MatmulTask> tasks)

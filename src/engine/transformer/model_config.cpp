@@ -54,6 +54,8 @@ std::string ModelConfig::problem() const
     if (rope() != RopeOrdering::None && (ropeDims < 2 || ropeDims > headDim || ropeDims % 2 != 0))
         return "rope.dimension_count " + std::to_string(ropeDims) + " must be even and within 2.." +
                std::to_string(headDim);
+    if (rope() != RopeOrdering::None && !(std::isfinite(ropeScale) && ropeScale > 0.0))
+        return "the RoPE scale " + std::to_string(ropeScale) + " must be positive and finite";
     if (rope() != RopeOrdering::None && !(std::isfinite(ropeBase) && ropeBase > 1.0))
         return "rope.freq_base " + std::to_string(ropeBase) + " must be finite and above 1";
     if (!(std::isfinite(normEpsilon) && normEpsilon >= 0.0 && normEpsilon < 1.0))
@@ -117,6 +119,18 @@ Result<ModelConfig> ModelConfig::fromGguf(const gguf::GgufFile& file)
         c.normEpsilon = real("attention.layer_norm_rms_epsilon", 1e-5, true);
         c.ropeBase = real("rope.freq_base", 10000.0, false);
         c.ropeDims = integer("rope.dimension_count", c.headDim, false);
+        // As llama.cpp reads them: the factor (or the older rope.scale_linear) applies whatever
+        // the type says, 0 meaning none; yarn and longrope change more than the angles.
+        if (file.find(name + ".rope.scaling.type") != nullptr) {
+            auto type = file.string(name + ".rope.scaling.type");
+            if (!type)
+                return Error{type.error()};
+            if (type.value() != "none" && type.value() != "linear")
+                return fail("RoPE scaling \"" + type.value() + "\" is not supported (LogitLab applies none or linear)");
+        }
+        const bool hasFactor = file.find(name + ".rope.scaling.factor") != nullptr;
+        const double factor = real(hasFactor ? "rope.scaling.factor" : "rope.scale_linear", 0.0, false);
+        c.ropeScale = factor == 0.0 ? 1.0 : 1.0 / factor;
     }
     if (!firstError.empty())
         return Error{firstError};

@@ -35,6 +35,10 @@ struct ModelConfig {
     std::int64_t vocabulary = 0;    // token_embd.weight's row count
     std::int64_t ropeDims = 0;      // rope.dimension_count (headDim when absent); 0 for gpt2
     double ropeBase = 10000.0;      // rope.freq_base
+    // Linear RoPE scaling: angles times 1 / rope.scaling.factor (or rope.scale_linear), as
+    // llama.cpp applies it with rope.scaling.type absent, "none" or "linear". Other types (yarn,
+    // longrope) are refused rather than run wrongly.
+    double ropeScale = 1.0;
     double normEpsilon = 1e-5;      // attention.layer_norm_rms_epsilon (gpt2: layer_norm_epsilon)
 
     RopeOrdering rope() const;

@@ -179,10 +179,10 @@ void Transformer::Impl::attend(std::int64_t layer, std::int64_t batch, std::int6
                 sum += s[j];
             }
             const float inverse = 1.0f / sum;
-            float* out = attention.data() + t * c.qDim() + head * hd;
-            std::fill(out, out + hd, 0.0f);
             for (std::int64_t j = 0; j <= last; ++j)
-                axpyF32(s[j] * inverse, valueBase + j * kvDim + kvOffset, out, hd, path);
+                s[j] *= inverse;
+            weightedSumF32(valueBase + kvOffset, kvDim, last + 1, s, hd,
+                           attention.data() + t * c.qDim() + head * hd, path);
         }
     });
 }
@@ -349,7 +349,8 @@ Result<Transformer> Transformer::create(const ModelConfig& config, std::span<con
     impl->keys.reset(new float[cacheFloats]);  // untouched pages cost nothing until used
     impl->values.reset(new float[cacheFloats]);
     for (std::int64_t i = 0; i < config.ropeDims / 2; ++i) {
-        double f = std::pow(config.ropeBase, -2.0 * static_cast<double>(i) / static_cast<double>(config.ropeDims));
+        double f = config.ropeScale *
+                   std::pow(config.ropeBase, -2.0 * static_cast<double>(i) / static_cast<double>(config.ropeDims));
         if (!impl->weights.ropeFactors.empty())
             f /= impl->weights.ropeFactors[static_cast<std::size_t>(i)];
         impl->inverseFrequency.push_back(f);
