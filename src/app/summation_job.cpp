@@ -277,6 +277,10 @@ ExperimentResult summationResult(const SummationSpec& spec, const QString& baseD
                          .arg(outcome.draws)
                          .arg(outcome.seconds, 0, 'f', 2)
                          .arg(threads);
+    if (s.nonFiniteShuffles > 0)
+        result.summary += QObject::tr("; %1 of the %2 shuffles are not finite (overflow) and outside the histogram")
+                              .arg(s.nonFiniteShuffles)
+                              .arg(spec.shuffles);
     result.details = std::make_shared<const SummationRun>(SummationRun{spec, std::move(outcome)});
     return result;
 }
