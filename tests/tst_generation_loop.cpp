@@ -342,6 +342,40 @@ private slots:
         QVERIFY(repeats(greedyPenalised) < repeats(greedy));
     }
 
+    // Issue 34 item 1: DRY's automaton of the history is kept once, not once per step's snapshot.
+    // A 96 KB prompt took 8 GB when every snapshot copied it; now a loop of N steps over a prompt
+    // of P tokens holds at most one history (P + N tokens), whatever N is, and the runs are the
+    // same (a snapshot or copy rebuilds the automaton from the history when it runs).
+    void dryHistoryIsHeldOnce()
+    {
+        std::string prompt;
+        for (int i = 0; i < 400; ++i)
+            prompt += i % 3 ? "the sampler draws a token " : "and the model reads it ";
+        const std::string chain = "dry:multiplier=0.8,temperature=1";
+        GenerationLoop loop = loopOf(chain, 7, prompt);
+        const std::size_t promptTokens = loop.prompt().size();
+        QVERIFY(promptTokens > 1000);
+        const int steps = 200;
+        for (int i = 0; i < steps; ++i)
+            loop.step();
+        const std::size_t oneHistory = promptTokens + static_cast<std::size_t>(steps);
+        QVERIFY2(loop.heldHistoryTokens() <= oneHistory,
+                 qPrintable(QStringLiteral("holds %1 history tokens; one history is %2")
+                                .arg(loop.heldHistoryTokens())
+                                .arg(oneHistory)));
+        QVERIFY(loop.heldHistoryTokens() > promptTokens);  // the live chain does keep it
+
+        // Copies and rewinds give the same steps as before.
+        GenerationLoop copy = loop;
+        QVERIFY(copy.heldHistoryTokens() <= oneHistory);
+        copy.rewind(50);
+        GenerationLoop again = loopOf(chain, 7, prompt);
+        for (int i = 0; i < steps; ++i)
+            again.step();
+        for (int i = 50; i < steps; ++i)
+            QCOMPARE(copy.step().token, again.steps()[static_cast<std::size_t>(i)].token);
+    }
+
     // Mirostat's mu starts at 2 tau and moves after every pick.
     void mirostatMuCarriesAcrossSteps()
     {

@@ -13,6 +13,7 @@
 #include "workbench.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -243,6 +244,22 @@ private slots:
         QVERIFY2(page.replayLabel()->text().contains(QStringLiteral("of 4 steps")), qPrintable(page.replayLabel()->text()));
         QVERIFY(page.resultTable()->columnNames().contains(QStringLiteral("actual_rank")));
         QVERIFY(page.loadProgress()->isHidden());
+    }
+
+    // Issue 34 item 14: a loop file's relative logits.path starts at the file's folder, as the CLI
+    // reads it, not at the process's working folder.
+    void relativeReplayPathStartsAtTheFilesFolder()
+    {
+        QTemporaryDir dir;
+        writeDump(dir);
+        const QString file = dir.filePath(QStringLiteral("replay.json"));
+        QCOMPARE(app::writeLoopFile(file, replay(QStringLiteral("dump.safetensors"), QStringLiteral("temperature=1"))), QString());
+        QVERIFY(QDir::current().absolutePath() != dir.path());
+        LoopPage page;
+        QCOMPARE(page.openFile(file), QString());
+        page.stepOnce();
+        QTRY_VERIFY(page.mainLoop() && page.mainLoop()->steps().size() == 1);
+        QVERIFY(page.importedSource());
     }
 
     void badFileShownNextToTheSource_data()

@@ -256,7 +256,7 @@ private slots:
         QTest::newRow("two files") << QStringList{file, file} << "unexpected argument";
         QTest::newRow("malformed") << QStringList{QStringLiteral("MALFORMED")} << "malformed JSON at offset";
         QTest::newRow("work over the limit") << QStringList{file, QStringLiteral("--set"), QStringLiteral("replies=1000000000")}
-                                             << "replies: about 4e+12 steps of work, more than the limit of 1e+11";
+                                             << "replies: about 4.0e12 draws of work, over the limit of 1.0e11";
         QTest::newRow("unknown kind") << QStringList{file, QStringLiteral("--set"), QStringLiteral("experiment=beam")}
                                       << "experiment: must be one of junk-risk, seed-sweep";
     }

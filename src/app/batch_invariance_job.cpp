@@ -1,6 +1,7 @@
 #include "batch_invariance_job.h"
 
 #include "result_table.h"
+#include "work_limits.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -117,19 +118,28 @@ void runOneStep(const BatchInvarianceSpec& spec, int threads, const WorkControl&
         return;
     }
     const engine::BatchFlip& flip = prepared.value();
+    const auto cancelled = [&control] { return control.isCancelled && control.isCancelled(); };
     std::vector<std::vector<engine::FlipPoint>> items(flip.searchItemCount());
     outcome.status = runWorkItems(
-        items.size(), threads, [&](int, std::size_t item) { items[item] = flip.runSearchItem(item); }, control);
+        items.size(), threads, [&](int, std::size_t item) { items[item] = flip.runSearchItem(item, cancelled); }, control);
     if (!outcome.status.finished())
         return;
+    if (cancelled()) {
+        outcome.status = cancelledStatus();
+        return;
+    }
     for (auto& points : items)
         outcome.points.insert(outcome.points.end(), points.begin(), points.end());
     for (std::size_t precision = 0; precision < parameters.value().precisions.size(); ++precision) {
-        const auto rows = flip.flipMap(precision, outcome.points);
+        const auto rows = flip.flipMap(precision, outcome.points, cancelled);
         outcome.flips.insert(outcome.flips.end(), rows.begin(), rows.end());
         for (const std::string& pair : flip.equalKernels(precision, outcome.points))
             outcome.equalKernels << spec.precisions.value(static_cast<qsizetype>(precision)) + QStringLiteral(": ")
                                         + QString::fromStdString(pair);
+    }
+    if (cancelled()) {
+        outcome.status = cancelledStatus();
+        return;
     }
     const auto kernels = static_cast<std::uint64_t>(parameters.value().plan.kernels(spec.maxBatch).size() + 1);
     outcome.draws = static_cast<std::uint64_t>(outcome.points.size()) * kernels;
@@ -177,6 +187,41 @@ void runDecodeStudy(const BatchInvarianceSpec& spec, const QString& baseDir, con
 
 }  // namespace
 
+engine::WorkEstimate batchInvarianceEstimate(const BatchInvarianceSpec& spec, int threads)
+{
+    const double v = static_cast<double>(spec.vocabulary);
+    const double h = static_cast<double>(spec.hidden);
+    const double head = v * h;  // multiply-adds of one state's logits
+    const double kernels = static_cast<double>(toKernelPlan(spec).kernels(spec.maxBatch).size() + 1);
+    engine::WorkEstimate e;
+    e.unit = "multiply-adds";
+    e.workLimit = engine::kMaxBatchInvarianceMultiplyAdds;
+    if (spec.study == BatchInvarianceSpec::Study::OneStep) {
+        const double precisions = static_cast<double>(std::max<qsizetype>(1, spec.precisions.size()));
+        const double points = precisions * static_cast<double>(spec.searchPrompts) * static_cast<double>(spec.searchSteps);
+        // Every kernel at every state of the search, then each precision's walk to its near tie
+        // and the batch sizes there.
+        e.work = points * kernels * head + precisions * (static_cast<double>(spec.searchSteps) + static_cast<double>(spec.maxBatch)) * head;
+        e.memoryBytes = precisions * head * 4.0 + points * 128.0 + static_cast<double>(std::max(1, threads)) * kernels * v * 4.0;
+        e.outputRows = points + precisions * static_cast<double>(spec.maxBatch);
+        e.chartPoints = points;
+    } else {
+        const double runs = static_cast<double>(spec.runs);
+        const double steps = static_cast<double>(spec.steps);
+        // As if every run left the others at its first step: each run's state evaluated at every
+        // step under both plans (runs that share a prefix share the work, so this is the most).
+        e.work = 2.0 * runs * steps * head;
+        if (spec.measureCost)
+            e.work += 4.0 * 2.0 * static_cast<double>(spec.maxBatch) * head;  // each plan twice, sizes summing to 2 B
+        // The head, a state per trie node (at most one per run and step), the per-step node and
+        // trace tables, the logits of a step's states.
+        e.memoryBytes = head * 4.0 + runs * steps * (h * 4.0 + 96.0) + static_cast<double>(std::max(1, threads)) * v * 64.0;
+        e.outputRows = runs * 2.0 + steps;
+        e.chartPoints = std::max(runs, steps) * 2.0;
+    }
+    return e;
+}
+
 BatchInvarianceOutcome runBatchInvariance(const BatchInvarianceSpec& spec, const QString& baseDir, const QString& source,
                                           int threads, const WorkControl& control)
 {
@@ -185,6 +230,13 @@ BatchInvarianceOutcome runBatchInvariance(const BatchInvarianceSpec& spec, const
     BatchInvarianceOutcome outcome;
     outcome.spec = spec;
     outcome.plan = QString::fromStdString(toKernelPlan(spec).describe());
+    if (auto problem = engine::checkEstimate((source + QStringLiteral(": model")).toStdString(), batchInvarianceEstimate(spec, threads),
+                                             spec.study == BatchInvarianceSpec::Study::OneStep
+                                                 ? "use a smaller model (vocabulary x hidden), fewer prompts or steps, or fewer precisions"
+                                                 : "use a smaller model (vocabulary x hidden), fewer runs or fewer steps")) {
+        outcome.status = {RunStatus::State::Failed, QString::fromStdString(*problem)};
+        return outcome;
+    }
     if (spec.study == BatchInvarianceSpec::Study::OneStep)
         runOneStep(spec, std::max(1, threads), control, outcome);
     else

@@ -10,6 +10,7 @@
 #include "experiment_result.h"
 #include "experiment_runner.h"
 #include "provenance.h"
+#include "work_limits.h"
 
 #include <QString>
 #include <QStringList>
@@ -46,6 +47,11 @@ struct BatchInvarianceOutcome {
     static constexpr const char* kWorkNoun = "LM-head evaluations";  // what `draws` counts, for the status bar
     double seconds = 0.0;
 };
+
+// What a run costs, from the spec alone: the LM head's multiply-adds (every run and kernel
+// counted as if nothing were shared), the head and the decode's states in memory, rows.
+// runBatchInvariance refuses a run over a limit before it builds the model.
+engine::WorkEstimate batchInvarianceEstimate(const BatchInvarianceSpec& spec, int threads);
 
 BatchInvarianceOutcome runBatchInvariance(const BatchInvarianceSpec& spec, const QString& baseDir, const QString& source,
                                           int threads, const WorkControl& control);

@@ -1,5 +1,7 @@
 #include "file_sha256.h"
 
+#include "input_file.h"
+
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
@@ -8,11 +10,9 @@ namespace logitlab::app {
 
 std::optional<QString> fileSha256(const QString& path)
 {
-    if (!QFileInfo(path).isFile())
+    QFile file;
+    if (openRegularFile(file, path))
         return std::nullopt;  // a FIFO would block, a device never end
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return std::nullopt;
     QCryptographicHash hash(QCryptographicHash::Sha256);
     if (!hash.addData(&file))
         return std::nullopt;

@@ -1,6 +1,8 @@
 #include "imported_logits_source.h"
 
+#include "input_limits.h"
 #include "logits_file.h"
+#include "npz_member.h"
 #include "vocabulary_file.h"
 
 #include <QDir>
@@ -61,7 +63,12 @@ engine::Result<std::shared_ptr<const ImportedLogitsSource>> ImportedLogitsSource
             sequences = QStringLiteral("sequences");
     }
     if (!sequences.isEmpty()) {
-        auto ids = LogitsArray::open(source->m_path, sequences, engine::ArrayValues::Integers);
+        // At most a prompt of kMaxValues tokens and the reply, per batch, as int64: a longer
+        // array is refused before it is inflated.
+        const double most = 4096.0 + 8.0 * static_cast<double>(layout.batches())
+                                         * (static_cast<double>(source->m_steps) + static_cast<double>(engine::kMaxValues));
+        auto ids = LogitsArray::open(source->m_path, sequences, engine::ArrayValues::Integers,
+                                     static_cast<qint64>(std::min(most, static_cast<double>(kMaxNpzMemberBytes))));
         if (!ids)
             return Error{ids.error()};
         const engine::TensorLayout& idLayout = ids->layout();

@@ -4,6 +4,12 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace logitlab::app {
 
@@ -33,23 +39,59 @@ std::optional<std::string> typeProblem(const QString& path, qint64 maxBytes)
 
 }  // namespace
 
+engine::Result<int> openRegularFileDescriptor(const QString& path)
+{
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        const int error = errno;
+        if (error == ENOENT)
+            return engine::Error{path.toStdString() + ": no such file"};
+        return engine::Error{path.toStdString() + ": cannot read: " + std::strerror(error)};
+    }
+    struct stat info = {};
+    std::optional<std::string> problem;
+    if (::fstat(fd, &info) != 0)
+        problem = path.toStdString() + ": cannot read: " + std::strerror(errno);
+    else if (S_ISDIR(info.st_mode))
+        problem = path.toStdString() + ": is a folder, not a file";
+    else if (!S_ISREG(info.st_mode))
+        problem = path.toStdString() + ": is not a regular file (a device, pipe or socket); give a file";
+    else if (const int flags = ::fcntl(fd, F_GETFL); flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+        problem = path.toStdString() + ": cannot read: " + std::strerror(errno);
+    if (problem) {
+        ::close(fd);
+        return engine::Error{*problem};
+    }
+    return fd;
+}
+
+std::optional<std::string> openRegularFile(QFile& file, const QString& path)
+{
+    auto fd = openRegularFileDescriptor(path);
+    if (!fd)
+        return fd.error();
+    if (!file.open(fd.value(), QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        ::close(fd.value());
+        return path.toStdString() + ": cannot read: " + file.errorString().toStdString();
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> inputFileProblem(const QString& path, qint64 maxBytes)
 {
     if (auto problem = typeProblem(path, maxBytes))
         return problem;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return path.toStdString() + ": cannot read: " + file.errorString().toStdString();
-    return std::nullopt;
+    QFile file;
+    return openRegularFile(file, path);
 }
 
 engine::Result<QByteArray> readInputFile(const QString& path, qint64 maxBytes)
 {
     if (auto problem = typeProblem(path, maxBytes))
         return engine::Error{*problem};
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return engine::Error{path.toStdString() + ": cannot read: " + file.errorString().toStdString()};
+    QFile file;
+    if (auto problem = openRegularFile(file, path))
+        return engine::Error{*problem};
     // In slices: QIODevice::read(n) reserves n bytes up front, which for the limit would be
     // 64 MiB per file however small it is.
     QByteArray bytes;

@@ -8,12 +8,21 @@
 #include "result.h"
 
 #include <QByteArray>
+#include <QFile>
 #include <QString>
 
 #include <optional>
 #include <string>
 
 namespace logitlab::app {
+
+// A descriptor of `path` open for reading, or why not. Only a regular file is opened, and never
+// with a wait: the file is opened O_NONBLOCK (a FIFO without a writer does not block) and its
+// type read with fstat on that descriptor, so a file swapped for a FIFO after a check cannot
+// block either. The descriptor is blocking again when returned; the caller closes it.
+engine::Result<int> openRegularFileDescriptor(const QString& path);
+// The same into `file` (which then owns the descriptor); the problem, or nothing when open.
+std::optional<std::string> openRegularFile(QFile& file, const QString& path);
 
 inline constexpr qint64 kMaxInputFileBytes = static_cast<qint64>(engine::kMaxInputFileBytes);
 

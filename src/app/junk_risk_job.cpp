@@ -3,6 +3,7 @@
 #include "junk_risk_columns.h"
 #include "junk_risk_tallies.h"
 #include "reply_junk_risk_job.h"
+#include "work_limits.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -38,6 +39,17 @@ JunkRiskOutcome runJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, co
     auto parameters = toParameters(spec, baseDir);
     if (!parameters)
         return fail(parameters.error());
+    // Work (replies x lengths x settings draws) is the engine's check; rows and chart points here.
+    {
+        engine::WorkEstimate e;
+        const double settings = static_cast<double>(parameters->decoders.size());
+        e.outputRows = static_cast<double>(parameters->lengths.size()) * settings;
+        // The chart draws at most 1,000 Monte Carlo points a setting (junk_risk_chart.cpp).
+        e.chartPoints = std::min(static_cast<double>(parameters->lengths.size()), 1000.0) * settings;
+        e.memoryBytes = e.outputRows * 256.0;
+        if (auto problem = engine::checkEstimate("lengths", e, "ask for fewer lengths or fewer settings (a point per length and setting)"))
+            return fail(*problem);
+    }
     const auto cancelled = [&control] { return control.isCancelled && control.isCancelled(); };
     auto prepared = engine::JunkRiskExperiment::prepare(std::move(parameters.value()), cancelled);
     if (cancelled()) {

@@ -1,5 +1,6 @@
 #include "logits_array.h"
 
+#include "input_file.h"
 #include "mapped_file.h"
 #include "npy_header.h"
 #include "npz_member.h"
@@ -7,6 +8,8 @@
 #include "safetensors_layout.h"
 
 #include <QFile>
+
+#include <optional>
 
 namespace logitlab::app {
 
@@ -17,9 +20,9 @@ std::span<const unsigned char> byteSpan(const QByteArray& bytes)
 
 engine::LogitsFormat fileFormat(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return engine::LogitsFormat::Text;
+    QFile file;
+    if (openRegularFile(file, path))
+        return engine::LogitsFormat::Text;  // the reader that follows names the problem
     return engine::detectLogitsFormat(byteSpan(file.read(16)));
 }
 
@@ -69,16 +72,20 @@ engine::Result<QStringList> arrayNames(const QString& path)
     return names;
 }
 
-engine::Result<LogitsArray> LogitsArray::open(const QString& path, const QString& array, engine::ArrayValues values)
+engine::Result<LogitsArray> LogitsArray::open(const QString& path, const QString& array, engine::ArrayValues values,
+                                              qint64 maxMemberBytes)
 {
     const std::string what = path.toStdString();
+    // A FIFO, a device or a folder is named as such (the format sniffing below sees none of them).
+    if (auto problem = inputFileProblem(path, kMaxMappedFileBytes))
+        return engine::Error{*problem};
     LogitsArray opened;
     opened.m_format = fileFormat(path);
     switch (opened.m_format) {
     case engine::LogitsFormat::Text:
         return engine::Error{what + ": offset 0: expected a .npy (\\x93NUMPY), .npz (PK\\x03\\x04) or safetensors file"};
     case engine::LogitsFormat::Npz: {
-        auto member = readNpzMember(path, array);
+        auto member = maxMemberBytes >= 0 ? readNpzMember(path, array, maxMemberBytes) : readNpzMember(path, array);
         if (!member)
             return engine::Error{member.error()};
         opened.m_member = std::move(member->bytes);
@@ -122,9 +129,24 @@ std::span<const unsigned char> LogitsArray::bytes() const
     return m_mapped ? m_mapped->bytes() : byteSpan(m_member);
 }
 
+namespace {
+
+std::string shrankMessage(const engine::TensorLayout& layout)
+{
+    return layout.what + ": the file is shorter than when it was opened (truncated or rewritten while it was read)";
+}
+
+}  // namespace
+
 engine::Result<Eigen::ArrayXd> LogitsArray::row(std::uint64_t batch, std::uint64_t step) const
 {
-    return engine::decodeTensorRow(bytes(), m_layout, batch, step);
+    if (!m_mapped)
+        return engine::decodeTensorRow(bytes(), m_layout, batch, step);
+    std::optional<engine::Result<Eigen::ArrayXd>> decoded;
+    const auto read = [&] { decoded = engine::decodeTensorRow(bytes(), m_layout, batch, step); };
+    if (!m_mapped->guarded(read))
+        return engine::Error{shrankMessage(m_layout)};
+    return std::move(*decoded);
 }
 
 }  // namespace logitlab::app
@@ -133,7 +155,13 @@ namespace logitlab::app {
 
 engine::Result<std::vector<std::int32_t>> LogitsArray::tokenIds(std::uint64_t batch, std::uint64_t vocabulary) const
 {
-    return engine::decodeTokenIds(bytes(), m_layout, batch, vocabulary);
+    if (!m_mapped)
+        return engine::decodeTokenIds(bytes(), m_layout, batch, vocabulary);
+    std::optional<engine::Result<std::vector<std::int32_t>>> decoded;
+    const auto read = [&] { decoded = engine::decodeTokenIds(bytes(), m_layout, batch, vocabulary); };
+    if (!m_mapped->guarded(read))
+        return engine::Error{shrankMessage(m_layout)};
+    return std::move(*decoded);
 }
 
 }  // namespace logitlab::app

@@ -25,8 +25,11 @@ public:
     // `array` names the .npz member or safetensors tensor; empty picks the only one. A text
     // file is refused here (it is not an array); logits_file.h reads both.
     // `values`: Integers opens a token-id array (generate's `sequences`) instead of logits.
+    // `maxMemberBytes` caps an .npz member before it is inflated (a sequences array has a
+    // known most: its caller passes it, so an over-long one is refused without inflating it).
     static engine::Result<LogitsArray> open(const QString& path, const QString& array,
-                                            engine::ArrayValues values = engine::ArrayValues::Floats);
+                                            engine::ArrayValues values = engine::ArrayValues::Floats,
+                                            qint64 maxMemberBytes = -1);
 
     engine::LogitsFormat format() const { return m_format; }
     const engine::TensorLayout& layout() const { return m_layout; }

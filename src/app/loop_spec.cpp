@@ -10,8 +10,11 @@
 #include "seed_split.h"
 #include "semantics.h"
 #include "word_tokens.h"
+#include "work_limits.h"
 
 #include <QJsonDocument>
+
+#include <algorithm>
 
 namespace logitlab::app {
 
@@ -173,7 +176,40 @@ engine::Result<std::size_t> loopStepCount(const LoopSpec& spec, const engine::St
     if (spec.branch && static_cast<std::size_t>(spec.branch->at) >= steps)
         return Error{"branch.at: step " + std::to_string(spec.branch->at) + " is past the run's last step (" + std::to_string(steps)
                      + " steps)"};
+    // Only now is the run's size known (a replay's 0 is the file's step count): refused before
+    // any step when it is over a limit.
+    const auto chain = loopChain(spec);
+    if (chain) {
+        const std::size_t promptTokens = spec.replay ? 0 : engine::wordTokens(spec.prompt.toStdString()).size();
+        const engine::WorkEstimate estimate = loopEstimate(spec, steps, source.vocabSize(), promptTokens, chain.value());
+        if (auto problem = engine::checkEstimate("steps", estimate,
+                                                 spec.replay ? "ask for fewer steps with \"steps\" (0 replays every step of the file)"
+                                                             : "ask for fewer steps"))
+            return Error{*problem};
+    }
     return steps;
+}
+
+engine::WorkEstimate loopEstimate(const LoopSpec& spec, std::size_t steps, std::size_t vocabSize, std::size_t promptTokens,
+                                  const engine::SamplerChain& chain)
+{
+    const double tracks = spec.branch ? 2.0 : 1.0;
+    const double stepsRun = static_cast<double>(steps) * tracks;
+    engine::WorkEstimate e;
+    e.unit = "steps";
+    e.workLimit = engine::kMaxLoopWorkSteps;
+    // The chain over the vocabulary, then the model's softmax, rank and entropy: four passes.
+    e.work = engine::sampleSteps(chain, vocabSize, vocabSize, stepsRun, promptTokens) + 3.0 * stepsRun * static_cast<double>(vocabSize);
+    // A step's record with its top tokens, its snapshot (chain and generator), its table row and
+    // track copy: about 3 KiB; DRY's automaton of the history (prompt + steps) once, a few
+    // hundred bytes a token; the vocabulary-sized buffers.
+    const auto active = chain.activeStages();
+    const bool dry = std::any_of(active.begin(), active.end(), [](const engine::SamplerStage* s) { return s->name() == "dry"; });
+    e.memoryBytes = stepsRun * 3072.0 + (dry ? 512.0 * (static_cast<double>(promptTokens) + stepsRun) : 0.0)
+                    + 64.0 * static_cast<double>(vocabSize) + 8.0 * static_cast<double>(promptTokens);
+    e.outputRows = stepsRun + tracks;
+    e.chartPoints = stepsRun;
+    return e;
 }
 
 engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec, std::shared_ptr<const engine::StepLogitsSource> source)

@@ -8,6 +8,7 @@
 #include "experiment_file.h"
 #include "generation_loop.h"
 #include "result.h"
+#include "work_limits.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -73,6 +74,9 @@ engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec,
 // How many steps a run of `spec` takes over `source` (a replay's 0 means all of the file's);
 // an error when the file holds fewer than asked.
 engine::Result<std::size_t> loopStepCount(const LoopSpec& spec, const engine::StepLogitsSource& source);
+// What a run of `steps` steps costs (work, memory, rows, chart points), checked by loopStepCount.
+engine::WorkEstimate loopEstimate(const LoopSpec& spec, std::size_t steps, std::size_t vocabSize, std::size_t promptTokens,
+                                  const engine::SamplerChain& chain);
 // The branch's token id in the built-in model (the spec was checked by parseLoop).
 std::optional<std::int32_t> branchTokenId(const LoopBranchSpec& branch);
 

@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <span>
 
@@ -28,6 +29,12 @@ public:
     MappedFile& operator=(const MappedFile&) = delete;
 
     std::span<const unsigned char> bytes() const { return {m_data, m_size}; }
+    // Runs `read`, which reads bytes(), and returns false when the file shrank underneath it
+    // (another program truncated it): the kernel's SIGBUS for a page past the new end is caught
+    // on this thread and `read` abandoned there. Every read of a mapping goes through here, so a
+    // truncated dump gives an error, not a crash. `read` must own nothing that needs a destructor
+    // at the point where it touches the mapping beyond what it may leak (a row's buffer).
+    bool guarded(const std::function<void()>& read) const;
 
 private:
     MappedFile() = default;

@@ -1,5 +1,6 @@
 #include "npz_member.h"
 
+#include "input_file.h"
 #include "input_limits.h"
 
 #include <QFile>
@@ -9,6 +10,8 @@
 
 #include <algorithm>
 #include <memory>
+
+#include <unistd.h>
 
 namespace logitlab::app {
 
@@ -30,14 +33,34 @@ struct MemberCloser {
     void operator()(zip_file_t* file) const { zip_fclose(file); }
 };
 
+// The archive at `path`, opened only when it is a regular file (a FIFO would block libzip's
+// fopen): the descriptor is checked first and handed to libzip.
+std::unique_ptr<zip_t, ArchiveCloser> openArchive(const QString& path, std::string& problem)
+{
+    auto fd = openRegularFileDescriptor(path);
+    if (!fd) {
+        problem = fd.error();
+        return nullptr;
+    }
+    int code = 0;
+    zip_t* archive = zip_fdopen(fd.value(), ZIP_CHECKCONS, &code);
+    if (!archive) {
+        ::close(fd.value());
+        problem = path.toStdString() + ": "
+                  + (code == ZIP_ER_EXISTS ? std::string("not a readable .npz (zip) archive: two members have the same name")
+                                          : "not a readable .npz (zip) archive: " + zipMessage(code));
+    }
+    return std::unique_ptr<zip_t, ArchiveCloser>(archive);
+}
+
 }  // namespace
 
 engine::Result<QStringList> npzMemberNames(const QString& path)
 {
-    int code = 0;
-    std::unique_ptr<zip_t, ArchiveCloser> archive(zip_open(QFile::encodeName(path).constData(), ZIP_RDONLY | ZIP_CHECKCONS, &code));
+    std::string problem;
+    const auto archive = openArchive(path, problem);
     if (!archive)
-        return engine::Error{path.toStdString() + ": not a readable .npz (zip) archive: " + zipMessage(code)};
+        return engine::Error{problem};
     QStringList names;
     const zip_int64_t count = zip_get_num_entries(archive.get(), 0);
     for (zip_int64_t i = 0; i < count; ++i)
@@ -53,10 +76,10 @@ engine::Result<QStringList> npzMemberNames(const QString& path)
 engine::Result<NpzMember> readNpzMember(const QString& path, const QString& array, qint64 maxBytes)
 {
     const std::string what = path.toStdString();
-    int code = 0;
-    std::unique_ptr<zip_t, ArchiveCloser> archive(zip_open(QFile::encodeName(path).constData(), ZIP_RDONLY | ZIP_CHECKCONS, &code));
+    std::string problem;
+    const auto archive = openArchive(path, problem);
     if (!archive)
-        return engine::Error{what + ": not a readable .npz (zip) archive: " + zipMessage(code)};
+        return engine::Error{problem};
 
     const zip_int64_t count = zip_get_num_entries(archive.get(), 0);
     QStringList names;
@@ -74,6 +97,8 @@ engine::Result<NpzMember> readNpzMember(const QString& path, const QString& arra
             chosen = i;
     }
     const std::string list = names.isEmpty() ? std::string("no members") : names.join(QStringLiteral(", ")).toStdString();
+    if (count == 0)
+        return engine::Error{what + ": holds no arrays (an empty .npz archive)"};
     if (array.isEmpty()) {
         if (count != 1)
             return engine::Error{what + ": holds " + std::to_string(count) + " arrays (" + list + "); choose one with --array"};

@@ -41,6 +41,8 @@ public:
     // The final paths of the staged files, in the order they were staged.
     QStringList paths() const;
     QString stagingFolder() const;
+    // The folders prepare() created, outermost first (removed again by a rollback).
+    QStringList createdFolders() const { return m_createdFolders; }
     bool committed() const { return m_committed; }
 
 private:

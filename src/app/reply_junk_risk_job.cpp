@@ -3,6 +3,7 @@
 #include "junk_risk_columns.h"
 #include "junk_risk_tallies.h"
 #include "step_source.h"
+#include "work_limits.h"
 
 #include <QObject>
 
@@ -35,6 +36,17 @@ ReplyJunkRiskRun runReplyJunkRisk(const JunkRiskSpec& spec, const QString& baseD
     auto steps = junkRiskSteps(spec, baseDir, cancelled);
     if (!steps)
         return finish(steps.error());
+    {
+        engine::WorkEstimate e;
+        const double settings = static_cast<double>(parameters->decoders.size());
+        e.outputRows = static_cast<double>(steps->count) * settings;
+        // The risk chart's lines over every step, its markers at most 1,000 a setting.
+        e.chartPoints = std::min(static_cast<double>(steps->count), 1000.0) * settings;
+        e.memoryBytes = e.outputRows * 256.0;
+        if (auto problem = engine::checkEstimate("steps", e, "use a shorter reply, a step range or fewer settings "
+                                                             "(a point per step and setting)"))
+            return finish(*problem);
+    }
     // Reading a large dump's rows is the slow part: it gets the progress bar first.
     if (control.started)
         control.started(steps->count);

@@ -7,6 +7,8 @@
 #include "sampler_context.h"
 #include "semantics.h"
 #include "stateless_chain.h"
+#include "word_tokens.h"
+#include "work_limits.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -69,15 +71,24 @@ void readSequenceKeys(JsonObjectReader& r, SeedSweepSpec& spec)
     spec.arithmetic = loop.arithmetic;
     spec.rng = r.string(QStringLiteral("rng"), spec.rng, rngNameList());
     readSeeds(r, spec);
-    const auto seeds = static_cast<qint64>(spec.seeds().size());
-    if (seeds > kMaxSequenceSweepPasses / spec.steps)
-        throw JsonFieldError{QStringLiteral("seeds"),
-                             QStringLiteral("%1 seeds x %2 steps is %3 model passes, above the limit of %4: fewer seeds or shorter replies")
-                                 .arg(seeds)
-                                 .arg(spec.steps)
-                                 .arg(seeds * spec.steps)
-                                 .arg(kMaxSequenceSweepPasses)};
+    if (auto problem = engine::checkWork("seeds", sequenceSweepPasses(spec), static_cast<double>(kMaxSequenceSweepPasses),
+                                         "fewer seeds, shorter replies or a shorter prompt (every seed reads the prompt and "
+                                         "makes one model pass per step)",
+                                         "model passes"))
+        throw JsonFieldError{QStringLiteral("seeds"), QString::fromStdString(problem->substr(std::string("seeds: ").size()))};
 }
+
+}  // namespace
+
+double sequenceSweepPasses(const SeedSweepSpec& spec)
+{
+    // Each seed tokenises and copies the prompt into its loop, and the chain's history scans read
+    // it: every kPromptTokensPerPass prompt tokens cost about one model pass.
+    const double promptTokens = static_cast<double>(engine::wordTokens(spec.prompt.toStdString()).size());
+    return static_cast<double>(spec.seeds().size()) * (static_cast<double>(spec.steps) + promptTokens / kPromptTokensPerPass);
+}
+
+namespace {
 
 SeedSweepSpec readSpec(const QJsonObject& root)
 {

@@ -29,6 +29,13 @@ namespace logitlab::app {
 // Seeds x steps of a sweep over whole replies: each is one pass of the built-in model (about
 // 0.1-0.5 ms), so the limit keeps a run under an hour on one core.
 inline constexpr qint64 kMaxSequenceSweepPasses = 10'000'000;
+// The prompt counts too: each seed's loop reads it whole (tokens, context, history), about one
+// pass's work per this many prompt tokens (a 6 MB prompt x 10,000 seeds is 2e7 passes).
+inline constexpr double kPromptTokensPerPass = 500.0;
+
+struct SeedSweepSpec;
+// Model passes a sweep over whole replies costs: seeds x (steps + prompt tokens / kPromptTokensPerPass).
+double sequenceSweepPasses(const SeedSweepSpec& spec);
 
 struct SeedSweepSpec {
     // What a seed changes: the draws from one fixed distribution, or a whole reply of the

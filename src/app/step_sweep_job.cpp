@@ -2,6 +2,7 @@
 
 #include "logits_array.h"
 #include "step_entropy.h"
+#include "work_limits.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -54,6 +55,21 @@ StepSweepRow stepSweepRow(std::uint64_t step, double entropyBits, const SeedSwee
     return row;
 }
 
+engine::WorkEstimate stepSweepEstimate(const SeedSweepSpec& spec, std::uint64_t steps, std::size_t vocabulary)
+{
+    const double n = static_cast<double>(steps);
+    const double seeds = static_cast<double>(spec.seeds().size());
+    engine::WorkEstimate e;
+    e.unit = "draws";
+    e.workLimit = engine::kMaxSeedSweepDraws;
+    e.work = n * seeds * static_cast<double>(spec.draws);
+    // One step's sweep at a time: its counts (seeds x tokens) and a row per step.
+    e.memoryBytes = seeds * static_cast<double>(vocabulary) * 8.0 + n * 256.0;
+    e.outputRows = n;
+    e.chartPoints = n;
+    return e;
+}
+
 StepSweepOutcome runStepSweep(const SeedSweepSpec& spec, const QString& baseDir, const QString& source, int threads,
                               const WorkControl& control)
 {
@@ -81,6 +97,11 @@ StepSweepOutcome runStepSweep(const SeedSweepSpec& spec, const QString& baseDir,
         return fail(source + QStringLiteral(": distribution.batch: ") + QString::fromStdString(batch.error()));
     const std::uint64_t first = range->first;
     const std::uint64_t count = range->second - range->first + 1;
+    // Every step is a whole seed sweep: the limits hold for the steps together, not per step.
+    if (auto problem = engine::checkEstimate((source + QStringLiteral(": distribution.steps")).toStdString(),
+                                             stepSweepEstimate(spec, count, array->layout().vocabulary()),
+                                             "sweep fewer steps (a range such as \"0-99\"), fewer seeds or fewer draws"))
+        return fail(QString::fromStdString(*problem));
     if (control.started)
         control.started(static_cast<std::size_t>(count));
     WorkControl inner;

@@ -12,6 +12,7 @@
 #include "result_table.h"
 #include "seed_sweep_job.h"
 #include "seed_sweep_spec.h"
+#include "work_limits.h"
 
 #include <QString>
 
@@ -43,6 +44,10 @@ struct StepSweepOutcome {
 
 // The one-step sweep at `step`: the spec with the range replaced by that row.
 SeedSweepSpec stepSpec(const SeedSweepSpec& spec, std::uint64_t step);
+
+// What sweeping `steps` steps costs: steps x seeds x draws draws against the seed sweep's limit,
+// a row and a chart point per step. runStepSweep refuses a sweep over a limit before any step.
+engine::WorkEstimate stepSweepEstimate(const SeedSweepSpec& spec, std::uint64_t steps, std::size_t vocabulary);
 
 // The spec's distribution must be a file with "steps". Errors name the file and key.
 StepSweepOutcome runStepSweep(const SeedSweepSpec& spec, const QString& baseDir, const QString& source, int threads,

@@ -1,5 +1,7 @@
 #include "summation_job.h"
 
+#include "work_limits.h"
+
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QObject>
@@ -7,6 +9,32 @@
 #include <cmath>
 
 namespace logitlab::app {
+
+engine::WorkEstimate summationEstimate(const engine::SummationParameters& p, int threads)
+{
+    const bool listed = p.distribution == engine::TermDistribution::List;
+    const double n = listed ? static_cast<double>(p.listed.size()) : static_cast<double>(p.n);
+    const double methods = static_cast<double>(p.methods.size());
+    const double shuffles = static_cast<double>(p.shuffles);
+    engine::WorkEstimate e;
+    e.unit = "terms summed";
+    e.workLimit = engine::kMaxSummationTerms;
+    e.work = n * (methods + shuffles);
+    // The terms (wide and narrow), one shuffle buffer per worker, a result and a table row per sum.
+    e.memoryBytes = n * (12.0 + 8.0 * std::max(1, threads)) + (methods + shuffles) * 160.0;
+    e.outputRows = methods + shuffles + 64.0;
+    e.chartPoints = 0.0;
+    if (!listed && p.spreadMaxN > 0) {
+        for (std::int64_t size = 100; size <= p.spreadMaxN; size *= 10) {
+            const double k = static_cast<double>(engine::spreadShuffles(size, p.spreadTerms));
+            e.work += static_cast<double>(size) * k;
+            e.memoryBytes += static_cast<double>(size) * 12.0 + k * 16.0;
+            e.outputRows += 1.0;
+            e.chartPoints += k;
+        }
+    }
+    return e;
+}
 
 SummationOutcome runSummation(const SummationSpec& spec, const QString& baseDir, const QString& source, int threads,
                               const WorkControl& control)
@@ -18,6 +46,12 @@ SummationOutcome runSummation(const SummationSpec& spec, const QString& baseDir,
     auto parameters = toParameters(spec, baseDir);
     if (!parameters) {
         outcome.status = {RunStatus::State::Failed, source + QStringLiteral(": ") + QString::fromStdString(parameters.error())};
+        return outcome;
+    }
+    if (auto problem = engine::checkEstimate("shuffles", summationEstimate(parameters.value(), threads),
+                                             "use fewer terms, fewer shuffles or fewer methods (terms x (methods + shuffles) "
+                                             "are summed)")) {
+        outcome.status = {RunStatus::State::Failed, source + QStringLiteral(": ") + QString::fromStdString(*problem)};
         return outcome;
     }
     const auto cancelled = [&control] { return control.isCancelled && control.isCancelled(); };
@@ -243,6 +277,10 @@ ExperimentResult summationResult(const SummationSpec& spec, const QString& baseD
                          .arg(outcome.draws)
                          .arg(outcome.seconds, 0, 'f', 2)
                          .arg(threads);
+    if (s.nonFiniteShuffles > 0)
+        result.summary += QObject::tr("; %1 of the %2 shuffles are not finite (overflow) and outside the histogram")
+                              .arg(s.nonFiniteShuffles)
+                              .arg(spec.shuffles);
     result.details = std::make_shared<const SummationRun>(SummationRun{spec, std::move(outcome)});
     return result;
 }

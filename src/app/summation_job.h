@@ -11,6 +11,7 @@
 #include "summation_lesson.h"
 #include "summation_order.h"
 #include "summation_spec.h"
+#include "work_limits.h"
 
 #include <QString>
 
@@ -26,6 +27,10 @@ struct SummationOutcome {
     static constexpr const char* kWorkNoun = "sums";  // what `draws` counts, for the status bar
     double seconds = 0.0;
 };
+
+// What a run costs: terms x (methods + shuffles) terms summed, plus the spread's; the terms and
+// each worker's shuffle buffer in memory; a row per sum. runSummation refuses a run over a limit.
+engine::WorkEstimate summationEstimate(const engine::SummationParameters& p, int threads);
 
 // Synchronous. Errors (an unreadable terms file, a term that overflows the storage format)
 // come back as Failed with a message starting with `source`.

@@ -98,9 +98,11 @@ engine::Result<engine::TokenTable> readVocabularyFile(const QString& path)
     const auto bytes = readInputFile(path);
     if (!bytes)
         return engine::Error{bytes.error()};
-    const QByteArray trimmed = bytes->left(64).trimmed();
+    // A tokenizer.json saved with a UTF-8 byte order mark is still JSON (the mark is dropped).
+    const bool bom = bytes->startsWith("\xEF\xBB\xBF");
+    const QByteArray trimmed = bytes->mid(bom ? 3 : 0, 64).trimmed();
     if (trimmed.startsWith('{'))
-        return parseTokenizerJson(*bytes, path.toStdString());
+        return parseTokenizerJson(bom ? bytes->mid(3) : *bytes, path.toStdString());
     return engine::parseVocabularyText(std::string_view(bytes->constData(), static_cast<std::size_t>(bytes->size())),
                                        path.toStdString());
 }

@@ -13,9 +13,21 @@
 #include <QScatterSeries>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace logitlab::ui {
+
+namespace {
+
+constexpr std::size_t kMaxErrorBars = 200;
+// Qt Charts lays out a scatter series in time that grows faster than its points (1,000 points
+// a setting: 3 s; 3,000: a minute): beyond this many a setting, every k-th length's Monte Carlo
+// point is drawn (the analytic curve and the CSV keep every length).
+constexpr std::size_t kMaxMarkers = 1000;
+
+}  // namespace
 
 // Tableau 10: distinguishable, and readable in greyscale print order.
 const QList<QColor>& junkRiskPalette()
@@ -97,8 +109,18 @@ void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool l
                 marker->setVisible(false);
     };
 
+    // Qt Charts has no error-bar series: each bar is a series of its own, and laying out
+    // thousands of series takes minutes (10,000 lengths: 96 s per setting). Bars are drawn while a
+    // setting has at most kMaxErrorBars Monte Carlo points; denser charts show the points alone,
+    // at most kMaxMarkers of them (the CSV keeps every length and interval).
+    std::map<std::string, std::size_t> perSetting;
+    for (const auto& row : rows)
+        perSetting[row.setting] += row.replies == 0 ? 0 : 1;
     int colourIndex = -1;
     std::string current;
+    bool bars = true;
+    std::size_t stride = 1;
+    std::size_t seen = 0;
     QLineSeries* analytic = nullptr;
     QScatterSeries* points = nullptr;
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -106,6 +128,9 @@ void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool l
         const auto x = static_cast<qreal>(row.length);
         if (i == 0 || row.setting != current) {
             current = row.setting;
+            bars = perSetting[current] <= kMaxErrorBars;
+            stride = (perSetting[current] + kMaxMarkers - 1) / kMaxMarkers;
+            seen = 0;
             const QColor colour = junkRiskPalette()[++colourIndex % junkRiskPalette().size()];
             const QString label = QString::fromStdString(row.setting);
             analytic = new QLineSeries;
@@ -127,11 +152,11 @@ void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool l
             attach(analytic, true);
             attach(points, false); // same colour as its line: the title explains points
         }
-        if (row.replies == 0)
+        if (row.replies == 0 || seen++ % std::max<std::size_t>(stride, 1) != 0)
             continue;
         points->append(x, row.monteCarlo);
         // Qt Charts has no error-bar series: each bar is a two-point line without a legend entry.
-        if (row.high > row.low) {
+        if (bars && row.high > row.low) {
             auto* bar = new QLineSeries;
             bar->setPen(QPen(points->color(), 1.5));
             bar->append(x, row.low);

@@ -122,6 +122,14 @@ void ReplyJunkRiskChart::setRows(const std::vector<engine::ReplyJunkRiskRow>& ro
     m_q->addAxis(qX, Qt::AlignBottom);
     m_q->addAxis(qY, Qt::AlignLeft);
 
+    // Qt Charts lays out markers in time that grows faster than their count (a reply of 100,000
+    // steps took minutes): beyond kMaxMarkers steps a setting, every k-th step's Monte Carlo
+    // point and interval are drawn and q's line has no markers (the CSV keeps every step).
+    constexpr std::size_t kMaxMarkers = 1000;
+    const std::size_t settings = std::max<std::size_t>(
+        1, static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const engine::ReplyJunkRiskRow& r) { return r.step == 1; })));
+    const std::size_t stride = (rows.size() / settings + kMaxMarkers - 1) / kMaxMarkers;
+    std::size_t seen = 0;
     int colourIndex = -1;
     QLineSeries* analytic = nullptr;
     QScatterSeries* points = nullptr;
@@ -149,7 +157,8 @@ void ReplyJunkRiskChart::setRows(const std::vector<engine::ReplyJunkRiskRow>& ro
             q = new QLineSeries;
             q->setName(label);
             q->setPen(QPen(colour, 1.5));
-            q->setPointsVisible(true);
+            q->setPointsVisible(stride <= 1);
+            seen = 0;
             attach(m_risk, analytic, riskX, riskY, true);
             attach(m_risk, points, riskX, riskY, false);
             attach(m_risk, low, riskX, riskY, false);
@@ -158,7 +167,7 @@ void ReplyJunkRiskChart::setRows(const std::vector<engine::ReplyJunkRiskRow>& ro
         }
         const auto x = static_cast<qreal>(row.step);
         analytic->append(x, row.analytic);
-        if (row.replies) {
+        if (row.replies && seen++ % std::max<std::size_t>(stride, 1) == 0) {
             points->append(x, row.monteCarlo);
             low->append(x, row.low);
             high->append(x, row.high);

@@ -6,6 +6,7 @@
 #include "chain_text.h"
 #include "compare_command.h"
 #include "number_format.h"
+#include "one_line_text.h"
 #include "sampler_options.h"
 
 #include <QJsonArray>
@@ -95,7 +96,7 @@ int runCandidates(CommandContext& context)
     for (const auto& c : survivors)
         context.out << QStringLiteral("%1  %2  %3  %4\n")
                            .arg(c.id, 6)
-                           .arg(QString::fromStdString(distribution.tokenName(c.id)), -16)
+                           .arg(app::terminalText(QString::fromStdString(distribution.tokenName(c.id))), -16)
                            .arg(QString::fromStdString(engine::formatDouble(c.p)), -22)
                            .arg(QString::fromStdString(engine::formatDouble(c.pRaw)));
     return 0;

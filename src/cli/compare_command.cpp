@@ -1,5 +1,6 @@
 #include "compare_command.h"
 
+
 #include "candidates_command.h"
 #include "chain_divergences.h"
 #include "chain_evaluation.h"
@@ -7,6 +8,7 @@
 #include "chain_text.h"
 #include "cut_report.h"
 #include "number_format.h"
+#include "one_line_text.h"
 #include "preset_differences.h"
 #include "sampler_options.h"
 
@@ -141,7 +143,7 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
         context.out << QStringLiteral("  %1").arg(name(s), -20);
     context.out << '\n';
     for (std::int32_t id : ids) {
-        context.out << QStringLiteral("%1  %2").arg(id, 6).arg(QString::fromStdString(distribution.tokenName(id)), -16);
+        context.out << QStringLiteral("%1  %2").arg(id, 6).arg(app::terminalText(QString::fromStdString(distribution.tokenName(id))), -16);
         for (Semantics s : all) {
             const auto found = byId(outcomes[s].survivors);
             const auto it = found.find(id);
@@ -160,7 +162,7 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
             context.out << QStringLiteral("warning: %1: %2\n").arg(name(s), w);
     for (Semantics s : all)
         for (const QString& r : outcomes[s].rounding)
-            context.out << QStringLiteral("rounding: %1: %2\n").arg(name(s), r);
+            context.out << QStringLiteral("rounding: %1: %2\n").arg(name(s), app::terminalText(r));
     return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <QJsonObject>
 #include <QSize>
 
+#include <chrono>
 #include <cstdio>
 #include <unistd.h>
 
@@ -181,10 +182,21 @@ int runRun(CommandContext& context)
     // From here a signal cancels the run; the output is staged, and the staging removed again on
     // any failure, so DIR keeps its earlier set. Preparing now says "cannot create" before the
     // computation rather than after it.
-    const InterruptGuard interrupt;
+    InterruptGuard interrupt;
     app::OutputSet output(outDir);
     if (const QString problem = output.prepare(); !problem.isEmpty())
         throw UsageError{QStringLiteral("--out: ") + problem};
+    // Chart layout and rendering poll nothing: a signal then ends the process from the guard's
+    // thread within the grace period, removing what this run staged and created (copies of the
+    // paths, so nothing the main thread uses is touched).
+    interrupt.abandonAfter(std::chrono::milliseconds(600),
+                           [staging = output.stagingFolder(), created = output.createdFolders(), &interrupt] {
+                               QDir(staging).removeRecursively();
+                               for (auto it = created.crbegin(); it != created.crend(); ++it)
+                                   QDir().rmdir(*it);  // only when empty: never what another program put there
+                               std::fprintf(stderr, "\nlogitlab-cli run: interrupted by %s; nothing written\n",
+                                            qPrintable(interrupt.signalName()));
+                           });
     const int threads = parser.isSet(QStringLiteral("threads"))
                             ? static_cast<int>(integerOption(parser, QStringLiteral("threads"), 1, 1024))
                             : app::defaultThreadCount();
@@ -211,6 +223,7 @@ int runRun(CommandContext& context)
     const app::ExperimentResult outputs = kind.value()->run(root, run);
     progress.finish();
     const auto interrupted = [&] {
+        interrupt.finishing();
         context.err << "logitlab-cli run: interrupted by " << interrupt.signalName() << "; nothing written\n";
         return interrupt.exitCode();
     };
@@ -245,6 +258,8 @@ int runRun(CommandContext& context)
     }
     if (interrupt.interrupted())
         return interrupted();
+    // From here the run finishes by itself: a signal now waits for the commit.
+    interrupt.finishing();
     check(output.commit());
     for (const QString& f : output.paths())
         context.out << f << '\n';

@@ -14,6 +14,7 @@
 #include "rng_factory.h"
 #include "sample.h"
 #include "sampler_options.h"
+#include "one_line_text.h"
 #include "work_limits.h"
 
 #include <QJsonArray>
@@ -25,6 +26,7 @@
 #include <memory>
 #include <limits>
 #include <map>
+#include <unordered_map>
 
 namespace logitlab::cli {
 
@@ -78,16 +80,36 @@ std::size_t survivorCount(PreparedChain& prepared)
 }
 
 // Counts are kept by id; this is the label a count is shown and keyed under: the token's name,
-// or "name#id" when several tokens of the vocabulary share that name (so their counts never merge).
+// or "name#id" when several tokens of the vocabulary share that name, so their counts never
+// merge. A label made that way may itself be another token's name (tokens "a", "a", "a#1"):
+// that token gets its id appended as well, until every label is unique, so no draws are lost.
 std::function<QString(std::int32_t)> countLabels(const engine::Distribution& distribution)
 {
-    auto shared = std::make_shared<std::map<std::string, int>>();
-    for (const std::string& name : distribution.tokens)
-        ++(*shared)[name];
+    const std::size_t n = distribution.tokens.size();
+    std::vector<std::string> labels(n);
+    std::unordered_map<std::string, std::vector<std::size_t>> holders;
+    for (std::size_t id = 0; id < n; ++id)
+        holders[distribution.tokens[id]].push_back(id);
+    for (std::size_t id = 0; id < n; ++id)
+        labels[id] = holders[distribution.tokens[id]].size() > 1 ? distribution.tokens[id] + "#" + std::to_string(id)
+                                                                  : distribution.tokens[id];
+    for (bool clash = true; clash;) {
+        clash = false;
+        std::unordered_map<std::string, std::vector<std::size_t>> byLabel;
+        for (std::size_t id = 0; id < n; ++id)
+            byLabel[labels[id]].push_back(id);
+        for (auto& [label, ids] : byLabel) {
+            if (ids.size() < 2)
+                continue;
+            clash = true;
+            for (std::size_t id : ids)
+                labels[id] += "#" + std::to_string(id);
+        }
+    }
+    auto shared = std::make_shared<const std::vector<std::string>>(std::move(labels));
     return [shared, &distribution](std::int32_t id) {
-        const std::string name = distribution.tokenName(id);
-        const auto found = shared->find(name);
-        return QString::fromStdString(found != shared->end() && found->second > 1 ? name + "#" + std::to_string(id) : name);
+        const auto at = static_cast<std::size_t>(id);
+        return QString::fromStdString(at < shared->size() ? (*shared)[at] : distribution.tokenName(id));
     };
 }
 
@@ -191,7 +213,7 @@ int runSample(CommandContext& context)
                 << "rng: " << rngName << "  seed: " << seed << "  draws: " << draws << '\n';
     for (const auto& [id, count] : ranked)
         context.out << QStringLiteral("%1  %2  %3\n")
-                           .arg(label(id), -16)
+                           .arg(app::terminalText(label(id)), -16)
                            .arg(count, 10)
                            .arg(draws > 0 ? double(count) / double(draws) : 0.0, 0, 'f', 4);
     if (withSequence) {

@@ -22,12 +22,14 @@ HeadMatrix logitsOf(const ToyLanguageModel& model, const ToyLanguageModel::Vecto
 
 // The state at (prompt, step) of the search's greedy walk under the invariant kernel.
 ToyLanguageModel::Vector walk(const ToyLanguageModel& model, const BatchFlipParameters& p, std::int64_t prompt,
-                              std::int64_t steps, std::vector<TopTwo>* tops)
+                              std::int64_t steps, std::vector<TopTwo>* tops, const std::function<bool()>& cancelled = {})
 {
     const HeadKernel invariant{HeadKernel::Kind::Invariant, 1};
     const auto tokens = model.prompt(streamSeed(p.searchSeed, static_cast<std::uint64_t>(prompt)), p.promptLength);
     ToyLanguageModel::Vector h = model.read(tokens);
     for (std::int64_t t = 0; t < steps; ++t) {
+        if (cancelled && cancelled())
+            break;
         const TopTwo top = topTwo(logitsOf(model, h, invariant).col(0));
         if (tops)
             tops->push_back(top);
@@ -68,7 +70,7 @@ std::size_t BatchFlip::searchItemCount() const
     return m_models.size() * static_cast<std::size_t>(m_parameters.prompts);
 }
 
-std::vector<FlipPoint> BatchFlip::runSearchItem(std::size_t item) const
+std::vector<FlipPoint> BatchFlip::runSearchItem(std::size_t item, const std::function<bool()>& cancelled) const
 {
     const std::size_t precision = item / static_cast<std::size_t>(m_parameters.prompts);
     const auto prompt = static_cast<std::int64_t>(item % static_cast<std::size_t>(m_parameters.prompts));
@@ -77,6 +79,8 @@ std::vector<FlipPoint> BatchFlip::runSearchItem(std::size_t item) const
     ToyLanguageModel::Vector h = model.read(tokens);
     std::vector<FlipPoint> points;
     for (std::int64_t t = 0; t < m_parameters.stepsPerPrompt; ++t) {
+        if (cancelled && cancelled())
+            break;
         std::vector<HeadMatrix> logits;
         for (const HeadKernel& k : m_kernels)
             logits.push_back(logitsOf(model, h, k));
@@ -145,19 +149,22 @@ std::vector<std::string> BatchFlip::equalKernels(std::size_t precision, const st
     return equal;
 }
 
-std::vector<FlipBatchRow> BatchFlip::flipMap(std::size_t precision, const std::vector<FlipPoint>& points) const
+std::vector<FlipBatchRow> BatchFlip::flipMap(std::size_t precision, const std::vector<FlipPoint>& points,
+                                             const std::function<bool()>& cancelled) const
 {
     const ToyLanguageModel& model = *m_models[precision];
     const std::string name = precisionName(model.parameters().precision);
     const FlipPoint* best = nearestTie(precision, points);
     if (!best)
         return {};
-    const ToyLanguageModel::Vector h = walk(model, m_parameters, best->prompt, best->step, nullptr);
+    const ToyLanguageModel::Vector h = walk(model, m_parameters, best->prompt, best->step, nullptr, cancelled);
     const HeadMatrix invariant = logitsOf(model, h, {HeadKernel::Kind::Invariant, 1});
     const TopTwo invariantTop = topTwo(invariant.col(0));
     std::vector<FlipBatchRow> rows;
     std::int32_t first = 0;
     for (std::int64_t b = 1; b <= m_parameters.maxBatch; ++b) {
+        if (cancelled && cancelled())
+            return {};
         const HeadKernel kernel = m_parameters.plan.kernelFor(b);
         const HeadMatrix logits = logitsOf(model, h, kernel);
         const TopTwo top = topTwo(logits.col(0));

@@ -14,6 +14,7 @@
 #include "toy_language_model.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,9 +66,12 @@ public:
 
     // Search items: (precision, prompt), precision-major.
     std::size_t searchItemCount() const;
-    std::vector<FlipPoint> runSearchItem(std::size_t item) const;
+    // `cancelled` is polled at every step (a prompt of 4,096 steps over a large head takes
+    // minutes); a cancelled item returns the points so far, which the caller discards.
+    std::vector<FlipPoint> runSearchItem(std::size_t item, const std::function<bool()>& cancelled = {}) const;
     // Flip-map items: one per precision, reading the merged points.
-    std::vector<FlipBatchRow> flipMap(std::size_t precision, const std::vector<FlipPoint>& points) const;
+    std::vector<FlipBatchRow> flipMap(std::size_t precision, const std::vector<FlipPoint>& points,
+                                      const std::function<bool()>& cancelled = {}) const;
     // The kernels (the variable plan's for batch sizes 1..B, and invariant) whose logits of the
     // near tie flipMap() uses are bit for bit equal on this build, as "eigen-gemv = eigen-gemm"
     // per equal pair: there the variation cannot come from choosing between them (Eigen's gemv

@@ -20,6 +20,21 @@ DryStage::DryStage(Semantics semantics) : StageBase(semantics)
     declare({"breakers", ParameterKind::TokenList, 0, "single-token sequence breakers, ids separated by '/'"});
 }
 
+DryStage::DryStage(const DryStage& other) : StageBase(other), m_breakers(other.m_breakers)
+{
+}
+
+DryStage& DryStage::operator=(const DryStage& other)
+{
+    if (this != &other) {
+        StageBase::operator=(other);
+        m_breakers = other.m_breakers;
+        m_automaton = SuffixAutomaton();
+        m_lastBreaker.reset();
+    }
+    return *this;
+}
+
 void DryStage::parametersChanged()
 {
     m_automaton = SuffixAutomaton();  // the breaker positions depend on the breakers

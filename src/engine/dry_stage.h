@@ -16,6 +16,12 @@ namespace logitlab::engine {
 class DryStage final : public StageBase<DryStage> {
 public:
     explicit DryStage(Semantics semantics);
+    // A copy has the parameters, not the automaton: that is a cache of the history (which the
+    // context holds), rebuilt by the copy's first apply(). Copying it made a loop's snapshot per
+    // step cost the whole history, N^2 over a decode (8 GB for a 96 KB prompt).
+    DryStage(const DryStage& other);
+    DryStage& operator=(const DryStage& other);
+    std::size_t heldHistoryTokens() const override { return m_automaton.text().size(); }
     std::string name() const override { return "dry"; }
     std::optional<std::string> validate() const override;
     bool active() const override;

@@ -64,6 +64,14 @@ GenerationLoop::GenerationLoop(const GenerationLoop& other, std::size_t count)
         m_snapshots.push_back({other.m_snapshots[i].chain, other.m_snapshots[i].rng->clone()});
 }
 
+std::size_t GenerationLoop::heldHistoryTokens() const
+{
+    std::size_t held = m_chain.heldHistoryTokens();
+    for (const Snapshot& s : m_snapshots)
+        held += s.chain.heldHistoryTokens();
+    return held;
+}
+
 double GenerationLoop::mirostatMu() const
 {
     for (const SamplerStage* stage : m_chain.activeStages()) {

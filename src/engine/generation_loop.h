@@ -103,6 +103,9 @@ public:
     const std::vector<std::string>& vocabulary() const { return m_source->tokens(); }
     const SamplerChain& chain() const { return m_chain; }
     const std::vector<std::int32_t>& prompt() const { return m_prompt; }
+    // History tokens the chain and its per-step snapshots hold copies of (DRY's automaton): the
+    // loop's memory beyond its records. Stays within one history, never one per step.
+    std::size_t heldHistoryTokens() const;
 
 private:
     struct Snapshot {

@@ -68,7 +68,7 @@ std::optional<std::string> validate(const JunkRiskParameters& p)
     const double draws = static_cast<double>(p.replies) * static_cast<double>(p.lengths.back())
         * static_cast<double>(p.decoders.size());
     if (auto tooMuch = checkWork("replies", draws, kMaxJunkRiskDraws,
-                                 "use fewer replies or shorter lengths (replies x longest length x settings draws)"))
+                                 "use fewer replies or shorter lengths (replies x longest length x settings draws)", "draws"))
         return tooMuch;
     const auto& names = rngNames();
     if (std::find(names.begin(), names.end(), p.rng) == names.end())

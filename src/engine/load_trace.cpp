@@ -39,7 +39,8 @@ Result<std::vector<std::int64_t>> parseLoadTrace(const std::string& text)
 {
     std::vector<std::int64_t> out;
     std::size_t lineNumber = 0;
-    std::size_t at = 0;
+    // A UTF-8 byte order mark (Excel, Notepad) is not part of the data, as in logits files.
+    std::size_t at = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
     while (at <= text.size()) {
         const std::size_t end = std::min(text.find('\n', at), text.size());
         std::string line = text.substr(at, end - at);

@@ -53,7 +53,7 @@ std::optional<std::string> validate(const ReplyJunkRiskParameters& p, const Step
     const double draws = static_cast<double>(p.replies) * static_cast<double>(steps.count)
         * static_cast<double>(p.decoders.size());
     if (auto tooMuch = checkWork("replies", draws, kMaxJunkRiskDraws,
-                                 "use fewer replies or a shorter reply (replies x steps x settings draws)"))
+                                 "use fewer replies or a shorter reply (replies x steps x settings draws)", "draws"))
         return tooMuch;
     const auto& names = rngNames();
     if (std::find(names.begin(), names.end(), p.rng) == names.end())

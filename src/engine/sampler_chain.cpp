@@ -27,6 +27,14 @@ SamplerChain& SamplerChain::operator=(const SamplerChain& other)
     return *this;
 }
 
+std::size_t SamplerChain::heldHistoryTokens() const
+{
+    std::size_t held = 0;
+    for (const auto& s : m_stages)
+        held += s->heldHistoryTokens();
+    return held;
+}
+
 std::vector<const SamplerStage*> SamplerChain::activeStages() const
 {
     std::vector<const SamplerStage*> out;

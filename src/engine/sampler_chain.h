@@ -40,6 +40,7 @@ public:
     void setRng(const Rng& prototype) override;
     void setArithmetic(Arithmetic arithmetic) override;
     std::unique_ptr<SamplerStage> clone() const override { return std::make_unique<SamplerChain>(*this); }
+    std::size_t heldHistoryTokens() const override;
 
     // Builds the array from the logits (an exact top-k first selects straight from them), applies
     // the active stages and renormalises: the final softmax the draw uses. llama.cpp leaves masked

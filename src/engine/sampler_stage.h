@@ -69,6 +69,10 @@ public:
     // random samplers with the same seed but separate engines).
     virtual void setRng(const Rng& /*prototype*/) {}
     virtual std::unique_ptr<SamplerStage> clone() const = 0;
+    // History tokens the stage keeps a copy of (DRY's automaton): what one copy of it costs
+    // beyond its parameters. A copy never duplicates this; it rebuilds it from the history when
+    // it runs, so a loop's per-step snapshots stay small (docs/reliability.md).
+    virtual std::size_t heldHistoryTokens() const { return 0; }
 
 protected:
     void declare(ParameterSpec spec);

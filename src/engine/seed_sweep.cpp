@@ -73,7 +73,7 @@ Result<SeedSweepExperiment> SeedSweepExperiment::prepare(SeedSweepParameters p)
                      + " MiB allowed; use fewer seeds or a chain that keeps fewer tokens"};
     // After the memory check: a sweep too large for memory is told so first.
     if (auto tooMuch = checkWork("draws", static_cast<double>(p.seeds.size()) * static_cast<double>(p.drawsPerSeed),
-                                 kMaxSeedSweepDraws, "use fewer seeds or fewer draws per seed (seeds x draws)"))
+                                 kMaxSeedSweepDraws, "use fewer seeds or fewer draws per seed (seeds x draws)", "draws"))
         return Error{*tooMuch};
     std::unordered_set<std::uint64_t> distinct(p.seeds.begin(), p.seeds.end());
     if (distinct.size() != p.seeds.size())

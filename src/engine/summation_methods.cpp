@@ -179,7 +179,9 @@ typename A::T kahan(const Values<A>& v)
     for (T x : v) {
         const T y = A::sub(x, c);
         const T t = A::add(sum, y);
-        c = A::sub(A::sub(t, sum), y);
+        // Past an overflow the compensation would be inf - inf (NaN): the sum then stays what
+        // plain addition gives (inf), as the docs say.
+        c = std::isfinite(static_cast<double>(t)) ? A::sub(A::sub(t, sum), y) : T(0);
         sum = t;
     }
     return sum;
@@ -196,6 +198,11 @@ typename A::T neumaier(const Values<A>& v)
     for (std::size_t i = 1; i < v.size(); ++i) {
         const T x = v[i];
         const T t = A::add(sum, x);
+        if (!std::isfinite(static_cast<double>(t))) {  // overflowed: no compensation (inf - inf)
+            sum = t;
+            c = T(0);
+            continue;
+        }
         if (std::fabs(sum) >= std::fabs(x))
             c = A::add(c, A::add(A::sub(sum, t), x));
         else

@@ -226,17 +226,32 @@ SummationSummary SummationExperiment::summarize(const std::vector<double>& resul
     }
     out.distinctShuffles = static_cast<std::int64_t>(distinct.size());
     out.distinctAll = static_cast<std::int64_t>(all.size());
+    // The best and worst random order, as two more rows of the methods' chart: by value, so an
+    // order that overflowed to -inf or +inf is the lowest or highest (NaN has no place).
+    {
+        const ShuffleRow* lo = nullptr;
+        const ShuffleRow* hi = nullptr;
+        for (const ShuffleRow& r : out.shuffles) {
+            if (std::isnan(r.value))
+                continue;
+            if (!lo || r.value < lo->value)
+                lo = &r;
+            if (!hi || r.value > hi->value)
+                hi = &r;
+        }
+        if (lo && (anyFinite || !std::isfinite(lo->value) || !std::isfinite(hi->value))) {
+            out.methods.push_back(methodRow("shuffle min", "the lowest of the random orders (shuffle " +
+                                                               std::to_string(lo->index) + ")", lo->value));
+            out.methods.push_back(methodRow("shuffle max", "the highest of the random orders (shuffle " +
+                                                               std::to_string(hi->index) + ")", hi->value));
+        }
+    }
+    out.nonFiniteShuffles = static_cast<std::int64_t>(
+        std::count_if(out.shuffles.begin(), out.shuffles.end(), [](const ShuffleRow& r) { return !r.finite; }));
     if (anyFinite) {
-        // The best and worst random order, as two more rows of the methods' chart.
-        const auto byUlps = [](const ShuffleRow& a, const ShuffleRow& b) { return a.ulps < b.ulps; };
         std::vector<ShuffleRow> finite;
         std::copy_if(out.shuffles.begin(), out.shuffles.end(), std::back_inserter(finite),
                      [](const ShuffleRow& r) { return r.finite; });
-        const auto [lo, hi] = std::minmax_element(finite.begin(), finite.end(), byUlps);
-        out.methods.push_back(methodRow("shuffle min", "the lowest of the random orders (shuffle " +
-                                                           std::to_string(lo->index) + ")", lo->value));
-        out.methods.push_back(methodRow("shuffle max", "the highest of the random orders (shuffle " +
-                                                           std::to_string(hi->index) + ")", hi->value));
         // One bin per ULP when the range is narrow, else kMaxBins equal bins. Offsets from
         // `low` are unsigned: the range can exceed 2^63 ULPs in float64.
         const auto span = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);

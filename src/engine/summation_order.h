@@ -90,7 +90,8 @@ struct SummationSummary {
     std::int64_t distinctAll = 0;       // over the shuffles and every method
     std::vector<SumMethodRow> methods;
     std::vector<ShuffleRow> shuffles;
-    std::vector<UlpBin> histogram;
+    std::vector<UlpBin> histogram;      // finite shuffles only ...
+    std::int64_t nonFiniteShuffles = 0; // ... these (+-inf, NaN, or any when the exact sum overflows) are outside it
     std::vector<SpreadRow> spread;
 };
 

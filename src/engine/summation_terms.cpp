@@ -113,6 +113,9 @@ Result<std::vector<double>> parseTermsText(std::string_view text, std::string_vi
 {
     std::vector<double> terms;
     const std::string source(sourceName);
+    // A UTF-8 byte order mark (Excel, Notepad) is not part of the data, as in logits files.
+    if (text.starts_with("\xEF\xBB\xBF"))
+        text.remove_prefix(3);
     std::size_t lineNumber = 0;
     while (!text.empty()) {
         const std::size_t end = text.find('\n');

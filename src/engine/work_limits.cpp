@@ -1,9 +1,11 @@
 #include "work_limits.h"
 
+#include "input_limits.h"
 #include "number_format.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace logitlab::engine {
 
@@ -40,14 +42,67 @@ double sampleSteps(const SamplerChain& chain, std::size_t vocabSize, std::size_t
     return steps;
 }
 
-std::optional<std::string> checkWork(const std::string& what, double steps, double limit, const std::string& advice)
+std::string readableCount(double value)
+{
+    if (!std::isfinite(value))
+        return value > 0 ? "infinitely many" : "?";
+    if (value < 1e6)
+        return groupedNumber(static_cast<std::size_t>(std::llround(std::max(0.0, value))));
+    // Two significant digits: "about 2.6e10", not eleven digits of false precision.
+    int exponent = static_cast<int>(std::floor(std::log10(value)));
+    double mantissa = std::round(value / std::pow(10.0, exponent) * 10.0) / 10.0;
+    if (mantissa >= 10.0) {
+        mantissa /= 10.0;
+        ++exponent;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1fe%d", mantissa, exponent);
+    return text;
+}
+
+std::string readableBytes(double bytes)
+{
+    char text[32];
+    if (bytes >= 1024.0 * 1024 * 1024)
+        std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+    else
+        std::snprintf(text, sizeof text, "%.0f MiB", std::ceil(bytes / (1024.0 * 1024)));
+    return text;
+}
+
+namespace {
+
+std::string limitsNote()
+{
+    return " (docs/reliability.md, limits)";
+}
+
+}  // namespace
+
+std::optional<std::string> checkWork(const std::string& what, double steps, double limit, const std::string& advice,
+                                     const std::string& unit)
 {
     if (steps <= limit)
         return std::nullopt;
-    // Two significant digits: "about 2.6e+10", not eleven digits of false precision.
-    const double unit = std::pow(10.0, std::floor(std::log10(steps)) - 1.0);
-    return what + ": about " + formatDouble(std::round(steps / unit) * unit) + " steps of work, more than the limit of "
-        + formatDouble(limit) + " (docs/experiments.md, work limits); " + advice;
+    return what + ": about " + readableCount(steps) + " " + unit + " of work, over the limit of " + readableCount(limit)
+        + limitsNote() + "; " + advice;
+}
+
+std::optional<std::string> checkEstimate(const std::string& what, const WorkEstimate& e, const std::string& advice)
+{
+    if (e.workLimit > 0.0)
+        if (auto problem = checkWork(what, e.work, e.workLimit, advice, e.unit))
+            return problem;
+    if (!(e.memoryBytes <= kMaxRunMemoryBytes))
+        return what + ": about " + readableBytes(e.memoryBytes) + " of memory, over the limit of "
+            + readableBytes(kMaxRunMemoryBytes) + limitsNote() + "; " + advice;
+    if (!(e.outputRows <= kMaxOutputRows))
+        return what + ": about " + readableCount(e.outputRows) + " result rows, over the limit of "
+            + readableCount(kMaxOutputRows) + limitsNote() + "; " + advice;
+    if (!(e.chartPoints <= kMaxChartPoints))
+        return what + ": about " + readableCount(e.chartPoints) + " points in one chart, over the limit of "
+            + readableCount(kMaxChartPoints) + limitsNote() + "; " + advice;
+    return std::nullopt;
 }
 
 }  // namespace logitlab::engine

@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -366,6 +367,7 @@ app::Provenance LoopPage::provenance() const
 void LoopPage::reset()
 {
     stop();
+    setBaseDir(QString());
     setSpec(startingSpec());
 }
 
@@ -458,6 +460,8 @@ QString LoopPage::readExperimentFile(const QString& path)
     if (!spec)
         return QString::fromStdString(spec.error());
     stop();
+    // A replay's relative logits.path starts at the file's folder, as `logitlab-cli run` reads it.
+    setBaseDir(QFileInfo(path).absolutePath());
     setSpec(spec.value());
     return {};
 }
