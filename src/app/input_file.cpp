@@ -67,6 +67,14 @@ engine::Result<int> openRegularFileDescriptor(const QString& path)
 
 std::optional<std::string> openRegularFile(QFile& file, const QString& path)
 {
+    // A Qt resource (":/examples/..."), compiled into the program, is never a device or a pipe,
+    // and has no file descriptor: Help's worked examples are read from there.
+    if (path.startsWith(QLatin1String(":/"))) {
+        file.setFileName(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return path.toStdString() + ": no such file";
+        return std::nullopt;
+    }
     auto fd = openRegularFileDescriptor(path);
     if (!fd)
         return fd.error();
