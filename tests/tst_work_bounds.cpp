@@ -284,8 +284,12 @@ private slots:
              QStringLiteral("--set"), QStringLiteral("lengths={\"from\": 1, \"to\": 10000, \"step\": 1}")},
             30000, 2500, SIGINT);
         QVERIFY2(run.finished, "the signal did not end the export");
-        if (run.afterSignalMs < 0) {
-            QCOMPARE(run.exitCode, 0);  // a chart of 10,000 lengths now exports in seconds
+        // A chart of 10,000 lengths now exports in seconds: on a quick machine the run can end
+        // before the signal, or commit its files just as it lands; then the set is whole.
+        if (run.afterSignalMs < 0 || run.exitCode == 0) {
+            QCOMPARE(run.exitCode, 0);
+            QVERIFY2(QFileInfo::exists(QDir(out).filePath(QStringLiteral("junk-risk-presets.pdf"))),
+                     "a run that ended without the signal wrote its whole set");
             return;
         }
         QCOMPARE(run.exitCode, 130);
