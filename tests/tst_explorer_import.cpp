@@ -6,14 +6,16 @@
 #include "explorer_page.h"
 #include "logits_table_model.h"
 #include "step_picker_dialog.h"
+#include "test_support.h"
 
 #include <QApplication>
 #include <QCryptographicHash>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QSpinBox>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
@@ -29,6 +31,18 @@ namespace {
 QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
 {
     return test::writeFixture(dir, name, bytes);
+}
+
+// This process's resident memory in KiB (Linux's /proc/self/status), or -1.
+qint64 residentKib()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+    return -1;
 }
 
 // Step 0 uniform over 4 tokens, step 1 certain, step 2 the fixture's values.
@@ -67,9 +81,9 @@ private slots:
             auto* dialog = qobject_cast<StepPickerDialog*>(QApplication::activeModalWidget());
             if (!dialog)
                 return;
-            auto* steps = dialog->findChild<QTableWidget*>(QStringLiteral("steps"));
-            for (int row = 0; row < steps->rowCount(); ++row)
-                listed << steps->item(row, 1)->data(Qt::DisplayRole).toDouble();
+            auto* steps = dialog->findChild<QTableView*>(QStringLiteral("steps"));
+            for (int row = 0; row < steps->model()->rowCount(); ++row)
+                listed << steps->model()->index(row, 1).data().toDouble();
             steps->sortByColumn(1, Qt::AscendingOrder);  // by entropy: step 1 (0), step 2, step 0 (ln 4)
             steps->selectRow(1);
             dialog->findChild<QLineEdit*>(QStringLiteral("vocabulary"))->setText(tokenizer);
@@ -130,9 +144,9 @@ private slots:
             auto* batchBox = dialog->findChild<QSpinBox*>(QStringLiteral("batch"));
             selectorShown = !batchBox->isHidden() && batchBox->maximum() == 2;
             batchBox->setValue(batch);
-            auto* steps = dialog->findChild<QTableWidget*>(QStringLiteral("steps"));
-            for (int row = 0; row < steps->rowCount(); ++row)
-                if (steps->item(row, 0)->data(Qt::DisplayRole).toInt() == step)
+            auto* steps = dialog->findChild<QTableView*>(QStringLiteral("steps"));
+            for (int row = 0; row < steps->model()->rowCount(); ++row)
+                if (steps->model()->index(row, 0).data().toInt() == step)
                     steps->selectRow(row);
             dialog->accept();
         });
@@ -170,6 +184,51 @@ private slots:
         QCOMPARE(error->text(), path + QStringLiteral(": header field 'shape' (3, 4) of '<f4' needs 48 bytes from offset 128, but "
                                                       "the data ends at offset 148 (truncated, 28 bytes short)"));
         QCOMPARE(page->model()->rowCount(), rows);
+    }
+
+    // Issue 34, item 3: a dump of millions of steps lists them in the memory of their entropies
+    // (a cell item per step took gigabytes, and a 5 GiB limit ended in SIGSEGV while sorting).
+    void millionsOfStepsListInLittleMemory()
+    {
+        constexpr int kSteps = 4'000'000;
+        QList<double> entropy(kSteps);
+        for (int i = 0; i < kSteps; ++i)
+            entropy[i] = static_cast<double>((static_cast<qint64>(i) * 7919) % 1000) / 100.0;
+        const qint64 before = residentKib();
+        QVERIFY(before > 0);
+        StepPickerDialog dialog(QStringLiteral("long.npy"), {entropy}, QString());
+        auto* steps = dialog.findChild<QTableView*>(QStringLiteral("steps"));
+        QCOMPARE(steps->model()->rowCount(), kSteps);
+        steps->sortByColumn(1, Qt::DescendingOrder);  // the most uncertain steps first
+        QCOMPARE(steps->model()->index(0, 1).data().toDouble(), 9.99);
+        steps->selectRow(0);
+        QCOMPARE(dialog.step(), 321);  // the first step whose entropy is 9.99: 321 * 7919 % 1000 = 999
+        const qint64 grown = residentKib() - before;
+        QVERIFY2(grown < 300 * 1024, qPrintable(QStringLiteral("%1 MiB for the list").arg(grown / 1024)));
+    }
+
+    // Issue 34, item 5: a headless run (--screenshot) of a multi-step dump never waits on the step
+    // dialog: it loads step 0, says so on stderr, and writes the picture.
+    void headlessOpenOfADumpTakesTheFirstStep()
+    {
+        QTemporaryDir dir;
+        const QString path = write(dir, QStringLiteral("dump.npy"),
+                                   test::npyFile("<f8", false, "(3, 4)", test::arrayData({3, 4}, false, 'd', false, stepValue)));
+        const QString shot = dir.filePath(QStringLiteral("shot.png"));
+        QProcess gui;
+        gui.setProcessEnvironment(test::headlessEnvironment());
+        gui.start(test::binaryPath(QStringLiteral("logitlab")),
+                  {QStringLiteral("--open"), path, QStringLiteral("--screenshot"), shot, QStringLiteral("--size"), QStringLiteral("800x600")});
+        QVERIFY(gui.waitForStarted());
+        if (!gui.waitForFinished(60'000)) {
+            gui.kill();
+            gui.waitForFinished();
+            QFAIL("logitlab --open DUMP --screenshot waited (on a dialog) for over a minute");
+        }
+        const QString err = QString::fromUtf8(gui.readAllStandardError());
+        QVERIFY2(gui.exitStatus() == QProcess::NormalExit && gui.exitCode() == 0, qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("step 0")) && err.contains(QStringLiteral("without asking")), qPrintable(err));
+        QVERIFY(QFile::exists(shot));
     }
 };
 

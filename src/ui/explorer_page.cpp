@@ -477,6 +477,19 @@ void ExplorerPage::generateVocabulary(const engine::SyntheticSpec& spec)
 void ExplorerPage::chooseStep(const QString& path, const QString& array, const QList<QList<double>>& entropy, const QString& what,
                               bool batched)
 {
+    if (m_sayDefault) {
+        m_sayDefault(tr("%1: step 0%2 of %L3 loaded without asking (no dialog in a headless run)")
+                         .arg(what, batched ? tr(" of batch 0") : QString())
+                         .arg(entropy.value(0).size()));
+        app::LogitsFileRequest request;
+        request.array = array;
+        request.row.step = 0;
+        if (batched)
+            request.row.batch = 0;
+        request.vocabulary = m_lastVocabulary;
+        m_edits->openLogitsRow(path, request);
+        return;
+    }
     StepPickerDialog dialog(what, entropy, m_lastVocabulary, this);
     if (dialog.exec() != QDialog::Accepted) {
         emit statusMessage(tr("Open cancelled: the table is unchanged."));

@@ -15,6 +15,8 @@
 
 #include <QList>
 
+#include <functional>
+
 QT_BEGIN_NAMESPACE
 class QDoubleSpinBox;
 class QLabel;
@@ -81,9 +83,13 @@ public:
     // openExperiment also return them. Problems in the contents are shown when the load ends.
     void generateVocabulary(const engine::SyntheticSpec& spec);
     QString openLogitsFile(const QString& path);  // empty when the load started, else the message shown
-    // A dump's steps were scanned: asks which step (and vocabulary) to load.
+    // A dump's steps were scanned: asks which step (and vocabulary) to load. In a headless run
+    // (answerWithoutDialogs) nothing is asked: the first step of the first batch is loaded.
     void chooseStep(const QString& path, const QString& array, const QList<QList<double>>& entropy, const QString& what,
                     bool batched);
+    // Headless runs (--screenshot) never wait on a dialog: they take the default and `say` what
+    // they took (main writes it to stderr).
+    void answerWithoutDialogs(std::function<void(const QString&)> say) { m_sayDefault = std::move(say); }
     void pasteText(const QString& text);
     bool loading() const;
     void addToken();
@@ -154,6 +160,7 @@ private:
     ExplorerViews* m_views;
     QList<QPushButton*> m_loadButtons;  // Generate, Open, Paste: disabled while loading
     QString m_lastVocabulary;           // the step dialog offers the one used last
+    std::function<void(const QString&)> m_sayDefault;  // set: no dialog, the default taken
 };
 
 }  // namespace logitlab::ui

@@ -87,6 +87,11 @@ int main(int argc, char* argv[])
 
     MainWindow window;
     ExplorerPage* explorer = buildWorkbench(window).explorer;
+    if (parser.isSet(QStringLiteral("screenshot")))  // nobody is there to answer a dialog
+        explorer->answerWithoutDialogs([&err](const QString& said) {
+            err << "logitlab: " << logitlab::app::oneLineText(said) << '\n';
+            err.flush();
+        });
     if (parser.isSet(QStringLiteral("page"))) {
         const auto found = window.pageList()->findItems(parser.value(QStringLiteral("page")), Qt::MatchFixedString);
         if (found.isEmpty()) {

@@ -1,5 +1,7 @@
 #include "step_picker_dialog.h"
 
+#include "step_entropy_model.h"
+
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -8,33 +10,17 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QTableWidget>
-#include <QTableWidgetItem>
+#include <QTableView>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cmath>
-#include <numbers>
 
 namespace logitlab::ui {
-
-namespace {
-
-QTableWidgetItem* numberItem(double value, int decimals)
-{
-    auto* item = new QTableWidgetItem;
-    // The number itself, so sorting by the column sorts by value; the text is rounded.
-    item->setData(Qt::DisplayRole, decimals < 0 ? value : std::round(value * std::pow(10.0, decimals)) / std::pow(10.0, decimals));
-    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-    return item;
-}
-
-}  // namespace
 
 StepPickerDialog::StepPickerDialog(const QString& what, const QList<QList<double>>& entropy, const QString& vocabulary,
                                    QWidget* parent)
     : QDialog(parent), m_entropy(entropy), m_batch(new QSpinBox(this)),  // parented: not in a layout for one batch
-      m_steps(new QTableWidget(static_cast<int>(entropy.value(0).size()), 3)), m_vocabulary(new QLineEdit(vocabulary))
+      m_model(new StepEntropyModel(this)), m_steps(new QTableView), m_vocabulary(new QLineEdit(vocabulary))
 {
     setWindowTitle(tr("Choose a step"));
     auto* layout = new QVBoxLayout(this);
@@ -60,15 +46,16 @@ StepPickerDialog::StepPickerDialog(const QString& what, const QList<QList<double
     connect(m_batch, &QSpinBox::valueChanged, this, &StepPickerDialog::listSteps);
 
     m_steps->setObjectName(QStringLiteral("steps"));
-    m_steps->setHorizontalHeaderLabels({tr("Step"), tr("Entropy (nats)"), tr("Perplexity")});
+    m_steps->setModel(m_model);
     m_steps->verticalHeader()->hide();
     m_steps->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_steps->setSelectionMode(QAbstractItemView::SingleSelection);
     listSteps(0);
-    m_steps->sortByColumn(0, Qt::AscendingOrder);
+    m_steps->setSortingEnabled(true);
+    m_steps->sortByColumn(StepEntropyModel::Step, Qt::AscendingOrder);
     m_steps->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_steps->selectRow(0);
-    connect(m_steps, &QTableWidget::cellDoubleClicked, this, &QDialog::accept);
+    connect(m_steps, &QTableView::doubleClicked, this, &QDialog::accept);
     layout->addWidget(m_steps);
 
     auto* vocabularyRow = new QHBoxLayout;
@@ -95,8 +82,7 @@ StepPickerDialog::StepPickerDialog(const QString& what, const QList<QList<double
 
 int StepPickerDialog::step() const
 {
-    const int row = m_steps->currentRow();
-    return row < 0 ? 0 : m_steps->item(row, 0)->data(Qt::DisplayRole).toInt();
+    return std::max(0, m_model->stepAt(m_steps->currentIndex().row()));
 }
 
 QString StepPickerDialog::vocabulary() const
@@ -106,15 +92,9 @@ QString StepPickerDialog::vocabulary() const
 
 void StepPickerDialog::listSteps(int batch)
 {
-    const QList<double> entropy = m_entropy.value(batch);
-    m_steps->setSortingEnabled(false);  // rows filled in step order, then sorted as the user had them
-    m_steps->setRowCount(static_cast<int>(entropy.size()));
-    for (int i = 0; i < entropy.size(); ++i) {
-        m_steps->setItem(i, 0, numberItem(i, -1));
-        m_steps->setItem(i, 1, numberItem(entropy[i], 4));
-        m_steps->setItem(i, 2, numberItem(std::exp(entropy[i]), 2));
-    }
-    m_steps->setSortingEnabled(true);
+    // The order sorted last stays (the model keeps it); the first row is selected again.
+    m_model->setEntropy(m_entropy.value(batch));
+    m_steps->selectRow(0);
 }
 
 int StepPickerDialog::batch() const

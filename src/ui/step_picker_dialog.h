@@ -1,6 +1,7 @@
 // Which step of a model's dump to explore: every step with its entropy at T = 1 (sortable, so
 // the uncertain steps are easy to find), the batch row of a [batch, steps, V] array, and the
-// vocabulary file that names the tokens.
+// vocabulary file that names the tokens. The list is a model over the entropies (no item per
+// cell), so a dump of millions of steps opens in tens of megabytes.
 #pragma once
 
 #include <QDialog>
@@ -10,10 +11,12 @@
 QT_BEGIN_NAMESPACE
 class QLineEdit;
 class QSpinBox;
-class QTableWidget;
+class QTableView;
 QT_END_NAMESPACE
 
 namespace logitlab::ui {
+
+class StepEntropyModel;
 
 class StepPickerDialog : public QDialog {
     Q_OBJECT
@@ -32,7 +35,8 @@ private:
 
     QList<QList<double>> m_entropy;
     QSpinBox* m_batch;
-    QTableWidget* m_steps;
+    StepEntropyModel* m_model;
+    QTableView* m_steps;
     QLineEdit* m_vocabulary;
 };
 
