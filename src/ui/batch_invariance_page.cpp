@@ -40,11 +40,7 @@ QString BatchInvariancePage::workedExample() const
 
 const app::BatchInvarianceOutcome* BatchInvariancePage::outcome() const
 {
-    const app::ExperimentResult* shown = results()->result();
-    if (!shown)
-        return nullptr;
-    const auto* details = std::any_cast<std::shared_ptr<const app::BatchInvarianceOutcome>>(&shown->details);
-    return details ? details->get() : nullptr;
+    return results()->details<app::BatchInvarianceOutcome>();
 }
 
 void BatchInvariancePage::showFindings()

@@ -64,11 +64,7 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
 
 const app::JunkRiskRun* JunkRiskPage::shownRun() const
 {
-    const app::ExperimentResult* shown = results()->result();
-    if (!shown)
-        return nullptr;
-    const auto* details = std::any_cast<std::shared_ptr<const app::JunkRiskRun>>(&shown->details);
-    return details ? details->get() : nullptr;
+    return results()->details<app::JunkRiskRun>();
 }
 
 bool JunkRiskPage::acceptDistribution(const engine::Distribution& distribution)

@@ -51,6 +51,16 @@ public:
     // The table of the current table tab, as the CSV writes it.
     std::optional<app::ResultTable> currentTable() const;
     ResultTableModel* model() const { return m_model; }
+    // The kind's typed outcome of the result shown (the `details` its charts read, held as a
+    // std::shared_ptr<const T>); null before a result or when it holds another type.
+    template <class T>
+    const T* details() const
+    {
+        if (!m_result)
+            return nullptr;
+        const auto* held = std::any_cast<std::shared_ptr<const T>>(&m_result->details);
+        return held ? held->get() : nullptr;
+    }
     // The chart builder of type T that made the charts shown, for a page that draws its own
     // marks on them (the junk-risk page's N); null when there is none.
     template <class T>
