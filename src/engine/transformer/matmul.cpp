@@ -8,6 +8,7 @@
 #include <cstring>
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #define LOGITLAB_TRANSFORMER_X86 1
 #endif
@@ -301,7 +302,12 @@ std::size_t WeightView::rowBytes() const
 KernelPath bestKernelPath()
 {
 #ifdef LOGITLAB_TRANSFORMER_X86
-    static const bool has = detail::hasAvx2Fma() && __builtin_cpu_supports("f16c");
+    // F16C (half-precision conversions, for F16 weights) from CPUID itself: clang 14's
+    // __builtin_cpu_supports does not know "f16c", and the fuzz build is clang.
+    static const bool has = [] {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        return detail::hasAvx2Fma() && __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_F16C) != 0;
+    }();
     return has ? KernelPath::Avx2 : KernelPath::Scalar;
 #else
     return KernelPath::Scalar;
