@@ -131,37 +131,24 @@ std::span<const unsigned char> LogitsArray::bytes() const
 
 namespace {
 
-std::string shrankMessage(const engine::TensorLayout& layout)
+// Reads through the mapping's guard: a file that shrank under it cuts the read short.
+engine::ElementReader guardedReader(const std::shared_ptr<const MappedFile>& mapped)
 {
-    return layout.what + ": the file is shorter than when it was opened (truncated or rewritten while it was read)";
+    if (!mapped)
+        return {};
+    return [mapped](const std::function<void()>& read) { return mapped->guarded(read); };
 }
 
 }  // namespace
 
 engine::Result<Eigen::ArrayXd> LogitsArray::row(std::uint64_t batch, std::uint64_t step) const
 {
-    if (!m_mapped)
-        return engine::decodeTensorRow(bytes(), m_layout, batch, step);
-    std::optional<engine::Result<Eigen::ArrayXd>> decoded;
-    const auto read = [&] { decoded = engine::decodeTensorRow(bytes(), m_layout, batch, step); };
-    if (!m_mapped->guarded(read))
-        return engine::Error{shrankMessage(m_layout)};
-    return std::move(*decoded);
+    return engine::decodeTensorRow(bytes(), m_layout, batch, step, guardedReader(m_mapped));
 }
-
-}  // namespace logitlab::app
-
-namespace logitlab::app {
 
 engine::Result<std::vector<std::int32_t>> LogitsArray::tokenIds(std::uint64_t batch, std::uint64_t vocabulary) const
 {
-    if (!m_mapped)
-        return engine::decodeTokenIds(bytes(), m_layout, batch, vocabulary);
-    std::optional<engine::Result<std::vector<std::int32_t>>> decoded;
-    const auto read = [&] { decoded = engine::decodeTokenIds(bytes(), m_layout, batch, vocabulary); };
-    if (!m_mapped->guarded(read))
-        return engine::Error{shrankMessage(m_layout)};
-    return std::move(*decoded);
+    return engine::decodeTokenIds(bytes(), m_layout, batch, vocabulary, guardedReader(m_mapped));
 }
 
 }  // namespace logitlab::app

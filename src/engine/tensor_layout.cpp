@@ -147,8 +147,27 @@ Result<std::pair<std::uint64_t, std::uint64_t>> resolveRow(const TensorLayout& l
     return std::pair{*batch, *step};
 }
 
+namespace {
+
+// The read of `reader`, or a direct one.
+bool readElements(const ElementReader& reader, const std::function<void()>& read)
+{
+    if (!reader) {
+        read();
+        return true;
+    }
+    return reader(read);
+}
+
+std::string cutShortMessage(const TensorLayout& layout)
+{
+    return layout.what + ": the file is shorter than when it was opened (truncated or rewritten while it was read)";
+}
+
+}  // namespace
+
 Result<Eigen::ArrayXd> decodeTensorRow(std::span<const unsigned char> bytes, const TensorLayout& layout,
-                                       std::uint64_t batch, std::uint64_t step)
+                                       std::uint64_t batch, std::uint64_t step, const ElementReader& reader)
 {
     const std::uint64_t v = layout.vocabulary();
     const std::uint64_t steps = layout.steps();
@@ -176,14 +195,25 @@ Result<Eigen::ArrayXd> decodeTensorRow(std::span<const unsigned char> bytes, con
     }
     const unsigned char* base = bytes.data() + layout.dataOffset;
     Eigen::ArrayXd row(static_cast<Eigen::Index>(v));
+    std::uint64_t stop = v;  // the first element that is not a logit (NaN, +inf), or v
     bool anyFinite = false;
-    for (std::uint64_t t = 0; t < v; ++t) {
-        const double value = loadElement(base + (first + t * stride) * size, layout.type, layout.bigEndian);
-        if (std::isnan(value) || value == std::numeric_limits<double>::infinity())
-            return Error{layout.what + ": " + rowName(layout, batch, step) + ", token id " + std::to_string(t) + " is "
-                         + (std::isnan(value) ? "NaN" : "+inf (only -inf, probability 0, is allowed)")};
-        anyFinite = anyFinite || std::isfinite(value);
-        row[static_cast<Eigen::Index>(t)] = value;
+    const auto read = [&] {
+        for (std::uint64_t t = 0; t < v; ++t) {
+            const double value = loadElement(base + (first + t * stride) * size, layout.type, layout.bigEndian);
+            row[static_cast<Eigen::Index>(t)] = value;
+            if (std::isnan(value) || value == std::numeric_limits<double>::infinity()) {
+                stop = t;
+                return;
+            }
+            anyFinite = anyFinite || std::isfinite(value);
+        }
+    };
+    if (!readElements(reader, read))
+        return Error{cutShortMessage(layout)};
+    if (stop < v) {
+        const bool nan = std::isnan(row[static_cast<Eigen::Index>(stop)]);
+        return Error{layout.what + ": " + rowName(layout, batch, step) + ", token id " + std::to_string(stop) + " is "
+                     + (nan ? "NaN" : "+inf (only -inf, probability 0, is allowed)")};
     }
     if (!anyFinite)
         return Error{layout.what + ": " + rowName(layout, batch, step) + ": every logit is -inf, so no token has any probability"};
@@ -191,7 +221,8 @@ Result<Eigen::ArrayXd> decodeTensorRow(std::span<const unsigned char> bytes, con
 }
 
 Result<std::vector<std::int32_t>> decodeTokenIds(std::span<const unsigned char> bytes, const TensorLayout& layout,
-                                                 std::uint64_t batch, std::uint64_t vocabulary)
+                                                 std::uint64_t batch, std::uint64_t vocabulary,
+                                                 const ElementReader& reader)
 {
     if (!isIntegerType(layout.type))
         return Error{layout.what + ": a float array; expected token ids as int32 or int64 (<i4, <i8, I32, I64)"};
@@ -207,21 +238,35 @@ Result<std::vector<std::int32_t>> decodeTokenIds(std::span<const unsigned char> 
     if (layout.dataOffset > bytes.size() || count > (bytes.size() - layout.dataOffset) / size)
         return Error{layout.what + ": the data of shape " + shapeText(layout.shape) + " does not fit in the "
                      + groupedNumber(bytes.size()) + " bytes read"};
-    std::vector<std::int32_t> ids;
-    ids.reserve(static_cast<std::size_t>(length));
-    for (std::uint64_t i = 0; i < length; ++i) {
+    std::vector<std::int32_t> ids(static_cast<std::size_t>(length));
+    std::uint64_t stop = length;  // the first id outside the vocabulary, or length
+    std::int64_t badId = 0;
+    const auto offsetOf = [&](std::uint64_t i) {
         // C order: batch * L + i; Fortran order: batch + B * i.
         const std::uint64_t element = layout.fortranOrder ? batch + batches * i : batch * length + i;
-        const std::uint64_t offset = layout.dataOffset + element * size;
-        const std::int64_t id = layout.type == ElementType::Int32
-            ? static_cast<std::int32_t>(loadUnsigned<std::uint32_t>(bytes.data() + offset, layout.bigEndian))
-            : static_cast<std::int64_t>(loadUnsigned<std::uint64_t>(bytes.data() + offset, layout.bigEndian));
-        if (id < 0 || static_cast<std::uint64_t>(id) >= vocabulary)
-            return Error{layout.what + ": batch " + std::to_string(batch) + ", position " + std::to_string(i) + " (offset "
-                         + std::to_string(offset) + "): token id " + std::to_string(id) + " is outside the vocabulary of "
-                         + groupedNumber(vocabulary) + " ids (0 to " + std::to_string(vocabulary - 1) + ")"};
-        ids.push_back(static_cast<std::int32_t>(id));
-    }
+        return layout.dataOffset + element * size;
+    };
+    const auto read = [&] {
+        for (std::uint64_t i = 0; i < length; ++i) {
+            const unsigned char* at = bytes.data() + offsetOf(i);
+            const std::int64_t id = layout.type == ElementType::Int32
+                ? static_cast<std::int32_t>(loadUnsigned<std::uint32_t>(at, layout.bigEndian))
+                : static_cast<std::int64_t>(loadUnsigned<std::uint64_t>(at, layout.bigEndian));
+            if (id < 0 || static_cast<std::uint64_t>(id) >= vocabulary) {
+                stop = i;
+                badId = id;
+                return;
+            }
+            ids[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(id);
+        }
+    };
+    if (!readElements(reader, read))
+        return Error{cutShortMessage(layout)};
+    if (stop < length)
+        return Error{layout.what + ": batch " + std::to_string(batch) + ", position " + std::to_string(stop) + " (offset "
+                     + std::to_string(offsetOf(stop)) + "): token id " + std::to_string(badId)
+                     + " is outside the vocabulary of " + groupedNumber(vocabulary) + " ids (0 to "
+                     + std::to_string(vocabulary - 1) + ")"};
     return ids;
 }
 

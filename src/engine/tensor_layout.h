@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -54,15 +55,22 @@ struct RowChoice {
 // 2-D array, no step for an array of several steps.
 Result<std::pair<std::uint64_t, std::uint64_t>> resolveRow(const TensorLayout& layout, const RowChoice& choice);
 
+// Runs the loop that reads a row's elements, and says whether it ran to its end. A memory-mapped
+// file can shrink under the reader, and the read is then cut short (app::MappedFile::guarded
+// jumps out of it on SIGBUS): the decoders allocate nothing inside `read`, so a cut leaks
+// nothing and skips no destructor. Empty: the elements are read directly.
+using ElementReader = std::function<bool(const std::function<void()>& read)>;
+
 // The V logits of (batch, step), decoded to double. NaN and +inf are refused naming the row
 // and the token id; -inf is kept (a banned token), but not a row of only -inf.
 Result<Eigen::ArrayXd> decodeTensorRow(std::span<const unsigned char> bytes, const TensorLayout& layout,
-                                       std::uint64_t batch, std::uint64_t step);
+                                       std::uint64_t batch, std::uint64_t step, const ElementReader& reader = {});
 
 // The token ids of one sequence of an integer array of shape [L] or [batch, L] (Int32 or
 // Int64): row `batch`. Every id must be a token of a vocabulary of `vocabulary` ids; an id
 // outside 0..vocabulary-1 is refused naming the batch, the position and its byte offset.
 Result<std::vector<std::int32_t>> decodeTokenIds(std::span<const unsigned char> bytes, const TensorLayout& layout,
-                                                 std::uint64_t batch, std::uint64_t vocabulary);
+                                                 std::uint64_t batch, std::uint64_t vocabulary,
+                                                 const ElementReader& reader = {});
 
 }  // namespace logitlab::engine
