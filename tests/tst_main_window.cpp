@@ -1,6 +1,7 @@
 // The main window's wiring: menus with the standard shortcuts, Edit > Undo following the
 // current page's undo stack, recent files, geometry and splitter sizes that survive a restart,
 // Copy table / Copy chart image, and pages plugging in through addPage.
+#include "experiment_page.h"
 #include "explorer_page.h"
 #include "logits_table_model.h"
 #include "main_window.h"
@@ -12,6 +13,7 @@
 #include "workbench.h"
 
 #include <QAbstractAxis>
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QChart>
 #include <QApplication>
@@ -25,6 +27,7 @@
 #include <QMessageBox>
 #include <QSpinBox>
 #include <QProgressDialog>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSettings>
 #include <QSplitter>
@@ -97,6 +100,47 @@ private slots:
         QTest::newRow("Reset zoom") << "View" << "Reset zoom" << QKeySequence(QStringLiteral("Ctrl+0"));
         QTest::newRow("Lesson") << "Help" << "What this page shows" << QKeySequence(QKeySequence::HelpContents);
     }
+    // Ctrl+R runs the page shown, on every page with a Run button (the banners say so), with the
+    // focus wherever a teacher left it: in a numeric field, on the page list.
+    void ctrlRRunsThePageShown_data()
+    {
+        QTest::addColumn<int>("row");
+        MainWindow window;
+        buildWorkbench(window);
+        for (int row = 0; row < window.pageList()->count(); ++row)
+            QTest::newRow(qPrintable(window.pageList()->item(row)->text())) << row;
+    }
+    void ctrlRRunsThePageShown()
+    {
+        QFETCH(int, row);
+        MainWindow window;
+        buildWorkbench(window);
+        window.pageList()->setCurrentRow(row);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        auto* page = qobject_cast<ExperimentPage*>(window.currentPage());
+        if (!page)
+            QSKIP("this page computes as its controls change: it has no Run");
+        QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 60000);  // the first-show run
+        QPushButton* run = nullptr;
+        for (QPushButton* button : page->findChildren<QPushButton*>())
+            if (button->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_R))
+                run = button;
+        QVERIFY2(run && run->isVisibleTo(page), qPrintable(page->title() + QStringLiteral(": no Run button with Ctrl+R shown")));
+        const QList<QWidget*> focuses{window.pageList(), page->findChild<QAbstractSpinBox*>()};
+        for (QWidget* focus : focuses) {
+            if (!focus)
+                continue;
+            focus->setFocus();
+            QSignalSpy clicked(run, &QPushButton::clicked);
+            QTest::keyClick(focus, Qt::Key_R, Qt::ControlModifier);
+            // A button's shortcut animates the press: the click comes about 100 ms later.
+            QTRY_VERIFY2(clicked.count() == 1, qPrintable(page->title() + QStringLiteral(": Ctrl+R in ") + focus->metaObject()->className()));
+            QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 60000);
+        }
+    }
+
     // Presentation mode: the zoom scales the window's font and every chart's (title 1.15x,
     // axes and legend 1.1x the window's), steps back down, persists, and resets to the start.
     void zoomScalesTheWindowAndItsCharts()

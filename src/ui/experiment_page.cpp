@@ -32,7 +32,7 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     m_stale->setWordWrap(true);
     m_stale->setStyleSheet(QStringLiteral("background: #fff3cd; color: #5c4400; padding: 4px; border: 1px solid #e0c36c"));
     m_stale->hide();
-    m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    setRunText(m_run->text());
     m_error->setObjectName(QStringLiteral("errorLabel"));
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: #b00020"));
@@ -54,6 +54,12 @@ ExperimentPage::ExperimentPage(QWidget* parent)
         if (!path.isEmpty())
             saveExperiment(path);
     });
+}
+
+void ExperimentPage::setRunText(const QString& text)
+{
+    m_run->setText(text);
+    m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
 }
 
 ExperimentPage::~ExperimentPage()

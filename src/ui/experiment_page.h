@@ -118,6 +118,9 @@ protected:
     QPushButton* openButton() const { return m_open; }
     QPushButton* saveButton() const { return m_save; }
     QPushButton* runButton() const { return m_run; }
+    // Renames Run and keeps its Ctrl+R (QAbstractButton::setText would replace it with the
+    // text's mnemonic).
+    void setRunText(const QString& text);
     QPushButton* cancelButton() const { return m_cancel; }
 
 private:

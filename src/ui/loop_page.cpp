@@ -155,7 +155,7 @@ LoopPage::LoopPage(QWidget* parent)
     fileForm->addRow(tr("Vocabulary"), m_vocabularyFile);
     fileForm->addRow(m_sourceError);
     fileForm->addRow(m_loadProgress);
-    runButton()->setText(tr("Run N"));
+    setRunText(tr("&Run N"));
     runButton()->setToolTip(tr("Run N steps (and the branch, if one is set) at full speed on a worker, as "
                                "logitlab-cli run does with the saved file."));
     m_prompt->setToolTip(tr("The text the model continues. Words the model never saw are read as unknown."));
