@@ -668,6 +668,39 @@ private slots:
         QVERIFY(page.chart()->title().contains(QLatin1String("1,000 draws, mulberry32 seed 42")));
     }
 
+    // A teacher selects the seed and types "7", then "123", key by key, then Enter: each strip
+    // sets the typed seed's draws against the run before it (seed 42, then seed 7), never a seed
+    // half-typed ("12") or the seed the box holds when the draws land.
+    void typedSeedComparesWithTheLastCommittedRun()
+    {
+        ExplorerPage page;
+        page.applyPreset(1);
+        page.showChart(ExplorerPage::DrawsTab);
+        QTRY_COMPARE(page.lastDraws().draws, std::uint64_t{1000});
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        auto* seed = page.findChild<QSpinBox*>(QStringLiteral("drawSeed"));
+        auto* strip = page.findChild<QLabel*>(QStringLiteral("drawStrip"));
+        const auto typeSeed = [&](const QString& digits) {
+            seed->setFocus();
+            seed->selectAll();
+            QTest::keyClicks(seed, digits, Qt::NoModifier, 40);
+            QTest::keyClick(seed, Qt::Key_Return);
+            QTRY_VERIFY(!page.drawsRunning());
+            QTRY_VERIFY(page.chart()->title().contains(QLatin1String("seed ") + digits));
+        };
+        typeSeed(QStringLiteral("7"));
+        QVERIFY2(strip->text().contains(QLatin1String("now, mulberry32 seed 7:"))
+                     && strip->text().contains(QLatin1String("before, mulberry32 seed 42:")),
+                 qPrintable(strip->text()));
+        QVERIFY2(!strip->text().contains(QLatin1String("Identical")), qPrintable(strip->text()));
+        typeSeed(QStringLiteral("123"));
+        QVERIFY2(strip->text().contains(QLatin1String("now, mulberry32 seed 123:"))
+                     && strip->text().contains(QLatin1String("before, mulberry32 seed 7:")),
+                 qPrintable(strip->text()));
+        QVERIFY2(!strip->text().contains(QLatin1String("seed 12:")), qPrintable(strip->text()));
+    }
+
     void drawStripMarksTheFirstDifference_data()
     {
         QTest::addColumn<QStringList>("now");

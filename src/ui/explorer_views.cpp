@@ -147,17 +147,19 @@ void ExplorerViews::startDraws()
                 outcome.error = QString::fromStdString(draws.error());
             return outcome;
         },
-        [this, caption](DrawOutcome& outcome) {
+        // The strip's label is the run's own generator and seed, read now: the seed box may hold
+        // another value by the time the draws land.
+        [this, caption, label = tr("%1 seed %2").arg(m_drawSettings->rng()).arg(seed)](DrawOutcome& outcome) {
             if (!outcome.error.isEmpty()) {
                 m_draws->clear(outcome.error);
                 emit statusMessage(outcome.error);
                 return;
             }
-            showDraws(outcome.draws, caption);
+            showDraws(outcome.draws, caption, label);
         });
 }
 
-void ExplorerViews::showDraws(engine::ExplorerDraws& draws, const QString& caption)
+void ExplorerViews::showDraws(engine::ExplorerDraws& draws, const QString& caption, const QString& label)
 {
     m_lastDraws = draws.counts;
     const engine::CandidateList& drawn = draws.expected;
@@ -177,7 +179,6 @@ void ExplorerViews::showDraws(engine::ExplorerDraws& draws, const QString& capti
     QStringList first;
     for (std::int32_t id : draws.first)
         first << m_model->shownName(id);
-    const QString label = tr("%1 seed %2").arg(m_drawSettings->rng()).arg(m_drawSettings->seed());
     m_drawStrip = drawStripHtml(first, label, m_firstDraws, m_firstDrawsLabel);
     m_firstDraws = first;
     m_firstDrawsLabel = label;

@@ -78,7 +78,7 @@ private:
 
     void startSweep();
     void startCompare();
-    void showDraws(engine::ExplorerDraws& draws, const QString& caption);
+    void showDraws(engine::ExplorerDraws& draws, const QString& caption, const QString& label);
     // The `count` most likely tokens (by logit): ids and names, for the charts that track a few.
     std::pair<std::vector<std::int32_t>, QStringList> topTokens(int count) const;
 
