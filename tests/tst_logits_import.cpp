@@ -122,10 +122,19 @@ private slots:
         const QString path = test::writeNpz(dir, QStringLiteral("out.npz"), {{"logits.npy", logits}, {"scores.npy", other}}, deflate);
         checkEveryRow(path, QStringLiteral("logits"), k2d);
         checkEveryRow(path, QStringLiteral("scores.npy"), k3d);
-        const auto unnamed = app::readLogitsFile(path, {});
-        QVERIFY(!unnamed.ok());
-        QCOMPARE(QString::fromStdString(unnamed.error()),
-                 path + ": holds 2 arrays (logits.npy, scores.npy); choose one with --array");
+        // No array named: `logits` is read (generate's dump beside `sequences`) ...
+        app::LogitsFileRequest last;
+        last.row.step = -1;
+        const auto unnamed = app::readLogitsFile(path, last);
+        QVERIFY2(unnamed.ok(), unnamed.ok() ? "" : unnamed.error().c_str());
+        QCOMPARE(unnamed->distribution.logits[1], fixtureValue(0, k2d[0] - 1, 1));
+        // ... and where there is none, the message says how to name one, in the CLI and the window.
+        const QString noLogits = test::writeNpz(dir, QStringLiteral("two.npz"), {{"a.npy", logits}, {"scores.npy", other}}, deflate);
+        const auto refused = app::readLogitsFile(noLogits, {});
+        QVERIFY(!refused.ok());
+        QCOMPARE(QString::fromStdString(refused.error()),
+                 noLogits + ": holds 2 arrays (a.npy, scores.npy) and none is called logits; name the one to read "
+                            "(--array in logitlab-cli; Array on the Loop page)");
         const QString single = test::writeNpz(dir, QStringLiteral("one.npz"), {{"arr_0.npy", logits}}, deflate);
         app::LogitsFileRequest request;
         request.row.step = 2;
@@ -158,6 +167,15 @@ private slots:
         QTemporaryDir dir;
         const QString path = write(dir, QStringLiteral("out.safetensors"), test::safetensorsFile(header, ids + data));
         checkEveryRow(path, QStringLiteral("logits"), shape);
+        // Unnamed, `logits` is read, not refused for `sequences` beside it.
+        app::LogitsFileRequest request;
+        if (shape.size() >= 2)
+            request.row.step = 0;
+        if (shape.size() == 3)
+            request.row.batch = 0;
+        const auto unnamed = app::readLogitsFile(path, request);
+        QVERIFY2(unnamed.ok(), unnamed.ok() ? "" : unnamed.error().c_str());
+        QCOMPARE(unnamed->distribution.logits[0], fixtureValue(0, 0, 0));
     }
 
     // The format comes from the content: a .npy saved under another name is still read, and a

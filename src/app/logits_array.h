@@ -22,7 +22,7 @@ class MappedFile;
 
 class LogitsArray {
 public:
-    // `array` names the .npz member or safetensors tensor; empty picks the only one. A text
+    // `array` names the .npz member or safetensors tensor; empty picks `logits`, or the only one. A text
     // file is refused here (it is not an array); logits_file.h reads both.
     // `values`: Integers opens a token-id array (generate's `sequences`) instead of logits.
     // `maxMemberBytes` caps an .npz member before it is inflated (a sequences array has a

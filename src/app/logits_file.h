@@ -19,7 +19,7 @@ namespace logitlab::app {
 
 // What to read from a file that holds more than one distribution, and the names to give it.
 struct LogitsFileRequest {
-    QString array;               // .npz member or safetensors tensor; empty: the only one
+    QString array;               // .npz member or safetensors tensor; empty: `logits`, or the only one
     engine::RowChoice row;       // step and batch; negative counts from the end
     QString vocabulary;          // a tokenizer.json or a text file with one token per line, or empty
 };

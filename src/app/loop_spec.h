@@ -31,7 +31,7 @@ struct LoopBranchSpec {
 // the experiment file.
 struct LoopReplaySpec {
     QString path;                       // .npy, .npz or safetensors
-    QString array;                      // the logits' .npz member or safetensors tensor; empty: the only one
+    QString array;                      // the logits' .npz member or safetensors tensor; empty: `logits`, or the only one
     qint64 batch = 0;                   // of a [batch, steps, V] array
     std::optional<QString> sequences;   // the model's tokens: nullopt, "sequences" when the file has it; "": none
     QString vocabularyFile;             // tokenizer.json or text; empty: tokens named "<id N>"

@@ -2,6 +2,7 @@
 
 #include "input_file.h"
 #include "input_limits.h"
+#include "tensor_layout.h"
 
 #include <QFile>
 #include <QStringList>
@@ -95,13 +96,16 @@ engine::Result<NpzMember> readNpzMember(const QString& path, const QString& arra
             bare.chop(4);
         if (!array.isEmpty() && (name == array || bare == array))
             chosen = i;
+        if (array.isEmpty() && bare == QLatin1String(engine::kDefaultLogitsArray))
+            chosen = i;  // np.savez(logits=..., sequences=...): the logits are meant
     }
     const std::string list = names.isEmpty() ? std::string("no members") : names.join(QStringLiteral(", ")).toStdString();
     if (count == 0)
         return engine::Error{what + ": holds no arrays (an empty .npz archive)"};
-    if (array.isEmpty()) {
+    if (array.isEmpty() && chosen < 0) {
         if (count != 1)
-            return engine::Error{what + ": holds " + std::to_string(count) + " arrays (" + list + "); choose one with --array"};
+            return engine::Error{what + ": holds " + std::to_string(count) + " arrays (" + list + ") and none is called "
+                                 + engine::kDefaultLogitsArray + "; " + engine::kNameTheArray};
         chosen = 0;
     } else if (chosen < 0) {
         return engine::Error{what + ": no array '" + array.toStdString() + "'; it holds " + list};

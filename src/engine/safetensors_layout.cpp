@@ -97,16 +97,21 @@ Result<TensorLayout> safetensorsLayout(const std::vector<SafetensorsEntry>& entr
                          + "': data_offsets overlap (at " + std::to_string(byOffset[i]->begin) + ")"};
 
     const SafetensorsEntry* chosen = nullptr;
-    if (name.empty()) {
-        if (entries.size() != 1)
-            return Error{what + ": holds " + std::to_string(entries.size()) + " tensors (" + names(entries)
-                         + "); choose one with --array"};
+    const auto named = [&](const std::string& wanted) {
+        const auto it = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.name == wanted; });
+        return it == entries.end() ? nullptr : &*it;
+    };
+    if (name.empty() && entries.size() == 1) {
         chosen = &entries.front();
+    } else if (name.empty()) {
+        chosen = named(kDefaultLogitsArray);  // save_file({"logits": ..., "sequences": ...}): the logits are meant
+        if (!chosen)
+            return Error{what + ": holds " + std::to_string(entries.size()) + " tensors (" + names(entries)
+                         + ") and none is called " + kDefaultLogitsArray + "; " + kNameTheArray};
     } else {
-        const auto it = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.name == name; });
-        if (it == entries.end())
+        chosen = named(name);
+        if (!chosen)
             return Error{what + ": no tensor '" + name + "'; it holds " + (entries.empty() ? std::string("none") : names(entries))};
-        chosen = &*it;
     }
     const auto type = elementType(chosen->dtype);
     if (integers && (!type || !isIntegerType(*type)))

@@ -38,6 +38,12 @@ struct TensorLayout {
     std::uint64_t elementCount() const;      // saturates at UINT64_MAX (a header that lies)
 };
 
+// The array read from a .npz or safetensors file of several when none is named: generate's dumps
+// save the logits as `logits` beside `sequences` (docs/import.md).
+inline constexpr const char* kDefaultLogitsArray = "logits";
+// How the user names another, in the CLI and in the window.
+inline constexpr const char* kNameTheArray = "name the one to read (--array in logitlab-cli; Array on the Loop page)";
+
 // "(200, 151936)": a shape as numpy prints it.
 std::string shapeText(const std::vector<std::uint64_t>& shape);
 

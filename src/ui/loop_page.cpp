@@ -112,7 +112,7 @@ LoopPage::LoopPage(QWidget* parent)
     m_source->setToolTip(tr("The built-in model continues the prompt (free running), or a model's dump is replayed "
                             "teacher-forced: step t's logits are the file's row t, whatever the sampler picks."));
     m_file->setPlaceholderText(tr(".npy, .npz or .safetensors"));
-    m_array->setPlaceholderText(tr("logits (empty: the only array)"));
+    m_array->setPlaceholderText(tr("empty: logits, or the only array"));
     m_batch->setRange(0, std::numeric_limits<int>::max());
     m_batch->setToolTip(tr("The batch row of a [batch, steps, V] array."));
     m_sequences->setPlaceholderText(tr("empty: 'sequences' if the file has it; none: no tokens"));
