@@ -10,11 +10,14 @@
 #include "rng_factory.h"
 
 #include <QAbstractItemModelTester>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QTextLayout>
 
 #include <optional>
 
@@ -165,6 +168,39 @@ private slots:
             }
             QVERIFY(kept.toPlainText().startsWith(prompt));
         }
+    }
+
+    // During Play the pane shows the newest token: a few lines high, it scrolls with the run,
+    // and stays where the reader scrolled to once they scroll up.
+    void textFollowsTheNewestToken()
+    {
+        Runs runs;
+        runs.main.emplace(loopOf(1));
+        QTextBrowser view;
+        view.resize(300, 70);  // about four lines
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        LoopRunText text(&view);
+        QScrollBar* bar = view.verticalScrollBar();
+        const QString prompt = QStringLiteral("The sampler");
+        for (int i = 0; i < 60; ++i) {
+            runs.apply(QStringLiteral("main+1"));
+            text.show(*runs.main, runs.mainGeneration, prompt, std::nullopt, false);
+            QCOMPARE(bar->value(), bar->maximum());
+        }
+        QVERIFY2(bar->maximum() > 0, "sixty tokens fit in four lines: the test shows nothing");
+        // The last line on screen is the text's last line.
+        const QTextCursor bottom = view.cursorForPosition(QPoint(view.viewport()->width() - 2, view.viewport()->height() - 2));
+        QTextCursor end(view.document());
+        end.movePosition(QTextCursor::End);
+        QCOMPARE(bottom.block().layout()->lineForTextPosition(bottom.positionInBlock()).lineNumber(),
+                 end.block().layout()->lineForTextPosition(end.positionInBlock()).lineNumber());
+        QCOMPARE(bottom.block().blockNumber(), end.block().blockNumber());
+
+        bar->setValue(0);  // the reader scrolls up to the prompt
+        runs.apply(QStringLiteral("main+5"));
+        text.show(*runs.main, runs.mainGeneration, prompt, std::nullopt, false);
+        QCOMPARE(bar->value(), 0);
     }
 
     void divergentTokenIsMarked()

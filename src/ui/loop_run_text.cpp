@@ -2,8 +2,10 @@
 
 #include "word_tokens.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QColor>
 #include <QFont>
+#include <QScrollBar>
 #include <QTextBrowser>
 #include <QTextCharFormat>
 #include <QTextCursor>
@@ -103,8 +105,16 @@ void LoopRunText::show(const engine::GenerationLoop& loop, quint64 generation, c
             restyle(loop, now, std::min(now + 1, shown));
         }
     }
+    // Follows the newest token, as a terminal does, unless the reader scrolled up to read.
+    QScrollBar* bar = m_view->verticalScrollBar();
+    const bool following = bar->value() >= bar->maximum();
+    const std::size_t shownBefore = m_tokenAt.size();
     append(cursor, loop);
     cursor.endEditBlock();
+    if (following && m_tokenAt.size() > shownBefore) {
+        m_view->document()->documentLayout()->documentSize();  // lays out the new lines now
+        bar->setValue(bar->maximum());
+    }
 }
 
 void LoopRunText::rebuild(const engine::GenerationLoop& loop, const QString& prompt)

@@ -4,7 +4,8 @@
 // tokens whose marks change, and a paragraph break starts a new block, so that an edit lays out
 // one paragraph rather than the whole reply (the page's 50 ms budget for the UI thread near
 // 4,096 steps). A replaced run (new loop, new branch) gets a new document, which the view lays
-// out lazily, a screenful first.
+// out lazily, a screenful first. While steps are appended the view follows the newest token,
+// unless the reader has scrolled up from the end.
 #pragma once
 
 #include "generation_loop.h"
