@@ -6,6 +6,7 @@
 #include "example_files.h"
 #include "headless_demo.h"
 #include "junk_risk_page.h"
+#include "kind_form.h"
 #include "experiment_charts.h"
 #include "experiment_file.h"
 #include "result_table.h"
@@ -16,6 +17,7 @@
 #include <QAbstractSeries>
 #include <QApplication>
 #include <QChart>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -139,6 +141,29 @@ private slots:
             QCOMPARE(charts[i].first, expected.charts[i].first);
             QCOMPARE(seriesText(charts[i].second), seriesText(expected.charts[i].second));
         }
+    }
+
+    // The start is the decode example; switched to one step (and back), the experiment's name,
+    // which heads its summary and names its files, says the study the controls describe.
+    void studySwitchRenamesTheExample()
+    {
+        ui::BatchInvariancePage page;
+        page.setRunOnFirstShow(false);
+        auto* study = page.findChild<QComboBox*>(QStringLiteral("study"));
+        QVERIFY(study);
+        const auto name = [&page] {
+            const auto json = page.form()->experimentJson();
+            return json ? json->value(QStringLiteral("name")).toString() : QString::fromStdString(json.error());
+        };
+        QCOMPARE(name(), QStringLiteral("batch-invariance-decode"));
+        study->setCurrentIndex(0);
+        QCOMPARE(name(), QStringLiteral("batch-invariance-one-step"));
+        study->setCurrentIndex(1);
+        QCOMPARE(name(), QStringLiteral("batch-invariance-decode"));
+        // A name of the user's own stays theirs.
+        QCOMPARE(page.openExperiment(test::examplePath(QStringLiteral("batch-invariance-trace-file.json"))), QString());
+        study->setCurrentIndex(0);
+        QCOMPARE(name(), QStringLiteral("batch-invariance-trace-file"));
     }
 
     // The headless demo writes the Explorer's table through the one CSV writer: the lesson's

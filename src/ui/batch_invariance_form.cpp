@@ -19,6 +19,14 @@ namespace logitlab::ui {
 
 namespace {
 
+// The worked examples' names: each says its study, so a start switched to the other study takes
+// the other's name instead of labelling a one-step result "decode".
+QString exampleName(app::BatchInvarianceSpec::Study study)
+{
+    return study == app::BatchInvarianceSpec::Study::OneStep ? QStringLiteral("batch-invariance-one-step")
+                                                             : QStringLiteral("batch-invariance-decode");
+}
+
 using Spec = app::BatchInvarianceSpec;
 enum TraceChoice { SeededTrace, TraceFile, InlineTrace };
 
@@ -36,7 +44,7 @@ QSpinBox* spin(qint64 min, qint64 max, const QString& tip)
 Spec BatchInvarianceForm::startSpec()
 {
     Spec spec;
-    spec.name = QStringLiteral("batch-invariance-decode");
+    spec.name = exampleName(Spec::Study::Decode);
     spec.vocabulary = 2048;
     spec.hidden = 64;
     spec.runs = 100;
@@ -66,6 +74,7 @@ BatchInvarianceForm::BatchInvarianceForm(QWidget* parent)
       m_threads(spin(1, 256, tr("Worker threads. Changes the speed, never the numbers."))), m_oneStepRows(new QWidget),
       m_decodeRows(new QWidget), m_form(new QFormLayout(this))
 {
+    m_study->setObjectName(QStringLiteral("study"));
     m_study->addItems({tr("one step"), tr("decode")});
     m_study->setToolTip(tr("One step: which batch sizes flip a near tie, and the gap against the reduction error. "
                             "Decode: R greedy runs of one prompt under load, against the batch-invariant plan."));
@@ -177,6 +186,8 @@ engine::Result<Spec> BatchInvarianceForm::specFromControls() const
 {
     Spec spec = m_loaded;
     spec.study = m_study->currentIndex() == 0 ? Spec::Study::OneStep : Spec::Study::Decode;
+    if (spec.study != m_loaded.study && spec.name == exampleName(m_loaded.study))
+        spec.name = exampleName(spec.study);
     spec.vocabulary = m_vocabulary->value();
     spec.hidden = m_hidden->value();
     spec.modelSeed = m_modelSeed->value();
