@@ -76,6 +76,26 @@ private slots:
         QVERIFY(csvOf(spec, outcome).contains(QLatin1String("result: replay of the first seed: replayed bit for bit")));
     }
 
+    // The lesson is one seed: its summary counts "1 seed" and "1 thread", and 2 threads in the plural.
+    void summaryCountsInWords_data()
+    {
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("one thread") << 1 << QStringLiteral(": 1 seed x 1000 draws in ");
+        QTest::newRow("two threads") << 2 << QStringLiteral(": 1 seed x 1000 draws in ");
+    }
+    void summaryCountsInWords()
+    {
+        QFETCH(int, threads);
+        QFETCH(QString, expected);
+        const auto spec = parseSeedSweep(lessonJson(), QStringLiteral("l.json")).value();
+        QCOMPARE(spec.seeds().size(), std::size_t{1});
+        const QString summary = seedSweepResult(spec, test::examplePath(QString()), run(spec, threads), threads).summary;
+        QVERIFY2(summary.contains(expected), qPrintable(summary));
+        QVERIFY2(summary.contains(threads == 1 ? QStringLiteral(" s on 1 thread;") : QStringLiteral(" s on 2 threads;")), qPrintable(summary));
+        QVERIFY2(!summary.contains(QLatin1String("1 seeds")), qPrintable(summary));
+    }
+
     // Issue 18: the sweep runs in the arithmetic its file names, and its provenance says which.
     void arithmeticDecidesTheOutcomesAndIsRecorded()
     {

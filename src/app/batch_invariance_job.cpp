@@ -1,5 +1,6 @@
 #include "batch_invariance_job.h"
 
+#include "counted.h"
 #include "result_table.h"
 #include "work_limits.h"
 
@@ -325,7 +326,7 @@ ExperimentResult batchInvarianceResult(const BatchInvarianceSpec& spec, const QS
         return result;
     result.provenance = batchInvarianceProvenance(spec, baseDir);
     result.tables = batchInvarianceTables(outcome);
-    result.summary = batchInvarianceSummary(outcome) + QObject::tr(" (%1 s on %2 threads)").arg(outcome.seconds, 0, 'f', 2).arg(threads);
+    result.summary = batchInvarianceSummary(outcome) + QObject::tr(" (%1 s on %2)").arg(outcome.seconds, 0, 'f', 2).arg(counted(threads, "thread", "threads"));
     result.details = std::make_shared<const BatchInvarianceOutcome>(std::move(outcome));
     return result;
 }

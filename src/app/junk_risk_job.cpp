@@ -1,5 +1,6 @@
 #include "junk_risk_job.h"
 
+#include "counted.h"
 #include "junk_risk_columns.h"
 #include "junk_risk_tallies.h"
 #include "reply_junk_risk_job.h"
@@ -147,11 +148,11 @@ ExperimentResult junkRiskResult(const JunkRiskSpec& spec, const QString& baseDir
         return result;
     result.provenance = junkRiskProvenance(spec, baseDir);
     result.tables = {spec.alongReply() ? replyJunkRiskTable(outcome.replyRows) : junkRiskTable(outcome.rows)};
-    result.summary = QObject::tr("%1: %2 draws in %3 s on %4 threads")
+    result.summary = QObject::tr("%1: %2 in %3 s on %4")
                          .arg(spec.name)
-                         .arg(outcome.draws)
+                         .arg(counted(qint64(outcome.draws), "draw", "draws"))
                          .arg(outcome.seconds, 0, 'f', 2)
-                         .arg(threads);
+                         .arg(counted(threads, "thread", "threads"));
     result.details = std::make_shared<const JunkRiskRun>(JunkRiskRun{spec, std::move(outcome)});
     return result;
 }

@@ -2,6 +2,7 @@
 
 #include "builtin_model.h"
 #include "chain_text.h"
+#include "counted.h"
 #include "file_sha256.h"
 #include "imported_logits_source.h"
 #include "rng_factory.h"
@@ -317,7 +318,7 @@ ExperimentResult loopResult(const LoopSpec& spec, LoopOutcome outcome, const QSt
     result.provenance = loopProvenance(spec, baseDir);
     result.tables = {loopStepsTable(outcome.tracks), loopTextTable(outcome)};
     const std::size_t ran = outcome.tracks.empty() ? 0 : outcome.tracks.front().steps.size();
-    QString summary = QObject::tr("%1: %2 steps in %3 s").arg(spec.name).arg(ran).arg(outcome.seconds, 0, 'f', 3);
+    QString summary = QObject::tr("%1: %2 in %3 s").arg(spec.name, counted(qint64(ran), "step", "steps")).arg(outcome.seconds, 0, 'f', 3);
     if (spec.replay && !outcome.tracks.empty())
         summary += QStringLiteral("; ") + replaySummary(outcome.tracks.front().steps);
     if (spec.branch)

@@ -1,5 +1,6 @@
 #include "seed_sweep_job.h"
 
+#include "counted.h"
 #include "csv_writer.h"
 
 #include <QElapsedTimer>
@@ -142,12 +143,12 @@ ExperimentResult seedSweepResult(const SeedSweepSpec& spec, const QString& baseD
     // A chain that leaves one token has nothing to test: say so instead of a KS p-value of 1s.
     const QString test = outcome.summary.tested() ? QObject::tr("KS p = %1").arg(ks.pValue, 0, 'g', 3)
                                                   : QString::fromStdString(outcome.summary.noTest);
-    result.summary = QObject::tr("%1: %2 seeds x %3 draws in %4 s on %5 threads; %6; first seed %7")
+    result.summary = QObject::tr("%1: %2 x %3 in %4 s on %5; %6; first seed %7")
                          .arg(spec.name)
-                         .arg(outcome.results.size())
-                         .arg(spec.draws)
+                         .arg(counted(qint64(outcome.results.size()), "seed", "seeds"))
+                         .arg(counted(qint64(spec.draws), "draw", "draws"))
                          .arg(outcome.seconds, 0, 'f', 2)
-                         .arg(threads)
+                         .arg(counted(threads, "thread", "threads"))
                          .arg(test)
                          .arg(outcome.replayIdentical ? QObject::tr("replayed bit for bit") : QObject::tr("did NOT replay"));
     auto run = std::make_shared<const SeedSweepRun>(SeedSweepRun{spec, std::move(outcome)});

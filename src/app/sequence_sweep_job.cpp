@@ -2,6 +2,7 @@
 
 #include "builtin_model.h"
 #include "chain_text.h"
+#include "counted.h"
 #include "seed_sweep_job.h"
 #include "word_tokens.h"
 
@@ -94,10 +95,10 @@ Provenance sequenceSweepResultHeader(const Provenance& provenance, const Sequenc
     Provenance p = provenance;
     const auto& census = outcome.census;
     p.add(QStringLiteral("result: evaluated chain"), outcome.chain)
-        .add(QStringLiteral("result: distinct replies"), QStringLiteral("%1 of %2 seeds").arg(census.replies.size()).arg(outcome.seeds.size()));
+        .add(QStringLiteral("result: distinct replies"), QStringLiteral("%1 of %2").arg(census.replies.size()).arg(counted(qint64(outcome.seeds.size()), "seed", "seeds")));
     if (!census.replies.empty())
         p.add(QStringLiteral("result: reference reply (the most common; first differences are counted from it)"),
-              QStringLiteral("%1 seeds, first seed %2").arg(census.replies.front().seeds.size()).arg(census.replies.front().seeds.front()));
+              QStringLiteral("%1, first seed %2").arg(counted(qint64(census.replies.front().seeds.size()), "seed", "seeds")).arg(census.replies.front().seeds.front()));
     return p;
 }
 
@@ -107,14 +108,15 @@ ExperimentResult sequenceSweepResult(const SeedSweepSpec& spec, SequenceSweepOut
     if (!result.status.finished())
         return result;
     result.provenance = sequenceSweepResultHeader(sequenceSweepProvenance(spec), outcome);
-    result.summary = QObject::tr("%1: %2 seeds x %3 steps in %4 s on %5 threads; %6 distinct replies; the most common from %7 seeds")
+    result.summary = QObject::tr("%1: %2 x %3 in %4 s on %5; %6; the most common from %7")
                          .arg(spec.name)
-                         .arg(outcome.seeds.size())
-                         .arg(spec.steps)
+                         .arg(counted(qint64(outcome.seeds.size()), "seed", "seeds"))
+                         .arg(counted(qint64(spec.steps), "step", "steps"))
                          .arg(outcome.seconds, 0, 'f', 2)
-                         .arg(threads)
-                         .arg(outcome.census.replies.size())
-                         .arg(outcome.census.replies.empty() ? 0 : outcome.census.replies.front().seeds.size());
+                         .arg(counted(threads, "thread", "threads"))
+                         .arg(counted(qint64(outcome.census.replies.size()), "distinct reply", "distinct replies"))
+                         .arg(counted(qint64(outcome.census.replies.empty() ? 0 : outcome.census.replies.front().seeds.size()), "seed",
+                                      "seeds"));
     auto run = std::make_shared<const SequenceSweepRun>(SequenceSweepRun{spec, std::move(outcome)});
     const auto shared = std::shared_ptr<const SequenceSweepOutcome>(run, &run->outcome);
     result.tables = {sequenceRepliesTable(shared), sequenceSeedsTable(shared), sequenceFirstDifferenceTable(shared)};

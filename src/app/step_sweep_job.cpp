@@ -1,5 +1,6 @@
 #include "step_sweep_job.h"
 
+#include "counted.h"
 #include "logits_array.h"
 #include "step_entropy.h"
 #include "work_limits.h"
@@ -142,13 +143,13 @@ ExperimentResult stepSweepResult(const SeedSweepSpec& spec, const QString& baseD
         .add(QStringLiteral("result: steps with a valid test"), QString::number(tested))
         .add(QStringLiteral("result: steps consistent with a correct sampler (KS p >= %1)").arg(kSeedSweepAlpha), QString::number(consistent));
     result.provenance = p;
-    result.summary = QObject::tr("%1: %2 steps x %3 seeds x %4 draws in %5 s on %6 threads; %7 of %8 tested steps consistent")
+    result.summary = QObject::tr("%1: %2 x %3 x %4 in %5 s on %6; %7 of %8 tested steps consistent")
                          .arg(spec.name)
-                         .arg(outcome.rows.size())
-                         .arg(spec.seeds().size())
-                         .arg(spec.draws)
+                         .arg(counted(qint64(outcome.rows.size()), "step", "steps"))
+                         .arg(counted(qint64(spec.seeds().size()), "seed", "seeds"))
+                         .arg(counted(qint64(spec.draws), "draw", "draws"))
                          .arg(outcome.seconds, 0, 'f', 2)
-                         .arg(threads)
+                         .arg(counted(threads, "thread", "threads"))
                          .arg(consistent)
                          .arg(tested);
     auto run = std::make_shared<const StepSweepRun>(StepSweepRun{spec, std::move(outcome)});

@@ -1,5 +1,6 @@
 #include "seed_sweep_page.h"
 
+#include "counted.h"
 #include "lesson_examples.h"
 #include "rng_factory.h"
 #include "save_text.h"
@@ -481,7 +482,7 @@ QString SeedSweepPage::readExperimentFile(const QString& path)
     if (!spec)
         return QString::fromStdString(spec.error());
     if (!spec->seedRange)
-        emit statusMessage(tr("The file lists its seeds; the page sweeps %1 seeds from %2").arg(spec->seedList.size()).arg(spec->seeds().front()));
+        emit statusMessage(tr("The file lists its seeds; the page sweeps %1 from %2").arg(app::counted(spec->seedList.size(), "seed", "seeds")).arg(spec->seeds().front()));
     setSpec(spec.value(), QFileInfo(path).absolutePath());
     return {};
 }
@@ -516,7 +517,7 @@ void SeedSweepPage::run()
     }
     if (spec->distribution.steps && !spec->isSequence()) {
         startRun<RunOutcome>(
-            *m_runs, tr("Sweeping every step: %1 seeds x %2 draws each...").arg(spec->seeds().size()).arg(spec->draws),
+            *m_runs, tr("Sweeping every step: %1 x %2 each...").arg(app::counted(qint64(spec->seeds().size()), "seed", "seeds"), app::counted(spec->draws, "draw", "draws")),
             [spec = spec.value(), dir = baseDir(), source = tr("controls"), threads = m_threads->value()](
                 const app::WorkControl& control) {
                 RunOutcome run;
@@ -531,7 +532,7 @@ void SeedSweepPage::run()
     }
     if (spec->isSequence()) {
         startRun<RunOutcome>(
-            *m_runs, tr("Generating %1 replies of %2 tokens...").arg(spec->seeds().size()).arg(spec->steps),
+            *m_runs, tr("Generating %1 of %2...").arg(app::counted(qint64(spec->seeds().size()), "reply", "replies"), app::counted(spec->steps, "token", "tokens")),
             [spec = spec.value(), source = tr("controls"), threads = m_threads->value()](const app::WorkControl& control) {
                 RunOutcome run;
                 run.replies = app::runSequenceSweep(spec, source, threads, control);
@@ -544,7 +545,7 @@ void SeedSweepPage::run()
         return;
     }
     startRun<RunOutcome>(
-        *m_runs, tr("Sweeping %1 seeds x %2 draws...").arg(spec->seeds().size()).arg(spec->draws),
+        *m_runs, tr("Sweeping %1 x %2...").arg(app::counted(qint64(spec->seeds().size()), "seed", "seeds"), app::counted(spec->draws, "draw", "draws")),
         [spec = spec.value(), dir = baseDir(), source = tr("controls"), threads = m_threads->value()](
             const app::WorkControl& control) {
             RunOutcome run;
