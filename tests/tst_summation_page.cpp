@@ -1,6 +1,7 @@
 // The Summation order page: the lesson's examples shown with their bits, bad controls refused
 // next to the controls with the control named, a run that fills the summary, charts and table
 // tabs, and a file saved from the page that the CLI's reader accepts unchanged.
+#include "result_table.h"
 #include "result_table_model.h"
 #include "results_pane.h"
 #include "summation_form.h"
@@ -13,8 +14,11 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabBar>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace logitlab;
 
@@ -86,6 +90,22 @@ private slots:
         // Methods, shuffles, histogram, spread (the start asks for one), lesson.
         QCOMPARE(page.results()->tableTabs()->count(), 5);
         QCOMPARE(page.resultTable()->rows, std::size_t{12 + 2});  // every order (numpy-sum included), best and worst shuffle
+        // On screen, results whose bits differ read differently (not "0.6" for every order).
+        {
+            const app::ResultTable methods = *page.resultTable();
+            const auto column = [&methods](const char* name) {
+                return std::find_if(methods.columns.begin(), methods.columns.end(),
+                                    [name](const app::ResultColumn& c) { return c.name == QLatin1String(name); });
+            };
+            QSet<QString> bits;
+            QSet<QString> shown;
+            for (std::size_t r = 0; r < methods.rows; ++r) {
+                bits << app::displayCell(*column("bits"), r);
+                shown << app::displayCell(*column("result"), r);
+            }
+            QVERIFY2(bits.size() > 1, "every order gave the same bits: the check shows nothing");
+            QCOMPARE(shown.size(), bits.size());
+        }
         page.results()->tableTabs()->setCurrentIndex(1);
         QCOMPARE(page.resultTable()->rows, std::size_t{40});
         // The lesson's tab, then errors, histogram and spread: the charts the CLI exports.

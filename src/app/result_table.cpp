@@ -2,6 +2,8 @@
 
 #include "csv_writer.h"
 
+#include <QLocale>
+
 #include <cmath>
 
 namespace logitlab::app {
@@ -49,6 +51,8 @@ QString displayCell(const ResultColumn& column, std::size_t row)
     const double v = realValue(column.cell(row));
     if (std::isnan(v))
         return {};
+    if (column.decimals == ResultColumn::kEveryDigit)
+        return QString::number(v, 'g', QLocale::FloatingPointShortest);
     return column.decimals >= 0 ? QString::number(v, 'f', column.decimals) : QString::number(v, 'g', 4);
 }
 

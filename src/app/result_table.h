@@ -27,7 +27,11 @@ struct ResultColumn {
     // is an empty cell ("no value here", e.g. a Monte Carlo column when no replies were drawn).
     std::function<QVariant(std::size_t row)> cell;
     QString toolTip;  // what the column means, for the header's tooltip
-    int decimals = -1;  // Real on screen: fixed decimals, or -1 for 4 significant digits
+    // Real on screen: fixed decimals, kSignificant4 for 4 significant digits, or kEveryDigit for
+    // the shortest text that reads back to the same number (results that differ in the last bit).
+    static constexpr int kSignificant4 = -1;
+    static constexpr int kEveryDigit = -2;
+    int decimals = kSignificant4;
 };
 
 struct ResultTable {
