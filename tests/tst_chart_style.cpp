@@ -2,6 +2,7 @@
 // ticks would crowd their labels (Qt Charts then prints "..." for every label) take a coarser
 // round interval, going back to the chart's own ticks when there is room again.
 #include "batch_invariance_charts.h"
+#include "chart_lifetime.h"
 #include "chart_style.h"
 
 #include <QApplication>
@@ -9,7 +10,9 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QFontMetricsF>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QPalette>
 #include <QTest>
 #include <QValueAxis>
@@ -86,6 +89,37 @@ private slots:
             QCOMPARE(y->tickCount(), 8);
         }
         QCOMPARE(x->tickCount(), 3);
+    }
+
+    // Issue 33: a log axis over 12 decades at one column's width labelled "1..." twelve times.
+    // A result's chart (built by newRebuiltChart, as every export's is) labels whole decades that
+    // fit, and every decade again once the plot is wide.
+    void crowdedLogAxisLabelsFewerDecades()
+    {
+        QChart* chart = newRebuiltChart();
+        auto* series = new QLineSeries;
+        series->append({{1e-9, 1e-9}, {1e3, 1e3}});
+        chart->addSeries(series);
+        auto* x = new QLogValueAxis;
+        x->setLabelFormat(QStringLiteral("%.0e"));
+        x->setMinorTickCount(-1);  // 2..9 in each decade
+        x->setRange(1e-9, 1e3);
+        chart->addAxis(x, Qt::AlignBottom);
+        series->attachAxis(x);
+        QChartView view(chart);
+        view.resize(330, 240);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTRY_VERIFY(x->base() > 10.0);
+        const double labels = std::round(12.0 / std::log10(x->base())) + 1.0;
+        const double width = QFontMetricsF(x->labelsFont()).horizontalAdvance(QStringLiteral("1e-09"));
+        QVERIFY2(labels * width < chart->plotArea().width(),
+                 qPrintable(QStringLiteral("%1 labels of %2 px on %3 px").arg(labels).arg(width).arg(chart->plotArea().width())));
+        QCOMPARE(std::fmod(std::log10(x->base()), 1.0), 0.0);  // whole decades
+        QCOMPARE(x->minorTickCount(), 0);                       // not 2..99 between labels
+        view.resize(1900, 600);
+        QTRY_COMPARE(x->base(), 10.0);
+        QCOMPARE(x->minorTickCount(), -1);
     }
 
     void fontsFollowTheApplicationFont()

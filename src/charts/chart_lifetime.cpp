@@ -1,5 +1,7 @@
 #include "chart_lifetime.h"
 
+#include "chart_style.h"
+
 #include <QChart>
 #include <QGraphicsScene>
 #include <QLegend>
@@ -12,6 +14,7 @@ QChart* newRebuiltChart()
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(8, 8, 8, 8));
+    keepTicksFitted(chart);
     return chart;
 }
 

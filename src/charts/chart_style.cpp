@@ -7,6 +7,7 @@
 #include <QChart>
 #include <QFont>
 #include <QFontMetricsF>
+#include <QLogValueAxis>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -77,6 +78,45 @@ void applyTicks(QValueAxis* axis, double min, const Ticks& ticks)
         axis->setTickCount(ticks.count);
 }
 
+const char* const kOwnBase = "logitlabOwnBase";        // the log base the chart's code chose
+const char* const kFittedBase = "logitlabFittedBase";  // what fitLogTicks() set instead
+const char* const kOwnMinor = "logitlabOwnMinor";      // and its minor ticks
+const char* const kFittedMinor = "logitlabFittedMinor";
+
+// A log axis labels every power of its base: over 14 decades, 15 labels, each "1e-09", which Qt
+// Charts shortens to "1..." on a narrow plot. With too little room the base becomes a power of
+// the chart's own (10 -> 100 -> 1000), so fewer, whole-decade labels show in full.
+void fitLogTicks(QLogValueAxis* axis, const QRectF& plot)
+{
+    if (!(axis->min() > 0) || !(axis->max() > axis->min()))
+        return;
+    if (axis->base() != axis->property(kFittedBase).toDouble())
+        axis->setProperty(kOwnBase, axis->base());
+    const double own = axis->property(kOwnBase).toDouble();
+    if (!(own > 1))
+        return;
+    const QFontMetricsF metrics(axis->labelsFont());
+    const bool vertical = axis->orientation() == Qt::Vertical;
+    const QString widest = QString::asprintf(axis->labelFormat().toLatin1().constData(), axis->min());
+    const double each = vertical ? 1.5 * metrics.height() + 10.0 : 1.4 * metrics.horizontalAdvance(widest) + 10.0;
+    const double length = vertical ? plot.height() : plot.width();
+    const int fits = std::max(2, static_cast<int>(length / each) + 1);
+    const double steps = std::log(axis->max() / axis->min()) / std::log(own);
+    const int power = std::max(1, static_cast<int>(std::ceil(steps / (fits - 1))));
+    const double base = std::pow(own, power);
+    axis->setProperty(kFittedBase, base);
+    if (axis->base() != base)
+        axis->setBase(base);
+    // Minor ticks at 2..base-1 (count -1) would draw 98 lines between labels of base 100: the
+    // chart's own minor ticks show with its own base only.
+    if (axis->minorTickCount() != axis->property(kFittedMinor).toInt())
+        axis->setProperty(kOwnMinor, axis->minorTickCount());
+    const int minor = base == own ? axis->property(kOwnMinor).toInt() : 0;
+    axis->setProperty(kFittedMinor, minor);
+    if (axis->minorTickCount() != minor)
+        axis->setMinorTickCount(minor);
+}
+
 }  // namespace
 
 void fitValueTicks(QChart* chart)
@@ -85,6 +125,8 @@ void fitValueTicks(QChart* chart)
     if (plot.isEmpty())
         return;
     for (QAbstractAxis* a : chart->axes()) {
+        if (auto* log = qobject_cast<QLogValueAxis*>(a))
+            fitLogTicks(log, plot);
         auto* axis = qobject_cast<QValueAxis*>(a);
         if (axis == nullptr || !(axis->max() > axis->min()))
             continue;
@@ -118,17 +160,22 @@ void styleChart(QChart* chart, const QPalette& palette)
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(8, 8, 8, 8));
     setChartFonts(chart, QApplication::font());
-    // Once per chart: refit the ticks whenever the plot's size changes.
-    if (!chart->property("logitlabFitsTicks").toBool()) {
-        chart->setProperty("logitlabFitsTicks", true);
-        QObject::connect(chart, &QChart::plotAreaChanged, chart, [chart] { fitValueTicks(chart); });
-        // A rebuild that sets its own tick count is fitted again, after it (queued).
-        for (QAbstractAxis* axis : chart->axes())
-            if (auto* value = qobject_cast<QValueAxis*>(axis))
-                QObject::connect(value, &QValueAxis::tickCountChanged, chart, [chart] { fitValueTicks(chart); },
-                                 Qt::QueuedConnection);
-    }
+    keepTicksFitted(chart);
     setChartColours(chart, palette);
+}
+
+void keepTicksFitted(QChart* chart)
+{
+    // Once per chart: refit the ticks whenever the plot's size changes.
+    if (chart->property("logitlabFitsTicks").toBool())
+        return;
+    chart->setProperty("logitlabFitsTicks", true);
+    QObject::connect(chart, &QChart::plotAreaChanged, chart, [chart] { fitValueTicks(chart); });
+    // A rebuild that sets its own tick count is fitted again, after it (queued).
+    for (QAbstractAxis* axis : chart->axes())
+        if (auto* value = qobject_cast<QValueAxis*>(axis))
+            QObject::connect(value, &QValueAxis::tickCountChanged, chart, [chart] { fitValueTicks(chart); },
+                             Qt::QueuedConnection);
 }
 
 void setChartColours(QChart* chart, const QPalette& palette)

@@ -28,8 +28,11 @@ void setChartColours(QChart* chart, const QPalette& palette);
 // Value axes whose ticks would crowd their labels (a short plot, a zoomed font) get fewer ticks,
 // on the chart's own values where the counts divide, so no label is shortened to "..."; with
 // room, the chart's own tick count is back. styleChart() connects it to the chart's plot-area
-// and tick-count changes.
+// and tick-count changes. Log axes too: a crowded one labels every second or third decade.
 void fitValueTicks(QChart* chart);
+// Connects fitValueTicks() to the chart's plot-area changes, once; styleChart() does, and so do
+// the charts an experiment's result builds (on screen and in every export).
+void keepTicksFitted(QChart* chart);
 // A chart's own range and tick count for `axis`, shown already fitted to the plot as
 // fitValueTicks() would fit them. A chart rebuilt on every slider step sets its ticks through
 // this: set directly, its own count and then the queued fit changed the axis twice per step,
