@@ -2,15 +2,19 @@
 // ticks would crowd their labels (Qt Charts then prints "..." for every label) take a coarser
 // round interval, going back to the chart's own ticks when there is room again.
 #include "batch_invariance_charts.h"
+#include "category_names.h"
 #include "chart_lifetime.h"
 #include "chart_style.h"
 
 #include <QApplication>
+#include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QFontMetricsF>
+#include <QGraphicsSimpleTextItem>
+#include <QHorizontalBarSeries>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPalette>
@@ -120,6 +124,96 @@ private slots:
         view.resize(1900, 600);
         QTRY_COMPARE(x->base(), 10.0);
         QCOMPARE(x->minorTickCount(), -1);
+    }
+
+    // Counts, steps and ULPs tick on whole numbers: the summation lesson's 0..1 ULP read
+    // "0 0 1 1" at ticks 0, 0.5, 1, 1.5 labelled %d.
+    void wholeNumberTicks_data()
+    {
+        QTest::addColumn<double>("low");
+        QTest::addColumn<double>("high");
+        QTest::newRow("lesson: 0..1 ULP and room") << 0.0 << 1.5;
+        QTest::newRow("errors -170..120") << -172.0 << 121.0;
+        QTest::newRow("one run") << 0.0 << 1.0;
+        QTest::newRow("200 shuffles") << 0.0 << 213.0;
+        QTest::newRow("33,460 states") << 0.0 << 33460.0;
+    }
+    void wholeNumberTicks()
+    {
+        QFETCH(double, low);
+        QFETCH(double, high);
+        QValueAxis axis;
+        setWholeNumberTicks(&axis, low, high);
+        QVERIFY(axis.min() <= low && axis.max() >= high);
+        QVERIFY2(axis.tickCount() >= 2 && axis.tickCount() <= 7, qPrintable(QString::number(axis.tickCount())));
+        const double step = (axis.max() - axis.min()) / (axis.tickCount() - 1);
+        for (int i = 0; i < axis.tickCount(); ++i) {
+            const double tick = axis.min() + i * step;
+            QCOMPARE(tick, std::round(tick));
+        }
+        const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+        QVERIFY2(mantissa == 1.0 || mantissa == 2.0 || mantissa == 5.0, qPrintable(QString::number(step)));
+        QCOMPARE(axis.labelFormat(), QStringLiteral("%d"));
+    }
+
+    // Issue 33: 14 orders down the left of a 260 px chart read "..." (Qt Charts elides a vertical
+    // category label taller than its slot less 10 px). Drawn by CategoryNames, every name shows
+    // in full, beside its bar, left of the plot, none overlapping the next; a rebuild that drops
+    // the axis drops the names and gives the chart its margin back.
+    void categoryNamesShowInFull_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("the page at 1024x768") << QSize(460, 270);
+        QTest::newRow("8.5 x 6 cm") << QSize(321, 227);
+        QTest::newRow("tall") << QSize(600, 900);
+    }
+    void categoryNamesShowInFull()
+    {
+        QFETCH(QSize, size);
+        QChart* chart = newRebuiltChart();
+        auto* set = new QBarSet(QStringLiteral("ulps"));
+        QStringList names;
+        for (int i = 0; i < 14; ++i) {
+            names << QStringLiteral("order-number-%1").arg(i);
+            *set << i - 7;
+        }
+        auto* bars = new QHorizontalBarSeries;
+        bars->append(set);
+        chart->addSeries(bars);
+        auto* axis = new QBarCategoryAxis;
+        axis->setCategories(names);
+        chart->addAxis(axis, Qt::AlignLeft);
+        bars->attachAxis(axis);
+        const int ownLeft = chart->margins().left();
+        CategoryNames* shown = CategoryNames::attach(chart, axis);
+        QChartView view(chart);
+        view.resize(size);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTRY_COMPARE(shown->shownNames(), names);
+        QVERIFY(!axis->labelsVisible());
+        const QRectF plot = chart->plotArea();
+        const double slot = plot.height() / names.size();
+        QList<QGraphicsSimpleTextItem*> items;
+        for (QGraphicsItem* child : chart->childItems())
+            if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(child))
+                items << text;
+        QCOMPARE(items.size(), names.size());
+        for (qsizetype i = 0; i < items.size(); ++i) {
+            const QRectF box = items[i]->mapRectToParent(items[i]->boundingRect());
+            QVERIFY2(box.right() <= plot.left() && box.left() >= 0, qPrintable(items[i]->text()));
+            const double centre = plot.bottom() - (i + 0.5) * slot;  // category i's bar
+            QVERIFY2(std::abs(box.center().y() - centre) < slot / 2, qPrintable(items[i]->text()));
+            if (shown->shownPointSize() > 5.0)
+                QVERIFY2(box.height() <= slot + 1.0, qPrintable(QStringLiteral("%1 px in a slot of %2").arg(box.height()).arg(slot)));
+        }
+        chart->removeAxis(axis);
+        delete axis;
+        QTRY_COMPARE(chart->margins().left(), ownLeft);
+        int left = 0;
+        for (QGraphicsItem* child : chart->childItems())
+            left += dynamic_cast<QGraphicsSimpleTextItem*>(child) != nullptr;
+        QCOMPARE(left, 0);
     }
 
     void fontsFollowTheApplicationFont()

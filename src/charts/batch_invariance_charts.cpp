@@ -148,8 +148,7 @@ void divergencePositions(QChart* chart, const app::BatchInvarianceOutcome& o)
     x->setRange(-0.5, std::max(1.0, static_cast<double>(d.steps.size()) - 0.5));
     auto* y = new QValueAxis;
     y->setTitleText(QObject::tr("runs"));
-    y->setLabelFormat(QStringLiteral("%d"));
-    y->setRange(0.0, top);
+    setWholeNumberTicks(y, 0.0, top);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     attach(chart, bars, x, y);
@@ -173,12 +172,10 @@ void distinctStates(QChart* chart, const app::BatchInvarianceOutcome& o)
     }
     auto* x = new QValueAxis;
     x->setTitleText(QObject::tr("step"));
-    x->setLabelFormat(QStringLiteral("%d"));
-    x->setRange(0.0, std::max(1.0, static_cast<double>(d.steps.size()) - 1.0));
+    setWholeNumberTicks(x, 0.0, std::max(1.0, static_cast<double>(d.steps.size()) - 1.0));
     auto* y = new QValueAxis;
     y->setTitleText(QObject::tr("count"));
-    y->setLabelFormat(QStringLiteral("%d"));
-    y->setRange(0.0, top);
+    setWholeNumberTicks(y, 0.0, top);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     attach(chart, states, x, y);

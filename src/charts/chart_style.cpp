@@ -153,6 +153,20 @@ void setValueAxisTicks(QChart* chart, QValueAxis* axis, double min, double max, 
     applyTicks(axis, min, ticksFor(axis, plot, ticks, min, max));
 }
 
+void setWholeNumberTicks(QValueAxis* axis, double low, double high, int most)
+{
+    // Steps of 1, 2, 5, 10, 20, 50, ...: the first whose ticks number at most `most`.
+    double step = 1.0;
+    for (int i = 0; std::ceil(high / step) - std::floor(low / step) + 1.0 > most; ++i)
+        step *= i % 3 == 1 ? 2.5 : 2.0;
+    const double min = std::floor(low / step) * step;
+    const double max = std::max(std::ceil(high / step) * step, min + step);
+    axis->setLabelFormat(QStringLiteral("%d"));
+    axis->setTickType(QValueAxis::TicksFixed);
+    axis->setRange(min, max);
+    axis->setTickCount(static_cast<int>(std::lround((max - min) / step)) + 1);
+}
+
 void styleChart(QChart* chart, const QPalette& palette)
 {
     chart->setAnimationOptions(QChart::NoAnimation);

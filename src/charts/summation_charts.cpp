@@ -1,5 +1,6 @@
 #include "summation_charts.h"
 
+#include "category_names.h"
 #include "chart_lifetime.h"
 #include "chart_style.h"
 
@@ -22,19 +23,13 @@ namespace logitlab::ui {
 
 namespace {
 
-// A symmetric-enough range around the values, never empty, with whole-number ticks.
+// A range around the values with a little room past the longest bar, ticks on whole numbers.
 QValueAxis* countAxis(double low, double high, const QString& title)
 {
     auto* axis = new QValueAxis;
-    if (high - low < 1.0) {
-        low -= 1.0;
-        high += 1.0;
-    }
-    const double pad = (high - low) * 0.08;
-    axis->setRange(low < 0 ? low - pad : low, high + pad);
+    const double pad = std::max(1.0, (high - low) * 0.08);
+    setWholeNumberTicks(axis, low < 0 ? low - pad : low, high + pad);
     axis->setTitleText(title);
-    axis->setLabelFormat(QStringLiteral("%d"));
-    axis->applyNiceNumbers();
     return axis;
 }
 
@@ -102,6 +97,7 @@ void SummationCharts::setSummary(const engine::SummationSummary& summary, const 
     m_errors->addAxis(ulpAxis, Qt::AlignBottom);
     bars->attachAxis(methodAxis);
     bars->attachAxis(ulpAxis);
+    CategoryNames::attach(m_errors, methodAxis);
     QString title = tr("Error of each order against the exact sum, %1; N = %L2").arg(precision).arg(summary.terms);
     if (!overflowed.isEmpty())
         title += tr(" (overflowed: %1)").arg(overflowed.join(QStringLiteral(", ")));
