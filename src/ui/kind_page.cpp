@@ -1,5 +1,6 @@
 #include "kind_page.h"
 
+#include "control_scroll.h"
 #include "experiment_file.h"
 #include "kind_form.h"
 #include "result_table_model.h"
@@ -33,13 +34,6 @@ KindPage::KindPage(const app::ExperimentKind& kind, KindForm* form, QWidget* par
     controls->addLayout(buttons);
     controls->addWidget(errorLabel());
     controls->addStretch();
-    // Small screens (1024x768 with a zoomed font) scroll the controls rather than squeeze them.
-    auto* controlScroll = new QScrollArea;
-    controlScroll->setWidget(m_controlBox);
-    controlScroll->setWidgetResizable(true);
-    controlScroll->setFrameShape(QFrame::NoFrame);
-    controlScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    controlScroll->setMinimumWidth(m_controlBox->sizeHint().width() + 20);
 
     auto* right = new QWidget;
     auto* rightLayout = new QVBoxLayout(right);
@@ -47,7 +41,7 @@ KindPage::KindPage(const app::ExperimentKind& kind, KindForm* form, QWidget* par
     rightLayout->addWidget(staleLabel());
     rightLayout->addWidget(m_results, 1);
     auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(controlScroll);
+    split->addWidget(controlScroll(m_controlBox));  // scrolls rather than squeezes on a small screen
     split->addWidget(right);
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);

@@ -1,6 +1,7 @@
 #include "loop_page.h"
 
 #include "builtin_model.h"
+#include "control_scroll.h"
 #include "logits_array.h"
 #include "loop_charts.h"
 #include "loop_steps_model.h"
@@ -322,7 +323,7 @@ LoopPage::LoopPage(QWidget* parent)
     results->setStretchFactor(2, 1);
     results->setSizes({110, 420, 170});
     auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(controlBox);
+    split->addWidget(controlScroll(controlBox));
     split->addWidget(results);
     split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);

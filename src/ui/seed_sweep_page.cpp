@@ -1,5 +1,6 @@
 #include "seed_sweep_page.h"
 
+#include "control_scroll.h"
 #include "counted.h"
 #include "lesson_examples.h"
 #include "rng_factory.h"
@@ -267,7 +268,7 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     resultsLayout->addWidget(staleLabel());
     resultsLayout->addWidget(m_results, 1);
     auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(left);
+    splitter->addWidget(controlScroll(left));
     splitter->addWidget(resultsPane);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({360, 840});
