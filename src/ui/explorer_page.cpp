@@ -6,10 +6,12 @@
 #include "compare_chart.h"
 #include "draw_chart.h"
 #include "draw_panel.h"
+#include "explorer_kind.h"
 #include "explorer_provenance.h"
 #include "explorer_run.h"
 #include "explorer_table_controller.h"
 #include "explorer_views.h"
+#include "junk_risk_kind.h"
 #include "lesson_presets.h"
 #include "logits_sort_proxy.h"
 #include "logits_table_model.h"
@@ -17,6 +19,7 @@
 #include "probability_chart.h"
 #include "readout_panel.h"
 #include "save_text.h"
+#include "seed_sweep_kind.h"
 #include "step_picker_dialog.h"
 #include "sweep_chart.h"
 #include "synthetic_vocabulary_form.h"
@@ -352,12 +355,12 @@ QWidget* ExplorerPage::buildTablePanel()
     junk->setObjectName(QStringLiteral("junkRiskButton"));
     junk->setToolTip(tr("Opens the junk-token risk page on this table's logits: how often a reply of N tokens "
                         "picks at least one junk token."));
-    connect(junk, &QPushButton::clicked, this, [this] { emit distributionOffered(QStringLiteral("junk-risk"), m_model->distribution()); });
+    connect(junk, &QPushButton::clicked, this, [this] { emit distributionOffered(app::junkRiskKind().id(), m_model->distribution()); });
     auto* sweep = new QPushButton(tr("Seed s&weep…"));
     sweep->setObjectName(QStringLiteral("seedSweepButton"));
     sweep->setToolTip(tr("Opens the seed-sweep page on this table's logits: do many seeds draw what the sampler "
                          "claims, and does each seed replay?"));
-    connect(sweep, &QPushButton::clicked, this, [this] { emit distributionOffered(QStringLiteral("seed-sweep"), m_model->distribution()); });
+    connect(sweep, &QPushButton::clicked, this, [this] { emit distributionOffered(app::seedSweepKind().id(), m_model->distribution()); });
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(add);
     buttons->addWidget(remove);
@@ -644,6 +647,11 @@ void ExplorerPage::changeEvent(QEvent* event)
         for (QChart* c : {m_chart->chart(), m_sweep->chart(), m_draws->chart(), m_compare->chart()})
             styleChart(c, palette());
     Page::changeEvent(event);
+}
+
+QString ExplorerPage::id() const
+{
+    return app::explorerKind().id();
 }
 
 }  // namespace logitlab::ui

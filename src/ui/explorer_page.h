@@ -56,7 +56,7 @@ public:
     explicit ExplorerPage(QWidget* parent = nullptr);
     ~ExplorerPage() override;
 
-    QString id() const override { return QStringLiteral("explorer"); }
+    QString id() const override;
     // A distribution from another page (the Loop page's step) replaces the table, as an undo step.
     bool acceptDistribution(const engine::Distribution& distribution) override;
     QString title() const override;

@@ -1,9 +1,13 @@
 #include "loop_page.h"
 
+#include "batch_invariance_kind.h"
 #include "builtin_model.h"
 #include "control_scroll.h"
+#include "explorer_kind.h"
+#include "junk_risk_kind.h"
 #include "logits_array.h"
 #include "loop_charts.h"
+#include "loop_kind.h"
 #include "loop_steps_model.h"
 #include "rng_factory.h"
 #include "token_display.h"
@@ -252,8 +256,8 @@ LoopPage::LoopPage(QWidget* parent)
     toExplorer->setToolTip(tr("Open the shown step's next-token distribution (the model's logits after the prompt and the "
                               "tokens before it) in the Explorer."));
     toJunk->setToolTip(tr("Use the shown step's next-token distribution as the junk-risk page's per-step distribution."));
-    connect(toExplorer, &QPushButton::clicked, this, [this] { sendTo(QStringLiteral("explorer")); });
-    connect(toJunk, &QPushButton::clicked, this, [this] { sendTo(QStringLiteral("junk-risk")); });
+    connect(toExplorer, &QPushButton::clicked, this, [this] { sendTo(app::explorerKind().id()); });
+    connect(toJunk, &QPushButton::clicked, this, [this] { sendTo(app::junkRiskKind().id()); });
     sendRow->addWidget(m_branchButton);
     sendRow->addWidget(toExplorer);
     sendRow->addWidget(toJunk);
@@ -413,7 +417,7 @@ void LoopPage::setSpec(const app::LoopSpec& spec)
 engine::Result<app::LoopSpec> LoopPage::specFromControls() const
 {
     QJsonObject json{{QStringLiteral("logitlab"), app::kExperimentFileVersion},
-                     {QStringLiteral("experiment"), QStringLiteral("loop")},
+                     {QStringLiteral("experiment"), app::loopKind().id()},
                      {QStringLiteral("name"), m_name},
                      {QStringLiteral("prompt"), m_prompt->text()},
                      {QStringLiteral("steps"), m_steps->value()},
@@ -823,7 +827,7 @@ void LoopPage::openNearTie()
     emit statusMessage(tr("Step %1: a logit gap of %2 between the two most likely tokens")
                            .arg(at)
                            .arg(steps[at].topLogitGap, 0, 'g', 3));
-    emit distributionOffered(QStringLiteral("batch-invariance"), stepDistribution(at));
+    emit distributionOffered(app::batchInvarianceKind().id(), stepDistribution(at));
 }
 
 void LoopPage::showReplayAndTies()
@@ -1031,6 +1035,11 @@ void LoopPage::showLatency()
                            .arg(m_steps->value())
                            .arg(m_passMs->value())
                            .arg(total, 0, 'f', 2));
+}
+
+QString LoopPage::id() const
+{
+    return app::loopKind().id();
 }
 
 }  // namespace logitlab::ui

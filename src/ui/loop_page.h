@@ -59,7 +59,7 @@ public:
     explicit LoopPage(QWidget* parent = nullptr);
     ~LoopPage() override;
 
-    QString id() const override { return QStringLiteral("loop"); }
+    QString id() const override;
     QString title() const override;
     QChart* chart() const override;
     QAbstractItemModel* resultsModel() const override;

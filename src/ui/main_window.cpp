@@ -5,6 +5,7 @@
 #include "chart_export.h"
 #include "chart_export_dialog.h"
 #include "experiment_kind.h"
+#include "explorer_kind.h"
 #include "input_file.h"
 #include "model_csv.h"
 #include "one_line_text.h"
@@ -329,7 +330,7 @@ Page* MainWindow::pageFor(const QString& path) const
 {
     // A plain logits file is the Explorer's; a JSON file names its kind, whose page shows it.
     if (QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) != 0)
-        return page(QStringLiteral("explorer")) ? page(QStringLiteral("explorer")) : currentPage();
+        return page(app::explorerKind().id()) ? page(app::explorerKind().id()) : currentPage();
     if (!app::inputFileProblem(path))
         if (const auto bytes = app::readInputFile(path))
             if (Page* found = page(app::sniffKindId(bytes.value())))

@@ -6,6 +6,7 @@
 #include "rng_factory.h"
 #include "save_text.h"
 #include "seed_sweep_charts.h"
+#include "seed_sweep_kind.h"
 #include "sequence_sweep_charts.h"
 #include "step_sweep_charts.h"
 #include "semantics.h"
@@ -738,6 +739,11 @@ void SeedSweepPage::runStateChanged()
     m_replay->setEnabled(!isRunning() && !m_replays->isRunning() && m_hasResults);
     m_compareA->setEnabled(m_compare->isChecked());
     m_compareB->setEnabled(m_compare->isChecked());
+}
+
+QString SeedSweepPage::id() const
+{
+    return app::seedSweepKind().id();
 }
 
 }  // namespace logitlab::ui

@@ -67,7 +67,7 @@ public:
 
     explicit SeedSweepPage(QWidget* parent = nullptr);
 
-    QString id() const override { return QStringLiteral("seed-sweep"); }
+    QString id() const override;
     QString title() const override;
     QChart* chart() const override;                    // the chart on the current tab
     QAbstractItemModel* resultsModel() const override; // the per-seed table on its tab, else per token
