@@ -143,7 +143,8 @@ void LoopStepsChart::setTracks(const std::vector<Track>& tracks, std::optional<s
     } else if (m_chart->series().contains(m_mark)) {
         m_chart->removeSeries(m_mark);
     }
-    m_x->setRange(0.0, static_cast<double>(std::max<std::size_t>(longest - 1, 1)));
+    // Steps are whole numbers: ticks 0, 10, 20, 30, 40 rather than 0, 9.75 (shown "9"), ...
+    setWholeNumberTicks(m_x, 0.0, static_cast<double>(std::max<std::size_t>(longest - 1, 1)), 6);
     m_chart->setTitle(tracks.empty() ? tr("Press Step or Run to generate")
                                      : tr("p of each chosen token"));
     m_chart->legend()->setVisible(!tracks.empty());
