@@ -155,6 +155,11 @@ void setValueAxisTicks(QChart* chart, QValueAxis* axis, double min, double max, 
 
 void setWholeNumberTicks(QValueAxis* axis, double low, double high, int most)
 {
+    if (!std::isfinite(low) || !std::isfinite(high) || high < low) {
+        low = 0.0;  // nothing to show: one unit, rather than a search that never ends
+        high = 1.0;
+    }
+    most = std::max(most, 2);
     // Steps of 1, 2, 5, 10, 20, 50, ...: the first whose ticks number at most `most`.
     double step = 1.0;
     for (int i = 0; std::ceil(high / step) - std::floor(low / step) + 1.0 > most; ++i)
