@@ -7,9 +7,9 @@
 //
 // bench_batch_invariance [--runs R] [--steps T] [--vocabulary V] [--hidden d] [--threads N]
 //                        [--repetitions K] [--twin-share S] [--products-only]
-#include "batch_invariance_job.h"
-#include "lm_head_kernels.h"
-#include "toy_language_model.h"
+#include "app/kinds/batch_invariance_job.h"
+#include "engine/kernels/lm_head_kernels.h"
+#include "engine/models/toy_language_model.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -2,11 +2,11 @@
 // V = 128,256 float32 logits drawn from normal(0, 2.5), median at most 1 ms per token on one
 // core (issue 17: 0.3 ms). Also the softmax alone (issue 17: 0.25 ms), the floor its id-order sum
 // sets, the other vocabulary sizes, and top-k, for context.
-#include "candidates.h"
-#include "lesson_exp_sum.h"
-#include "mulberry32.h"
-#include "sample.h"
-#include "softmax.h"
+#include "engine/sampler/candidates.h"
+#include "engine/kernels/lesson_exp_sum.h"
+#include "engine/rng/mulberry32.h"
+#include "engine/sampler/sample.h"
+#include "engine/sampler/softmax.h"
 
 #include <benchmark/benchmark.h>
 #include <immintrin.h>

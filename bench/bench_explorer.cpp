@@ -4,14 +4,14 @@
 // frame, 16 ms, at V = 262,144. And the longest the UI thread is blocked at once while a
 // vocabulary of V tokens is generated, or that load is undone and redone (budget: 50 ms).
 // Runs with the offscreen platform; no display needed.
-#include "allocator_tuning.h"
-#include "candidates_from_order.h"
-#include "chain_controls.h"
-#include "explorer_page.h"
-#include "logits_table_model.h"
-#include "main_window.h"
-#include "sampler_analysis.h"
-#include "synthetic_vocabulary.h"
+#include "app/run/allocator_tuning.h"
+#include "engine/sampler/candidates_from_order.h"
+#include "ui/forms/chain_controls.h"
+#include "ui/pages/explorer_page.h"
+#include "charts/logits_table_model.h"
+#include "ui/window/main_window.h"
+#include "engine/sampler/sampler_analysis.h"
+#include "engine/models/synthetic_vocabulary.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

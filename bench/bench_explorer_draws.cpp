@@ -4,8 +4,8 @@
 // binary search on the running sums, vLLM through its exponential race (one exponential per
 // candidate and draw, so top-k 40 there). The default N is 1,000; the figure to watch is that
 // 10^5 stays well under a second, so the button answers at once and a cancel is seldom needed.
-#include "explorer_draws.h"
-#include "synthetic_logits.h"
+#include "engine/sampler/explorer_draws.h"
+#include "engine/models/synthetic_logits.h"
 
 #include <benchmark/benchmark.h>
 

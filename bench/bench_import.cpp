@@ -3,7 +3,7 @@
 // row), and the whole-file entropy scan the Explorer's step list shows (app::summarizeSteps).
 // The file is written once, to $LOGITLAB_BENCH_NPY when set (bench/run_import.sh times numpy
 // on the same file) or to a temporary folder.
-#include "logits_file.h"
+#include "app/io/logits_file.h"
 
 #include <QByteArray>
 #include <QFile>

@@ -2,13 +2,13 @@
 // V = 262,144 (Zipf), against a cumulative sum + binary search, and the whole workload
 // (10^6 replies x 300 tokens, plain sampling) split into the experiment's work items on 1 and 2
 // threads. Counters report draws per second; run with --benchmark_repetitions for medians.
-#include "alias_table.h"
-#include "candidates.h"
-#include "decoder.h"
-#include "junk_risk.h"
-#include "softmax.h"
-#include "synthetic_logits.h"
-#include "uniform_bits.h"
+#include "engine/rng/alias_table.h"
+#include "engine/sampler/candidates.h"
+#include "engine/experiments/decoder.h"
+#include "engine/experiments/junk_risk.h"
+#include "engine/sampler/softmax.h"
+#include "engine/models/synthetic_logits.h"
+#include "engine/rng/uniform_bits.h"
 
 #include <benchmark/benchmark.h>
 

@@ -3,11 +3,11 @@
 // default chain (top-k 40, top-p 0.95, min-p 0.05, temperature 0.8), the draw and the step's
 // record (rank, entropy, survivors, top tokens). Target: at least 2,000 steps per second on one
 // core. Also the model alone (logits only) and loading it from its compiled-in bytes.
-#include "builtin_model.h"
-#include "chain_settings.h"
-#include "generation_loop.h"
-#include "rng_factory.h"
-#include "word_tokens.h"
+#include "engine/models/builtin_model.h"
+#include "engine/sampler/chain_settings.h"
+#include "engine/experiments/generation_loop.h"
+#include "engine/rng/rng_factory.h"
+#include "engine/models/word_tokens.h"
 
 #include <benchmark/benchmark.h>
 

@@ -6,7 +6,7 @@
 // phase prints its longest stall; docs/benchmarks.md records the figures. Not a timed test.
 // With an argument PREFIX it also saves the page as PREFIX-run.png after Run N and
 // PREFIX-branch.png after the branch (1280 x 800), to look at what the phases left on screen.
-#include "loop_page.h"
+#include "ui/pages/loop_page.h"
 
 #include <QApplication>
 #include <QDoubleSpinBox>

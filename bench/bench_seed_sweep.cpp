@@ -2,11 +2,11 @@
 //   10^4 seeds x 10^4 draws over the lesson's exercise chain (T = 1, top-p 0.9): <= 2 s;
 //   10^3 seeds x 10^4 draws over V = 128,256 normal(0, 2.5) logits at T = 0.7, top-p 0.95: <= 5 s.
 // Each iteration is one whole sweep (work items, per-seed tests, summary).
-#include "candidates.h"
-#include "experiment_runner.h"
-#include "lesson_examples.h"
-#include "seed_sweep.h"
-#include "synthetic_logits.h"
+#include "engine/sampler/candidates.h"
+#include "app/run/experiment_runner.h"
+#include "engine/sampler/lesson_examples.h"
+#include "engine/experiments/seed_sweep.h"
+#include "engine/models/synthetic_logits.h"
 
 #include <benchmark/benchmark.h>
 

@@ -2,8 +2,8 @@
 //   10^4 shuffles of 10^5 float32 terms summed in float32, with the exact reference: <= 3 s on
 //   2 cores. One iteration is the whole experiment: drawing the terms, their exact sum (once:
 //   it does not depend on the order), every shuffle as a work item, and the summary.
-#include "experiment_runner.h"
-#include "summation_order.h"
+#include "app/run/experiment_runner.h"
+#include "engine/experiments/summation_order.h"
 
 #include <benchmark/benchmark.h>
 

@@ -7,7 +7,7 @@
 // bench_transformer --benchmark_filter=Decode --benchmark_repetitions=5 (medians: the machine's
 // load moves single runs). Arguments: type (0 F32, 8 Q8_0), threads.
 #include "random_model.h"
-#include "transformer.h"
+#include "engine/transformer/transformer.h"
 
 #include <benchmark/benchmark.h>
 

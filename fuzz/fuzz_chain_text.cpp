@@ -1,7 +1,7 @@
 // Fuzzes the compact chain text ("top-k=40,top-p=0.95:min-keep=1,...") under every semantics
 // preset (the first byte picks it). A chain that parses must format to text that parses again
 // under the same preset: that is how provenance and --set write chains back out.
-#include "chain_text.h"
+#include "engine/sampler/chain_text.h"
 #include "fuzz_support.h"
 
 #include <cstdlib>

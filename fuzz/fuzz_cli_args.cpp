@@ -3,10 +3,10 @@
 // no parser of their own (--history, --logit-bias, --dry-breakers, --seed, --draws, ...) and
 // every check between them. Arguments naming a file are dropped (fuzz_logits_file reads files),
 // and `sample` is held to the default number of draws so that one input stays fast.
-#include "candidates_command.h"
-#include "command_line.h"
+#include "cli/candidates_command.h"
+#include "cli/command_line.h"
 #include "fuzz_support.h"
-#include "sample_command.h"
+#include "cli/sample_command.h"
 
 #include <QCoreApplication>
 #include <QString>

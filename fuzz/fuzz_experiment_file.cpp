@@ -5,16 +5,16 @@
 // Distributions read from another file are not followed (fuzz_logits_file covers that reader),
 // and synthetic ones are only built up to 4,096 tokens, so that one input stays fast (the
 // examples' 262,144-token files are still parsed in full).
-#include "experiment_file.h"
-#include "experiment_kind.h"
+#include "app/io/experiment_file.h"
+#include "app/kinds/experiment_kind.h"
 #include "fuzz_support.h"
-#include "batch_invariance_job.h"
-#include "builtin_model.h"
-#include "junk_risk_spec.h"
-#include "loop_spec.h"
-#include "seed_sweep_spec.h"
-#include "summation_job.h"
-#include "word_tokens.h"
+#include "app/kinds/batch_invariance_job.h"
+#include "engine/models/builtin_model.h"
+#include "app/kinds/junk_risk_spec.h"
+#include "app/kinds/loop_spec.h"
+#include "app/kinds/seed_sweep_spec.h"
+#include "app/kinds/summation_job.h"
+#include "engine/models/word_tokens.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -3,7 +3,7 @@
 // tensor dequantised (the data must lie inside the input) and every typed look-up tried on
 // every key. A refusal must be one line.
 #include "fuzz_support.h"
-#include "gguf/gguf_file.h"
+#include "engine/gguf/gguf_file.h"
 
 #include <span>
 #include <vector>

@@ -3,7 +3,7 @@
 // and the binary dumps told by their content (.npy, .npz through libzip, safetensors): the
 // only row, the last step, and the step scan.
 #include "fuzz_support.h"
-#include "logits_file.h"
+#include "app/io/logits_file.h"
 
 using namespace logitlab;
 

@@ -1,9 +1,9 @@
 // Fuzzes the CLI's comma lists: --logits (parseNumberList, then validateLogits as the CLI does),
 // --tokens (parseTokenList), --probs (logitsFromProbabilities) and a single number (parseDouble).
-#include "chain_options.h"
-#include "command_line.h"
+#include "cli/chain_options.h"
+#include "cli/command_line.h"
 #include "fuzz_support.h"
-#include "logits_parser.h"
+#include "engine/io/logits_parser.h"
 
 #include <QString>
 

@@ -3,9 +3,9 @@
 // resolved against arrays of a few lengths, 0 and the largest included, then the estimate of
 // a seed sweep over those steps (issue 34) for the range it names.
 #include "fuzz_support.h"
-#include "json_object_reader.h"
-#include "step_range.h"
-#include "step_sweep_job.h"
+#include "app/io/json_object_reader.h"
+#include "app/text/step_range.h"
+#include "app/kinds/step_sweep_job.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

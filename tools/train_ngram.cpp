@@ -1,10 +1,10 @@
-// train_ngram: a build tool that trains LogitLab's built-in n-gram model (engine/ngram_model.h)
+// train_ngram: a build tool that trains LogitLab's built-in n-gram model (engine/models/ngram_model.h)
 // on the prose of Markdown files and writes it as a C++ source holding the model's bytes, which the build
 // compiles into the app (src/engine/CMakeLists.txt runs it; resources/MODEL-SOURCES.md names the
 // texts and their licence). Usage: train_ngram OUT.cpp ROOT FILE...  where ROOT is the checkout,
 // so the source names the files relative to it and stays the same in any folder.
-#include "ngram_model.h"
-#include "ngram_training.h"
+#include "engine/models/ngram_model.h"
+#include "engine/models/ngram_training.h"
 
 #include <cstdio>
 #include <fstream>

@@ -1,8 +1,8 @@
-#include "batch_invariance_charts.h"
+#include "charts/batch_invariance_charts.h"
 
-#include "batch_invariance_job.h"
-#include "chart_lifetime.h"
-#include "chart_style.h"
+#include "app/kinds/batch_invariance_job.h"
+#include "charts/chart_lifetime.h"
+#include "charts/chart_style.h"
 
 #include <QAreaSeries>
 #include <QCategoryAxis>

@@ -1,4 +1,4 @@
-#include "category_names.h"
+#include "charts/category_names.h"
 
 #include <QBarCategoryAxis>
 #include <QChart>

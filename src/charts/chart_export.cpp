@@ -1,9 +1,9 @@
-#include "chart_export.h"
+#include "charts/chart_export.h"
 
-#include "build_info.h"
-#include "chart_export_style.h"
-#include "reproducible_pdf.h"
-#include "save_text.h"
+#include "app/io/build_info.h"
+#include "charts/chart_export_style.h"
+#include "app/io/reproducible_pdf.h"
+#include "app/io/save_text.h"
 
 #include <QBuffer>
 #include <QChart>

@@ -5,7 +5,7 @@
 // 8.5 cm one-column figure keeps its text at 7-9 pt instead of shrinking the window's fonts.
 #pragma once
 
-#include "provenance.h"
+#include "app/io/provenance.h"
 
 #include <QImage>
 #include <QSize>

@@ -1,8 +1,8 @@
-#include "chart_export_style.h"
+#include "charts/chart_export_style.h"
 
-#include "chart_export.h"
-#include "chart_style.h"
-#include "figure_legend.h"
+#include "charts/chart_export.h"
+#include "charts/chart_style.h"
+#include "charts/figure_legend.h"
 
 #include <QAbstractAxis>
 #include <QApplication>

@@ -1,6 +1,6 @@
-#include "chart_lifetime.h"
+#include "charts/chart_lifetime.h"
 
-#include "chart_style.h"
+#include "charts/chart_style.h"
 
 #include <QChart>
 #include <QGraphicsScene>

@@ -1,4 +1,4 @@
-#include "chart_style.h"
+#include "charts/chart_style.h"
 
 #include <QAbstractAxis>
 #include <QAbstractBarSeries>

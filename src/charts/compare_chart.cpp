@@ -1,7 +1,7 @@
-#include "compare_chart.h"
+#include "charts/compare_chart.h"
 
-#include "chart_style.h"
-#include "semantics.h"
+#include "charts/chart_style.h"
+#include "engine/sampler/semantics.h"
 
 #include <QApplication>
 #include <QBarCategoryAxis>

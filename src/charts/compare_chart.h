@@ -7,9 +7,9 @@
 // in its legend entry.
 #pragma once
 
-#include "candidate.h"
-#include "result.h"
-#include "semantics_comparison.h"
+#include "engine/sampler/candidate.h"
+#include "engine/core/result.h"
+#include "engine/sampler/semantics_comparison.h"
 
 #include <QObject>
 #include <QStringList>

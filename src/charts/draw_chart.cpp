@@ -1,6 +1,6 @@
-#include "draw_chart.h"
+#include "charts/draw_chart.h"
 
-#include "chart_style.h"
+#include "charts/chart_style.h"
 
 #include <QApplication>
 #include <QBarCategoryAxis>

@@ -3,8 +3,8 @@
 // converge (or a bug show up).
 #pragma once
 
-#include "candidate.h"
-#include "draw_counts.h"
+#include "engine/sampler/candidate.h"
+#include "engine/stats/draw_counts.h"
 
 #include <QObject>
 #include <QStringList>

@@ -3,7 +3,7 @@
 // listed once, in experiment_charts.cpp; a kind without charts gets none.
 #pragma once
 
-#include "experiment_result.h"
+#include "app/kinds/experiment_result.h"
 
 #include <QList>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "figure_legend.h"
+#include "charts/figure_legend.h"
 
 #include <QChart>
 #include <QFontMetricsF>

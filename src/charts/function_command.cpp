@@ -1,4 +1,4 @@
-#include "function_command.h"
+#include "charts/function_command.h"
 
 namespace logitlab::ui {
 

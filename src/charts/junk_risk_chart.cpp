@@ -1,6 +1,6 @@
-#include "junk_risk_chart.h"
+#include "charts/junk_risk_chart.h"
 
-#include "statistics.h"
+#include "engine/stats/statistics.h"
 
 #include <QChart>
 #include <QGraphicsScene>

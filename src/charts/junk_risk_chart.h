@@ -5,7 +5,7 @@
 // Rebuilt whole from the result rows (never point by point); N on a log axis if asked.
 #pragma once
 
-#include "junk_risk.h"
+#include "engine/experiments/junk_risk.h"
 
 #include <QColor>
 #include <QList>

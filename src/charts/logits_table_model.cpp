@@ -1,10 +1,10 @@
-#include "logits_table_model.h"
+#include "charts/logits_table_model.h"
 
-#include "function_command.h"
-#include "input_limits.h"
-#include "logits_parser.h"
-#include "number_format.h"
-#include "token_display.h"
+#include "charts/function_command.h"
+#include "engine/core/input_limits.h"
+#include "engine/io/logits_parser.h"
+#include "engine/core/number_format.h"
+#include "charts/token_display.h"
 
 #include <QUndoStack>
 

@@ -8,11 +8,11 @@
 // when one is set and replace the shared table with an edited copy.
 #pragma once
 
-#include "distribution.h"
-#include "explorer_chain.h"
-#include "prepared_distribution.h"
-#include "sampler_analysis.h"
-#include "sampler_settings.h"
+#include "engine/sampler/distribution.h"
+#include "engine/sampler/explorer_chain.h"
+#include "engine/sampler/prepared_distribution.h"
+#include "engine/sampler/sampler_analysis.h"
+#include "engine/sampler/sampler_settings.h"
 
 #include <QAbstractTableModel>
 

@@ -1,7 +1,7 @@
-#include "loop_charts.h"
+#include "charts/loop_charts.h"
 
-#include "chart_style.h"
-#include "token_display.h"
+#include "charts/chart_style.h"
+#include "charts/token_display.h"
 
 #include <QApplication>
 #include <QBarCategoryAxis>

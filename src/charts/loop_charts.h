@@ -6,7 +6,7 @@
 // points, so a growing run refreshes it cheaply; LoopStepChart is rebuilt whole.
 #pragma once
 
-#include "generation_loop.h"
+#include "engine/experiments/generation_loop.h"
 
 #include <QObject>
 #include <QStringList>

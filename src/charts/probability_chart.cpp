@@ -1,8 +1,8 @@
-#include "probability_chart.h"
+#include "charts/probability_chart.h"
 
-#include "chart_style.h"
-#include "logits_table_model.h"
-#include "number_format.h"
+#include "charts/chart_style.h"
+#include "charts/logits_table_model.h"
+#include "engine/core/number_format.h"
 
 #include <QApplication>
 #include <QBarCategoryAxis>

@@ -1,6 +1,6 @@
-#include "reply_junk_risk_chart.h"
+#include "charts/reply_junk_risk_chart.h"
 
-#include "junk_risk_chart.h"
+#include "charts/junk_risk_chart.h"
 
 #include <QChart>
 #include <QLegendMarker>

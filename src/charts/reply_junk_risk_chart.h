@@ -5,7 +5,7 @@
 // Rebuilt whole from the result rows.
 #pragma once
 
-#include "reply_junk_risk.h"
+#include "engine/experiments/reply_junk_risk.h"
 
 #include <QObject>
 

@@ -1,7 +1,7 @@
-#include "seed_sweep_charts.h"
+#include "charts/seed_sweep_charts.h"
 
-#include "chart_lifetime.h"
-#include "seed_sweep_job.h"
+#include "charts/chart_lifetime.h"
+#include "app/kinds/seed_sweep_job.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>

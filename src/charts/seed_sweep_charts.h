@@ -6,7 +6,7 @@
 //  - counts: pooled counts against expected counts per token.
 #pragma once
 
-#include "seed_sweep.h"
+#include "engine/experiments/seed_sweep.h"
 
 #include <QObject>
 #include <QStringList>

@@ -1,6 +1,6 @@
-#include "sequence_sweep_charts.h"
+#include "charts/sequence_sweep_charts.h"
 
-#include "chart_lifetime.h"
+#include "charts/chart_lifetime.h"
 
 #include <QAreaSeries>
 #include <QChart>

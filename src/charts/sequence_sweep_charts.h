@@ -5,7 +5,7 @@
 // Counts only: no test statistic is drawn, so nothing shown depends on expected counts.
 #pragma once
 
-#include "reply_census.h"
+#include "engine/experiments/reply_census.h"
 
 #include <QObject>
 

@@ -1,6 +1,6 @@
-#include "step_sweep_charts.h"
+#include "charts/step_sweep_charts.h"
 
-#include "chart_lifetime.h"
+#include "charts/chart_lifetime.h"
 
 #include <QChart>
 #include <QLineSeries>

@@ -4,7 +4,7 @@
 //    valid (a step with one outcome or too few draws per token has no point), with the 0.01 line.
 #pragma once
 
-#include "step_sweep_job.h"
+#include "app/kinds/step_sweep_job.h"
 
 #include <QObject>
 

@@ -1,8 +1,8 @@
-#include "summation_charts.h"
+#include "charts/summation_charts.h"
 
-#include "category_names.h"
-#include "chart_lifetime.h"
-#include "chart_style.h"
+#include "charts/category_names.h"
+#include "charts/chart_lifetime.h"
+#include "charts/chart_style.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>

@@ -5,7 +5,7 @@
 //  - spread: max - min over the random orders, in ULPs, against N on a log axis.
 #pragma once
 
-#include "summation_order.h"
+#include "engine/experiments/summation_order.h"
 
 #include <QObject>
 #include <QString>

@@ -1,6 +1,6 @@
-#include "sweep_chart.h"
+#include "charts/sweep_chart.h"
 
-#include "chart_style.h"
+#include "charts/chart_style.h"
 
 #include <QApplication>
 #include <QChart>

@@ -4,7 +4,7 @@
 // for top-p 0.9 on the example, 2 survivors at T = 0.5, 3 at T = 1, 4 at T = 1.5.
 #pragma once
 
-#include "temperature_sweep.h"
+#include "engine/experiments/temperature_sweep.h"
 
 #include <QObject>
 #include <QStringList>

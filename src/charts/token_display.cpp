@@ -1,4 +1,4 @@
-#include "token_display.h"
+#include "charts/token_display.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // Token names as the GUI shows them: in table cells, chart axes and legends, and readouts. A
 // name is cut to kShownTokenChars characters with an ellipsis in the middle (its start and end
 // stay readable), so a long name (up to the
-// 1,024-character read limit of engine/input_limits.h) costs the layout no more than a short
+// 1,024-character read limit of engine/core/input_limits.h) costs the layout no more than a short
 // one; the full name stays in the model for editing and in the cell's tooltip.
 #pragma once
 

@@ -1,9 +1,9 @@
-#include "bash_completion.h"
+#include "cli/bash_completion.h"
 
-#include "command_table.h"
-#include "man_page.h"
-#include "rng_factory.h"
-#include "semantics.h"
+#include "cli/command_table.h"
+#include "app/text/man_page.h"
+#include "engine/rng/rng_factory.h"
+#include "engine/sampler/semantics.h"
 
 #include <QStringList>
 

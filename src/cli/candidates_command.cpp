@@ -1,13 +1,13 @@
-#include "candidates_command.h"
+#include "cli/candidates_command.h"
 
-#include "chain_evaluation.h"
-#include "chain_json.h"
-#include "chain_options.h"
-#include "chain_text.h"
-#include "compare_command.h"
-#include "number_format.h"
-#include "one_line_text.h"
-#include "sampler_options.h"
+#include "engine/sampler/chain_evaluation.h"
+#include "app/text/chain_json.h"
+#include "cli/chain_options.h"
+#include "engine/sampler/chain_text.h"
+#include "cli/compare_command.h"
+#include "engine/core/number_format.h"
+#include "app/text/one_line_text.h"
+#include "cli/sampler_options.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,15 +1,15 @@
 // `logitlab-cli candidates`: the survivors of the sampler with their probabilities.
 #pragma once
 
-#include "command_spec.h"
+#include "cli/command_spec.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
 
-#include "candidate.h"
-#include "chain_options.h"
-#include "distribution.h"
-#include "sampler_settings.h"
+#include "engine/sampler/candidate.h"
+#include "cli/chain_options.h"
+#include "engine/sampler/distribution.h"
+#include "engine/sampler/sampler_settings.h"
 
 namespace logitlab::cli {
 

@@ -1,14 +1,14 @@
-#include "chain_options.h"
+#include "cli/chain_options.h"
 
-#include "chain_evaluation.h"
-#include "chain_text.h"
-#include "logit_bias_stage.h"
-#include "logits_parser.h"
-#include "number_format.h"
-#include "sampler_options.h"
-#include "sampler_parameters.h"
-#include "sampler_settings_json.h"
-#include "token_reference.h"
+#include "engine/sampler/chain_evaluation.h"
+#include "engine/sampler/chain_text.h"
+#include "engine/stages/logit_bias_stage.h"
+#include "engine/io/logits_parser.h"
+#include "engine/core/number_format.h"
+#include "cli/sampler_options.h"
+#include "engine/sampler/sampler_parameters.h"
+#include "app/text/sampler_settings_json.h"
+#include "engine/models/token_reference.h"
 
 #include <cmath>
 
@@ -22,7 +22,7 @@ QString fromStd(const std::string& s)
 }
 
 // The table's token names, for --history and the token-list options: a token by name, "#id" or
-// a plain id (engine/token_reference, as in the Explorer's fields).
+// a plain id (engine/models/token_reference, as in the Explorer's fields).
 std::vector<std::string> tokenNames(const engine::Distribution& distribution)
 {
     return distribution.tokens.empty() ? std::vector<std::string>(static_cast<std::size_t>(distribution.logits.size()))

@@ -3,12 +3,12 @@
 // Reading them checks the spelling; building the chain checks each value against the preset.
 #pragma once
 
-#include "chain_settings.h"
-#include "command_line.h"
-#include "distribution.h"
-#include "sampler_parameters.h"
-#include "sampler_chain.h"
-#include "semantics.h"
+#include "engine/sampler/chain_settings.h"
+#include "cli/command_line.h"
+#include "engine/sampler/distribution.h"
+#include "engine/sampler/sampler_parameters.h"
+#include "engine/sampler/sampler_chain.h"
+#include "engine/sampler/semantics.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

@@ -1,4 +1,4 @@
-#include "cli_application.h"
+#include "cli/cli_application.h"
 
 #include <QApplication>
 #include <QString>

@@ -1,8 +1,8 @@
-#include "cli_man_page.h"
+#include "cli/cli_man_page.h"
 
-#include "build_info.h"
-#include "command_table.h"
-#include "man_page.h"
+#include "app/io/build_info.h"
+#include "cli/command_table.h"
+#include "app/text/man_page.h"
 
 namespace logitlab::cli {
 

@@ -1,7 +1,7 @@
-#include "command_line.h"
+#include "cli/command_line.h"
 
-#include "command_spec.h"
-#include "logits_parser.h"
+#include "cli/command_spec.h"
+#include "engine/io/logits_parser.h"
 
 namespace logitlab::cli {
 

@@ -3,7 +3,7 @@
 // completion are all made from these, so they cannot disagree.
 #pragma once
 
-#include "command_line.h"
+#include "cli/command_line.h"
 
 #include <QCommandLineOption>
 #include <QList>

@@ -1,10 +1,10 @@
-#include "command_table.h"
+#include "cli/command_table.h"
 
-#include "candidates_command.h"
-#include "man_page.h"
-#include "model_commands.h"
-#include "run_command.h"
-#include "sample_command.h"
+#include "cli/candidates_command.h"
+#include "app/text/man_page.h"
+#include "cli/model_commands.h"
+#include "cli/run_command.h"
+#include "cli/sample_command.h"
 
 namespace logitlab::cli {
 

@@ -2,7 +2,7 @@
 // usage text, the man page and the bash completion list them.
 #pragma once
 
-#include "command_spec.h"
+#include "cli/command_spec.h"
 
 #include <QCommandLineOption>
 #include <QList>

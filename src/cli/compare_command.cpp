@@ -1,16 +1,16 @@
-#include "compare_command.h"
+#include "cli/compare_command.h"
 
 
-#include "candidates_command.h"
-#include "chain_divergences.h"
-#include "chain_evaluation.h"
-#include "chain_json.h"
-#include "chain_text.h"
-#include "cut_report.h"
-#include "number_format.h"
-#include "one_line_text.h"
-#include "preset_differences.h"
-#include "sampler_options.h"
+#include "cli/candidates_command.h"
+#include "engine/sampler/chain_divergences.h"
+#include "engine/sampler/chain_evaluation.h"
+#include "app/text/chain_json.h"
+#include "engine/sampler/chain_text.h"
+#include "engine/sampler/cut_report.h"
+#include "engine/core/number_format.h"
+#include "app/text/one_line_text.h"
+#include "engine/sampler/preset_differences.h"
+#include "cli/sampler_options.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -80,7 +80,7 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
     if (!haveDistribution)
         distribution = readDistributionOptions(parser).distribution;  // throws the input's own error, if that was it
 
-    // The same explanation the Explorer's Compare tab shows (engine/preset_differences.h).
+    // The same explanation the Explorer's Compare tab shows (engine/sampler/preset_differences.h).
     std::vector<engine::Result<engine::CandidateList>> results;
     const auto& all = engine::allSemantics();
     for (Semantics s : all) {

@@ -3,8 +3,8 @@
 // (engine::presetDifferences, shared with the Explorer's Compare tab).
 #pragma once
 
-#include "chain_options.h"
-#include "command_line.h"
+#include "cli/chain_options.h"
+#include "cli/command_line.h"
 
 #include <QCommandLineParser>
 

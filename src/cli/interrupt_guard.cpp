@@ -1,4 +1,4 @@
-#include "interrupt_guard.h"
+#include "cli/interrupt_guard.h"
 
 #include <atomic>
 #include <csignal>

@@ -1,11 +1,11 @@
 // logitlab-cli: LogitLab without a window. `logitlab-cli <command> --help` describes each command.
-#include "allocator_tuning.h"
-#include "bash_completion.h"
-#include "build_info.h"
-#include "cli_application.h"
-#include "cli_man_page.h"
-#include "command_table.h"
-#include "one_line_text.h"
+#include "app/run/allocator_tuning.h"
+#include "cli/bash_completion.h"
+#include "app/io/build_info.h"
+#include "cli/cli_application.h"
+#include "cli/cli_man_page.h"
+#include "cli/command_table.h"
+#include "app/text/one_line_text.h"
 
 #include <QCoreApplication>
 

@@ -1,9 +1,9 @@
-#include "model_commands.h"
+#include "cli/model_commands.h"
 
-#include "gguf/gguf_file.h"
-#include "mapped_file.h"
-#include "tokenizer/tokenizer.h"
-#include "transformer.h"
+#include "engine/gguf/gguf_file.h"
+#include "app/io/mapped_file.h"
+#include "engine/tokenizer/tokenizer.h"
+#include "engine/transformer/transformer.h"
 
 #include <QThread>
 

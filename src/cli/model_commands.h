@@ -3,10 +3,10 @@
 // the forward pass over a prompt or given token ids and prints the logits after the last token.
 #pragma once
 
-#include "command_spec.h"
+#include "cli/command_spec.h"
 
-#include "result.h"
-#include "tokenizer/tokenizer_vocabulary.h"
+#include "engine/core/result.h"
+#include "engine/tokenizer/tokenizer_vocabulary.h"
 
 namespace logitlab::engine::gguf {
 class GgufFile;

@@ -1,14 +1,14 @@
-#include "run_command.h"
+#include "cli/run_command.h"
 
-#include "chart_export.h"
-#include "cli_application.h"
-#include "experiment_charts.h"
-#include "experiment_file.h"
-#include "experiment_kind.h"
-#include "experiment_runner.h"
-#include "interrupt_guard.h"
-#include "output_set.h"
-#include "save_text.h"
+#include "charts/chart_export.h"
+#include "cli/cli_application.h"
+#include "charts/experiment_charts.h"
+#include "app/io/experiment_file.h"
+#include "app/kinds/experiment_kind.h"
+#include "app/run/experiment_runner.h"
+#include "cli/interrupt_guard.h"
+#include "app/io/output_set.h"
+#include "app/io/save_text.h"
 
 #include <QApplication>
 #include <QDir>

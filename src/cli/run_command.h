@@ -2,7 +2,7 @@
 // DIR/<name>.csv (with provenance) and the chart in each requested format.
 #pragma once
 
-#include "command_spec.h"
+#include "cli/command_spec.h"
 
 namespace logitlab::cli {
 

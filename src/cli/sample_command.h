@@ -1,7 +1,7 @@
 // `logitlab-cli sample`: seeded draws through the sampler, counted per token.
 #pragma once
 
-#include "command_spec.h"
+#include "cli/command_spec.h"
 
 namespace logitlab::cli {
 

@@ -1,9 +1,9 @@
-#include "sampler_options.h"
+#include "cli/sampler_options.h"
 
-#include "chain_options.h"
-#include "logits_file.h"
-#include "logits_parser.h"
-#include "sampler_parameters.h"
+#include "cli/chain_options.h"
+#include "app/io/logits_file.h"
+#include "engine/io/logits_parser.h"
+#include "engine/sampler/sampler_parameters.h"
 
 #include <optional>
 

@@ -2,9 +2,9 @@
 // and the lesson's sampler settings. Reading them validates everything before any work starts.
 #pragma once
 
-#include "command_line.h"
-#include "distribution.h"
-#include "sampler_settings.h"
+#include "cli/command_line.h"
+#include "engine/sampler/distribution.h"
+#include "engine/sampler/sampler_settings.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

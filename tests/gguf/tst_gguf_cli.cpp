@@ -3,10 +3,10 @@
 // the ids and pieces, the logits equal to the engine's own forward pass bit for bit (their text
 // reads back as the same floats), the same for a prompt and its ids and for 1 and 2 threads,
 // the top-K table and the one-per-line form, and each mistake refused with one line, exit 2.
-#include "gguf/gguf_file.h"
-#include "gguf_writer.h"
-#include "test_support.h"
-#include "transformer.h"
+#include "engine/gguf/gguf_file.h"
+#include "support/gguf_writer.h"
+#include "support/test_support.h"
+#include "engine/transformer/transformer.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -3,9 +3,9 @@
 // against hand-checked constants and against a decoder written here from the format's
 // description, one weight at a time, bit for bit on random blocks. The writer's quantisers
 // round-trip within each format's error.
-#include "float_formats.h"
-#include "gguf/gguf_file.h"
-#include "gguf_writer.h"
+#include "engine/kernels/float_formats.h"
+#include "engine/gguf/gguf_file.h"
+#include "support/gguf_writer.h"
 
 #include <QTest>
 

@@ -2,8 +2,8 @@
 // types and tensors of every type LogitLab reads, read back exactly (versions 2 and 3, other
 // alignments); the typed look-ups; every prefix of a small file refused cleanly; and each kind
 // of broken file refused with one line that names the file, the field and its byte offset.
-#include "gguf/gguf_file.h"
-#include "gguf_writer.h"
+#include "engine/gguf/gguf_file.h"
+#include "support/gguf_writer.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,6 +1,6 @@
-#include "gguf_writer.h"
+#include "support/gguf_writer.h"
 
-#include "float_formats.h"
+#include "engine/kernels/float_formats.h"
 
 #include <algorithm>
 #include <bit>

@@ -22,7 +22,7 @@
 // (one scale per block from its largest magnitude); they make valid blocks, not ggml's choices.
 #pragma once
 
-#include "gguf/gguf_file.h"
+#include "engine/gguf/gguf_file.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,11 +1,11 @@
 // The tokenizer built from a GGUF vocabulary: each pre-tokenizer's known splits (checked against
 // the regexes of llama.cpp's llama-vocab.cpp), BPE merges by rank, SentencePiece merges by score
 // with byte fallback, special tokens, and decode(encode(x)) == x on seeded random text.
-#include "tokenizer/pre_tokenizer.h"
-#include "tokenizer/tokenizer.h"
-#include "tokenizer/unicode_category.h"
+#include "engine/tokenizer/pre_tokenizer.h"
+#include "engine/tokenizer/tokenizer.h"
+#include "engine/tokenizer/unicode_category.h"
 
-#include "test_support.h"
+#include "support/test_support.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -7,9 +7,9 @@
 // of a token sequence recomputed from scratch, no cache, plain loops, in double throughout.
 #pragma once
 
-#include "float_formats.h"
-#include "gguf/gguf_file.h"
-#include "model_config.h"
+#include "engine/kernels/float_formats.h"
+#include "engine/gguf/gguf_file.h"
+#include "engine/transformer/model_config.h"
 
 #include <algorithm>
 #include <cmath>

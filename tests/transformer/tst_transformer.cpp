@@ -4,11 +4,11 @@
 // kernel paths, several thread counts and prompt batch sizes; greedy continuations identical
 // across thread counts; the KV cache's truncation for branching; the products' reduction plans
 // and their independence from the row ranges threads get; refusals naming what is wrong.
-#include "gguf_writer.h"
-#include "matmul.h"
+#include "support/gguf_writer.h"
+#include "engine/transformer/matmul.h"
 #include "random_model.h"
-#include "thread_pool.h"
-#include "transformer.h"
+#include "engine/transformer/thread_pool.h"
+#include "engine/transformer/transformer.h"
 
 #include <QTest>
 

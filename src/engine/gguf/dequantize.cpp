@@ -2,7 +2,7 @@
 // of ggml-quants.c. Each weight is computed with the same float operations in the same order
 // (a product, then a difference: compiled with -ffp-contract=off so no FMA fuses them), so the
 // results are ggml's bit for bit. Blocks are read byte by byte: they need no alignment.
-#include "gguf/gguf_file.h"
+#include "engine/gguf/gguf_file.h"
 
 #include <bit>
 #include <cassert>

@@ -1,4 +1,4 @@
-#include "gguf/ggml_type.h"
+#include "engine/gguf/ggml_type.h"
 
 namespace logitlab::engine::gguf {
 

@@ -1,6 +1,6 @@
-#include "gguf/gguf_file.h"
+#include "engine/gguf/gguf_file.h"
 
-#include "input_limits.h"
+#include "engine/core/input_limits.h"
 
 #include <bit>
 #include <cmath>

@@ -7,8 +7,8 @@
 // The GgufFile keeps spans into the bytes given to parse(): they must outlive it.
 #pragma once
 
-#include "gguf/ggml_type.h"
-#include "result.h"
+#include "engine/gguf/ggml_type.h"
+#include "engine/core/result.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
-#include "pre_tokenizer.h"
+#include "engine/tokenizer/pre_tokenizer.h"
 
-#include "unicode_category.h"
+#include "engine/tokenizer/unicode_category.h"
 
 #include <cstdint>
 #include <utility>

@@ -1,6 +1,6 @@
-#include "tokenizer/tokenizer.h"
+#include "engine/tokenizer/tokenizer.h"
 
-#include "tokenizer/unicode_category.h"
+#include "engine/tokenizer/unicode_category.h"
 
 #include <algorithm>
 #include <array>

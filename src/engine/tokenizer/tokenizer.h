@@ -6,9 +6,9 @@
 // are matched in the text before either (control and unknown only when asked to parse them).
 #pragma once
 
-#include "result.h"
-#include "tokenizer/pre_tokenizer.h"
-#include "tokenizer/tokenizer_vocabulary.h"
+#include "engine/core/result.h"
+#include "engine/tokenizer/pre_tokenizer.h"
+#include "engine/tokenizer/tokenizer_vocabulary.h"
 
 #include <cstdint>
 #include <functional>

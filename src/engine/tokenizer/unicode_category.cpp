@@ -1,4 +1,4 @@
-#include "unicode_category.h"
+#include "engine/tokenizer/unicode_category.h"
 
 #include <algorithm>
 #include <array>

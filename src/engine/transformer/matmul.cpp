@@ -1,7 +1,7 @@
-#include "matmul.h"
+#include "engine/transformer/matmul.h"
 
-#include "cpu_features.h"
-#include "gguf/gguf_file.h"
+#include "engine/kernels/cpu_features.h"
+#include "engine/gguf/gguf_file.h"
 
 #include <algorithm>
 #include <cmath>

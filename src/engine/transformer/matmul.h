@@ -16,8 +16,8 @@
 // runs where the processor has it (cpu_features.h). Their results differ by rounding only.
 #pragma once
 
-#include "gguf/ggml_type.h"
-#include "thread_pool.h"
+#include "engine/gguf/ggml_type.h"
+#include "engine/transformer/thread_pool.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
-#include "model_config.h"
+#include "engine/transformer/model_config.h"
 
-#include "gguf/gguf_file.h"
+#include "engine/gguf/gguf_file.h"
 
 #include <cmath>
 

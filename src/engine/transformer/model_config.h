@@ -7,7 +7,7 @@
 //   gpt2   LayerNorm with biases, learned positions, a fused QKV product, GELU (tanh form)
 #pragma once
 
-#include "result.h"
+#include "engine/core/result.h"
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "model_weights.h"
+#include "engine/transformer/model_weights.h"
 
 #include <map>
 

@@ -4,10 +4,10 @@
 // the tensor and the shape expected, in ggml's order ([row length, rows]).
 #pragma once
 
-#include "gguf/gguf_file.h"
-#include "matmul.h"
-#include "model_config.h"
-#include "result.h"
+#include "engine/gguf/gguf_file.h"
+#include "engine/transformer/matmul.h"
+#include "engine/transformer/model_config.h"
+#include "engine/core/result.h"
 
 #include <span>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "thread_pool.h"
+#include "engine/transformer/thread_pool.h"
 
 #include <algorithm>
 

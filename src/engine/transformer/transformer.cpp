@@ -1,6 +1,6 @@
-#include "transformer.h"
+#include "engine/transformer/transformer.h"
 
-#include "gguf/gguf_file.h"
+#include "engine/gguf/gguf_file.h"
 
 #include <algorithm>
 #include <cmath>

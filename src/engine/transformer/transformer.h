@@ -10,10 +10,10 @@
 // GgufFile and the bytes it was parsed from must outlive the Transformer).
 #pragma once
 
-#include "matmul.h"
-#include "model_config.h"
-#include "model_weights.h"
-#include "result.h"
+#include "engine/transformer/matmul.h"
+#include "engine/transformer/model_config.h"
+#include "engine/transformer/model_weights.h"
+#include "engine/core/result.h"
 
 #include <cstdint>
 #include <memory>

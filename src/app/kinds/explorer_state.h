@@ -1,0 +1,36 @@
+// The Explorer's state as a small versioned JSON file ("Save experiment..."): the tokens and
+// logits, the sampler chain (semantics preset and values) and the draw settings. File > Save/Open
+// use it for the Explorer; docs/explorer.md has the format. -inf logits (tokens of probability 0)
+// are written as the string "-inf", as JSON has no infinity. It is read as strictly as an
+// experiment file: a value of the wrong type, out of the range the Explorer holds, or a key
+// nobody knows is refused with the key named, never clamped or replaced by a default.
+#pragma once
+
+#include "engine/sampler/distribution.h"
+#include "engine/core/result.h"
+#include "engine/sampler/explorer_chain.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace logitlab::app {
+
+struct ExplorerState {
+    // 2: every stage, the order and the context; 3: every key spelt as its CLI option ("top-k").
+    static constexpr int kVersion = 3;
+    static constexpr quint64 kMaxSeed = 2'147'483'647;  // what the Explorer's seed box holds
+    static constexpr qint64 kMaxDraws = 10'000'000;     // and its draw count
+
+    engine::Distribution distribution;
+    engine::ExplorerChain chain;  // semantics preset, every stage's values, order, context
+    QString rng = QStringLiteral("mulberry32");
+    quint64 seed = 42;
+    qint64 draws = 1000;
+};
+
+QByteArray explorerStateToJson(const ExplorerState& state);
+
+// Errors name the source and the field: "lesson.json: logits[3]: not a number".
+engine::Result<ExplorerState> explorerStateFromJson(const QByteArray& json, const QString& sourceName);
+
+}  // namespace logitlab::app

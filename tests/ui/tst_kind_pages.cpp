@@ -1,0 +1,194 @@
+// Every page built on KindPage shows what its kind's run() returns, the same as `logitlab-cli
+// run`: a page opens an example, runs it, saves its file; the CLI runs that saved file, and each
+// of the page's tables must equal the CLI's CSV byte for byte, and the page's charts must hold
+// the same series, points for points, as the builders give for a fresh run of the saved file.
+#include "ui/pages/batch_invariance_page.h"
+#include "support/example_files.h"
+#include "ui/window/headless_demo.h"
+#include "ui/pages/junk_risk_page.h"
+#include "ui/forms/kind_form.h"
+#include "charts/experiment_charts.h"
+#include "app/io/experiment_file.h"
+#include "app/kinds/result_table.h"
+#include "ui/pages/results_pane.h"
+#include "ui/pages/summation_page.h"
+#include "support/test_support.h"
+
+#include <QAbstractSeries>
+#include <QApplication>
+#include <QChart>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXYSeries>
+#include <QBarSeries>
+#include <QBarSet>
+
+#include <functional>
+#include <memory>
+
+using namespace logitlab;
+
+namespace {
+
+using PageFactory = std::function<ui::KindPage*()>;
+
+// Each series as text: its name, type and every value it draws.
+QStringList seriesText(const QChart* chart)
+{
+    QStringList out;
+    for (QAbstractSeries* series : chart->series()) {
+        QString text = QStringLiteral("%1 [%2]").arg(series->name()).arg(series->type());
+        if (const auto* xy = qobject_cast<const QXYSeries*>(series)) {
+            for (const QPointF& p : xy->points())
+                text += QStringLiteral(" %1,%2").arg(p.x(), 0, 'g', 17).arg(p.y(), 0, 'g', 17);
+        } else if (const auto* bars = qobject_cast<const QAbstractBarSeries*>(series)) {
+            for (const QBarSet* set : bars->barSets()) {
+                text += QStringLiteral(" {%1:").arg(set->label());
+                for (int i = 0; i < set->count(); ++i)
+                    text += QStringLiteral(" %1").arg(set->at(i), 0, 'g', 17);
+                text += QLatin1Char('}');
+            }
+        }
+        out << text;
+    }
+    return out;
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+}  // namespace
+
+class TestKindPages : public QObject {
+    Q_OBJECT
+
+private slots:
+    void pageShowsWhatTheKindRuns_data()
+    {
+        QTest::addColumn<PageFactory>("makePage");
+        QTest::addColumn<QString>("example");
+        QTest::newRow("summation order")
+            << PageFactory([] { return new ui::SummationPage; }) << QStringLiteral("summation-order-lesson.json");
+        QTest::newRow("summation order, hard cases")
+            << PageFactory([] { return new ui::SummationPage; }) << QStringLiteral("summation-order-hard-cases.json");
+        // The junk-risk page marks its highlight N on the chart: none here, so the series compare.
+        const PageFactory junkRisk = [] {
+            auto* page = new ui::JunkRiskPage;
+            page->highlightBox()->setValue(0);
+            return page;
+        };
+        QTest::newRow("junk risk") << junkRisk << QStringLiteral("junk-risk-lesson.json");
+        QTest::newRow("junk risk, q per token") << junkRisk << QStringLiteral("junk-risk-q.json");
+        QTest::newRow("junk risk, along the built-in model's reply") << junkRisk << QStringLiteral("junk-risk-reply-builtin.json");
+        QTest::newRow("batch invariance, decode")
+            << PageFactory([] { return new ui::BatchInvariancePage; }) << QStringLiteral("batch-invariance-decode.json");
+        QTest::newRow("batch invariance, one step")
+            << PageFactory([] { return new ui::BatchInvariancePage; }) << QStringLiteral("batch-invariance-one-step.json");
+    }
+    void pageShowsWhatTheKindRuns()
+    {
+        QFETCH(PageFactory, makePage);
+        QFETCH(QString, example);
+        std::unique_ptr<ui::KindPage> page(makePage());
+        page->setRunOnFirstShow(false);
+        QCOMPARE(page->openExperiment(test::examplePath(example)), QString());
+        QSignalSpy ended(page.get(), &ui::ExperimentPage::runEnded);
+        page->run();
+        QVERIFY(ended.wait(120000));
+        QVERIFY2(ended.first().first().toBool(), qPrintable(page->errorLabel()->text()));
+        const app::ExperimentResult* shown = page->results()->result();
+        QVERIFY(shown);
+        QCOMPARE(shown->kind, page->kind().id());
+
+        QTemporaryDir dir;
+        const QString saved = dir.filePath(QStringLiteral("page.json"));
+        QCOMPARE(page->saveExperiment(saved), QString());
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const test::CliRun cli = test::runCli({QStringLiteral("run"), saved, QStringLiteral("--out"), out,
+                                               QStringLiteral("--formats"), QStringLiteral("csv"), QStringLiteral("--threads"),
+                                               QStringLiteral("2")});
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
+
+        // The tables: every one the page shows, as the CLI wrote it.
+        QVERIFY(!shown->tables.empty());
+        for (const app::ResultTable& table : shown->tables) {
+            const QString file = QDir(out).filePath(shown->name + table.suffix + QStringLiteral(".csv"));
+            QCOMPARE(QString::fromUtf8(readAll(file)), app::resultTableCsv(shown->provenance, table));
+        }
+        QCOMPARE(QDir(out).entryList(QDir::Files).size(), static_cast<qsizetype>(shown->tables.size()));
+
+        // The charts: the page's against the builders' for a fresh run of the saved file.
+        const auto root = app::readExperimentJson(saved);
+        QVERIFY(root);
+        app::RunContext context{saved, dir.path(), 2, {}};
+        const app::ExperimentResult again = page->kind().run(root.value(), context);
+        const ui::ExperimentCharts expected = ui::experimentCharts(again);
+        const auto charts = page->results()->charts();
+        QCOMPARE(charts.size(), expected.charts.size());
+        QVERIFY(!charts.isEmpty());
+        QVERIFY(!charts.front().second->series().isEmpty());  // the main chart draws something
+        for (qsizetype i = 0; i < charts.size(); ++i) {
+            QCOMPARE(charts[i].first, expected.charts[i].first);
+            QCOMPARE(seriesText(charts[i].second), seriesText(expected.charts[i].second));
+        }
+    }
+
+    // The start is the decode example; switched to one step (and back), the experiment's name,
+    // which heads its summary and names its files, says the study the controls describe.
+    void studySwitchRenamesTheExample()
+    {
+        ui::BatchInvariancePage page;
+        page.setRunOnFirstShow(false);
+        auto* study = page.findChild<QComboBox*>(QStringLiteral("study"));
+        QVERIFY(study);
+        const auto name = [&page] {
+            const auto json = page.form()->experimentJson();
+            return json ? json->value(QStringLiteral("name")).toString() : QString::fromStdString(json.error());
+        };
+        QCOMPARE(name(), QStringLiteral("batch-invariance-decode"));
+        study->setCurrentIndex(0);
+        QCOMPARE(name(), QStringLiteral("batch-invariance-one-step"));
+        study->setCurrentIndex(1);
+        QCOMPARE(name(), QStringLiteral("batch-invariance-decode"));
+        // A name of the user's own stays theirs.
+        QCOMPARE(page.openExperiment(test::examplePath(QStringLiteral("batch-invariance-trace-file.json"))), QString());
+        study->setCurrentIndex(0);
+        QCOMPARE(name(), QStringLiteral("batch-invariance-trace-file"));
+    }
+
+    // The headless demo writes the Explorer's table through the one CSV writer: the lesson's
+    // state run by the CLI gives the same columns and rows (the provenance lines name their
+    // source, the page or the file, so they are left out of the comparison).
+    void demoTableIsTheCliTable()
+    {
+        QTemporaryDir dir;
+        const ui::DemoResult demo = ui::runHeadlessDemo(dir.filePath(QStringLiteral("demo")));
+        QCOMPARE(demo.error, QString());
+        const QString out = dir.filePath(QStringLiteral("cli"));
+        const test::CliRun cli = test::runCli({QStringLiteral("run"), test::examplePath(QStringLiteral("explorer-lesson.json")),
+                                               QStringLiteral("--out"), out, QStringLiteral("--formats"), QStringLiteral("csv")});
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
+        const auto rows = [](const QString& path) {
+            QStringList lines = QString::fromUtf8(readAll(path)).split(QLatin1Char('\n'));
+            lines.removeIf([](const QString& line) { return line.startsWith(QLatin1Char('#')); });
+            return lines;
+        };
+        const QStringList demoRows = rows(dir.filePath(QStringLiteral("demo/lesson-probabilities.csv")));
+        QVERIFY(demoRows.size() > 5);
+        QVERIFY2(demoRows.first().startsWith(QStringLiteral("token_id,token,logit,p,")), qPrintable(demoRows.first()));
+        QCOMPARE(demoRows, rows(QDir(out).filePath(QStringLiteral("explorer-lesson.csv"))));
+    }
+};
+
+QTEST_MAIN(TestKindPages)
+#include "tst_kind_pages.moc"

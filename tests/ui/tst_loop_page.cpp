@@ -1,0 +1,318 @@
+// The Loop page (ui/pages/loop_page.h) driven as a user would: Step and Rewind, Play to N at the
+// latency model's speed, Branch here at the shown step (forced or reseeded) diverging exactly
+// there, Run N on a worker, bad controls shown inline, the latency arithmetic stated, and the
+// shown step's distribution handed to the Explorer. A replay of an imported file (written here
+// as safetensors): opened on a worker, the model's token shown against the pick, a bad file
+// named next to the source inputs, and a greedy near tie handed to the Batch invariance page.
+#include "support/array_fixtures.h"
+#include "ui/forms/batch_invariance_form.h"
+#include "ui/pages/batch_invariance_page.h"
+#include "ui/pages/explorer_page.h"
+#include "ui/pages/loop_page.h"
+#include "ui/window/main_window.h"
+#include "ui/window/workbench.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <bit>
+#include <cmath>
+
+using namespace logitlab;
+using namespace logitlab::ui;
+
+namespace {
+
+app::LoopSpec spec(const QString& chain, qint64 steps)
+{
+    app::LoopSpec s;
+    s.prompt = QStringLiteral("The sampler");
+    s.chain = chain;
+    s.steps = steps;
+    return s;
+}
+
+QByteArray littleEndian(std::uint64_t bits, int size)
+{
+    QByteArray out(size, '\0');
+    for (int i = 0; i < size; ++i)
+        out[i] = static_cast<char>((bits >> (8 * i)) & 0xFF);
+    return out;
+}
+
+// A safetensors dump: logits [4, 5] float64 whose step 2 is a near tie (token 1 leads token 3 by
+// 0.01), and sequences [6] int64 (prompt 0, 1; the model's reply 1, 2, 3, 4) unless
+// `sequencesDtype` is empty; "F64" makes a malformed one.
+QString writeDump(const QTemporaryDir& dir, const QByteArray& sequencesDtype = "I64")
+{
+    QByteArray logits;
+    for (int step = 0; step < 4; ++step)
+        for (int token = 0; token < 5; ++token) {
+            double value = token == (step + 1) % 5 ? 2.0 : 0.0;
+            if (step == 2 && token == 1)
+                value = 2.01;
+            if (step == 2 && token == 3)
+                value = 2.0;
+            logits += littleEndian(std::bit_cast<std::uint64_t>(value), 8);
+        }
+    QByteArray header = R"({"logits":{"dtype":"F64","shape":[4,5],"data_offsets":[0,160]})";
+    QByteArray data = logits;
+    if (!sequencesDtype.isEmpty()) {
+        header += R"(,"sequences":{"dtype":")" + sequencesDtype + R"(","shape":[6],"data_offsets":[160,208]})";
+        for (qint64 id : {0, 1, 1, 2, 3, 4})
+            data += sequencesDtype == "F64" ? littleEndian(std::bit_cast<std::uint64_t>(double(id)), 8)
+                                            : littleEndian(static_cast<std::uint64_t>(id), 8);
+    }
+    header += "}";
+    return test::writeFixture(dir, QStringLiteral("dump.safetensors"), test::safetensorsFile(header, data));
+}
+
+app::LoopSpec replay(const QString& path, const QString& chain)
+{
+    app::LoopSpec s;
+    s.chain = chain;
+    s.steps = 0;
+    s.replay = app::LoopReplaySpec{path, QStringLiteral("logits"), 0, std::nullopt, QString()};
+    return s;
+}
+
+}  // namespace
+
+class TestLoopPage : public QObject {
+    Q_OBJECT
+
+private slots:
+    void stepAndRewind()
+    {
+        LoopPage page;
+        page.setSpec(spec(QStringLiteral("top-k=40,temperature=0.8"), 50));
+        for (int i = 0; i < 6; ++i)
+            page.stepOnce();
+        QCOMPARE(page.mainLoop()->steps().size(), std::size_t{6});
+        const auto tokens = page.mainLoop()->tokens();
+        page.rewindOne();
+        page.rewindOne();
+        QCOMPARE(page.mainLoop()->steps().size(), std::size_t{4});
+        page.stepOnce();
+        page.stepOnce();
+        QCOMPARE(page.mainLoop()->tokens(), tokens);  // the RNG and chain were rewound too
+        QCOMPARE(page.shownStepBox()->value(), 5);
+        QVERIFY(page.resultTable()->rows == 6);
+    }
+
+    void branchDivergesAtTheShownStep_data()
+    {
+        QTest::addColumn<int>("mode");  // 1 force a token, 2 reseed
+        QTest::addColumn<int>("at");
+        QTest::newRow("force at 0") << 1 << 0;
+        QTest::newRow("force at 4") << 1 << 4;
+        QTest::newRow("reseed at 3") << 2 << 3;
+    }
+    void branchDivergesAtTheShownStep()
+    {
+        QFETCH(int, mode);
+        QFETCH(int, at);
+        LoopPage page;
+        page.setSpec(spec(QStringLiteral("top-k=40,temperature=1"), 50));
+        for (int i = 0; i < 12; ++i)
+            page.stepOnce();
+        page.shownStepBox()->setValue(at);
+        page.branchModeBox()->setCurrentIndex(mode);
+        // A token the main run did not choose there.
+        const auto& step = page.mainLoop()->steps()[static_cast<std::size_t>(at)];
+        const auto other = step.top[0].id == step.token ? step.top[1].id : step.top[0].id;
+        page.branchTokenField()->setText(QString::fromStdString(page.mainLoop()->model().tokens()[static_cast<std::size_t>(other)]));
+        page.branchHere();
+        QTRY_VERIFY(!page.isBranching());
+        QVERIFY(page.branchLoop());
+        QCOMPARE(page.branchLoop()->steps().size(), std::size_t{12});
+        const auto divergence = engine::firstDivergence(page.mainLoop()->steps(), page.branchLoop()->steps());
+        if (mode == 1) {
+            QVERIFY(divergence);
+            QCOMPARE(divergence->step, static_cast<std::size_t>(at));
+            QVERIFY2(page.divergenceLabel()->text().startsWith(QStringLiteral("First divergent step: %1.").arg(at)),
+                     qPrintable(page.divergenceLabel()->text()));
+        } else if (divergence) {
+            QVERIFY(divergence->step >= static_cast<std::size_t>(at));
+        }
+        QCOMPARE(page.resultTable()->rows, std::size_t{24});
+    }
+
+    void unknownBranchTokenIsShownInline()
+    {
+        LoopPage page;
+        page.setSpec(spec(QString(), 20));
+        page.stepOnce();
+        page.branchModeBox()->setCurrentIndex(1);
+        page.branchTokenField()->setText(QStringLiteral("qwertyuiop"));
+        page.branchHere();
+        QVERIFY(!page.branchLoop());
+        QVERIFY2(page.errorLabel()->text().contains(QStringLiteral("'qwertyuiop' is not a token")),
+                 qPrintable(page.errorLabel()->text()));
+    }
+
+    void emptyPromptIsShownInline()
+    {
+        LoopPage page;
+        app::LoopSpec s = spec(QString(), 20);
+        page.setSpec(s);
+        page.promptField()->setText(QStringLiteral("  "));
+        page.stepOnce();
+        QVERIFY(!page.mainLoop());
+        QVERIFY2(page.errorLabel()->text().contains(QStringLiteral("prompt: must hold at least one word")),
+                 qPrintable(page.errorLabel()->text()));
+    }
+
+    // Play steps to N at the latency model's speed (1 ms per pass here) without blocking.
+    void playStopsAtN()
+    {
+        LoopPage page;
+        page.setSpec(spec(QString(), 20));
+        page.passBox()->setValue(1.0);
+        page.play();
+        QVERIFY(page.isPlaying());
+        QTRY_VERIFY(!page.isPlaying());
+        QCOMPARE(page.mainLoop()->steps().size(), std::size_t{20});
+        QVERIFY2(page.latencyLabel()->text().contains(QStringLiteral("20 passes × 1 ms = <b>0.02 s</b>")),
+                 qPrintable(page.latencyLabel()->text()));
+    }
+
+    void latencyStatesTheLessonsArithmetic()
+    {
+        LoopPage page;
+        page.setSpec(spec(QString(), 400));
+        page.passBox()->setValue(25.0);
+        page.prefillBox()->setValue(0.0);
+        QVERIFY2(page.latencyLabel()->text().contains(QStringLiteral("400 passes × 25 ms = <b>10.00 s</b>")),
+                 qPrintable(page.latencyLabel()->text()));
+    }
+
+    // Run N: the file's run on a worker; the page can step on from its end.
+    void runNThenStepOn()
+    {
+        LoopPage page;
+        page.setSpec(spec(QStringLiteral("penalties:last-n=64:repeat=1.3,mirostat-v2:tau=3:eta=0.1"), 25));
+        page.run();
+        QTRY_VERIFY(!page.isRunning());
+        QVERIFY(page.mainLoop());
+        QCOMPARE(page.mainLoop()->steps().size(), std::size_t{25});
+        page.stepOnce();
+        QCOMPARE(page.mainLoop()->steps().size(), std::size_t{26});
+        QVERIFY(page.mainLoop()->steps().back().mu != 6.0);  // mirostat's mu carried over
+    }
+
+    void stepGoesToTheExplorer()
+    {
+        MainWindow window;
+        const Workbench pages = buildWorkbench(window);
+        pages.loop->setSpec(spec(QString(), 20));
+        pages.loop->stepOnce();
+        pages.loop->stepOnce();
+        pages.loop->sendTo(QStringLiteral("explorer"));
+        QCOMPARE(window.currentPage(), pages.explorer);
+        QCOMPARE(static_cast<std::size_t>(pages.explorer->tableView()->model()->rowCount()),
+                 pages.loop->mainLoop()->model().vocabSize());
+    }
+
+    // Step opens the file on a worker, then replays: the model's tokens are the history, the
+    // picks are shown against them, and stepping stops at the file's end.
+    void replayStepsThroughTheFile()
+    {
+        QTemporaryDir dir;
+        LoopPage page;
+        page.setSpec(replay(writeDump(dir), QStringLiteral("temperature=1")));
+        QCOMPARE(page.sourceBox()->currentIndex(), 1);
+        page.stepOnce();
+        QTRY_VERIFY(page.mainLoop() && page.mainLoop()->steps().size() == 1);
+        QVERIFY(page.importedSource());
+        for (int i = 0; i < 6; ++i)
+            page.stepOnce();
+        QCOMPARE(page.mainLoop()->steps().size(), std::size_t{4});  // the file's steps, no more
+        QCOMPARE(page.mainLoop()->history(), (std::vector<std::int32_t>{1, 2, 3, 4}));
+        QCOMPARE(page.mainLoop()->prompt(), (std::vector<std::int32_t>{0, 1}));
+        QVERIFY(!page.replayLabel()->isHidden());
+        QVERIFY(page.replayLabel()->text().contains(QStringLiteral("Teacher-forced")));
+        QVERIFY2(page.replayLabel()->text().contains(QStringLiteral("of 4 steps")), qPrintable(page.replayLabel()->text()));
+        QVERIFY(page.resultTable()->columnNames().contains(QStringLiteral("actual_rank")));
+        QVERIFY(page.loadProgress()->isHidden());
+    }
+
+    // Issue 34 item 14: a loop file's relative logits.path starts at the file's folder, as the CLI
+    // reads it, not at the process's working folder.
+    void relativeReplayPathStartsAtTheFilesFolder()
+    {
+        QTemporaryDir dir;
+        writeDump(dir);
+        const QString file = dir.filePath(QStringLiteral("replay.json"));
+        QCOMPARE(app::writeLoopFile(file, replay(QStringLiteral("dump.safetensors"), QStringLiteral("temperature=1"))), QString());
+        QVERIFY(QDir::current().absolutePath() != dir.path());
+        LoopPage page;
+        QCOMPARE(page.openFile(file), QString());
+        page.stepOnce();
+        QTRY_VERIFY(page.mainLoop() && page.mainLoop()->steps().size() == 1);
+        QVERIFY(page.importedSource());
+    }
+
+    void badFileShownNextToTheSource_data()
+    {
+        QTest::addColumn<QByteArray>("sequencesDtype");
+        QTest::addColumn<bool>("missing");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("missing file") << QByteArray("I64") << true << QStringLiteral("nowhere.npz");
+        QTest::newRow("float sequences") << QByteArray("F64") << false << QStringLiteral("'sequences'.dtype is 'F64'");
+    }
+    void badFileShownNextToTheSource()
+    {
+        QFETCH(QByteArray, sequencesDtype);
+        QFETCH(bool, missing);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString path = missing ? dir.filePath(QStringLiteral("nowhere.npz")) : writeDump(dir, sequencesDtype);
+        LoopPage page;
+        page.setSpec(replay(path, QStringLiteral("temperature=1")));
+        page.stepOnce();
+        QTRY_VERIFY(!page.sourceErrorLabel()->isHidden());
+        QVERIFY2(page.sourceErrorLabel()->text().contains(expected), qPrintable(page.sourceErrorLabel()->text()));
+        QVERIFY(!page.mainLoop());
+        // The page keeps working: back to the built-in model, Step steps.
+        page.sourceBox()->setCurrentIndex(0);
+        page.promptField()->setText(QStringLiteral("The sampler"));
+        page.stepOnce();
+        QVERIFY(page.mainLoop() && page.mainLoop()->steps().size() == 1);
+    }
+
+    // Greedy over the file: step 2's near tie is listed, and the action explains it on the Batch
+    // invariance page with the gap.
+    void greedyNearTieOpensBatchInvariance()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        const Workbench pages = buildWorkbench(window);
+        pages.loop->setSpec(replay(writeDump(dir, QByteArray()), QStringLiteral("temperature=0")));
+        pages.loop->run();
+        QTRY_VERIFY(!pages.loop->isRunning() && pages.loop->mainLoop());
+        QCOMPARE(pages.loop->mainLoop()->steps().size(), std::size_t{4});
+        QVERIFY(!pages.loop->nearTieButton()->isHidden());
+        QVERIFY2(pages.loop->nearTieLabel()->text().contains(QStringLiteral("1 steps (2)")),
+                 qPrintable(pages.loop->nearTieLabel()->text()));
+        pages.loop->openNearTie();
+        QCOMPARE(pages.loop->shownStepBox()->value(), 2);
+        QCOMPARE(window.currentPage(), pages.batchInvariance);
+        QVERIFY(!pages.batchInvariance->fromLoopLabel()->isHidden());
+        QVERIFY2(pages.batchInvariance->fromLoopLabel()->text().contains(QStringLiteral("0.01")),
+                 qPrintable(pages.batchInvariance->fromLoopLabel()->text()));
+        QCOMPARE(pages.batchInvariance->batchForm()->studyBox()->currentIndex(), 0);
+    }
+};
+
+QTEST_MAIN(TestLoopPage)
+#include "tst_loop_page.moc"

@@ -1,0 +1,408 @@
+// The main window's wiring: menus with the standard shortcuts, Edit > Undo following the
+// current page's undo stack, recent files, geometry and splitter sizes that survive a restart,
+// Copy table / Copy chart image, and pages plugging in through addPage.
+#include "ui/pages/experiment_page.h"
+#include "ui/pages/explorer_page.h"
+#include "charts/logits_table_model.h"
+#include "ui/window/main_window.h"
+#include "ui/forms/junk_risk_form.h"
+#include "ui/pages/junk_risk_page.h"
+#include "ui/pages/page.h"
+#include "ui/window/presentation_zoom.h"
+#include "engine/models/synthetic_vocabulary.h"
+#include "ui/window/workbench.h"
+
+#include <QAbstractAxis>
+#include <QAbstractSpinBox>
+#include <QAction>
+#include <QChart>
+#include <QApplication>
+#include <QFile>
+#include <QClipboard>
+#include <QDoubleSpinBox>
+#include <QImage>
+#include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSpinBox>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoGroup>
+#include <QUndoStack>
+
+using namespace logitlab;
+using namespace logitlab::ui;
+
+namespace {
+
+// A page with nothing but an undo stack, to see the Edit menu follow the current page.
+class StackPage : public Page {
+public:
+    StackPage() : m_stack(new QUndoStack(this)) {}
+    QString title() const override { return QStringLiteral("Other"); }
+    app::Provenance provenance() const override { return app::Provenance(QStringLiteral("other")); }
+    QUndoStack* undoStack() const override { return m_stack; }
+
+private:
+    QUndoStack* m_stack;
+};
+
+QAction* findAction(const QMainWindow& window, const QString& menu, const QString& text)
+{
+    for (QAction* top : window.menuBar()->actions()) {
+        if (top->text().remove(QLatin1Char('&')) != menu)
+            continue;
+        for (QAction* a : top->menu()->actions())
+            if (a->text().remove(QLatin1Char('&')).startsWith(text))
+                return a;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("LogitLabTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_main_window"));
+    }
+    void init() { QSettings().clear(); }
+
+    void menusHaveTheStandardShortcuts_data()
+    {
+        QTest::addColumn<QString>("menu");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QKeySequence>("shortcut");
+        QTest::newRow("New") << "File" << "New" << QKeySequence(QKeySequence::New);
+        QTest::newRow("Open") << "File" << "Open experiment..." << QKeySequence(QKeySequence::Open);
+        QTest::newRow("Save") << "File" << "Save experiment..." << QKeySequence(QKeySequence::Save);
+        QTest::newRow("Export chart") << "File" << "Export chart..." << QKeySequence(QStringLiteral("Ctrl+E"));
+        QTest::newRow("Export table") << "File" << "Export table as CSV..." << QKeySequence(QStringLiteral("Ctrl+Shift+E"));
+        QTest::newRow("Quit") << "File" << "Quit" << QKeySequence(QKeySequence::Quit);
+        QTest::newRow("Undo") << "Edit" << "Undo" << QKeySequence(QKeySequence::Undo);
+        QTest::newRow("Redo") << "Edit" << "Redo" << QKeySequence(QKeySequence::Redo);
+        QTest::newRow("Copy table") << "Edit" << "Copy table" << QKeySequence(QKeySequence::Copy);
+        QTest::newRow("Copy chart") << "Edit" << "Copy chart image" << QKeySequence(QStringLiteral("Ctrl+Shift+C"));
+        QTest::newRow("Full screen") << "View" << "Full screen" << QKeySequence(QKeySequence::FullScreen);
+        QTest::newRow("Zoom in") << "View" << "Zoom in" << QKeySequence(QKeySequence::ZoomIn);
+        QTest::newRow("Zoom out") << "View" << "Zoom out" << QKeySequence(QKeySequence::ZoomOut);
+        QTest::newRow("Reset zoom") << "View" << "Reset zoom" << QKeySequence(QStringLiteral("Ctrl+0"));
+        QTest::newRow("Lesson") << "Help" << "What this page shows" << QKeySequence(QKeySequence::HelpContents);
+    }
+    // Ctrl+R runs the page shown, on every page with a Run button (the banners say so), with the
+    // focus wherever a teacher left it: in a numeric field, on the page list.
+    void ctrlRRunsThePageShown_data()
+    {
+        QTest::addColumn<int>("row");
+        MainWindow window;
+        buildWorkbench(window);
+        for (int row = 0; row < window.pageList()->count(); ++row)
+            QTest::newRow(qPrintable(window.pageList()->item(row)->text())) << row;
+    }
+    void ctrlRRunsThePageShown()
+    {
+        QFETCH(int, row);
+        MainWindow window;
+        buildWorkbench(window);
+        window.pageList()->setCurrentRow(row);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        auto* page = qobject_cast<ExperimentPage*>(window.currentPage());
+        if (!page)
+            QSKIP("this page computes as its controls change: it has no Run");
+        QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 60000);  // the first-show run
+        QPushButton* run = nullptr;
+        for (QPushButton* button : page->findChildren<QPushButton*>())
+            if (button->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_R))
+                run = button;
+        QVERIFY2(run && run->isVisibleTo(page), qPrintable(page->title() + QStringLiteral(": no Run button with Ctrl+R shown")));
+        const QList<QWidget*> focuses{window.pageList(), page->findChild<QAbstractSpinBox*>()};
+        for (QWidget* focus : focuses) {
+            if (!focus)
+                continue;
+            focus->setFocus();
+            QSignalSpy clicked(run, &QPushButton::clicked);
+            QTest::keyClick(focus, Qt::Key_R, Qt::ControlModifier);
+            // A button's shortcut animates the press: the click comes about 100 ms later.
+            QTRY_VERIFY2(clicked.count() == 1, qPrintable(page->title() + QStringLiteral(": Ctrl+R in ") + focus->metaObject()->className()));
+            QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 60000);
+        }
+    }
+
+    // Presentation mode: the zoom scales the window's font and every chart's (title 1.15x,
+    // axes and legend 1.1x the window's), steps back down, persists, and resets to the start.
+    void zoomScalesTheWindowAndItsCharts()
+    {
+        const double base = QApplication::font().pointSizeF();
+        {
+            MainWindow window;
+            auto* explorer = new ExplorerPage;
+            window.addPage(explorer);
+            PresentationZoom* zoom = window.zoom();
+            QCOMPARE(zoom->percent(), 100);
+            QCOMPARE(explorer->chart()->titleFont().pointSizeF(), base * 1.15);
+            zoom->zoomIn();
+            QCOMPARE(zoom->percent(), 110);
+            QCOMPARE(QApplication::font().pointSizeF(), base * 1.1);
+            zoom->setPercent(200);
+            QCOMPARE(QApplication::font().pointSizeF(), base * 2.0);
+            QCOMPARE(explorer->chart()->titleFont().pointSizeF(), base * 2.0 * 1.15);
+            QCOMPARE(explorer->chart()->axes().first()->labelsFont().pointSizeF(), base * 2.0 * 1.1);
+            zoom->zoomOut();
+            QCOMPARE(zoom->percent(), 175);
+            zoom->setPercent(1000);
+            QCOMPARE(zoom->percent(), PresentationZoom::kMaxPercent);
+            zoom->setPercent(150);
+        }
+        {
+            MainWindow again;  // the next session starts at the saved zoom
+            QCOMPARE(again.zoom()->percent(), 150);
+            again.zoom()->reset();
+            QCOMPARE(QApplication::font().pointSizeF(), base);
+        }
+    }
+
+    // The title names the page's file and marks unsaved changes; New, Open and Quit ask before
+    // dropping them (Cancel keeps everything, Discard drops, Save writes the page's file first).
+    void unsavedChangesAreMarkedAndAskedAbout()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        const Workbench pages = buildWorkbench(window);
+        QStringList asked;
+        QMessageBox::StandardButton answer = QMessageBox::Cancel;
+        window.setUnsavedQuestion([&](const QString& question) {
+            asked << question;
+            return answer;
+        });
+        window.show();
+        QVERIFY2(window.windowTitle().startsWith(QStringLiteral("untitled[*] — Explorer")), qPrintable(window.windowTitle()));
+        QVERIFY(!window.isWindowModified());
+
+        pages.explorer->topPBox()->setValue(0.5);
+        QVERIFY(window.isWindowModified());
+        window.newOnCurrentPage();  // Cancel
+        QCOMPARE(asked.size(), 1);
+        QVERIFY(asked.first().contains(QLatin1String("Explorer")));
+        QCOMPARE(pages.explorer->topPBox()->value(), 0.5);
+        answer = QMessageBox::Discard;
+        window.newOnCurrentPage();
+        QCOMPARE(asked.size(), 2);
+        QCOMPARE(pages.explorer->topPBox()->value(), 0.9);
+        QVERIFY(!window.isWindowModified());
+        window.newOnCurrentPage();  // nothing to ask about
+        QCOMPARE(asked.size(), 2);
+
+        const QString path = dir.filePath(QStringLiteral("state.json"));
+        pages.explorer->topPBox()->setValue(0.75);
+        QCOMPARE(window.saveExperimentTo(path), QString());
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("state.json[*] — Explorer")));
+        QVERIFY(!window.isWindowModified());
+
+        // Another page's edits are its own, and Save writes them to its file.
+        window.showPage(pages.junkRisk);
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("untitled[*] — Junk risk")));
+        const QString junkPath = dir.filePath(QStringLiteral("junk.json"));
+        QCOMPARE(window.saveExperimentTo(junkPath), QString());
+        pages.junkRisk->junkForm()->repliesBox()->setValue(pages.junkRisk->junkForm()->repliesBox()->value() + 1);
+        QTRY_VERIFY(window.isWindowModified());
+        QCOMPARE(window.windowTitle().left(9), QStringLiteral("junk.json"));
+        pages.explorer->topPBox()->setValue(0.5);
+
+        answer = QMessageBox::Cancel;
+        QVERIFY(!window.close());
+        QVERIFY(window.isVisible());
+        QCOMPARE(asked.size(), 3);
+        answer = QMessageBox::Save;  // both pages have files: no dialog
+        QVERIFY(window.close());
+        QCOMPARE(asked.size(), 5);
+        QVERIFY(!pages.explorer->isModified());
+        QVERIFY(!pages.junkRisk->isModified());
+        QFile saved(path);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QVERIFY(saved.readAll().contains("\"top-p\": 0.5"));
+    }
+
+    void menusHaveTheStandardShortcuts()
+    {
+        QFETCH(QString, menu);
+        QFETCH(QString, text);
+        QFETCH(QKeySequence, shortcut);
+        MainWindow window;
+        window.addPage(new ExplorerPage);
+        QAction* action = findAction(window, menu, text);
+        QVERIFY2(action, qPrintable(menu + QStringLiteral(" > ") + text));
+        QCOMPARE(action->shortcut(), shortcut);
+        QVERIFY(findAction(window, QStringLiteral("Help"), QStringLiteral("About LogitLab")));
+        QVERIFY(findAction(window, QStringLiteral("File"), QStringLiteral("Open recent")));
+    }
+
+    void undoFollowsTheCurrentPage()
+    {
+        MainWindow window;
+        auto* explorer = new ExplorerPage;
+        auto* other = new StackPage;
+        window.addPage(explorer);
+        window.addPage(other);
+        QCOMPARE(window.pageList()->count(), 2);
+        QCOMPARE(window.undoGroup()->activeStack(), explorer->undoStack());
+        QAction* undo = findAction(window, QStringLiteral("Edit"), QStringLiteral("Undo"));
+        QVERIFY(!undo->isEnabled());
+        explorer->topPBox()->setValue(0.75);
+        QVERIFY(undo->isEnabled());
+        window.pageList()->setCurrentRow(1);
+        QCOMPARE(window.currentPage(), other);
+        QCOMPARE(window.undoGroup()->activeStack(), other->undoStack());
+        QVERIFY(!undo->isEnabled());
+        window.pageList()->setCurrentRow(0);
+        undo->trigger();
+        QCOMPARE(explorer->topPBox()->value(), 0.9);
+        QCOMPARE(explorer->model()->survivors().size(), std::size_t{3});
+    }
+
+    void saveNamesFilesAsLogitLabFiles_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QString>("written");
+        QTest::newRow("no extension") << "/tmp/run1" << "/tmp/run1.logitlab.json";
+        QTest::newRow("plain json kept") << "/tmp/run1.json" << "/tmp/run1.json";
+        QTest::newRow("already logitlab") << "/tmp/run1.logitlab.json" << "/tmp/run1.logitlab.json";
+        QTest::newRow("dotted folder") << "/tmp/v1.2/run" << "/tmp/v1.2/run.logitlab.json";
+    }
+    void saveNamesFilesAsLogitLabFiles()
+    {
+        QFETCH(QString, typed);
+        QFETCH(QString, written);
+        QCOMPARE(MainWindow::experimentFileName(typed), written);
+    }
+
+    void newGoesBackToTheLessonExample()
+    {
+        MainWindow window;
+        auto* explorer = new ExplorerPage;
+        window.addPage(explorer);
+        explorer->applyPreset(1);
+        int asked = 0;
+        window.setUnsavedQuestion([&asked](const QString&) {
+            ++asked;
+            return QMessageBox::Discard;
+        });
+        findAction(window, QStringLiteral("File"), QStringLiteral("New"))->trigger();
+        QCOMPARE(asked, 1);  // the preset was an unsaved change
+        QCOMPARE(explorer->model()->tokenName(0), QStringLiteral("users"));
+    }
+
+    void recentFilesRememberSavesAndOpens()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.addPage(new ExplorerPage);
+        const QString a = dir.filePath(QStringLiteral("a.json"));
+        const QString b = dir.filePath(QStringLiteral("b.json"));
+        QCOMPARE(window.saveExperimentTo(a), QString());
+        QCOMPARE(window.saveExperimentTo(b), QString());
+        QCOMPARE(window.recentFiles(), (QStringList{b, a}));
+        QCOMPARE(window.openExperimentFrom(a), QString());
+        QCOMPARE(window.recentFiles(), (QStringList{a, b}));
+        // A failed open is not remembered.
+        QVERIFY(!window.openExperimentFrom(dir.filePath(QStringLiteral("missing.csv"))).isEmpty());
+        QCOMPARE(window.recentFiles().size(), 2);
+        // A second window (the next start) sees the same list.
+        MainWindow next;
+        QCOMPARE(next.recentFiles(), (QStringList{a, b}));
+    }
+
+    void geometryAndSplittersPersist()
+    {
+        QList<int> saved;
+        QSize size;
+        {
+            MainWindow window;
+            window.addPage(new ExplorerPage);
+            window.resize(1300, 760);  // above the minimum size, and not what a new window picks
+            window.show();
+            auto* splitter = window.findChild<QSplitter*>(QStringLiteral("explorerParametersSplitter"));
+            QVERIFY(splitter);
+            splitter->setSizes({420, 560});
+            saved = splitter->sizes();
+            size = window.size();
+            window.close();  // saves
+        }
+        MainWindow again;
+        again.addPage(new ExplorerPage);
+        again.show();
+        QCOMPARE(again.size(), size);
+        QCOMPARE(size, QSize(1300, 760));
+        QCOMPARE(again.findChild<QSplitter*>(QStringLiteral("explorerParametersSplitter"))->sizes(), saved);
+    }
+
+    void copyTableAndChart()
+    {
+        MainWindow window;
+        window.addPage(new ExplorerPage);
+        window.show();
+        window.copyTable();
+        const QString text = QApplication::clipboard()->text();
+        QVERIFY2(text.startsWith(QLatin1String("token\tlogit\tp at T\tsurvivor\trenormalised p\trank\n")),
+                 qPrintable(text));
+        QVERIFY(text.contains(QLatin1String("users\t3\t0.5770\tyes\t0.6285\t1\n")));
+        window.copyChartImage();
+        const QImage image = QApplication::clipboard()->image();
+        QCOMPARE(image.size(), QSize(1920, 1200));
+    }
+
+    // A table of 50,000 rows is read a slice at a time under a progress dialog: the file is the
+    // same, byte for byte, as the one written in one go; Cancel writes nothing.
+    void largeTablesAreWrittenInSlices()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        auto* page = new ExplorerPage;
+        window.addPage(page);
+        window.show();
+        logitlab::engine::SyntheticSpec spec;
+        spec.size = 50'000;
+        page->generateVocabulary(spec);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->loading(), 30'000);
+
+        const QString once = dir.filePath(QStringLiteral("once.csv"));
+        QCOMPARE(window.exportTableTo(once), QString());
+        QSignalSpy done(&window, &MainWindow::tableTextDone);
+        const QString sliced = dir.filePath(QStringLiteral("sliced.csv"));
+        window.startTableExport(sliced);
+        QVERIFY(!QFile::exists(sliced));  // still being read: the event loop runs between slices
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60'000);
+        QCOMPARE(done.first().first().toString(), QString());
+        QFile a(once), b(sliced);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        QCOMPARE(b.readAll(), a.readAll());
+
+        const QString stopped = dir.filePath(QStringLiteral("stopped.csv"));
+        window.startTableExport(stopped);
+        auto* dialog = window.findChild<QProgressDialog*>();
+        QVERIFY(dialog);
+        dialog->cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60'000);
+        QCOMPARE(done.last().first().toString(), QStringLiteral("cancelled"));
+        QVERIFY(!QFile::exists(stopped));
+
+        window.copyTable();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, 60'000);
+        QCOMPARE(QApplication::clipboard()->text().count(QLatin1Char('\n')), 50'001);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"
