@@ -52,7 +52,8 @@ void products(qint64 V, qint64 d)
             std::printf("NaN\n");
     }
     std::printf("{\"what\": \"eigen W*h\", \"V\": %lld, \"d\": %lld, \"median_ms\": %.3f}\n", V, d, median(gemv));
-    std::printf("{\"what\": \"eigen W*H (8 columns)\", \"V\": %lld, \"d\": %lld, \"median_ms\": %.3f}\n", V, d, median(gemm));
+    std::printf("{\"what\": \"eigen W*H (8 columns)\", \"V\": %lld, \"d\": %lld, \"median_ms\": %.3f}\n", V, d,
+                median(gemm));
 }
 
 }  // namespace
@@ -99,17 +100,20 @@ int main(int argc, char** argv)
     std::int64_t peak = 0;
     for (const auto& step : last.decode.steps)
         peak = std::max(peak, step.distinctStates);
-    std::printf("{\"R\": %lld, \"T\": %lld, \"V\": %lld, \"d\": %lld, \"threads\": %d, \"repetitions\": %d, "
-                "\"median_s\": %.2f, \"min_s\": %.2f, \"max_s\": %.2f, \"variable_s\": %.2f, \"invariant_s\": %.2f, "
-                "\"distinct_variable\": %lld, \"distinct_invariant\": %lld, \"common_prefix\": %lld, \"peak_states\": %lld, "
-                "\"evaluations\": %lld, \"naive_evaluations\": %lld, \"invariant_cost_ratio\": %.2f}\n",
-                spec.runs, spec.steps, spec.vocabulary, spec.hidden, threads, repetitions, median(seconds),
-                *std::min_element(seconds.begin(), seconds.end()), *std::max_element(seconds.begin(), seconds.end()),
-                last.variableSeconds, last.invariantSeconds, static_cast<long long>(s.distinctVariable),
-                static_cast<long long>(s.distinctInvariant), static_cast<long long>(s.commonPrefix), static_cast<long long>(peak),
-                static_cast<long long>(s.evaluationsVariable), spec.runs * spec.steps, last.costRatio);
+    std::printf(
+        "{\"R\": %lld, \"T\": %lld, \"V\": %lld, \"d\": %lld, \"threads\": %d, \"repetitions\": %d, "
+        "\"median_s\": %.2f, \"min_s\": %.2f, \"max_s\": %.2f, \"variable_s\": %.2f, \"invariant_s\": %.2f, "
+        "\"distinct_variable\": %lld, \"distinct_invariant\": %lld, \"common_prefix\": %lld, \"peak_states\": %lld, "
+        "\"evaluations\": %lld, \"naive_evaluations\": %lld, \"invariant_cost_ratio\": %.2f}\n",
+        spec.runs, spec.steps, spec.vocabulary, spec.hidden, threads, repetitions, median(seconds),
+        *std::min_element(seconds.begin(), seconds.end()), *std::max_element(seconds.begin(), seconds.end()),
+        last.variableSeconds, last.invariantSeconds, static_cast<long long>(s.distinctVariable),
+        static_cast<long long>(s.distinctInvariant), static_cast<long long>(s.commonPrefix),
+        static_cast<long long>(peak), static_cast<long long>(s.evaluationsVariable), spec.runs * spec.steps,
+        last.costRatio);
     for (const auto& c : last.costs)
-        std::printf("{\"cost_batch\": %lld, \"variable_kernel\": \"%s\", \"variable_ms\": %.2f, \"invariant_ms\": %.2f}\n", c.batch,
-                    qPrintable(c.variableKernel), c.variableMs, c.invariantMs);
+        std::printf(
+            "{\"cost_batch\": %lld, \"variable_kernel\": \"%s\", \"variable_ms\": %.2f, \"invariant_ms\": %.2f}\n",
+            c.batch, qPrintable(c.variableKernel), c.variableMs, c.invariantMs);
     return 0;
 }

@@ -2,9 +2,9 @@
 // V = 128,256 float32 logits drawn from normal(0, 2.5), median at most 1 ms per token on one
 // core (issue 17: 0.3 ms). Also the softmax alone (issue 17: 0.25 ms), the floor its id-order sum
 // sets, the other vocabulary sizes, and top-k, for context.
-#include "engine/sampler/candidates.h"
 #include "engine/kernels/lesson_exp_sum.h"
 #include "engine/rng/mulberry32.h"
+#include "engine/sampler/candidates.h"
 #include "engine/sampler/sample.h"
 #include "engine/sampler/softmax.h"
 
@@ -146,6 +146,8 @@ BENCHMARK(BM_ExpSumPath)
     ->ArgsProduct({{128256},
                    {static_cast<int>(ExpPath::Scalar), static_cast<int>(ExpPath::Sse2), static_cast<int>(ExpPath::Avx2),
                     static_cast<int>(ExpPath::Avx2WithoutFma)}})
-    ->Unit(benchmark::kMillisecond)->Repetitions(9)->ReportAggregatesOnly(true);
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(9)
+    ->ReportAggregatesOnly(true);
 
 BENCHMARK_MAIN();

@@ -2,9 +2,9 @@
 // float32 logits drawn from normal(0, 2.5)). The target: llama.cpp's default chain (top-k 40,
 // top-p 0.95, min-p 0.05, temperature 0.8, then the draw) at a median of at most 0.5 ms per token
 // on one core. Top-k selects from the raw logits first, so no softmax ever covers the vocabulary.
+#include "engine/rng/mulberry32.h"
 #include "engine/sampler/chain_settings.h"
 #include "engine/sampler/draw.h"
-#include "engine/rng/mulberry32.h"
 #include "engine/sampler/sampler_chain.h"
 
 #include <benchmark/benchmark.h>
@@ -50,10 +50,7 @@ void runTokens(benchmark::State& state, SamplerChain chain)
     state.SetItemsProcessed(state.iterations());
 }
 
-void BM_LlamaCppDefaultChain(benchmark::State& state)
-{
-    runTokens(state, defaultChain(Semantics::LlamaCpp));
-}
+void BM_LlamaCppDefaultChain(benchmark::State& state) { runTokens(state, defaultChain(Semantics::LlamaCpp)); }
 
 // The same stages with the whole vocabulary copied into the array first (no top-k shortcut):
 // what the shortcut saves.

@@ -5,13 +5,13 @@
 // vocabulary of V tokens is generated, or that load is undone and redone (budget: 50 ms).
 // Runs with the offscreen platform; no display needed.
 #include "app/run/allocator_tuning.h"
+#include "charts/logits_table_model.h"
+#include "engine/models/synthetic_vocabulary.h"
 #include "engine/sampler/candidates_from_order.h"
+#include "engine/sampler/sampler_analysis.h"
 #include "ui/forms/chain_controls.h"
 #include "ui/pages/explorer_page.h"
-#include "charts/logits_table_model.h"
 #include "ui/window/main_window.h"
-#include "engine/sampler/sampler_analysis.h"
-#include "engine/models/synthetic_vocabulary.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -56,10 +56,7 @@ struct Fixture {
 };
 
 // Slider positions 0.50 .. 1.49: the drag a lecturer makes, never repeating a value twice in a row.
-int nextPosition(int& step)
-{
-    return 50 + (step++ % 100);
-}
+int nextPosition(int& step) { return 50 + (step++ % 100); }
 
 void BM_SliderStep(benchmark::State& state)
 {
@@ -88,15 +85,9 @@ void stepAndPaint(benchmark::State& state, bool fullRepaint)
     state.SetLabel("V = " + std::to_string(state.range(0)));
 }
 
-void BM_SliderStepAndPaint(benchmark::State& state)
-{
-    stepAndPaint(state, false);
-}
+void BM_SliderStepAndPaint(benchmark::State& state) { stepAndPaint(state, false); }
 
-void BM_SliderStepAndFullRepaint(benchmark::State& state)
-{
-    stepAndPaint(state, true);
-}
+void BM_SliderStepAndFullRepaint(benchmark::State& state) { stepAndPaint(state, true); }
 
 // A step and its paint with the table in a given order: sorted by p at T (a header click; a
 // table this large also opens so), the sort proxy checks the order again on every step; in id
@@ -119,10 +110,7 @@ void BM_SliderStepAndPaintSortedByP(benchmark::State& state)
     stepAndPaintSorted(state, ui::LogitsTableModel::ProbabilityColumn);
 }
 
-void BM_SliderStepAndPaintInIdOrder(benchmark::State& state)
-{
-    stepAndPaintSorted(state, -1);
-}
+void BM_SliderStepAndPaintInIdOrder(benchmark::State& state) { stepAndPaintSorted(state, -1); }
 
 // One logit typed into the table: the undo step, an edited copy of the shared table (the
 // token moved within the order in O(V)), the analysis, the chart; then the paint.

@@ -4,8 +4,8 @@
 // binary search on the running sums, vLLM through its exponential race (one exponential per
 // candidate and draw, so top-k 40 there). The default N is 1,000; the figure to watch is that
 // 10^5 stays well under a second, so the button answers at once and a cancel is seldom needed.
-#include "engine/sampler/explorer_draws.h"
 #include "engine/models/synthetic_logits.h"
+#include "engine/sampler/explorer_draws.h"
 
 #include <benchmark/benchmark.h>
 
@@ -28,13 +28,17 @@ void BM_ExplorerDraws(benchmark::State& state)
         auto draws = explorerDraws(logits, chain, kDraws, "mt19937_64", seed++);
         benchmark::DoNotOptimize(draws);
     }
-    state.SetLabel(semanticsName(semantics) + (semantics == Semantics::Vllm ? ", top-k 40" : ", no cut")
-                   + ", 10^5 draws, V = 262,144");
+    state.SetLabel(semanticsName(semantics) + (semantics == Semantics::Vllm ? ", top-k 40" : ", no cut") +
+                   ", 10^5 draws, V = 262,144");
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * kDraws));
 }
 
 }  // namespace
 
-BENCHMARK(BM_ExplorerDraws)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(BM_ExplorerDraws)
+    ->DenseRange(0, 3)
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 
 BENCHMARK_MAIN();

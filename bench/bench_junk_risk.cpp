@@ -2,13 +2,13 @@
 // V = 262,144 (Zipf), against a cumulative sum + binary search, and the whole workload
 // (10^6 replies x 300 tokens, plain sampling) split into the experiment's work items on 1 and 2
 // threads. Counters report draws per second; run with --benchmark_repetitions for medians.
-#include "engine/rng/alias_table.h"
-#include "engine/sampler/candidates.h"
 #include "engine/experiments/decoder.h"
 #include "engine/experiments/junk_risk.h"
-#include "engine/sampler/softmax.h"
 #include "engine/models/synthetic_logits.h"
+#include "engine/rng/alias_table.h"
 #include "engine/rng/uniform_bits.h"
+#include "engine/sampler/candidates.h"
+#include "engine/sampler/softmax.h"
 
 #include <benchmark/benchmark.h>
 
@@ -33,7 +33,8 @@ const std::vector<double>& zipfProbabilities()
     return p;
 }
 
-template <class Engine> void BM_AliasDraw(benchmark::State& state)
+template <class Engine>
+void BM_AliasDraw(benchmark::State& state)
 {
     const AliasTable table(zipfProbabilities());
     Engine engine(42);
@@ -122,6 +123,6 @@ BENCHMARK(BM_JunkRiskWorkload)
     ->UseRealTime()
     ->Iterations(1);
 
-} // namespace
+}  // namespace
 
 BENCHMARK_MAIN();

@@ -3,11 +3,11 @@
 // default chain (top-k 40, top-p 0.95, min-p 0.05, temperature 0.8), the draw and the step's
 // record (rank, entropy, survivors, top tokens). Target: at least 2,000 steps per second on one
 // core. Also the model alone (logits only) and loading it from its compiled-in bytes.
-#include "engine/models/builtin_model.h"
-#include "engine/sampler/chain_settings.h"
 #include "engine/experiments/generation_loop.h"
-#include "engine/rng/rng_factory.h"
+#include "engine/models/builtin_model.h"
 #include "engine/models/word_tokens.h"
+#include "engine/rng/rng_factory.h"
+#include "engine/sampler/chain_settings.h"
 
 #include <benchmark/benchmark.h>
 
@@ -32,7 +32,8 @@ void BM_LoopStepLlamaDefaults(benchmark::State& state)
             loop.rewind(0);
         benchmark::DoNotOptimize(loop.step().token);
     }
-    state.counters["steps_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["steps_per_s"] =
+        benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["vocab"] = static_cast<double>(builtinModel()->vocabSize());
 }
 BENCHMARK(BM_LoopStepLlamaDefaults)->Unit(benchmark::kMicrosecond);

@@ -76,10 +76,12 @@ int main(int argc, char** argv)
 
     double seconds = 0.0;
     const double play = longestStall([&] { page.play(); }, [&] { return !page.isPlaying(); }, seconds);
-    std::printf("play %zu steps at 0 ms/pass: %.2f s, longest UI stall %.1f ms\n", page.mainLoop()->steps().size(), seconds, play);
+    std::printf("play %zu steps at 0 ms/pass: %.2f s, longest UI stall %.1f ms\n", page.mainLoop()->steps().size(),
+                seconds, play);
 
     const double run = longestStall([&] { page.run(); }, [&] { return !page.isRunning(); }, seconds);
-    std::printf("run N = %zu on a worker: %.2f s, longest UI stall %.1f ms\n", page.mainLoop()->steps().size(), seconds, run);
+    std::printf("run N = %zu on a worker: %.2f s, longest UI stall %.1f ms\n", page.mainLoop()->steps().size(), seconds,
+                run);
     const QString shots = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     const auto shoot = [&](const char* phase) {
         if (shots.isEmpty())

@@ -2,11 +2,11 @@
 //   10^4 seeds x 10^4 draws over the lesson's exercise chain (T = 1, top-p 0.9): <= 2 s;
 //   10^3 seeds x 10^4 draws over V = 128,256 normal(0, 2.5) logits at T = 0.7, top-p 0.95: <= 5 s.
 // Each iteration is one whole sweep (work items, per-seed tests, summary).
-#include "engine/sampler/candidates.h"
 #include "app/run/experiment_runner.h"
-#include "engine/sampler/lesson_examples.h"
 #include "engine/experiments/seed_sweep.h"
 #include "engine/models/synthetic_logits.h"
+#include "engine/sampler/candidates.h"
+#include "engine/sampler/lesson_examples.h"
 
 #include <benchmark/benchmark.h>
 
@@ -30,12 +30,12 @@ void sweep(benchmark::State& state, const Eigen::ArrayXd& logits, SamplerSetting
     const int threads = static_cast<int>(state.range(0));
     for (auto _ : state) {
         auto results = experiment.emptyResults();
-        app::runWorkItems(
-            experiment.itemCount(), threads, [&](int, std::size_t item) { experiment.runItem(item, results); }, {});
+        app::runWorkItems(experiment.itemCount(), threads,
+                          [&](int, std::size_t item) { experiment.runItem(item, results); }, {});
         benchmark::DoNotOptimize(experiment.summarise(results));
     }
-    state.counters["draws/s"] = benchmark::Counter(static_cast<double>(seeds) * 1e4 * static_cast<double>(state.iterations()),
-                                                   benchmark::Counter::kIsRate);
+    state.counters["draws/s"] = benchmark::Counter(
+        static_cast<double>(seeds) * 1e4 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["outcomes"] = static_cast<double>(p.source->outcomeIds().size());
 }
 
@@ -51,7 +51,19 @@ void BM_Vocabulary128kThousandSeeds(benchmark::State& state)
 
 }  // namespace
 
-BENCHMARK(BM_ExerciseTenThousandSeeds)->Arg(1)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime()->Repetitions(5)->ReportAggregatesOnly(true);
-BENCHMARK(BM_Vocabulary128kThousandSeeds)->Arg(1)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime()->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(BM_ExerciseTenThousandSeeds)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime()
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_Vocabulary128kThousandSeeds)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime()
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 
 BENCHMARK_MAIN();

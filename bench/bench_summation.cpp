@@ -26,13 +26,15 @@ void BM_TenThousandShufflesOf1e5Float32(benchmark::State& state)
         const auto experiment = std::move(SummationExperiment::prepare(p)).value();
         std::vector<SummationExperiment::Scratch> scratch(static_cast<std::size_t>(threads));
         std::vector<double> results(experiment.itemCount());
-        app::runWorkItems(
-            experiment.itemCount(), threads,
-            [&](int worker, std::size_t item) { results[item] = experiment.runItem(item, scratch[static_cast<std::size_t>(worker)]); },
-            {});
+        app::runWorkItems(experiment.itemCount(), threads,
+                          [&](int worker, std::size_t item) {
+                              results[item] = experiment.runItem(item, scratch[static_cast<std::size_t>(worker)]);
+                          },
+                          {});
         distinct = experiment.summarize(results).distinctShuffles;
     }
-    state.counters["terms/s"] = benchmark::Counter(1e9 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["terms/s"] =
+        benchmark::Counter(1e9 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["distinct"] = static_cast<double>(distinct);
 }
 
@@ -46,7 +48,14 @@ void BM_ExactSumOf1e5(benchmark::State& state)
 
 }  // namespace
 
-BENCHMARK(BM_TenThousandShufflesOf1e5Float32)->Arg(1)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(BM_TenThousandShufflesOf1e5Float32)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime()
+    ->Iterations(1)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 BENCHMARK(BM_ExactSumOf1e5)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

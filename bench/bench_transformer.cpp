@@ -6,8 +6,8 @@
 //
 // bench_transformer --benchmark_filter=Decode --benchmark_repetitions=5 (medians: the machine's
 // load moves single runs). Arguments: type (0 F32, 8 Q8_0), threads.
-#include "random_model.h"
 #include "engine/transformer/transformer.h"
+#include "random_model.h"
 
 #include <benchmark/benchmark.h>
 
@@ -82,13 +82,18 @@ void BM_Decode(benchmark::State& state)
         token = static_cast<std::int32_t>((token * 31 + 7) % 49152);
         benchmark::DoNotOptimize(logits.value().data());
     }
-    state.counters["tokens_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()),
-                                                        benchmark::Counter::kIsRate);
+    state.counters["tokens_per_s"] =
+        benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Decode)
     ->ArgNames({"type", "threads"})
-    ->Args({8, 1})->Args({8, 2})->Args({0, 1})->Args({0, 2})
-    ->Unit(benchmark::kMillisecond)->UseRealTime()->MeasureProcessCPUTime();
+    ->Args({8, 1})
+    ->Args({8, 2})
+    ->Args({0, 1})
+    ->Args({0, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
 
 // Decode steps after a 1,024-token prompt (cut back to it every 64 steps): what attention over
 // a longer cache adds to a step.
@@ -104,13 +109,15 @@ void BM_DecodeAfter1024(benchmark::State& state)
         token = static_cast<std::int32_t>((token * 31 + 7) % 49152);
         benchmark::DoNotOptimize(logits.value().data());
     }
-    state.counters["tokens_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()),
-                                                        benchmark::Counter::kIsRate);
+    state.counters["tokens_per_s"] =
+        benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_DecodeAfter1024)
     ->ArgNames({"type", "threads"})
     ->Args({8, 2})
-    ->Unit(benchmark::kMillisecond)->UseRealTime()->MeasureProcessCPUTime();
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
 
 void BM_Prefill128(benchmark::State& state)
 {
@@ -121,13 +128,16 @@ void BM_Prefill128(benchmark::State& state)
         auto logits = t.evaluate(tokens);
         benchmark::DoNotOptimize(logits.value().data());
     }
-    state.counters["tokens_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()) * 128,
-                                                        benchmark::Counter::kIsRate);
+    state.counters["tokens_per_s"] =
+        benchmark::Counter(static_cast<double>(state.iterations()) * 128, benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Prefill128)
     ->ArgNames({"type", "threads"})
-    ->Args({8, 2})->Args({0, 2})
-    ->Unit(benchmark::kMillisecond)->UseRealTime()->MeasureProcessCPUTime();
+    ->Args({8, 2})
+    ->Args({0, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MeasureProcessCPUTime();
 
 }  // namespace
 

@@ -5,8 +5,8 @@
 // and `sample` is held to the default number of draws so that one input stays fast.
 #include "cli/candidates_command.h"
 #include "cli/command_line.h"
-#include "fuzz_support.h"
 #include "cli/sample_command.h"
+#include "fuzz_support.h"
 
 #include <QCoreApplication>
 #include <QString>

@@ -6,15 +6,15 @@
 // and synthetic ones are only built up to 4,096 tokens, so that one input stays fast (the
 // examples' 262,144-token files are still parsed in full).
 #include "app/io/experiment_file.h"
-#include "app/kinds/experiment_kind.h"
-#include "fuzz_support.h"
 #include "app/kinds/batch_invariance_job.h"
-#include "engine/models/builtin_model.h"
+#include "app/kinds/experiment_kind.h"
 #include "app/kinds/junk_risk_spec.h"
 #include "app/kinds/loop_spec.h"
 #include "app/kinds/seed_sweep_spec.h"
 #include "app/kinds/summation_job.h"
+#include "engine/models/builtin_model.h"
 #include "engine/models/word_tokens.h"
+#include "fuzz_support.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -62,7 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto spec = app::parseLoop(root.value(), path);
         if (spec && !spec->replay)
             if (const auto chain = app::loopChain(spec.value()))
-                (void)app::loopEstimate(spec.value(), static_cast<std::size_t>(spec->steps), engine::builtinModel()->vocabSize(),
+                (void)app::loopEstimate(spec.value(), static_cast<std::size_t>(spec->steps),
+                                        engine::builtinModel()->vocabSize(),
                                         engine::wordTokens(spec->prompt.toStdString()).size(), chain.value());
     }
     return 0;

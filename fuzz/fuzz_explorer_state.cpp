@@ -1,8 +1,8 @@
 // Fuzzes Explorer state files (docs/explorer.md) and what the Explorer does with one it accepts:
 // the chain is checked against the vocabulary and analysed, as LogitsTableModel::analyse does
 // when the file is opened.
-#include "engine/sampler/candidates_from_order.h"
 #include "app/kinds/explorer_state.h"
+#include "engine/sampler/candidates_from_order.h"
 #include "fuzz_support.h"
 
 #include <QByteArray>

@@ -2,8 +2,8 @@
 // metadata of every value type, the tensor directory; an accepted file has every row of every
 // tensor dequantised (the data must lie inside the input) and every typed look-up tried on
 // every key. A refusal must be one line.
-#include "fuzz_support.h"
 #include "engine/gguf/gguf_file.h"
+#include "fuzz_support.h"
 
 #include <span>
 #include <vector>

@@ -2,8 +2,8 @@
 // experiment files' "file" distributions, the GUI's Open), size and encoding checks included,
 // and the binary dumps told by their content (.npy, .npz through libzip, safetensors): the
 // only row, the last step, and the step scan.
-#include "fuzz_support.h"
 #include "app/io/logits_file.h"
+#include "fuzz_support.h"
 
 using namespace logitlab;
 

@@ -1,7 +1,7 @@
 // Fuzzes the logits text parser (one number per line, or token,logit CSV) and the CSV record
 // splitter on the first line; every accepted distribution must pass validateLogits.
-#include "fuzz_support.h"
 #include "engine/io/logits_parser.h"
+#include "fuzz_support.h"
 
 #include <cstdlib>
 

@@ -2,8 +2,8 @@
 // --tokens (parseTokenList), --probs (logitsFromProbabilities) and a single number (parseDouble).
 #include "cli/chain_options.h"
 #include "cli/command_line.h"
-#include "fuzz_support.h"
 #include "engine/io/logits_parser.h"
+#include "fuzz_support.h"
 
 #include <QString>
 

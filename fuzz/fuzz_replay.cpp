@@ -2,9 +2,9 @@
 // the input is the model's dump (.npy, .npz, safetensors, told by content), opened as a loop
 // replay with its sequences when it names them, every row decoded; then the loop's step count
 // and work estimate (issue 34) for a replay of all of its steps, and the first steps read.
-#include "fuzz_support.h"
 #include "app/kinds/imported_logits_source.h"
 #include "app/kinds/loop_spec.h"
+#include "fuzz_support.h"
 
 #include <QFileInfo>
 

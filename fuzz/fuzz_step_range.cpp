@@ -2,10 +2,10 @@
 // "steps", docs/experiments.md): the input is the JSON value of "steps", read strictly and
 // resolved against arrays of a few lengths, 0 and the largest included, then the estimate of
 // a seed sweep over those steps (issue 34) for the range it names.
-#include "fuzz_support.h"
 #include "app/io/json_object_reader.h"
-#include "app/text/step_range.h"
 #include "app/kinds/step_sweep_job.h"
+#include "app/text/step_range.h"
+#include "fuzz_support.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,8 +18,9 @@ using namespace logitlab;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     // The value inside an object, so any JSON value (a string, a number, an object) is tried.
-    const QByteArray json = QByteArray("{\"steps\": ") + QByteArray(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size))
-                            + QByteArray("}");
+    const QByteArray json = QByteArray("{\"steps\": ") +
+                            QByteArray(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size)) +
+                            QByteArray("}");
     const QJsonDocument document = QJsonDocument::fromJson(json);
     if (!document.isObject())
         return 0;

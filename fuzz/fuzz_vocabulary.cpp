@@ -1,7 +1,7 @@
 // Fuzzes vocabulary files (app::readVocabularyFile: a tokenizer.json or one token per line) and
 // fitting them to a V of 64 (padding, another model's tokenizer, byte-level spelling).
-#include "fuzz_support.h"
 #include "app/io/vocabulary_file.h"
+#include "fuzz_support.h"
 
 using namespace logitlab;
 

@@ -157,7 +157,8 @@ void divergencePositions(QChart* chart, const app::BatchInvarianceOutcome& o)
 void distinctStates(QChart* chart, const app::BatchInvarianceOutcome& o)
 {
     const auto& d = o.decode;
-    chart->setTitle(QObject::tr("Distinct states the %1 runs occupy, and the (prefix, kernel) evaluations they cost").arg(o.spec.runs));
+    chart->setTitle(QObject::tr("Distinct states the %1 runs occupy, and the (prefix, kernel) evaluations they cost")
+                        .arg(o.spec.runs));
     auto* states = new QLineSeries;
     states->setName(QObject::tr("distinct states"));
     states->setPen(QPen(kHeld, 2));
@@ -184,7 +185,10 @@ void distinctStates(QChart* chart, const app::BatchInvarianceOutcome& o)
 
 }  // namespace
 
-BatchInvarianceCharts::BatchInvarianceCharts(QObject* parent) : QObject(parent), m_first(newRebuiltChart()), m_second(newRebuiltChart()) {}
+BatchInvarianceCharts::BatchInvarianceCharts(QObject* parent)
+    : QObject(parent), m_first(newRebuiltChart()), m_second(newRebuiltChart())
+{
+}
 
 BatchInvarianceCharts::~BatchInvarianceCharts()
 {

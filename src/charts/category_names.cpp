@@ -17,10 +17,7 @@ constexpr double kGap = 6.0;  // between a name and the plot
 
 }  // namespace
 
-CategoryNames* CategoryNames::attach(QChart* chart, QBarCategoryAxis* axis)
-{
-    return new CategoryNames(chart, axis);
-}
+CategoryNames* CategoryNames::attach(QChart* chart, QBarCategoryAxis* axis) { return new CategoryNames(chart, axis); }
 
 CategoryNames::CategoryNames(QChart* chart, QBarCategoryAxis* axis)
     : QObject(chart), m_chart(chart), m_axis(axis), m_ownLeftMargin(chart->margins().left())
@@ -95,9 +92,6 @@ QStringList CategoryNames::shownNames() const
     return names;
 }
 
-double CategoryNames::shownPointSize() const
-{
-    return m_pointSize;
-}
+double CategoryNames::shownPointSize() const { return m_pointSize; }
 
 }  // namespace logitlab::ui

@@ -1,9 +1,9 @@
 #include "charts/chart_export.h"
 
 #include "app/io/build_info.h"
-#include "charts/chart_export_style.h"
 #include "app/io/reproducible_pdf.h"
 #include "app/io/save_text.h"
+#include "charts/chart_export_style.h"
 
 #include <QBuffer>
 #include <QChart>
@@ -29,10 +29,7 @@ namespace {
 
 constexpr double kLogicalDpi = 96.0;
 
-QString softwareName()
-{
-    return QStringLiteral("LogitLab %1 (%2)").arg(app::appVersion(), app::gitHash());
-}
+QString softwareName() { return QStringLiteral("LogitLab %1 (%2)").arg(app::appVersion(), app::gitHash()); }
 
 // Gives the chart a scene to render from (a chart built headless has none) and the export
 // size, and puts both back afterwards.
@@ -112,10 +109,7 @@ QByteArray renderPng(ChartStage& stage, const ChartExportOptions& options, const
 }
 
 // "8.5cm", "3.3in": a length as the SVG's width or height.
-QString svgLength(double value, LengthUnit unit)
-{
-    return QString::number(value, 'g', 10) + lengthUnitName(unit);
-}
+QString svgLength(double value, LengthUnit unit) { return QString::number(value, 'g', 10) + lengthUnitName(unit); }
 
 QByteArray renderSvg(ChartStage& stage, const ChartExportOptions& options, const app::Provenance& provenance)
 {
@@ -145,10 +139,7 @@ QByteArray renderSvg(ChartStage& stage, const ChartExportOptions& options, const
     return text.toUtf8();
 }
 
-QString xmlEscaped(const QString& text)
-{
-    return text.toHtmlEscaped();
-}
+QString xmlEscaped(const QString& text) { return text.toHtmlEscaped(); }
 
 QByteArray renderPdf(ChartStage& stage, const ChartExportOptions& options, const app::Provenance& provenance)
 {
@@ -199,9 +190,15 @@ QString renderAndSave(QChart* chart, const QString& path, ChartFormat format, co
     style.fitToPage([&stage] { stage.relayout(); });
     QByteArray bytes;
     switch (format) {
-    case ChartFormat::Png: bytes = renderPng(stage, options, provenance); break;
-    case ChartFormat::Svg: bytes = renderSvg(stage, options, provenance); break;
-    case ChartFormat::Pdf: bytes = renderPdf(stage, options, provenance); break;
+    case ChartFormat::Png:
+        bytes = renderPng(stage, options, provenance);
+        break;
+    case ChartFormat::Svg:
+        bytes = renderSvg(stage, options, provenance);
+        break;
+    case ChartFormat::Pdf:
+        bytes = renderPdf(stage, options, provenance);
+        break;
     }
     if (bytes.isEmpty())
         return QStringLiteral("%1: rendering the %2 failed").arg(path, chartFormatName(format));
@@ -225,17 +222,17 @@ std::optional<ChartFormat> chartFormatFromName(const QString& name)
 QString chartFormatName(ChartFormat format)
 {
     switch (format) {
-    case ChartFormat::Png: return QStringLiteral("png");
-    case ChartFormat::Svg: return QStringLiteral("svg");
-    case ChartFormat::Pdf: return QStringLiteral("pdf");
+    case ChartFormat::Png:
+        return QStringLiteral("png");
+    case ChartFormat::Svg:
+        return QStringLiteral("svg");
+    case ChartFormat::Pdf:
+        return QStringLiteral("pdf");
     }
     return {};
 }
 
-QString lengthUnitName(LengthUnit unit)
-{
-    return unit == LengthUnit::Cm ? QStringLiteral("cm") : QStringLiteral("in");
-}
+QString lengthUnitName(LengthUnit unit) { return unit == LengthUnit::Cm ? QStringLiteral("cm") : QStringLiteral("in"); }
 
 std::optional<LengthUnit> lengthUnitFromName(const QString& name)
 {
@@ -249,7 +246,8 @@ std::optional<LengthUnit> lengthUnitFromName(const QString& name)
 
 QSize ChartExportOptions::pixelSize() const
 {
-    return QSize(static_cast<int>(std::lround(widthInches() * dpi)), static_cast<int>(std::lround(heightInches() * dpi)));
+    return QSize(static_cast<int>(std::lround(widthInches() * dpi)),
+                 static_cast<int>(std::lround(heightInches() * dpi)));
 }
 
 ChartExportOptions ChartExportOptions::fromScreenPixels(QSize size, int dpi)
@@ -299,8 +297,8 @@ ChartOptionProblem checkChartExportOptions(const ChartExportOptions& o)
 
 std::optional<ChartExportOptions> parseChartSize(const QString& text, ChartExportOptions base)
 {
-    static const QRegularExpression pattern(
-        QStringLiteral("^\\s*([0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)\\s*[xX]\\s*([0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)\\s*(cm|in)\\s*$"));
+    static const QRegularExpression pattern(QStringLiteral(
+        "^\\s*([0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)\\s*[xX]\\s*([0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)\\s*(cm|in)\\s*$"));
     const QRegularExpressionMatch match = pattern.match(text);
     if (!match.hasMatch())
         return std::nullopt;
@@ -337,8 +335,8 @@ QImage chartImage(QChart* chart, int dpi, QSize size)
     return chartImage(chart, ChartExportOptions::fromScreenPixels(size, std::clamp(dpi, 96, 600)));
 }
 
-QString exportChart(QChart* chart, const QString& path, ChartFormat format, const app::Provenance& provenance,
-                    int dpi, QSize size)
+QString exportChart(QChart* chart, const QString& path, ChartFormat format, const app::Provenance& provenance, int dpi,
+                    QSize size)
 {
     if (!chart)
         return QStringLiteral("%1: there is no chart to export").arg(path);

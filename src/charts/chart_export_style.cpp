@@ -16,7 +16,6 @@
 
 #include <cmath>
 
-
 namespace logitlab::ui {
 
 namespace {
@@ -74,14 +73,9 @@ QString wrapChartText(const QString& html, const QFont& font, double width)
 }
 
 ChartExportStyle::ChartExportStyle(QChart* chart, const ChartExportOptions& options)
-    : m_chart(chart),
-      m_fit(!options.screenFonts),
-      m_title(chart->title()),
-      m_titleFont(chart->titleFont()),
-      m_legendFont(chart->legend()->font()),
-      m_background(chart->backgroundBrush()),
-      m_backgroundVisible(chart->isBackgroundVisible()),
-      m_margins(chart->margins()),
+    : m_chart(chart), m_fit(!options.screenFonts), m_title(chart->title()), m_titleFont(chart->titleFont()),
+      m_legendFont(chart->legend()->font()), m_background(chart->backgroundBrush()),
+      m_backgroundVisible(chart->isBackgroundVisible()), m_margins(chart->margins()),
       m_legendVisible(chart->legend()->isVisible())
 {
     chart->layout()->getContentsMargins(&m_layoutMargins[0], &m_layoutMargins[1], &m_layoutMargins[2],
@@ -124,7 +118,8 @@ ChartExportStyle::~ChartExportStyle()
             axes[i]->setTitleText(m_axisTitles[i]);
     }
     m_chart->setMargins(m_margins);
-    m_chart->layout()->setContentsMargins(m_layoutMargins[0], m_layoutMargins[1], m_layoutMargins[2], m_layoutMargins[3]);
+    m_chart->layout()->setContentsMargins(m_layoutMargins[0], m_layoutMargins[1], m_layoutMargins[2],
+                                          m_layoutMargins[3]);
     m_chart->setBackgroundBrush(m_background);
     m_chart->setBackgroundVisible(m_backgroundVisible);
 }
@@ -150,7 +145,8 @@ void ChartExportStyle::fitToPage(const std::function<void()>& relayout)
         m_chart->setMargins(margins + QMargins(0, 0, 0, static_cast<int>(std::ceil(height)) + 2));
         qreal left = 0.0, top = 0.0, right = 0.0, bottom = 0.0;
         m_chart->layout()->getContentsMargins(&left, &top, &right, &bottom);
-        m_figureLegend->setPos(left + margins.left() + 4.0, m_chart->size().height() - bottom - margins.bottom() - height);
+        m_figureLegend->setPos(left + margins.left() + 4.0,
+                               m_chart->size().height() - bottom - margins.bottom() - height);
         relayout();
     }
     // Axis titles to the plot's sides, once the title and the legend have taken their room.

@@ -44,7 +44,7 @@ private:
     QChart* m_chart;
     bool m_fit;  // figure fonts: text is fitted to the page
     QString m_title;
-    QStringList m_axisTitles;       // in chart->axes() order
+    QStringList m_axisTitles;  // in chart->axes() order
     QFont m_titleFont;
     QFont m_legendFont;
     QList<QFont> m_axisLabelFonts;  // in chart->axes() order

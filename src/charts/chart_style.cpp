@@ -10,10 +10,10 @@
 #include <QLogValueAxis>
 #include <QValueAxis>
 
-#include <algorithm>
-#include <cmath>
 #include <QLegend>
 #include <QPalette>
+#include <algorithm>
+#include <cmath>
 
 namespace logitlab::ui {
 
@@ -136,7 +136,8 @@ void fitValueTicks(QChart* chart)
         if (axis->max() != axis->property(kFittedMax).toDouble())
             axis->setProperty(kOwnMax, axis->max());
         const double min = axis->min();
-        applyTicks(axis, min, ticksFor(axis, plot, axis->property(kOwnTicks).toInt(), min, axis->property(kOwnMax).toDouble()));
+        applyTicks(axis, min,
+                   ticksFor(axis, plot, axis->property(kOwnTicks).toInt(), min, axis->property(kOwnMax).toDouble()));
     }
 }
 
@@ -193,8 +194,8 @@ void keepTicksFitted(QChart* chart)
     // A rebuild that sets its own tick count is fitted again, after it (queued).
     for (QAbstractAxis* axis : chart->axes())
         if (auto* value = qobject_cast<QValueAxis*>(axis))
-            QObject::connect(value, &QValueAxis::tickCountChanged, chart, [chart] { fitValueTicks(chart); },
-                             Qt::QueuedConnection);
+            QObject::connect(
+                value, &QValueAxis::tickCountChanged, chart, [chart] { fitValueTicks(chart); }, Qt::QueuedConnection);
 }
 
 void setChartColours(QChart* chart, const QPalette& palette)

@@ -22,10 +22,7 @@ const QList<QColor> kPresetColors{{0x1f, 0x77, 0xb4}, {0xd6, 0x27, 0x28}, {0x2c,
 }  // namespace
 
 CompareChart::CompareChart(QObject* parent)
-    : QObject(parent),
-      m_chart(new QChart),
-      m_series(new QBarSeries),
-      m_tokens(new QBarCategoryAxis),
+    : QObject(parent), m_chart(new QChart), m_series(new QBarSeries), m_tokens(new QBarCategoryAxis),
       m_probability(new QValueAxis)
 {
     const auto& all = engine::allSemantics();
@@ -95,7 +92,8 @@ void CompareChart::setResults(const std::vector<engine::Result<engine::Candidate
         const bool differ = keptBy > 0 && keptBy < ran;
         if (differ)
             m_disagreements << names[static_cast<qsizetype>(i)];
-        categories << (differ ? names[static_cast<qsizetype>(i)] + QStringLiteral(" ≠") : names[static_cast<qsizetype>(i)]);
+        categories << (differ ? names[static_cast<qsizetype>(i)] + QStringLiteral(" ≠")
+                              : names[static_cast<qsizetype>(i)]);
     }
     for (std::size_t s = 0; s < results.size(); ++s) {
         QBarSet* set = m_sets[static_cast<qsizetype>(s)];
@@ -103,9 +101,10 @@ void CompareChart::setResults(const std::vector<engine::Result<engine::Candidate
         set->append(values[s]);
     }
     m_tokens->setCategories(categories);
-    m_chart->setTitle(m_disagreements.isEmpty()
-                          ? tr("Same logits under four presets: they agree on which tokens survive")
-                          : tr("Same logits under four presets: they disagree on %1").arg(m_disagreements.join(tr(", "))));
+    m_chart->setTitle(
+        m_disagreements.isEmpty()
+            ? tr("Same logits under four presets: they agree on which tokens survive")
+            : tr("Same logits under four presets: they disagree on %1").arg(m_disagreements.join(tr(", "))));
 }
 
 void CompareChart::setComparison(const engine::SemanticsComparison& comparison, const std::vector<std::int32_t>& ids,
@@ -143,7 +142,8 @@ void CompareChart::setComparison(const engine::SemanticsComparison& comparison, 
     }
     if (ordersDiffer)
         m_explanation << tr("stage order: %1").arg(orders.join(QStringLiteral("; ")));
-    QString title = m_chart->title() + QStringLiteral("<br><small>") + tr("why: %1").arg(why.join(QStringLiteral("; ")).toHtmlEscaped());
+    QString title = m_chart->title() + QStringLiteral("<br><small>") +
+                    tr("why: %1").arg(why.join(QStringLiteral("; ")).toHtmlEscaped());
     if (ordersDiffer)
         title += QStringLiteral("<br>") + tr("stage order: %1").arg(orders.join(QStringLiteral(" · ")).toHtmlEscaped());
     m_chart->setTitle(title + QStringLiteral("</small>"));

@@ -7,8 +7,8 @@
 // in its legend entry.
 #pragma once
 
-#include "engine/sampler/candidate.h"
 #include "engine/core/result.h"
+#include "engine/sampler/candidate.h"
 #include "engine/sampler/semantics_comparison.h"
 
 #include <QObject>
@@ -47,7 +47,7 @@ public:
     // "llama.cpp vs hf: D1 temperature placement: ..." per disagreeing pair, then the stage
     // orders when they differ; empty when the presets agree or no comparison was given.
     QStringList explanation() const { return m_explanation; }
-    QList<int> survivorCounts() const { return m_counts; }          // -1 where a preset failed
+    QList<int> survivorCounts() const { return m_counts; }  // -1 where a preset failed
 
 private:
     QChart* m_chart;

@@ -14,12 +14,8 @@
 namespace logitlab::ui {
 
 DrawChart::DrawChart(QObject* parent)
-    : QObject(parent),
-      m_chart(new QChart),
-      m_series(new QBarSeries),
-      m_observed(new QBarSet(tr("drawn"))),
-      m_expected(new QBarSet(tr("expected: N × renormalised p"))),
-      m_tokens(new QBarCategoryAxis),
+    : QObject(parent), m_chart(new QChart), m_series(new QBarSeries), m_observed(new QBarSet(tr("drawn"))),
+      m_expected(new QBarSet(tr("expected: N × renormalised p"))), m_tokens(new QBarCategoryAxis),
       m_count(new QValueAxis)
 {
     m_observed->setColor(chart_colors::kSurvivor);
@@ -47,8 +43,8 @@ DrawChart::~DrawChart()
         delete m_chart;
 }
 
-void DrawChart::setResult(const engine::CandidateList& list, const engine::DrawCounts& counts,
-                          const QStringList& names, const QString& caption, const QString& test)
+void DrawChart::setResult(const engine::CandidateList& list, const engine::DrawCounts& counts, const QStringList& names,
+                          const QString& caption, const QString& test)
 {
     const int n = static_cast<int>(list.size());
     const int shown = n > kTopBars + 1 ? kTopBars : n;

@@ -29,8 +29,8 @@ public:
 
     QChart* chart() const { return m_chart; }
 
-    // `names` has one entry per candidate; `test` is the fit test in words. `caption` says what was drawn ("1,000 draws,
-    // mulberry32 seed 42").
+    // `names` has one entry per candidate; `test` is the fit test in words. `caption` says what was drawn ("1,000
+    // draws, mulberry32 seed 42").
     void setResult(const engine::CandidateList& list, const engine::DrawCounts& counts, const QStringList& names,
                    const QString& caption, const QString& test);
     void clear(const QString& message);

@@ -1,30 +1,30 @@
 #include "charts/experiment_charts.h"
 
-#include "charts/batch_invariance_charts.h"
 #include "app/kinds/batch_invariance_job.h"
 #include "app/kinds/batch_invariance_kind.h"
-#include "charts/compare_chart.h"
-#include "charts/draw_chart.h"
 #include "app/kinds/explorer_kind.h"
 #include "app/kinds/explorer_run.h"
-#include "charts/junk_risk_chart.h"
 #include "app/kinds/junk_risk_job.h"
 #include "app/kinds/junk_risk_kind.h"
-#include "charts/loop_charts.h"
 #include "app/kinds/loop_job.h"
 #include "app/kinds/loop_kind.h"
+#include "app/kinds/seed_sweep_job.h"
+#include "app/kinds/seed_sweep_kind.h"
+#include "app/kinds/sequence_sweep_job.h"
+#include "app/kinds/summation_job.h"
+#include "app/kinds/summation_kind.h"
+#include "charts/batch_invariance_charts.h"
+#include "charts/compare_chart.h"
+#include "charts/draw_chart.h"
+#include "charts/junk_risk_chart.h"
 #include "charts/logits_table_model.h"
+#include "charts/loop_charts.h"
 #include "charts/probability_chart.h"
 #include "charts/reply_junk_risk_chart.h"
 #include "charts/seed_sweep_charts.h"
-#include "app/kinds/seed_sweep_job.h"
-#include "app/kinds/seed_sweep_kind.h"
 #include "charts/sequence_sweep_charts.h"
-#include "app/kinds/sequence_sweep_job.h"
 #include "charts/step_sweep_charts.h"
 #include "charts/summation_charts.h"
-#include "app/kinds/summation_job.h"
-#include "app/kinds/summation_kind.h"
 #include "charts/sweep_chart.h"
 #include "charts/token_display.h"
 
@@ -185,7 +185,8 @@ void batchInvarianceCharts(const app::ExperimentResult& result, ExperimentCharts
     charts->setOutcome(outcome);
     const bool oneStep = outcome.spec.study == app::BatchInvarianceSpec::Study::OneStep;
     out.add(QString(), oneStep ? QObject::tr("Flip map") : QObject::tr("Divergence positions"), charts->first());
-    out.add(oneStep ? QStringLiteral("-gap-vs-error") : QStringLiteral("-states"), oneStep ? QObject::tr("Gap vs error") : QObject::tr("Distinct states"), charts->second());
+    out.add(oneStep ? QStringLiteral("-gap-vs-error") : QStringLiteral("-states"),
+            oneStep ? QObject::tr("Gap vs error") : QObject::tr("Distinct states"), charts->second());
     out.owners.push_back(std::move(charts));
 }
 
@@ -195,12 +196,9 @@ using Builder = std::function<void(const app::ExperimentResult&, ExperimentChart
 const std::map<QString, Builder>& builders()
 {
     static const std::map<QString, Builder> map{
-        {app::junkRiskKind().id(), junkRiskCharts},
-        {app::seedSweepKind().id(), seedSweepCharts},
-        {app::summationKind().id(), summationCharts},
-        {app::explorerKind().id(), explorerCharts},
-        {app::loopKind().id(), loopCharts},
-        {app::batchInvarianceKind().id(), batchInvarianceCharts},
+        {app::junkRiskKind().id(), junkRiskCharts},   {app::seedSweepKind().id(), seedSweepCharts},
+        {app::summationKind().id(), summationCharts}, {app::explorerKind().id(), explorerCharts},
+        {app::loopKind().id(), loopCharts},           {app::batchInvarianceKind().id(), batchInvarianceCharts},
     };
     return map;
 }

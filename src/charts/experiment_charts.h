@@ -21,8 +21,8 @@ QT_END_NAMESPACE
 namespace logitlab::ui {
 
 struct ExperimentCharts {
-    QList<QPair<QString, QChart*>> charts;        // suffix ("", "-spread", ...) -> chart, owned below
-    QStringList labels;                           // each chart's tab on a page ("Errors")
+    QList<QPair<QString, QChart*>> charts;  // suffix ("", "-spread", ...) -> chart, owned below
+    QStringList labels;                     // each chart's tab on a page ("Errors")
     std::vector<std::unique_ptr<QObject>> owners;
 
     void add(const QString& suffix, const QString& label, QChart* chart);

@@ -74,8 +74,7 @@ bool FigureLegend::qtLegendCuts(QChart* chart, double width)
     return total > width;
 }
 
-FigureLegend::FigureLegend(QChart* chart, double width)
-    : QGraphicsItem(chart), m_font(chart->legend()->font())
+FigureLegend::FigureLegend(QChart* chart, double width) : QGraphicsItem(chart), m_font(chart->legend()->font())
 {
     const QColor textColour = chart->legend()->labelColor();
     const QFontMetricsF metrics(m_font);

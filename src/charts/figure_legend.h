@@ -9,8 +9,8 @@
 #include <QFont>
 #include <QGraphicsItem>
 #include <QList>
-#include <QPointF>
 #include <QPen>
+#include <QPointF>
 #include <QRectF>
 #include <QString>
 #include <QStringList>
@@ -52,7 +52,7 @@ private:
     };
     QList<Placed> m_placed;
     QFont m_font;
-    double m_marker = 0.0;      // marker side, from the font's height
+    double m_marker = 0.0;  // marker side, from the font's height
     double m_lineHeight = 0.0;
     int m_rows = 0;
     QRectF m_bounds;

@@ -8,15 +8,9 @@ FunctionCommand::FunctionCommand(const QString& text, std::function<void()> redo
 {
 }
 
-void FunctionCommand::redo()
-{
-    m_redo();
-}
+void FunctionCommand::redo() { m_redo(); }
 
-void FunctionCommand::undo()
-{
-    m_undo();
-}
+void FunctionCommand::undo() { m_undo(); }
 
 bool FunctionCommand::mergeWith(const QUndoCommand* other)
 {

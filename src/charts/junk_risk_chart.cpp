@@ -5,8 +5,8 @@
 #include <QChart>
 #include <QGraphicsScene>
 #include <QLegendMarker>
-#include <QLocale>
 #include <QLineSeries>
+#include <QLocale>
 #include <QLogValueAxis>
 #include <QPen>
 #include <QPointF>
@@ -33,9 +33,9 @@ constexpr std::size_t kMaxMarkers = 1000;
 const QList<QColor>& junkRiskPalette()
 {
     static const QList<QColor> palette{QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
-                             QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
-                             QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
-                             QColor(0x17, 0xbe, 0xcf)};
+                                       QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                                       QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
+                                       QColor(0x17, 0xbe, 0xcf)};
     return palette;
 }
 
@@ -81,8 +81,8 @@ void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool l
         auto* axis = new QLogValueAxis;
         axis->setBase(10.0);
         axis->setLabelFormat(QStringLiteral("%g"));
-        axis->setMinorTickCount(-1);        // 2..9 between decades
-        axis->setRange(1.0, longest * 1.1); // a little room right of the last point
+        axis->setMinorTickCount(-1);         // 2..9 between decades
+        axis->setRange(1.0, longest * 1.1);  // a little room right of the last point
         lengthAxis = axis;
     } else {
         auto* axis = new QValueAxis;
@@ -150,7 +150,7 @@ void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool l
             }
             analytic->replace(curve);
             attach(analytic, true);
-            attach(points, false); // same colour as its line: the title explains points
+            attach(points, false);  // same colour as its line: the title explains points
         }
         if (row.replies == 0 || seen++ % std::max<std::size_t>(stride, 1) != 0)
             continue;
@@ -175,4 +175,4 @@ void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool l
     }
 }
 
-} // namespace logitlab::ui
+}  // namespace logitlab::ui

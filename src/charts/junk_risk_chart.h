@@ -43,4 +43,4 @@ private:
     QChart* m_chart;
 };
 
-} // namespace logitlab::ui
+}  // namespace logitlab::ui

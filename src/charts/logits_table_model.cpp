@@ -1,10 +1,10 @@
 #include "charts/logits_table_model.h"
 
 #include "charts/function_command.h"
-#include "engine/core/input_limits.h"
-#include "engine/io/logits_parser.h"
-#include "engine/core/number_format.h"
 #include "charts/token_display.h"
+#include "engine/core/input_limits.h"
+#include "engine/core/number_format.h"
+#include "engine/io/logits_parser.h"
 
 #include <QUndoStack>
 
@@ -68,8 +68,8 @@ engine::SamplerAnalysis LogitsTableModel::analyse(const engine::PreparedDistribu
                                                   const engine::ExplorerChain& chain)
 {
     const auto& logits = table.distribution.logits;
-    if (logits.size() == 0 || table.problem
-        || engine::validateExplorerChain(chain, static_cast<std::size_t>(logits.size()))) {
+    if (logits.size() == 0 || table.problem ||
+        engine::validateExplorerChain(chain, static_cast<std::size_t>(logits.size()))) {
         engine::SamplerAnalysis empty;
         empty.probabilities.assign(static_cast<std::size_t>(logits.size()), 0.0);
         return empty;
@@ -148,10 +148,7 @@ int LogitsTableModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_table->distribution.logits.size());
 }
 
-int LogitsTableModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int LogitsTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant LogitsTableModel::data(const QModelIndex& index, int role) const
 {
@@ -166,8 +163,8 @@ QVariant LogitsTableModel::data(const QModelIndex& index, int role) const
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && index.column() == SurvivorColumn && survivor < 0)
         return tr("Removed by the filters: %1").arg(cutDescription());
-    if (role == Qt::ToolTipRole && index.column() == TokenColumn
-        && m_table->distribution.tokens[row].size() > static_cast<std::size_t>(kShownTokenChars))
+    if (role == Qt::ToolTipRole && index.column() == TokenColumn &&
+        m_table->distribution.tokens[row].size() > static_cast<std::size_t>(kShownTokenChars))
         return QString::fromStdString(m_table->distribution.tokens[row]);  // the whole of a cut name
     if (!(display || edit))
         return {};
@@ -199,12 +196,18 @@ QVariant LogitsTableModel::headerData(int section, Qt::Orientation orientation, 
 {
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
         switch (section) {
-        case TokenColumn: return tr("The token's text; double-click to rename it.");
-        case LogitColumn: return tr("The model's raw score; double-click to edit it.");
-        case ProbabilityColumn: return tr("Softmax of the logits divided by the temperature.");
-        case SurvivorColumn: return tr("Whether the token survives top-k and top-p.");
-        case RenormalisedColumn: return tr("The survivor's share after the survivors are rescaled to sum to 1.");
-        case RankColumn: return tr("Position by probability, 1 = most likely.");
+        case TokenColumn:
+            return tr("The token's text; double-click to rename it.");
+        case LogitColumn:
+            return tr("The model's raw score; double-click to edit it.");
+        case ProbabilityColumn:
+            return tr("Softmax of the logits divided by the temperature.");
+        case SurvivorColumn:
+            return tr("Whether the token survives top-k and top-p.");
+        case RenormalisedColumn:
+            return tr("The survivor's share after the survivors are rescaled to sum to 1.");
+        case RankColumn:
+            return tr("Position by probability, 1 = most likely.");
         }
     }
     if (role != Qt::DisplayRole)
@@ -212,12 +215,18 @@ QVariant LogitsTableModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation == Qt::Vertical)
         return section;  // the token id
     switch (section) {
-    case TokenColumn: return tr("token");
-    case LogitColumn: return tr("logit");
-    case ProbabilityColumn: return tr("p at T");
-    case SurvivorColumn: return tr("survivor");
-    case RenormalisedColumn: return tr("renormalised p");
-    case RankColumn: return tr("rank");
+    case TokenColumn:
+        return tr("token");
+    case LogitColumn:
+        return tr("logit");
+    case ProbabilityColumn:
+        return tr("p at T");
+    case SurvivorColumn:
+        return tr("survivor");
+    case RenormalisedColumn:
+        return tr("renormalised p");
+    case RankColumn:
+        return tr("rank");
     }
     return {};
 }
@@ -274,7 +283,8 @@ bool LogitsTableModel::setData(const QModelIndex& index, const QVariant& value, 
         return true;
     }
     const int column = index.column();
-    const QString what = column == TokenColumn ? tr("Rename token %1").arg(row) : tr("Edit logit of '%1'").arg(shownName(row));
+    const QString what =
+        column == TokenColumn ? tr("Rename token %1").arg(row) : tr("Edit logit of '%1'").arg(shownName(row));
     m_undoStack->push(new FunctionCommand(
         what, [this, row, column, accepted] { applyCell(row, column, accepted); },
         [this, row, column, previous] { applyCell(row, column, previous); }));

@@ -28,8 +28,15 @@ namespace logitlab::ui {
 class LogitsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { TokenColumn, LogitColumn, ProbabilityColumn, SurvivorColumn, RenormalisedColumn, RankColumn,
-                  ColumnCount };
+    enum Column {
+        TokenColumn,
+        LogitColumn,
+        ProbabilityColumn,
+        SurvivorColumn,
+        RenormalisedColumn,
+        RankColumn,
+        ColumnCount
+    };
 
     explicit LogitsTableModel(QObject* parent = nullptr);
 
@@ -43,7 +50,8 @@ public:
                   std::optional<engine::SamplerAnalysis> analysis = std::nullopt);
     // The computed columns of `table` under `chain`: empty (all probabilities 0) when the
     // logits or the chain cannot be run. Pure, so a loader can call it on a worker thread.
-    static engine::SamplerAnalysis analyse(const engine::PreparedDistribution& table, const engine::ExplorerChain& chain);
+    static engine::SamplerAnalysis analyse(const engine::PreparedDistribution& table,
+                                           const engine::ExplorerChain& chain);
     // The whole chain (semantics preset, lesson settings, further stages). A chain the preset
     // cannot run leaves the computed columns empty (the controls say why).
     void setChain(const engine::ExplorerChain& chain);
@@ -96,7 +104,7 @@ private:
     std::shared_ptr<const engine::PreparedDistribution> m_table;  // never null
     engine::ExplorerChain m_chain;
     engine::SamplerAnalysis m_analysis;
-    std::vector<int> m_survivorIndex;    // position in survivors(), or -1, by id
+    std::vector<int> m_survivorIndex;  // position in survivors(), or -1, by id
     QUndoStack* m_undoStack = nullptr;
 };
 

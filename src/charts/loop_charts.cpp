@@ -134,7 +134,8 @@ void LoopStepsChart::setTracks(const std::vector<Track>& tracks, std::optional<s
     }
     if (divergence) {
         m_mark->setName(tr("first divergent step: %1").arg(*divergence));
-        m_mark->replace({QPointF(static_cast<double>(*divergence), 0.0), QPointF(static_cast<double>(*divergence), 1.0)});
+        m_mark->replace(
+            {QPointF(static_cast<double>(*divergence), 0.0), QPointF(static_cast<double>(*divergence), 1.0)});
         if (!m_chart->series().contains(m_mark)) {
             m_chart->addSeries(m_mark);
             m_mark->attachAxis(m_x);
@@ -145,8 +146,7 @@ void LoopStepsChart::setTracks(const std::vector<Track>& tracks, std::optional<s
     }
     // Steps are whole numbers: ticks 0, 10, 20, 30, 40 rather than 0, 9.75 (shown "9"), ...
     setWholeNumberTicks(m_x, 0.0, static_cast<double>(std::max<std::size_t>(longest - 1, 1)), 6);
-    m_chart->setTitle(tracks.empty() ? tr("Press Step or Run to generate")
-                                     : tr("p of each chosen token"));
+    m_chart->setTitle(tracks.empty() ? tr("Press Step or Run to generate") : tr("p of each chosen token"));
     m_chart->legend()->setVisible(!tracks.empty());
 }
 

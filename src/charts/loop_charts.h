@@ -2,8 +2,8 @@
 // chain), one line per run, the first step where the runs differ marked. LoopStepChart: the
 // next-token distribution at one step, the model's most likely tokens as bars of their
 // probability before the chain (grey when the chain cut them) and after it (orange), the chosen
-// token in brackets and named in the title. stepSummary() says the rest in words. LoopStepsChart keeps its series and replaces their
-// points, so a growing run refreshes it cheaply; LoopStepChart is rebuilt whole.
+// token in brackets and named in the title. stepSummary() says the rest in words. LoopStepsChart keeps its series and
+// replaces their points, so a growing run refreshes it cheaply; LoopStepChart is rebuilt whole.
 #pragma once
 
 #include "engine/experiments/generation_loop.h"

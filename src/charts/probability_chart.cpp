@@ -50,18 +50,10 @@ Axis niceAxis(double tallest)
 }  // namespace
 
 ProbabilityChart::ProbabilityChart(const LogitsTableModel* model, QObject* parent)
-    : QObject(parent),
-      m_model(model),
-      m_chart(new QChart),
-      m_series(new QBarSeries),
-      m_raw(new QBarSet(tr("p at T (grey: cut)"))),
-      m_renormalised(new QBarSet(tr("renormalised p (drawn from)"))),
-      m_cutLine(new QLineSeries),
-      m_tokens(new QBarCategoryAxis),
-      m_probability(new QValueAxis),
-      m_logProbability(new QLogValueAxis),
-      m_topPLine(new QLineSeries),
-      m_cutText(new QGraphicsSimpleTextItem(m_chart))
+    : QObject(parent), m_model(model), m_chart(new QChart), m_series(new QBarSeries),
+      m_raw(new QBarSet(tr("p at T (grey: cut)"))), m_renormalised(new QBarSet(tr("renormalised p (drawn from)"))),
+      m_cutLine(new QLineSeries), m_tokens(new QBarCategoryAxis), m_probability(new QValueAxis),
+      m_logProbability(new QLogValueAxis), m_topPLine(new QLineSeries), m_cutText(new QGraphicsSimpleTextItem(m_chart))
 {
     using namespace chart_colors;
     // The legend shows the set's own colour: blue, with the cut bars selected to grey, so the
@@ -131,15 +123,9 @@ ProbabilityChart::~ProbabilityChart()
         delete m_chart;
 }
 
-QStringList ProbabilityChart::categories() const
-{
-    return m_tokens->categories();
-}
+QStringList ProbabilityChart::categories() const { return m_tokens->categories(); }
 
-QString ProbabilityChart::cutLabel() const
-{
-    return m_cutText->isVisible() ? m_cutLabel : QString();
-}
+QString ProbabilityChart::cutLabel() const { return m_cutText->isVisible() ? m_cutLabel : QString(); }
 
 void ProbabilityChart::rebuild()
 {
@@ -323,7 +309,8 @@ void ProbabilityChart::rebuild()
         title += tr(" + further stages");
     if (m_cumulative)
         title.prepend(tr("Cumulative, "));
-    title += survivorCount == 1 ? tr(": 1 survivor of %L1").arg(n) : tr(": %L1 survivors of %L2").arg(survivorCount).arg(n);
+    title +=
+        survivorCount == 1 ? tr(": 1 survivor of %L1").arg(n) : tr(": %L1 survivors of %L2").arg(survivorCount).arg(n);
     if (m_chart->title() != title)
         m_chart->setTitle(title);
     placeCutLabel();
@@ -349,15 +336,9 @@ void ProbabilityChart::setFixedAxis(bool on)
     rebuild();
 }
 
-double ProbabilityChart::axisTop() const
-{
-    return m_logScale ? m_logProbability->max() : m_probability->max();
-}
+double ProbabilityChart::axisTop() const { return m_logScale ? m_logProbability->max() : m_probability->max(); }
 
-double ProbabilityChart::axisBottom() const
-{
-    return m_logScale ? m_logBottom : m_probability->min();
-}
+double ProbabilityChart::axisBottom() const { return m_logScale ? m_logBottom : m_probability->min(); }
 
 QList<double> ProbabilityChart::rawHeights() const
 {
@@ -428,8 +409,9 @@ void ProbabilityChart::placeCutLabel()
         // labels (the lesson's "cumulative 0.918 > 0.9 after 'items'" did). On the right where
         // every word fits there: the bars right of the cut are the lowest, so it lies over empty
         // plot; else on the roomier side.
-        const QStringList words =
-            QString(m_cutLabel).replace(QLatin1Char('\n'), QLatin1Char(' ')).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        const QStringList words = QString(m_cutLabel)
+                                      .replace(QLatin1Char('\n'), QLatin1Char(' '))
+                                      .split(QLatin1Char(' '), Qt::SkipEmptyParts);
         double widestWord = 0.0;
         for (const QString& word : words)
             widestWord = std::max(widestWord, metrics.horizontalAdvance(word));

@@ -37,8 +37,8 @@ public:
     ~ProbabilityChart() override;
 
     QChart* chart() const { return m_chart; }
-    QStringList categories() const;        // what the x axis shows, for tests
-    QString cutLabel() const;              // the text drawn at the cut, empty when nothing is cut
+    QStringList categories() const;                 // what the x axis shows, for tests
+    QString cutLabel() const;                       // the text drawn at the cut, empty when nothing is cut
     double restMass() const { return m_restMass; }  // p at T of the tokens in the rest bar
     // Where the dashed cut line stands on the token axis (between bars), or -1 when none is
     // drawn: nothing is cut, or the survivors are not the leading bars (XTC).

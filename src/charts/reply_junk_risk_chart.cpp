@@ -127,7 +127,8 @@ void ReplyJunkRiskChart::setRows(const std::vector<engine::ReplyJunkRiskRow>& ro
     // point and interval are drawn and q's line has no markers (the CSV keeps every step).
     constexpr std::size_t kMaxMarkers = 1000;
     const std::size_t settings = std::max<std::size_t>(
-        1, static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const engine::ReplyJunkRiskRow& r) { return r.step == 1; })));
+        1, static_cast<std::size_t>(
+               std::count_if(rows.begin(), rows.end(), [](const engine::ReplyJunkRiskRow& r) { return r.step == 1; })));
     const std::size_t stride = (rows.size() / settings + kMaxMarkers - 1) / kMaxMarkers;
     std::size_t seen = 0;
     int colourIndex = -1;

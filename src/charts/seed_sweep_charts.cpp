@@ -1,7 +1,7 @@
 #include "charts/seed_sweep_charts.h"
 
-#include "charts/chart_lifetime.h"
 #include "app/kinds/seed_sweep_job.h"
+#include "charts/chart_lifetime.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -40,8 +40,8 @@ SeedSweepCharts::~SeedSweepCharts()
     deleteUnlessInScene(m_counts);
 }
 
-void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const QStringList& names,
-                                 std::uint64_t seeds, std::uint64_t drawsPerSeed)
+void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const QStringList& names, std::uint64_t seeds,
+                                 std::uint64_t drawsPerSeed)
 {
     // p-value histogram.
     clearChart(m_pValues);
@@ -87,7 +87,10 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
     flat->attachAxis(lineAxis);
     flat->attachAxis(seedAxis);
     if (!summary.tested())  // one outcome: 0 degrees of freedom, every p-value would read 1
-        m_pValues->setTitle(tr("%1 seeds x %2 draws: no test (%3)").arg(seeds).arg(drawsPerSeed).arg(QString::fromStdString(summary.noTest)));
+        m_pValues->setTitle(tr("%1 seeds x %2 draws: no test (%3)")
+                                .arg(seeds)
+                                .arg(drawsPerSeed)
+                                .arg(QString::fromStdString(summary.noTest)));
     else
         m_pValues->setTitle(tr("%1 seeds x %2 draws: KS D = %3, p = %4, %5")
                                 .arg(seeds)
@@ -196,8 +199,8 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
     pair->attachAxis(countTokens);
     pair->attachAxis(pooledAxis);
     if (!summary.tested() || !summary.pooledChiSquare.tested)  // a p-value of 1 that tests nothing: not shown
-        m_counts->setTitle(tr("Counts against expected: no chi-square test (%1)%2")
-                               .arg(QString::fromStdString(summary.noTest), more));
+        m_counts->setTitle(
+            tr("Counts against expected: no chi-square test (%1)%2").arg(QString::fromStdString(summary.noTest), more));
     else
         m_counts->setTitle(tr("Counts against expected: pooled chi-square = %1 (%2 dof), p = %3%4")
                                .arg(summary.pooledChiSquare.statistic, 0, 'f', 2)

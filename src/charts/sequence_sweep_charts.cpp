@@ -105,7 +105,8 @@ void SequenceSweepCharts::setCensus(const engine::ReplyCensus& census, std::size
     bars->attachAxis(stepAxis);
     bars->attachAxis(seedCountAxis);
     const std::size_t same = census.replies.empty() ? 0 : census.replies.front().seeds.size();
-    m_firstDifference->setTitle(tr("%1 of %2 seeds gave the most common reply; the others first differ at").arg(same).arg(seeds));
+    m_firstDifference->setTitle(
+        tr("%1 of %2 seeds gave the most common reply; the others first differ at").arg(same).arg(seeds));
 }
 
 }  // namespace logitlab::ui

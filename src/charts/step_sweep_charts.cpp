@@ -30,7 +30,10 @@ QValueAxis* stepAxis(const std::vector<app::StepSweepRow>& rows)
 
 }  // namespace
 
-StepSweepCharts::StepSweepCharts(QObject* parent) : QObject(parent), m_tokens(newRebuiltChart()), m_pValues(newRebuiltChart()) {}
+StepSweepCharts::StepSweepCharts(QObject* parent)
+    : QObject(parent), m_tokens(newRebuiltChart()), m_pValues(newRebuiltChart())
+{
+}
 
 StepSweepCharts::~StepSweepCharts()
 {

@@ -6,10 +6,10 @@
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
-#include <QHorizontalBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QGraphicsScene>
+#include <QHorizontalBarSeries>
 #include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -122,8 +122,9 @@ void SummationCharts::setSummary(const engine::SummationSummary& summary, const 
         auto* binAxis = new QBarCategoryAxis;
         binAxis->setCategories(bins);
         const std::int64_t width = summary.histogram.front().high - summary.histogram.front().low + 1;
-        binAxis->setTitleText(width == 1 ? tr("error of the random order (ULPs)")
-                                         : tr("error of the random order (ULPs, bins of %1 from the value shown)").arg(width));
+        binAxis->setTitleText(width == 1
+                                  ? tr("error of the random order (ULPs)")
+                                  : tr("error of the random order (ULPs, bins of %1 from the value shown)").arg(width));
         binAxis->setLabelsAngle(bins.size() > 12 ? -90 : 0);
         auto* countsAxis = countAxis(0.0, tallest, tr("shuffles"));
         m_histogram->addAxis(binAxis, Qt::AlignBottom);
@@ -159,7 +160,8 @@ void SummationCharts::setSummary(const engine::SummationSummary& summary, const 
         m_spread->addSeries(points);
         auto* nAxis = new QLogValueAxis;
         nAxis->setBase(10);
-        nAxis->setRange(static_cast<double>(summary.spread.front().n) / 2, static_cast<double>(summary.spread.back().n) * 2);
+        nAxis->setRange(static_cast<double>(summary.spread.front().n) / 2,
+                        static_cast<double>(summary.spread.back().n) * 2);
         nAxis->setLabelFormat(QStringLiteral("%.0e"));
         nAxis->setTitleText(tr("N (terms)"));
         auto* yAxis = countAxis(0.0, highest, tr("spread (ULPs)"));

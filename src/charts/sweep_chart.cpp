@@ -23,13 +23,8 @@ const QList<QColor> kTokenColors{{0x1f, 0x77, 0xb4}, {0xff, 0x7f, 0x0e}, {0x2c, 
 }  // namespace
 
 SweepChart::SweepChart(QObject* parent)
-    : QObject(parent),
-      m_chart(new QChart),
-      m_temperature(new QValueAxis),
-      m_probability(new QValueAxis),
-      m_count(new QValueAxis),
-      m_survivors(new QLineSeries),
-      m_marker(new QLineSeries)
+    : QObject(parent), m_chart(new QChart), m_temperature(new QValueAxis), m_probability(new QValueAxis),
+      m_count(new QValueAxis), m_survivors(new QLineSeries), m_marker(new QLineSeries)
 {
     m_chart->addAxis(m_temperature, Qt::AlignBottom);
     m_chart->addAxis(m_probability, Qt::AlignLeft);

@@ -15,8 +15,8 @@ QString shownTokenName(std::string_view name)
     std::string_view suffix = name.substr(name.size() - kEndBytes);
     while (!suffix.empty() && (static_cast<unsigned char>(suffix.front()) & 0xC0) == 0x80)
         suffix.remove_prefix(1);  // start on a character, not inside one
-    return shownTokenName(QString::fromUtf8(prefix.data(), static_cast<qsizetype>(prefix.size())) + QChar(u'\u2026')
-                          + QString::fromUtf8(suffix.data(), static_cast<qsizetype>(suffix.size())));
+    return shownTokenName(QString::fromUtf8(prefix.data(), static_cast<qsizetype>(prefix.size())) + QChar(u'\u2026') +
+                          QString::fromUtf8(suffix.data(), static_cast<qsizetype>(suffix.size())));
 }
 
 QString shownTokenName(const QString& name)

@@ -1,13 +1,13 @@
 #include "cli/candidates_command.h"
 
-#include "engine/sampler/chain_evaluation.h"
 #include "app/text/chain_json.h"
-#include "cli/chain_options.h"
-#include "engine/sampler/chain_text.h"
-#include "cli/compare_command.h"
-#include "engine/core/number_format.h"
 #include "app/text/one_line_text.h"
+#include "cli/chain_options.h"
+#include "cli/compare_command.h"
 #include "cli/sampler_options.h"
+#include "engine/core/number_format.h"
+#include "engine/sampler/chain_evaluation.h"
+#include "engine/sampler/chain_text.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -91,8 +91,11 @@ int runCandidates(CommandContext& context)
                 << "arithmetic: " << QString::fromStdString(engine::arithmeticName(prepared.chain.arithmetic())) << '\n'
                 << "chain: " << QString::fromStdString(engine::formatChain(prepared.chain, true)) << '\n'
                 << "survivors: " << survivors.size() << " of " << distribution.logits.size() << '\n';
-    context.out << QStringLiteral("%1  %2  %3  %4\n").arg(QStringLiteral("id"), 6).arg(QStringLiteral("token"), -16)
-                       .arg(QStringLiteral("p"), -22).arg(QStringLiteral("p_raw"));
+    context.out << QStringLiteral("%1  %2  %3  %4\n")
+                       .arg(QStringLiteral("id"), 6)
+                       .arg(QStringLiteral("token"), -16)
+                       .arg(QStringLiteral("p"), -22)
+                       .arg(QStringLiteral("p_raw"));
     for (const auto& c : survivors)
         context.out << QStringLiteral("%1  %2  %3  %4\n")
                            .arg(c.id, 6)

@@ -6,8 +6,8 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
-#include "engine/sampler/candidate.h"
 #include "cli/chain_options.h"
+#include "engine/sampler/candidate.h"
 #include "engine/sampler/distribution.h"
 #include "engine/sampler/sampler_settings.h"
 

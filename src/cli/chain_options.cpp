@@ -1,14 +1,14 @@
 #include "cli/chain_options.h"
 
+#include "app/text/sampler_settings_json.h"
+#include "cli/sampler_options.h"
+#include "engine/core/number_format.h"
+#include "engine/io/logits_parser.h"
+#include "engine/models/token_reference.h"
 #include "engine/sampler/chain_evaluation.h"
 #include "engine/sampler/chain_text.h"
-#include "engine/stages/logit_bias_stage.h"
-#include "engine/io/logits_parser.h"
-#include "engine/core/number_format.h"
-#include "cli/sampler_options.h"
 #include "engine/sampler/sampler_parameters.h"
-#include "app/text/sampler_settings_json.h"
-#include "engine/models/token_reference.h"
+#include "engine/stages/logit_bias_stage.h"
 
 #include <cmath>
 
@@ -16,10 +16,7 @@ namespace logitlab::cli {
 
 namespace {
 
-QString fromStd(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
+QString fromStd(const std::string& s) { return QString::fromStdString(s); }
 
 // The table's token names, for --history and the token-list options: a token by name, "#id" or
 // a plain id (engine/models/token_reference, as in the Explorer's fields).
@@ -90,13 +87,14 @@ ChainRequest readChainOptions(const QCommandLineParser& parser)
 
     if (parser.isSet(QStringLiteral("chain"))) {
         if (beyondLesson || s.temperature || s.topK || s.topP)
-            throw UsageError{QStringLiteral("chain: give either --chain or per-stage options such as --top-k, not both")};
+            throw UsageError{
+                QStringLiteral("chain: give either --chain or per-stage options such as --top-k, not both")};
         if (request.defaults)
             throw UsageError{QStringLiteral("chain: --defaults applies to the preset's chain, not to --chain")};
         request.chainText = parser.value(QStringLiteral("chain")).toStdString();
     }
-    request.lessonOptionsOnly = request.semantics == engine::Semantics::Lesson && !beyondLesson && !request.chainText
-        && !request.defaults;
+    request.lessonOptionsOnly =
+        request.semantics == engine::Semantics::Lesson && !beyondLesson && !request.chainText && !request.defaults;
     return request;
 }
 
@@ -107,16 +105,17 @@ void buildRequestedChain(PreparedChain& prepared, const ChainRequest& request, e
     prepared.settings = request.settings;
     for (const auto& [parameter, text] : request.tokenLists) {
         const std::string typed = text.toStdString();
-        prepared.settings.*parameter->list = parameter->list == &engine::ChainSettings::logitBias
-            ? orUsageError(engine::parseBiasReferences(typed, names, parameter->name))
-            : engine::stageListFromIds(orUsageError(engine::parseTokenReferences(typed, names, parameter->name)));
+        prepared.settings.*parameter->list =
+            parameter->list == &engine::ChainSettings::logitBias
+                ? orUsageError(engine::parseBiasReferences(typed, names, parameter->name))
+                : engine::stageListFromIds(orUsageError(engine::parseTokenReferences(typed, names, parameter->name)));
     }
 
     auto chain = request.chainText
-        ? engine::parseChain(*request.chainText, semantics)
-        : engine::buildChain(request.defaults ? engine::withLibraryDefaults(prepared.settings, semantics)
-                                              : prepared.settings,
-                             semantics);
+                     ? engine::parseChain(*request.chainText, semantics)
+                     : engine::buildChain(request.defaults ? engine::withLibraryDefaults(prepared.settings, semantics)
+                                                           : prepared.settings,
+                                          semantics);
     if (!chain)
         throw UsageError{fromStd(chain.error())};
     const auto vocabSize = static_cast<std::size_t>(prepared.distribution.logits.size());

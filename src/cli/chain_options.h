@@ -3,11 +3,11 @@
 // Reading them checks the spelling; building the chain checks each value against the preset.
 #pragma once
 
-#include "engine/sampler/chain_settings.h"
 #include "cli/command_line.h"
+#include "engine/sampler/chain_settings.h"
 #include "engine/sampler/distribution.h"
-#include "engine/sampler/sampler_parameters.h"
 #include "engine/sampler/sampler_chain.h"
+#include "engine/sampler/sampler_parameters.h"
 #include "engine/sampler/semantics.h"
 
 #include <QCommandLineOption>
@@ -23,14 +23,14 @@ namespace logitlab::cli {
 
 struct ChainRequest {
     engine::Semantics semantics = engine::Semantics::Lesson;
-    std::optional<std::string> chainText;   // --chain, instead of the per-stage options
-    engine::ChainSettings settings;         // the numbers of the per-stage options
+    std::optional<std::string> chainText;  // --chain, instead of the per-stage options
+    engine::ChainSettings settings;        // the numbers of the per-stage options
     // The token-list options (--logit-bias, --dry-breakers) and --history as typed: tokens by id
     // or name, resolved against the distribution's token names when the chain is built.
     std::vector<std::pair<const engine::SamplerParameter*, QString>> tokenLists;
     QString history;
-    bool defaults = false;                  // --defaults: fill in the library's default values
-    bool lessonOptionsOnly = true;          // nothing beyond --temperature/--top-k/--top-p was given
+    bool defaults = false;          // --defaults: fill in the library's default values
+    bool lessonOptionsOnly = true;  // nothing beyond --temperature/--top-k/--top-p was given
 };
 
 QList<QCommandLineOption> chainOptions();

@@ -45,4 +45,4 @@ std::unique_ptr<QCoreApplication> makeCliApplication(int& argc, char** argv)
     return app;
 }
 
-} // namespace logitlab::cli
+}  // namespace logitlab::cli

@@ -17,4 +17,4 @@ QString requestedFormats(int argc, char** argv);
 
 inline const char* const kDefaultFormats = "csv,png";
 
-} // namespace logitlab::cli
+}  // namespace logitlab::cli

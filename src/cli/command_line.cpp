@@ -42,7 +42,8 @@ qint64 integerOption(const QCommandLineParser& parser, const QString& name, qint
     if (!ok)
         throw UsageError{QStringLiteral("%1: '%2' is not a whole number").arg(name, text)};
     if (value < min || value > max)
-        throw UsageError{QStringLiteral("%1: must be between %2 and %3, got %4").arg(name).arg(min).arg(max).arg(value)};
+        throw UsageError{
+            QStringLiteral("%1: must be between %2 and %3, got %4").arg(name).arg(min).arg(max).arg(value)};
     return value;
 }
 

@@ -14,10 +14,10 @@
 namespace logitlab::cli {
 
 struct CommandSpec {
-    QString name;             // "candidates"
-    QString summary;          // one line: the usage text's command list and the man page's
-    QString description;      // the paragraph --help starts with
-    QString positional;       // e.g. "FILE.json"; empty when the command takes none
+    QString name;         // "candidates"
+    QString summary;      // one line: the usage text's command list and the man page's
+    QString description;  // the paragraph --help starts with
+    QString positional;   // e.g. "FILE.json"; empty when the command takes none
     QString positionalHelp;
     QList<QCommandLineOption> options;  // every option but --help, which parseOrThrow adds
     std::function<int(CommandContext&)> run;

@@ -1,7 +1,7 @@
 #include "cli/command_table.h"
 
-#include "cli/candidates_command.h"
 #include "app/text/man_page.h"
+#include "cli/candidates_command.h"
 #include "cli/model_commands.h"
 #include "cli/run_command.h"
 #include "cli/sample_command.h"
@@ -31,7 +31,9 @@ QString usageText()
         text += QStringLiteral("  %1 %2\n").arg(command.name, -12).arg(command.summary);
     text += QStringLiteral("\nOptions:\n");
     for (const QCommandLineOption& option : topLevelOptions()) {
-        text += QStringLiteral("  %1 %2\n").arg(app::optionSpellings(option).join(QStringLiteral(", ")), -18).arg(option.description());
+        text += QStringLiteral("  %1 %2\n")
+                    .arg(app::optionSpellings(option).join(QStringLiteral(", ")), -18)
+                    .arg(option.description());
     }
     text += QStringLiteral("\nRun 'logitlab-cli <command> --help' for the options of a command.\n");
     return text;

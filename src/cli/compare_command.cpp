@@ -1,16 +1,15 @@
 #include "cli/compare_command.h"
 
-
+#include "app/text/chain_json.h"
+#include "app/text/one_line_text.h"
 #include "cli/candidates_command.h"
+#include "cli/sampler_options.h"
+#include "engine/core/number_format.h"
 #include "engine/sampler/chain_divergences.h"
 #include "engine/sampler/chain_evaluation.h"
-#include "app/text/chain_json.h"
 #include "engine/sampler/chain_text.h"
 #include "engine/sampler/cut_report.h"
-#include "engine/core/number_format.h"
-#include "app/text/one_line_text.h"
 #include "engine/sampler/preset_differences.h"
-#include "cli/sampler_options.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -35,10 +34,7 @@ struct PresetOutcome {
     QStringList rounding;  // tokens whose fate depends on the arithmetic (cut_report.h)
 };
 
-QString name(Semantics s)
-{
-    return QString::fromStdString(engine::semanticsName(s));
-}
+QString name(Semantics s) { return QString::fromStdString(engine::semanticsName(s)); }
 
 std::map<std::int32_t, double> byId(const engine::CandidateList& list)
 {
@@ -67,7 +63,8 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
             for (const std::string& w : engine::llamaCppDivergences(prepared.chain))
                 o.warnings << QString::fromStdString(w);
             const auto namer = [&prepared](std::int32_t id) { return prepared.distribution.tokenName(id); };
-            for (const auto& note : engine::roundingDependence(prepared.chain, prepared.distribution.logits, prepared.history))
+            for (const auto& note :
+                 engine::roundingDependence(prepared.chain, prepared.distribution.logits, prepared.history))
                 o.rounding << QString::fromStdString(engine::describeRounding(note, namer));
             if (!haveDistribution) {
                 distribution = prepared.distribution;
@@ -85,8 +82,9 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
     const auto& all = engine::allSemantics();
     for (Semantics s : all) {
         const PresetOutcome& o = outcomes[s];
-        results.push_back(o.error.isEmpty() ? engine::Result<engine::CandidateList>(o.survivors)
-                                            : engine::Result<engine::CandidateList>(engine::Error{o.error.toStdString()}));
+        results.push_back(o.error.isEmpty()
+                              ? engine::Result<engine::CandidateList>(o.survivors)
+                              : engine::Result<engine::CandidateList>(engine::Error{o.error.toStdString()}));
     }
     struct Difference {
         Semantics a, b;
@@ -121,8 +119,8 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
         for (const auto& d : differences)
             diffs.append(QJsonObject{{QStringLiteral("presets"), QJsonArray{name(d.a), name(d.b)}},
                                      {QStringLiteral("rules"), QJsonArray::fromStringList(d.rules)}});
-        context.out << QJsonDocument(QJsonObject{{QStringLiteral("presets"), presets},
-                                                 {QStringLiteral("differences"), diffs}})
+        context.out << QJsonDocument(
+                           QJsonObject{{QStringLiteral("presets"), presets}, {QStringLiteral("differences"), diffs}})
                            .toJson(QJsonDocument::Compact)
                     << '\n';
         return 0;
@@ -135,28 +133,31 @@ int runCompare(CommandContext& context, const QCommandLineParser& parser, const 
             ids.insert(c.id);
     for (Semantics s : all) {
         const PresetOutcome& o = outcomes[s];
-        context.out << QStringLiteral("%1 chain: %2\n").arg(name(s), -10).arg(o.error.isEmpty() ? o.chainText
-                                                                                           : QStringLiteral("error: ") + o.error);
+        context.out << QStringLiteral("%1 chain: %2\n")
+                           .arg(name(s), -10)
+                           .arg(o.error.isEmpty() ? o.chainText : QStringLiteral("error: ") + o.error);
     }
     context.out << QStringLiteral("%1  %2").arg(QStringLiteral("id"), 6).arg(QStringLiteral("token"), -16);
     for (Semantics s : all)
         context.out << QStringLiteral("  %1").arg(name(s), -20);
     context.out << '\n';
     for (std::int32_t id : ids) {
-        context.out << QStringLiteral("%1  %2").arg(id, 6).arg(app::terminalText(QString::fromStdString(distribution.tokenName(id))), -16);
+        context.out << QStringLiteral("%1  %2").arg(id, 6).arg(
+            app::terminalText(QString::fromStdString(distribution.tokenName(id))), -16);
         for (Semantics s : all) {
             const auto found = byId(outcomes[s].survivors);
             const auto it = found.find(id);
-            context.out << QStringLiteral("  %1").arg(it == found.end() ? QStringLiteral("-")
-                                                                        : QString::fromStdString(engine::formatDouble(it->second)),
-                                                      -20);
+            context.out << QStringLiteral("  %1").arg(
+                it == found.end() ? QStringLiteral("-") : QString::fromStdString(engine::formatDouble(it->second)),
+                -20);
         }
         context.out << '\n';
     }
     if (differences.empty())
         context.out << "all four presets agree\n";
     for (const auto& d : differences)
-        context.out << QStringLiteral("%1 vs %2 differ: %3\n").arg(name(d.a), name(d.b), d.rules.join(QStringLiteral("; ")));
+        context.out
+            << QStringLiteral("%1 vs %2 differ: %3\n").arg(name(d.a), name(d.b), d.rules.join(QStringLiteral("; ")));
     for (Semantics s : all)
         for (const QString& w : outcomes[s].warnings)
             context.out << QStringLiteral("warning: %1: %2\n").arg(name(s), w);

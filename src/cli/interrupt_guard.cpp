@@ -2,9 +2,9 @@
 
 #include <atomic>
 #include <csignal>
-#include <optional>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 
 #include <signal.h>
 #include <unistd.h>
@@ -25,10 +25,7 @@ std::atomic<bool> g_fired{false};
 struct sigaction g_previousInt;
 struct sigaction g_previousTerm;
 
-extern "C" void onSignal(int number)
-{
-    g_signal.store(number);
-}
+extern "C" void onSignal(int number) { g_signal.store(number); }
 
 }  // namespace
 
@@ -91,22 +88,19 @@ bool InterruptGuard::finishing()
     return !g_fired.load();
 }
 
-bool InterruptGuard::interrupted() const
-{
-    return g_signal.load() != 0;
-}
+bool InterruptGuard::interrupted() const { return g_signal.load() != 0; }
 
-int InterruptGuard::signalNumber() const
-{
-    return g_signal.load();
-}
+int InterruptGuard::signalNumber() const { return g_signal.load(); }
 
 QString InterruptGuard::signalName() const
 {
     switch (g_signal.load()) {
-    case SIGINT: return QStringLiteral("SIGINT");
-    case SIGTERM: return QStringLiteral("SIGTERM");
-    default: return QStringLiteral("signal %1").arg(g_signal.load());
+    case SIGINT:
+        return QStringLiteral("SIGINT");
+    case SIGTERM:
+        return QStringLiteral("SIGTERM");
+    default:
+        return QStringLiteral("signal %1").arg(g_signal.load());
     }
 }
 

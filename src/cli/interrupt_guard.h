@@ -24,7 +24,7 @@ public:
 
     // Safe from any thread.
     bool interrupted() const;
-    int signalNumber() const;  // 0 until a signal came
+    int signalNumber() const;    // 0 until a signal came
     QString signalName() const;  // "SIGINT", "SIGTERM"
     int exitCode() const { return 128 + signalNumber(); }
 

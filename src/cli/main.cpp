@@ -1,11 +1,11 @@
 // logitlab-cli: LogitLab without a window. `logitlab-cli <command> --help` describes each command.
-#include "app/run/allocator_tuning.h"
-#include "cli/bash_completion.h"
 #include "app/io/build_info.h"
+#include "app/run/allocator_tuning.h"
+#include "app/text/one_line_text.h"
+#include "cli/bash_completion.h"
 #include "cli/cli_application.h"
 #include "cli/cli_man_page.h"
 #include "cli/command_table.h"
-#include "app/text/one_line_text.h"
 
 #include <QCoreApplication>
 
@@ -55,8 +55,8 @@ int main(int argc, char* argv[])
     } catch (const UsageError& e) {
         out.flush();
         // The message may quote the input (a token, a file's field): one line whatever it holds.
-        err << "logitlab-cli " << logitlab::app::oneLineText(name) << ": error: " << logitlab::app::oneLineText(e.message)
-            << '\n';
+        err << "logitlab-cli " << logitlab::app::oneLineText(name)
+            << ": error: " << logitlab::app::oneLineText(e.message) << '\n';
         return 2;
     }
 }

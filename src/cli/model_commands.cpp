@@ -1,7 +1,7 @@
 #include "cli/model_commands.h"
 
-#include "engine/gguf/gguf_file.h"
 #include "app/io/mapped_file.h"
+#include "engine/gguf/gguf_file.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "engine/transformer/transformer.h"
 
@@ -69,11 +69,21 @@ QString jsonString(const std::string& text)
     QString out = QStringLiteral("\"");
     for (const QChar c : s) {
         switch (c.unicode()) {
-        case '"': out += QStringLiteral("\\\""); break;
-        case '\\': out += QStringLiteral("\\\\"); break;
-        case '\n': out += QStringLiteral("\\n"); break;
-        case '\r': out += QStringLiteral("\\r"); break;
-        case '\t': out += QStringLiteral("\\t"); break;
+        case '"':
+            out += QStringLiteral("\\\"");
+            break;
+        case '\\':
+            out += QStringLiteral("\\\\");
+            break;
+        case '\n':
+            out += QStringLiteral("\\n");
+            break;
+        case '\r':
+            out += QStringLiteral("\\r");
+            break;
+        case '\t':
+            out += QStringLiteral("\\t");
+            break;
         default:
             if (c.unicode() < 0x20)
                 out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
@@ -102,7 +112,8 @@ std::string idList(std::span<const std::int32_t> ids)
 
 QCommandLineOption modelOption()
 {
-    return {QStringLiteral("model"), QStringLiteral("The model: a GGUF file (llama, qwen2 or gpt2)."), QStringLiteral("FILE.gguf")};
+    return {QStringLiteral("model"), QStringLiteral("The model: a GGUF file (llama, qwen2 or gpt2)."),
+            QStringLiteral("FILE.gguf")};
 }
 
 QList<QCommandLineOption> specialOptions()
@@ -110,7 +121,8 @@ QList<QCommandLineOption> specialOptions()
     return {
         {QStringLiteral("no-bos"), QStringLiteral("Do not add the BOS (and EOS) tokens the model's tokenizer adds.")},
         {QStringLiteral("no-parse-special"),
-         QStringLiteral("Spell out the text of control tokens (e.g. <|im_start|>) instead of reading them as those tokens.")},
+         QStringLiteral(
+             "Spell out the text of control tokens (e.g. <|im_start|>) instead of reading them as those tokens.")},
     };
 }
 
@@ -132,7 +144,8 @@ std::vector<std::int32_t> parseTokenIds(const QString& text, std::int64_t vocabu
         if (!ok)
             throw UsageError{QStringLiteral("--token-ids: '%1' is not a whole number").arg(part)};
         if (id < 0 || id >= vocabulary)
-            throw UsageError{QStringLiteral("--token-ids: token %1 is outside the vocabulary 0..%2").arg(id).arg(vocabulary - 1)};
+            throw UsageError{
+                QStringLiteral("--token-ids: token %1 is outside the vocabulary 0..%2").arg(id).arg(vocabulary - 1)};
         ids.push_back(static_cast<std::int32_t>(id));
     }
     return ids;
@@ -177,16 +190,17 @@ engine::Result<TokenizerVocabulary> vocabularyFromGguf(const GgufFile& file)
             return engine::Error{merges.error()};
         v.merges = std::move(merges).value();
     }
-    for (const auto& [key, field] : {std::pair{"tokenizer.ggml.bos_token_id", &v.bos},
-                                     std::pair{"tokenizer.ggml.eos_token_id", &v.eos},
-                                     std::pair{"tokenizer.ggml.unknown_token_id", &v.unknown}}) {
+    for (const auto& [key, field] :
+         {std::pair{"tokenizer.ggml.bos_token_id", &v.bos}, std::pair{"tokenizer.ggml.eos_token_id", &v.eos},
+          std::pair{"tokenizer.ggml.unknown_token_id", &v.unknown}}) {
         if (!file.find(key))
             continue;
         auto id = file.unsignedInteger(key);
         if (!id)
             return engine::Error{id.error()};
         if (*id > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
-            return engine::Error{file.what() + ": metadata key '" + key + "' is " + std::to_string(*id) + "; expected a token id"};
+            return engine::Error{file.what() + ": metadata key '" + key + "' is " + std::to_string(*id) +
+                                 "; expected a token id"};
         *field = static_cast<std::int32_t>(*id);
     }
     const auto flag = [&](const char* key) -> engine::Result<std::optional<bool>> {
@@ -195,9 +209,9 @@ engine::Result<TokenizerVocabulary> vocabularyFromGguf(const GgufFile& file)
             return std::optional<bool>{};
         if (const bool* b = std::get_if<bool>(value))
             return std::optional<bool>{*b};
-        return engine::Error{file.what() + ": metadata key '" + key + "' holds a "
-                             + engine::gguf::ggufTypeName(static_cast<std::uint32_t>(engine::gguf::typeOf(*value)))
-                             + "; expected a bool"};
+        return engine::Error{file.what() + ": metadata key '" + key + "' holds a " +
+                             engine::gguf::ggufTypeName(static_cast<std::uint32_t>(engine::gguf::typeOf(*value))) +
+                             "; expected a bool"};
     };
     auto addBos = flag("tokenizer.ggml.add_bos_token");
     auto addEos = flag("tokenizer.ggml.add_eos_token");
@@ -213,18 +227,19 @@ engine::Result<TokenizerVocabulary> vocabularyFromGguf(const GgufFile& file)
 
 CommandSpec tokenizeCommand()
 {
-    return {QStringLiteral("tokenize"),
-            QStringLiteral("the token ids of a text under a GGUF model's tokenizer"),
-            QStringLiteral("Print the token ids a GGUF model's tokenizer gives a text, one per line with the\n"
-                           "token's text (as a JSON string), as llama.cpp's tokenizer would: BOS added when the\n"
-                           "model asks for it, control tokens in the text read as such."),
-            {},
-            {},
-            QList<QCommandLineOption>{modelOption(),
-                                      {QStringLiteral("text"), QStringLiteral("The text to tokenize."), QStringLiteral("TEXT")}}
-                + specialOptions()
-                + QList<QCommandLineOption>{{QStringLiteral("json"), QStringLiteral("Print one JSON object.")}},
-            runTokenize};
+    return {
+        QStringLiteral("tokenize"),
+        QStringLiteral("the token ids of a text under a GGUF model's tokenizer"),
+        QStringLiteral("Print the token ids a GGUF model's tokenizer gives a text, one per line with the\n"
+                       "token's text (as a JSON string), as llama.cpp's tokenizer would: BOS added when the\n"
+                       "model asks for it, control tokens in the text read as such."),
+        {},
+        {},
+        QList<QCommandLineOption>{
+            modelOption(), {QStringLiteral("text"), QStringLiteral("The text to tokenize."), QStringLiteral("TEXT")}} +
+            specialOptions() +
+            QList<QCommandLineOption>{{QStringLiteral("json"), QStringLiteral("Print one JSON object.")}},
+        runTokenize};
 }
 
 int runTokenize(CommandContext& context)
@@ -242,8 +257,8 @@ int runTokenize(CommandContext& context)
         QString pieces;
         for (std::size_t i = 0; i < ids.size(); ++i)
             pieces += (i ? QStringLiteral(",") : QString()) + jsonString(tokenizer.tokenPiece(ids[i]));
-        context.out << "{\"model\":" << jsonString(model.file->what()) << ",\"count\":" << ids.size() << ",\"token_ids\":["
-                    << fromStd(idList(ids)) << "],\"pieces\":[" << pieces << "]}\n";
+        context.out << "{\"model\":" << jsonString(model.file->what()) << ",\"count\":" << ids.size()
+                    << ",\"token_ids\":[" << fromStd(idList(ids)) << "],\"pieces\":[" << pieces << "]}\n";
         return 0;
     }
     for (const std::int32_t id : ids)
@@ -253,28 +268,30 @@ int runTokenize(CommandContext& context)
 
 CommandSpec logitsCommand()
 {
-    return {QStringLiteral("logits"),
-            QStringLiteral("a GGUF model's logits after a prompt, computed on the CPU"),
-            QStringLiteral("Run a GGUF model (llama, qwen2 or gpt2; F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K,\n"
-                           "Q6_K weights) over a prompt or token ids and print the logits after the last\n"
-                           "token: the --top highest with their tokens, or with --top 0 every logit in id\n"
-                           "order, one per line (a logits file the other commands read)."),
-            {},
-            {},
+    return {
+        QStringLiteral("logits"),
+        QStringLiteral("a GGUF model's logits after a prompt, computed on the CPU"),
+        QStringLiteral("Run a GGUF model (llama, qwen2 or gpt2; F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K,\n"
+                       "Q6_K weights) over a prompt or token ids and print the logits after the last\n"
+                       "token: the --top highest with their tokens, or with --top 0 every logit in id\n"
+                       "order, one per line (a logits file the other commands read)."),
+        {},
+        {},
+        QList<QCommandLineOption>{
+            modelOption(),
+            {QStringLiteral("prompt"), QStringLiteral("The prompt, tokenized by the model's tokenizer."),
+             QStringLiteral("TEXT")},
+            {QStringLiteral("token-ids"), QStringLiteral("The tokens instead of a prompt: ids, comma-separated."),
+             QStringLiteral("ID,ID,...")}} +
+            specialOptions() +
             QList<QCommandLineOption>{
-                modelOption(),
-                {QStringLiteral("prompt"), QStringLiteral("The prompt, tokenized by the model's tokenizer."), QStringLiteral("TEXT")},
-                {QStringLiteral("token-ids"), QStringLiteral("The tokens instead of a prompt: ids, comma-separated."),
-                 QStringLiteral("ID,ID,...")}}
-                + specialOptions()
-                + QList<QCommandLineOption>{
-                    {QStringLiteral("top"), QStringLiteral("How many of the highest logits to print (default 10; 0: all)."),
-                     QStringLiteral("K")},
-                    {QStringLiteral("threads"), QStringLiteral("Threads of the forward pass (1..256). Default: all cores."),
-                     QStringLiteral("N")},
-                    {QStringLiteral("json"), QStringLiteral("Print one JSON object with every logit.")},
-                },
-            runLogits};
+                {QStringLiteral("top"), QStringLiteral("How many of the highest logits to print (default 10; 0: all)."),
+                 QStringLiteral("K")},
+                {QStringLiteral("threads"), QStringLiteral("Threads of the forward pass (1..256). Default: all cores."),
+                 QStringLiteral("N")},
+                {QStringLiteral("json"), QStringLiteral("Print one JSON object with every logit.")},
+            },
+        runLogits};
 }
 
 int runLogits(CommandContext& context)
@@ -286,12 +303,14 @@ int runLogits(CommandContext& context)
     const bool prompt = parser.isSet(QStringLiteral("prompt"));
     if (prompt == parser.isSet(QStringLiteral("token-ids")))
         throw UsageError{QStringLiteral("give either --prompt or --token-ids")};
-    const qint64 top = parser.isSet(QStringLiteral("top")) ? integerOption(parser, QStringLiteral("top"), 0, 1'000'000'000) : 10;
+    const qint64 top =
+        parser.isSet(QStringLiteral("top")) ? integerOption(parser, QStringLiteral("top"), 0, 1'000'000'000) : 10;
     engine::transformer::TransformerOptions options;
-    options.threads = parser.isSet(QStringLiteral("threads"))
-                          ? static_cast<int>(integerOption(parser, QStringLiteral("threads"), 1,
-                                                           engine::transformer::TransformerOptions::kMaxThreads))
-                          : std::clamp(QThread::idealThreadCount(), 1, engine::transformer::TransformerOptions::kMaxThreads);
+    options.threads =
+        parser.isSet(QStringLiteral("threads"))
+            ? static_cast<int>(integerOption(parser, QStringLiteral("threads"), 1,
+                                             engine::transformer::TransformerOptions::kMaxThreads))
+            : std::clamp(QThread::idealThreadCount(), 1, engine::transformer::TransformerOptions::kMaxThreads);
     const LoadedModel model = loadModel(parser);
     const GgufFile& file = *model.file;
 
@@ -306,14 +325,14 @@ int runLogits(CommandContext& context)
     auto config = engine::transformer::ModelConfig::fromGguf(file);
     if (!config)
         throw UsageError{fromStd(config.error())};
-    const std::vector<std::int32_t> ids = prompt ? encode(*tokenizer, parser, parser.value(QStringLiteral("prompt")))
-                                                 : parseTokenIds(parser.value(QStringLiteral("token-ids")), config->vocabulary);
+    const std::vector<std::int32_t> ids =
+        prompt ? encode(*tokenizer, parser, parser.value(QStringLiteral("prompt")))
+               : parseTokenIds(parser.value(QStringLiteral("token-ids")), config->vocabulary);
     if (ids.empty())
         throw UsageError{QStringLiteral("--prompt: the prompt gives no tokens (add text, or drop --no-bos)")};
     if (static_cast<std::int64_t>(ids.size()) > config->context)
-        throw UsageError{QStringLiteral("%1 tokens are more than the model's context of %2")
-                             .arg(ids.size())
-                             .arg(config->context)};
+        throw UsageError{
+            QStringLiteral("%1 tokens are more than the model's context of %2").arg(ids.size()).arg(config->context)};
     options.context = static_cast<std::int64_t>(ids.size());  // the cache holds just the prompt
     auto transformer = engine::transformer::Transformer::load(file, options);
     if (!transformer)
@@ -330,10 +349,10 @@ int runLogits(CommandContext& context)
             numbers += i ? "," : "";
             numbers += std::isfinite(values[i]) ? floatText(values[i]) : std::string("null");
         }
-        context.out << "{\"model\":" << jsonString(file.what()) << ",\"architecture\":"
-                    << jsonString(engine::transformer::architectureName(config->arch)) << ",\"token_ids\":["
-                    << fromStd(idList(ids)) << "],\"vocabulary\":" << values.size() << ",\"logits\":[" << fromStd(numbers)
-                    << "]}\n";
+        context.out << "{\"model\":" << jsonString(file.what())
+                    << ",\"architecture\":" << jsonString(engine::transformer::architectureName(config->arch))
+                    << ",\"token_ids\":[" << fromStd(idList(ids)) << "],\"vocabulary\":" << values.size()
+                    << ",\"logits\":[" << fromStd(numbers) << "]}\n";
         return 0;
     }
     if (top == 0) {

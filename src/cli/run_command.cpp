@@ -1,14 +1,14 @@
 #include "cli/run_command.h"
 
-#include "charts/chart_export.h"
-#include "cli/cli_application.h"
-#include "charts/experiment_charts.h"
 #include "app/io/experiment_file.h"
-#include "app/kinds/experiment_kind.h"
-#include "app/run/experiment_runner.h"
-#include "cli/interrupt_guard.h"
 #include "app/io/output_set.h"
 #include "app/io/save_text.h"
+#include "app/kinds/experiment_kind.h"
+#include "app/run/experiment_runner.h"
+#include "charts/chart_export.h"
+#include "charts/experiment_charts.h"
+#include "cli/cli_application.h"
+#include "cli/interrupt_guard.h"
 
 #include <QApplication>
 #include <QDir>
@@ -34,7 +34,8 @@ QStringList parseFormats(const QString& text)
     for (const QString& raw : text.toLower().split(QLatin1Char(','))) {
         const QString f = raw.trimmed();
         if (!kFormats.contains(f))
-            throw UsageError{QStringLiteral("--formats: unknown format '%1' (known: %2)").arg(f, kFormats.join(QLatin1Char(',')))};
+            throw UsageError{
+                QStringLiteral("--formats: unknown format '%1' (known: %2)").arg(f, kFormats.join(QLatin1Char(',')))};
         if (!formats.contains(f))
             formats << f;
     }
@@ -123,39 +124,40 @@ private:
 
 CommandSpec runCommand()
 {
-    return {QStringLiteral("run"),
-            QStringLiteral("run an experiment file headless: CSV and charts"),
-            QStringLiteral("Run an experiment file, or a state file the Explorer saved, headless. Writes each result\n"
-                           "table as DIR/<name><suffix>.csv (provenance in '#' lines) and each chart as\n"
-                           "DIR/<name><suffix>.<format>. The same file and seed give the same CSV bytes on any\n"
-                           "thread count. Nothing is written when the file or an option is wrong (exit code 2). The\n"
-                           "files appear together or not at all: a failed write or Ctrl-C (exit 130; SIGTERM 143)\n"
-                           "leaves DIR as it was.\n"
-                           "Kinds: %1.")
-                .arg(app::experimentKindIds().join(QStringLiteral(", "))),
-            QStringLiteral("FILE.json"),
-            QStringLiteral("The experiment file or Explorer state file (docs/experiments.md)."),
-            {
-                {QStringLiteral("out"), QStringLiteral("Folder to write into (created if needed). Required."),
-                 QStringLiteral("DIR")},
-                {QStringLiteral("threads"), QStringLiteral("Worker threads (1..1024). Default: all cores."),
-                 QStringLiteral("N")},
-                {QStringLiteral("set"),
-                 QStringLiteral("Override a key of the file, e.g. replies=1000 or settings.1.top-p=0.95. Repeatable."),
-                 QStringLiteral("key=value")},
-                {QStringLiteral("formats"),
-                 QStringLiteral("Comma list of csv, png, svg, pdf. Default: %1.").arg(QString::fromLatin1(kDefaultFormats)),
-                 QStringLiteral("list"), QString::fromLatin1(kDefaultFormats)},
-                {QStringLiteral("size"),
-                 QStringLiteral("Chart size with a unit, e.g. 8.5x6cm or 3.3x2.4in; fonts are then set in points "
-                                "for that page. Default: 960x600 pixels at 96 per inch with the screen fonts."),
-                 QStringLiteral("WxH")},
-                {QStringLiteral("dpi"), QStringLiteral("PNG resolution (96..600). Default: 300."), QStringLiteral("N")},
-                {QStringLiteral("font-scale"),
-                 QStringLiteral("Chart text size factor (0.5..3); 1 keeps an 8.5 cm figure's text at 7-9 pt."),
-                 QStringLiteral("X")},
-            },
-            runRun};
+    return {
+        QStringLiteral("run"),
+        QStringLiteral("run an experiment file headless: CSV and charts"),
+        QStringLiteral("Run an experiment file, or a state file the Explorer saved, headless. Writes each result\n"
+                       "table as DIR/<name><suffix>.csv (provenance in '#' lines) and each chart as\n"
+                       "DIR/<name><suffix>.<format>. The same file and seed give the same CSV bytes on any\n"
+                       "thread count. Nothing is written when the file or an option is wrong (exit code 2). The\n"
+                       "files appear together or not at all: a failed write or Ctrl-C (exit 130; SIGTERM 143)\n"
+                       "leaves DIR as it was.\n"
+                       "Kinds: %1.")
+            .arg(app::experimentKindIds().join(QStringLiteral(", "))),
+        QStringLiteral("FILE.json"),
+        QStringLiteral("The experiment file or Explorer state file (docs/experiments.md)."),
+        {
+            {QStringLiteral("out"), QStringLiteral("Folder to write into (created if needed). Required."),
+             QStringLiteral("DIR")},
+            {QStringLiteral("threads"), QStringLiteral("Worker threads (1..1024). Default: all cores."),
+             QStringLiteral("N")},
+            {QStringLiteral("set"),
+             QStringLiteral("Override a key of the file, e.g. replies=1000 or settings.1.top-p=0.95. Repeatable."),
+             QStringLiteral("key=value")},
+            {QStringLiteral("formats"),
+             QStringLiteral("Comma list of csv, png, svg, pdf. Default: %1.").arg(QString::fromLatin1(kDefaultFormats)),
+             QStringLiteral("list"), QString::fromLatin1(kDefaultFormats)},
+            {QStringLiteral("size"),
+             QStringLiteral("Chart size with a unit, e.g. 8.5x6cm or 3.3x2.4in; fonts are then set in points "
+                            "for that page. Default: 960x600 pixels at 96 per inch with the screen fonts."),
+             QStringLiteral("WxH")},
+            {QStringLiteral("dpi"), QStringLiteral("PNG resolution (96..600). Default: 300."), QStringLiteral("N")},
+            {QStringLiteral("font-scale"),
+             QStringLiteral("Chart text size factor (0.5..3); 1 keeps an 8.5 cm figure's text at 7-9 pt."),
+             QStringLiteral("X")},
+        },
+        runRun};
 }
 
 int runRun(CommandContext& context)
@@ -204,7 +206,8 @@ int runRun(CommandContext& context)
     const ui::ChartExportOptions chartExport = chartOptions(parser);
     const bool wantsCharts = formats.size() > (formats.contains(QStringLiteral("csv")) ? 1 : 0);
     if (wantsCharts && !qobject_cast<QApplication*>(QCoreApplication::instance()))
-        throw UsageError{QStringLiteral("--formats: charts need the widgets application")};  // a programming error in main
+        throw UsageError{
+            QStringLiteral("--formats: charts need the widgets application")};  // a programming error in main
 
     const QString path = positional[0];
     const QJsonObject root = readRoot(path, parser.values(QStringLiteral("set")));

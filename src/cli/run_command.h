@@ -9,4 +9,4 @@ namespace logitlab::cli {
 int runRun(CommandContext& context);
 CommandSpec runCommand();
 
-} // namespace logitlab::cli
+}  // namespace logitlab::cli

@@ -2,20 +2,20 @@
 
 #include "engine/rng/seed_split.h"
 
-#include "engine/sampler/candidates.h"
-#include "cli/candidates_command.h"
-#include "engine/sampler/chain_evaluation.h"
 #include "app/text/chain_json.h"
+#include "app/text/one_line_text.h"
+#include "cli/candidates_command.h"
 #include "cli/chain_options.h"
-#include "engine/sampler/chain_text.h"
+#include "cli/sampler_options.h"
+#include "engine/core/work_limits.h"
+#include "engine/rng/rng_factory.h"
 #include "engine/sampler/array_draw.h"
+#include "engine/sampler/candidates.h"
+#include "engine/sampler/chain_evaluation.h"
+#include "engine/sampler/chain_text.h"
 #include "engine/sampler/cumulative_walk.h"
 #include "engine/sampler/draw.h"
-#include "engine/rng/rng_factory.h"
 #include "engine/sampler/sample.h"
-#include "cli/sampler_options.h"
-#include "app/text/one_line_text.h"
-#include "engine/core/work_limits.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -23,9 +23,9 @@
 
 #include <algorithm>
 #include <functional>
-#include <memory>
 #include <limits>
 #include <map>
+#include <memory>
 #include <unordered_map>
 
 namespace logitlab::cli {
@@ -40,8 +40,7 @@ constexpr qint64 kMaxSequence = 10'000'000;
 // (candidates() once, then its walk); a stateless chain runs once; a stateful one (penalties,
 // DRY, n-grams, XTC, mirostat) runs again before every draw, with the history growing as in a
 // real decode (the logits themselves stay fixed: there is no model behind them).
-std::function<std::int32_t()> drawer(PreparedChain& prepared, engine::Rng& rng,
-                                     const engine::Rng& stageRng)
+std::function<std::int32_t()> drawer(PreparedChain& prepared, engine::Rng& rng, const engine::Rng& stageRng)
 {
     if (const auto lesson = engine::lessonFastPath(prepared.chain)) {
         // The lesson's walk, found by binary search: the same draws as sample(), O(log n) each.
@@ -92,7 +91,7 @@ std::function<QString(std::int32_t)> countLabels(const engine::Distribution& dis
         holders[distribution.tokens[id]].push_back(id);
     for (std::size_t id = 0; id < n; ++id)
         labels[id] = holders[distribution.tokens[id]].size() > 1 ? distribution.tokens[id] + "#" + std::to_string(id)
-                                                                  : distribution.tokens[id];
+                                                                 : distribution.tokens[id];
     for (bool clash = true; clash;) {
         clash = false;
         std::unordered_map<std::string, std::vector<std::size_t>> byLabel;
@@ -117,25 +116,25 @@ std::function<QString(std::int32_t)> countLabels(const engine::Distribution& dis
 
 CommandSpec sampleCommand()
 {
-    return {QStringLiteral("sample"),
-            QStringLiteral("seeded draws through the sampler, counted per token"),
-            QStringLiteral("Draw tokens through the sampler with a seeded generator and count them.\n"
-                           "The same seed and RNG give the same draws on every machine."),
-            {},
-            {},
-            samplerOptions() + chainOptions() +
-                QList<QCommandLineOption>{
-                    {QStringLiteral("seed"), QStringLiteral("Seed (a whole number >= 0). Default 42."),
-                     QStringLiteral("S"), QStringLiteral("42")},
-                    {QStringLiteral("rng"),
-                     QStringLiteral("Generator: mulberry32 (the lesson's), mt19937 or mt19937_64."),
-                     QStringLiteral("name"), QStringLiteral("mulberry32")},
-                    {QStringLiteral("draws"), QStringLiteral("Number of draws (>= 0). Default 1000."),
-                     QStringLiteral("N"), QStringLiteral("1000")},
-                    {QStringLiteral("sequence"), QStringLiteral("Also print the drawn ids in order.")},
-                    {QStringLiteral("json"), QStringLiteral("Print one JSON object.")},
-                },
-            runSample};
+    return {
+        QStringLiteral("sample"),
+        QStringLiteral("seeded draws through the sampler, counted per token"),
+        QStringLiteral("Draw tokens through the sampler with a seeded generator and count them.\n"
+                       "The same seed and RNG give the same draws on every machine."),
+        {},
+        {},
+        samplerOptions() + chainOptions() +
+            QList<QCommandLineOption>{
+                {QStringLiteral("seed"), QStringLiteral("Seed (a whole number >= 0). Default 42."), QStringLiteral("S"),
+                 QStringLiteral("42")},
+                {QStringLiteral("rng"), QStringLiteral("Generator: mulberry32 (the lesson's), mt19937 or mt19937_64."),
+                 QStringLiteral("name"), QStringLiteral("mulberry32")},
+                {QStringLiteral("draws"), QStringLiteral("Number of draws (>= 0). Default 1000."), QStringLiteral("N"),
+                 QStringLiteral("1000")},
+                {QStringLiteral("sequence"), QStringLiteral("Also print the drawn ids in order.")},
+                {QStringLiteral("json"), QStringLiteral("Print one JSON object.")},
+            },
+        runSample};
 }
 
 int runSample(CommandContext& context)
@@ -158,15 +157,17 @@ int runSample(CommandContext& context)
         throw UsageError{QString::fromStdString(rng.error())};
 
     if (auto tooMuch = engine::checkWork(
-            "draws", engine::sampleSteps(prepared.chain, static_cast<std::size_t>(distribution.logits.size()),
-                                         survivorCount(prepared), static_cast<double>(draws), prepared.history.size()),
+            "draws",
+            engine::sampleSteps(prepared.chain, static_cast<std::size_t>(distribution.logits.size()),
+                                survivorCount(prepared), static_cast<double>(draws), prepared.history.size()),
             engine::kMaxSampleSteps,
             "use fewer draws (a chain with penalties, DRY, n-gram bans, XTC or mirostat runs again before every draw)"))
         throw UsageError{QString::fromStdString(*tooMuch)};
 
     std::map<std::int32_t, qint64> counts;
     QJsonArray sequence;
-    const auto stageRng = engine::makeRng(rngName.toStdString(), engine::randomStageSeed(static_cast<std::uint64_t>(seed)));
+    const auto stageRng =
+        engine::makeRng(rngName.toStdString(), engine::randomStageSeed(static_cast<std::uint64_t>(seed)));
     const std::function<std::int32_t()> next = drawer(prepared, *rng.value(), *stageRng.value());
     for (qint64 i = 0; i < draws; ++i) {
         const std::int32_t id = next();
@@ -192,14 +193,15 @@ int runSample(CommandContext& context)
                                     {QStringLiteral("token"), QString::fromStdString(distribution.tokenName(id))},
                                     {QStringLiteral("count"), count}});
         }
-        QJsonObject root{{QStringLiteral("counts"), countsJson},
-                         {QStringLiteral("by_id"), byId},
-                         {QStringLiteral("draws"), draws},
-                         {QStringLiteral("seed"), seed},
-                         {QStringLiteral("rng"), rngName},
-                         {QStringLiteral("settings"), requestedSettingsJson(request, prepared)},
-                         {QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(request.semantics))},
-                         {QStringLiteral("chain"), app::chainToJson(prepared.chain, true)}};
+        QJsonObject root{
+            {QStringLiteral("counts"), countsJson},
+            {QStringLiteral("by_id"), byId},
+            {QStringLiteral("draws"), draws},
+            {QStringLiteral("seed"), seed},
+            {QStringLiteral("rng"), rngName},
+            {QStringLiteral("settings"), requestedSettingsJson(request, prepared)},
+            {QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(request.semantics))},
+            {QStringLiteral("chain"), app::chainToJson(prepared.chain, true)}};
         if (withSequence)
             root.insert(QStringLiteral("sequence"), sequence);
         context.out << QJsonDocument(root).toJson(QJsonDocument::Compact) << '\n';

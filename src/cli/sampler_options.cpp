@@ -1,21 +1,17 @@
 #include "cli/sampler_options.h"
 
-#include "cli/chain_options.h"
 #include "app/io/logits_file.h"
+#include "cli/chain_options.h"
 #include "engine/io/logits_parser.h"
 #include "engine/sampler/sampler_parameters.h"
 
 #include <optional>
 
-
 namespace logitlab::cli {
 
 namespace {
 
-QString fromStd(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
+QString fromStd(const std::string& s) { return QString::fromStdString(s); }
 
 // --row and --batch: any whole number (negative counts from the end); the file's shape checks the range.
 std::optional<std::int64_t> rowOption(const QCommandLineParser& parser, const QString& name)
@@ -92,12 +88,14 @@ QList<QCommandLineOption> samplerOptions()
                         "safetensors (told by its content; docs/import.md)."),
          QStringLiteral("file")},
         {QStringLiteral("array"),
-         QStringLiteral("The .npz member or safetensors tensor to read (default: the only one)."), QStringLiteral("name")},
+         QStringLiteral("The .npz member or safetensors tensor to read (default: the only one)."),
+         QStringLiteral("name")},
         {QStringLiteral("row"),
-         QStringLiteral("The step of a [steps, V] or [batch, steps, V] array; negative counts from the end (-1 is the last)."),
+         QStringLiteral(
+             "The step of a [steps, V] or [batch, steps, V] array; negative counts from the end (-1 is the last)."),
          QStringLiteral("n")},
-        {QStringLiteral("batch"), QStringLiteral("The batch of a [batch, steps, V] array; negative counts from the end."),
-         QStringLiteral("n")},
+        {QStringLiteral("batch"),
+         QStringLiteral("The batch of a [batch, steps, V] array; negative counts from the end."), QStringLiteral("n")},
         {QStringLiteral("vocabulary"),
          QStringLiteral("Token names: a Hugging Face tokenizer.json or a text file with one token per line."),
          QStringLiteral("file")},
@@ -115,14 +113,12 @@ QList<QCommandLineOption> parameterOptions(bool lesson)
     QList<QCommandLineOption> options;
     for (const engine::SamplerParameter& p : engine::samplerParameters())
         if ((p.group == engine::ParameterGroup::Lesson) == lesson)
-            options.append({QString::fromLatin1(p.name), QString::fromLatin1(p.help), QString::fromLatin1(p.valueName)});
+            options.append(
+                {QString::fromLatin1(p.name), QString::fromLatin1(p.help), QString::fromLatin1(p.valueName)});
     return options;
 }
 
-DistributionInput readDistributionOptions(const QCommandLineParser& parser)
-{
-    return readDistribution(parser);
-}
+DistributionInput readDistributionOptions(const QCommandLineParser& parser) { return readDistribution(parser); }
 
 SamplerInput readSamplerOptions(const QCommandLineParser& parser)
 {
@@ -132,8 +128,8 @@ SamplerInput readSamplerOptions(const QCommandLineParser& parser)
         input.settings.temperature = doubleOption(parser, QStringLiteral("temperature"));
     if (parser.isSet(QStringLiteral("top-k"))) {
         const engine::SamplerParameter& topK = *engine::findSamplerParameter("top-k");
-        input.settings.topK = static_cast<int>(integerOption(parser, QStringLiteral("top-k"), static_cast<qint64>(topK.minimum),
-                                                             static_cast<qint64>(topK.maximum)));
+        input.settings.topK = static_cast<int>(integerOption(
+            parser, QStringLiteral("top-k"), static_cast<qint64>(topK.minimum), static_cast<qint64>(topK.maximum)));
     }
     if (parser.isSet(QStringLiteral("top-p")))
         input.settings.topP = doubleOption(parser, QStringLiteral("top-p"));

@@ -2,12 +2,12 @@
 // more than one completion and the invariant plan exactly one; both studies give the same CSV
 // bytes on 1 and 4 threads; bad files are refused with the key named; `logitlab-cli run` of
 // the example writes CSVs that read back to the run's numbers.
+#include "app/io/experiment_file.h"
 #include "app/kinds/batch_invariance_job.h"
 #include "app/kinds/batch_invariance_kind.h"
 #include "app/kinds/batch_invariance_spec.h"
-#include "support/example_files.h"
-#include "app/io/experiment_file.h"
 #include "app/kinds/experiment_kind.h"
+#include "support/example_files.h"
 #include "support/test_support.h"
 
 #include <QDir>
@@ -94,7 +94,8 @@ private slots:
     {
         const QStringList small{QStringLiteral("model.vocabulary=1024"), QStringLiteral("model.hidden=64"),
                                 QStringLiteral("search.prompts=4"), QStringLiteral("search.steps=8")};
-        const app::ExperimentResult narrow = run(exampleRoot(QStringLiteral("batch-invariance-one-step.json"), small), 2);
+        const app::ExperimentResult narrow =
+            run(exampleRoot(QStringLiteral("batch-invariance-one-step.json"), small), 2);
         QVERIFY2(narrow.status.finished(), qPrintable(narrow.status.message));
         const auto& o = outcomeOf(narrow);
         QVERIFY2(o.equalKernels.contains(QStringLiteral("float32: eigen-gemv = eigen-gemm")),
@@ -103,7 +104,8 @@ private slots:
                  qPrintable(narrow.summary));
         QStringList wide = small;
         wide[1] = QStringLiteral("model.hidden=256");
-        const app::ExperimentResult result = run(exampleRoot(QStringLiteral("batch-invariance-one-step.json"), wide), 2);
+        const app::ExperimentResult result =
+            run(exampleRoot(QStringLiteral("batch-invariance-one-step.json"), wide), 2);
         QVERIFY2(result.status.finished(), qPrintable(result.status.message));
         for (const QString& pair : outcomeOf(result).equalKernels)
             QVERIFY2(!pair.contains(QStringLiteral("eigen-gemv = eigen-gemm")), qPrintable(pair));
@@ -113,10 +115,12 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QStringList>("overrides");
-        QTest::newRow("decode") << QStringLiteral("batch-invariance-decode.json") << QStringList{QStringLiteral("measure_cost=false")};
+        QTest::newRow("decode") << QStringLiteral("batch-invariance-decode.json")
+                                << QStringList{QStringLiteral("measure_cost=false")};
         QTest::newRow("one step") << QStringLiteral("batch-invariance-one-step.json")
-                                  << QStringList{QStringLiteral("model.vocabulary=1024"), QStringLiteral("model.hidden=64"),
-                                                 QStringLiteral("search.prompts=4"), QStringLiteral("search.steps=8")};
+                                  << QStringList{QStringLiteral("model.vocabulary=1024"),
+                                                 QStringLiteral("model.hidden=64"), QStringLiteral("search.prompts=4"),
+                                                 QStringLiteral("search.steps=8")};
     }
     void sameBytesForOneAndFourThreads()
     {
@@ -138,21 +142,35 @@ private slots:
         QTest::addColumn<QString>("expected");
         const QString decode = QStringLiteral("batch-invariance-decode.json");
         const QString oneStep = QStringLiteral("batch-invariance-one-step.json");
-        QTest::newRow("trace with batch size 0") << decode << R"(trace={"sizes": [4, 0, 8]})" << "f.json: trace.sizes.1:";
-        QTest::newRow("trace with seed and sizes") << decode << R"(trace={"seed": 1, "sizes": [4]})" << "f.json: trace: must hold exactly one";
-        QTest::newRow("trace file with batch size 0") << decode << R"(trace={"file": "tst-missing-load.txt"})" << "f.json: trace.file:";
-        QTest::newRow("unknown kernel") << decode << R"(plan=[{"up_to": 1, "kernel": "cublas"}])" << "f.json: plan.0.kernel: unknown kernel \"cublas\"";
-        QTest::newRow("plan not growing") << decode << R"(plan=[{"up_to": 4, "kernel": "eigen-gemv"}, {"up_to": 4, "kernel": "invariant"}])"
-                                          << "f.json: plan.1.up_to:";
-        QTest::newRow("unknown precision") << decode << "precision=float8" << "f.json: precision:";
-        QTest::newRow("unknown precision in a list") << oneStep << R"(precisions=["float32", "fp4"])" << "f.json: precisions.1: unknown precision";
-        QTest::newRow("vocabulary too big") << decode << "model.vocabulary=131073" << "f.json: model.vocabulary:";
-        QTest::newRow("hidden too big") << decode << "model.hidden=4097" << "f.json: model.hidden:";
-        QTest::newRow("hidden too small") << decode << "model.hidden=4" << "f.json: model.hidden:";
-        QTest::newRow("no runs") << decode << "runs=0" << "f.json: runs:";
-        QTest::newRow("unknown study") << decode << "study=beam" << "f.json: study:";
-        QTest::newRow("decode key in a one-step file") << oneStep << "runs=5" << "f.json: runs:";
-        QTest::newRow("unknown key") << decode << "batch=4" << "f.json: batch:";
+        QTest::newRow("trace with batch size 0") << decode << R"(trace={"sizes": [4, 0, 8]})"
+                                                 << "f.json: trace.sizes.1:";
+        QTest::newRow("trace with seed and sizes") << decode << R"(trace={"seed": 1, "sizes": [4]})"
+                                                   << "f.json: trace: must hold exactly one";
+        QTest::newRow("trace file with batch size 0") << decode << R"(trace={"file": "tst-missing-load.txt"})"
+                                                      << "f.json: trace.file:";
+        QTest::newRow("unknown kernel") << decode << R"(plan=[{"up_to": 1, "kernel": "cublas"}])"
+                                        << "f.json: plan.0.kernel: unknown kernel \"cublas\"";
+        QTest::newRow("plan not growing")
+            << decode << R"(plan=[{"up_to": 4, "kernel": "eigen-gemv"}, {"up_to": 4, "kernel": "invariant"}])"
+            << "f.json: plan.1.up_to:";
+        QTest::newRow("unknown precision") << decode << "precision=float8"
+                                           << "f.json: precision:";
+        QTest::newRow("unknown precision in a list") << oneStep << R"(precisions=["float32", "fp4"])"
+                                                     << "f.json: precisions.1: unknown precision";
+        QTest::newRow("vocabulary too big") << decode << "model.vocabulary=131073"
+                                            << "f.json: model.vocabulary:";
+        QTest::newRow("hidden too big") << decode << "model.hidden=4097"
+                                        << "f.json: model.hidden:";
+        QTest::newRow("hidden too small") << decode << "model.hidden=4"
+                                          << "f.json: model.hidden:";
+        QTest::newRow("no runs") << decode << "runs=0"
+                                 << "f.json: runs:";
+        QTest::newRow("unknown study") << decode << "study=beam"
+                                       << "f.json: study:";
+        QTest::newRow("decode key in a one-step file") << oneStep << "runs=5"
+                                                       << "f.json: runs:";
+        QTest::newRow("unknown key") << decode << "batch=4"
+                                     << "f.json: batch:";
     }
     void badInputNamesTheKey()
     {
@@ -178,12 +196,13 @@ private slots:
         context.baseDir = dir.path();
         const app::ExperimentResult result = app::batchInvarianceKind().run(root, context);
         QCOMPARE(result.status.state, app::RunStatus::State::Failed);
-        QVERIFY2(result.status.message.startsWith(QStringLiteral("f.json: trace.file: batch-invariance-load.txt:"))
-                     || result.status.message.contains(QStringLiteral("trace.file")),
+        QVERIFY2(result.status.message.startsWith(QStringLiteral("f.json: trace.file: batch-invariance-load.txt:")) ||
+                     result.status.message.contains(QStringLiteral("trace.file")),
                  qPrintable(result.status.message));
         root = app::applyOverride(root, QStringLiteral(R"(trace={"file": "load.txt"})")).value();
         const app::ExperimentResult zero = app::batchInvarianceKind().run(root, context);
-        QCOMPARE(zero.status.message, QStringLiteral("f.json: trace.file: load.txt: line 2: batch size 0: must be 1..256"));
+        QCOMPARE(zero.status.message,
+                 QStringLiteral("f.json: trace.file: load.txt: line 2: batch size 0: must be 1..256"));
     }
 
     // What a user runs: the CLI writes the tables, and the CSV holds the run's own numbers.
@@ -192,9 +211,9 @@ private slots:
         QTemporaryDir out;
         QProcess process;
         process.start(test::binaryPath(QStringLiteral("logitlab-cli")),
-                      {QStringLiteral("run"), test::examplePath(QStringLiteral("batch-invariance-decode.json")), QStringLiteral("--out"),
-                       out.path(), QStringLiteral("--formats"), QStringLiteral("csv"), QStringLiteral("--set"),
-                       QStringLiteral("measure_cost=false")});
+                      {QStringLiteral("run"), test::examplePath(QStringLiteral("batch-invariance-decode.json")),
+                       QStringLiteral("--out"), out.path(), QStringLiteral("--formats"), QStringLiteral("csv"),
+                       QStringLiteral("--set"), QStringLiteral("measure_cost=false")});
         QVERIFY(process.waitForFinished(120000));
         QCOMPARE(process.exitCode(), 0);
         const app::ExperimentResult result =
@@ -206,7 +225,8 @@ private slots:
         for (const QByteArray& line : steps.readAll().split('\n'))
             if (!line.isEmpty() && !line.startsWith('#'))
                 rows << QString::fromUtf8(line);
-        QCOMPARE(rows.front(), QStringLiteral("step,distinct_states,evaluations,runs_diverged,first_divergences,mean_batch,invariant_token,invariant_gap"));
+        QCOMPARE(rows.front(), QStringLiteral("step,distinct_states,evaluations,runs_diverged,first_divergences,mean_"
+                                              "batch,invariant_token,invariant_gap"));
         QCOMPARE(rows.size(), static_cast<int>(o.spec.steps) + 1);
         const QStringList last = rows.back().split(QLatin1Char(','));
         QCOMPARE(last[0].toLongLong(), o.spec.steps - 1);
@@ -217,7 +237,8 @@ private slots:
         QVERIFY(runs.open(QIODevice::ReadOnly));
         const QByteArray text = runs.readAll();
         QVERIFY(text.contains("# plan: 1: eigen-gemv; 2-3: split-k-4; 4-7: split-k-2; 8+: eigen-gemm"));
-        QCOMPARE(text.count('\n') - text.count("\n#") - 1 - (text.startsWith('#') ? 1 : 0), static_cast<qsizetype>(o.spec.runs));
+        QCOMPARE(text.count('\n') - text.count("\n#") - 1 - (text.startsWith('#') ? 1 : 0),
+                 static_cast<qsizetype>(o.spec.runs));
     }
 };
 

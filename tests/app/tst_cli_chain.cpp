@@ -2,10 +2,10 @@
 // read back, every parameter of the one table from its option to the chain and back, and every
 // bad input ending with exit code 2 and one stderr line that names it.
 #include "app/text/chain_json.h"
-#include "engine/sampler/chain_text.h"
-#include "engine/core/number_format.h"
-#include "support/sampler_parameter_values.h"
 #include "app/text/sampler_settings_json.h"
+#include "engine/core/number_format.h"
+#include "engine/sampler/chain_text.h"
+#include "support/sampler_parameter_values.h"
 #include "support/test_support.h"
 
 #include <QJsonArray>
@@ -61,10 +61,10 @@ private slots:
     // The lesson's behaviour is unchanged: same counts, same settings, and now a "chain".
     void lessonSampleUnchanged()
     {
-        const QJsonObject result = json({QStringLiteral("sample"), QStringLiteral("--logits"), kExercise,
-                                         QStringLiteral("--tokens"), QStringLiteral("=>,{,(,async,//"),
-                                         QStringLiteral("--seed"), QStringLiteral("42"), QStringLiteral("--top-p"),
-                                         QStringLiteral("0.9")});
+        const QJsonObject result =
+            json({QStringLiteral("sample"), QStringLiteral("--logits"), kExercise, QStringLiteral("--tokens"),
+                  QStringLiteral("=>,{,(,async,//"), QStringLiteral("--seed"), QStringLiteral("42"),
+                  QStringLiteral("--top-p"), QStringLiteral("0.9")});
         const QJsonObject counts = result.value(QStringLiteral("counts")).toObject();
         QCOMPARE(counts.value(QStringLiteral("=>")).toInt(), 493);
         QCOMPARE(counts.value(QStringLiteral("{")).toInt(), 393);
@@ -78,8 +78,9 @@ private slots:
     // D1 through the CLI, with p_raw and the chain as applied.
     void semanticsChangeTheSurvivors()
     {
-        const QStringList base{QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,2,1"),
-                               QStringLiteral("--top-p"), QStringLiteral("0.8"), QStringLiteral("--temperature"),
+        const QStringList base{QStringLiteral("candidates"), QStringLiteral("--logits"),
+                               QStringLiteral("3,2,1"),      QStringLiteral("--top-p"),
+                               QStringLiteral("0.8"),        QStringLiteral("--temperature"),
                                QStringLiteral("0.5")};
         const QJsonObject llama = json(base + QStringList{QStringLiteral("--semantics"), QStringLiteral("llama.cpp")});
         QCOMPARE(survivorIds(llama), (QList<int>{0, 1}));
@@ -116,9 +117,9 @@ private slots:
     {
         QFETCH(QString, temperature);
         QFETCH(QList<int>, ids);
-        const QJsonObject result = json({QStringLiteral("candidates"), QStringLiteral("--logits"),
-                                         QStringLiteral("1,1.000001,0.9999995"), QStringLiteral("--semantics"),
-                                         QStringLiteral("vllm"), QStringLiteral("--temperature"), temperature});
+        const QJsonObject result =
+            json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("1,1.000001,0.9999995"),
+                  QStringLiteral("--semantics"), QStringLiteral("vllm"), QStringLiteral("--temperature"), temperature});
         QCOMPARE(survivorIds(result), ids);
         for (const auto& s : result.value(QStringLiteral("survivors")).toArray()) {
             const double p = s.toObject().value(QStringLiteral("p")).toDouble();
@@ -130,9 +131,10 @@ private slots:
     // --compare marks the token whose fate depends on rounding with both running totals.
     void libraryArithmeticAndTheRoundingMarks()
     {
-        const QStringList base{QStringLiteral("candidates"), QStringLiteral("--probs"),
-                               QStringLiteral("0.3,0.2,0.2,0.1,0.1,0.1"), QStringLiteral("--semantics"),
-                               QStringLiteral("vllm"), QStringLiteral("--top-p"), QStringLiteral("0.8")};
+        const QStringList base{
+            QStringLiteral("candidates"),  QStringLiteral("--probs"), QStringLiteral("0.3,0.2,0.2,0.1,0.1,0.1"),
+            QStringLiteral("--semantics"), QStringLiteral("vllm"),    QStringLiteral("--top-p"),
+            QStringLiteral("0.8")};
         const QJsonObject exact = json(base);
         QCOMPARE(exact.value(QStringLiteral("arithmetic")).toString(), QStringLiteral("exact"));
         QCOMPARE(survivorIds(exact), (QList<int>{0, 1, 2, 3}));
@@ -149,21 +151,30 @@ private slots:
                                                   "0.2 (cut 0.2)")),
                  qPrintable(text.out));
         const QJsonObject compared = json(base + QStringList{QStringLiteral("--compare")});
-        QCOMPARE(compared.value(QStringLiteral("presets")).toObject().value(QStringLiteral("vllm")).toObject()
-                     .value(QStringLiteral("rounding")).toArray().size(),
+        QCOMPARE(compared.value(QStringLiteral("presets"))
+                     .toObject()
+                     .value(QStringLiteral("vllm"))
+                     .toObject()
+                     .value(QStringLiteral("rounding"))
+                     .toArray()
+                     .size(),
                  1);
-        QVERIFY(!compared.value(QStringLiteral("presets")).toObject().value(QStringLiteral("lesson")).toObject()
+        QVERIFY(!compared.value(QStringLiteral("presets"))
+                     .toObject()
+                     .value(QStringLiteral("lesson"))
+                     .toObject()
                      .contains(QStringLiteral("rounding")));
     }
 
     void compareShowsAllFourAndTheRule()
     {
-        const QJsonObject result = json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,2,1"),
-                                         QStringLiteral("--top-p"), QStringLiteral("0.8"), QStringLiteral("--temperature"),
-                                         QStringLiteral("0.5"), QStringLiteral("--compare")});
+        const QJsonObject result =
+            json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,2,1"),
+                  QStringLiteral("--top-p"), QStringLiteral("0.8"), QStringLiteral("--temperature"),
+                  QStringLiteral("0.5"), QStringLiteral("--compare")});
         const QJsonObject presets = result.value(QStringLiteral("presets")).toObject();
-        QCOMPARE(presets.keys(), (QStringList{QStringLiteral("hf"), QStringLiteral("lesson"), QStringLiteral("llama.cpp"),
-                                              QStringLiteral("vllm")}));
+        QCOMPARE(presets.keys(), (QStringList{QStringLiteral("hf"), QStringLiteral("lesson"),
+                                              QStringLiteral("llama.cpp"), QStringLiteral("vllm")}));
         QCOMPARE(survivorIds(presets.value(QStringLiteral("llama.cpp")).toObject()), (QList<int>{0, 1}));
         QCOMPARE(survivorIds(presets.value(QStringLiteral("vllm")).toObject()), (QList<int>{0}));
         bool sawD1 = false;
@@ -177,10 +188,16 @@ private slots:
         QVERIFY(sawD1);
 
         // A preset that rejects the settings reports its error instead of survivors.
-        const QJsonObject zero = json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,2,1"),
-                                       QStringLiteral("--temperature"), QStringLiteral("0"), QStringLiteral("--compare")});
-        QVERIFY(zero.value(QStringLiteral("presets")).toObject().value(QStringLiteral("hf")).toObject()
-                    .value(QStringLiteral("error")).toString().startsWith(QStringLiteral("temperature: t:")));
+        const QJsonObject zero =
+            json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,2,1"),
+                  QStringLiteral("--temperature"), QStringLiteral("0"), QStringLiteral("--compare")});
+        QVERIFY(zero.value(QStringLiteral("presets"))
+                    .toObject()
+                    .value(QStringLiteral("hf"))
+                    .toObject()
+                    .value(QStringLiteral("error"))
+                    .toString()
+                    .startsWith(QStringLiteral("temperature: t:")));
 
         const Run text = cli({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,1,2,2"),
                               QStringLiteral("--top-k"), QStringLiteral("2"), QStringLiteral("--compare")});
@@ -199,9 +216,9 @@ private slots:
         QTest::newRow("bias overflow") << QStringList{QStringLiteral("--logits"), QStringLiteral("1e308,1"),
                                                       QStringLiteral("--logit-bias"), QStringLiteral("0:1e308")}
                                        << 0;
-        QTest::newRow("repeat 1e-320") << QStringList{QStringLiteral("--logits"), QStringLiteral("1,2"),
+        QTest::newRow("repeat 1e-320") << QStringList{QStringLiteral("--logits"),         QStringLiteral("1,2"),
                                                       QStringLiteral("--repeat-penalty"), QStringLiteral("1e-320"),
-                                                      QStringLiteral("--history"), QStringLiteral("0")}
+                                                      QStringLiteral("--history"),        QStringLiteral("0")}
                                        << 0;
     }
 
@@ -209,9 +226,11 @@ private slots:
     {
         QFETCH(QStringList, arguments);
         QFETCH(int, top);
-        const Run run = cli(QStringList{QStringLiteral("candidates")} + arguments + QStringList{QStringLiteral("--json")});
+        const Run run =
+            cli(QStringList{QStringLiteral("candidates")} + arguments + QStringList{QStringLiteral("--json")});
         QCOMPARE(run.exitCode, 0);
-        QVERIFY2(!run.out.contains(QStringLiteral("null")) && !run.out.contains(QStringLiteral("nan")), qPrintable(run.out));
+        QVERIFY2(!run.out.contains(QStringLiteral("null")) && !run.out.contains(QStringLiteral("nan")),
+                 qPrintable(run.out));
         const QJsonObject result = QJsonDocument::fromJson(run.out.toUtf8()).object();
         const QJsonObject first = result.value(QStringLiteral("survivors")).toArray().at(0).toObject();
         QCOMPARE(first.value(QStringLiteral("id")).toInt(), top);
@@ -249,16 +268,25 @@ private slots:
 
     void compareWarnsOfLlamaCppDivergences()
     {
-        const QStringList arguments{QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,2,1"),
-                                    QStringLiteral("--semantics"), QStringLiteral("llama.cpp"), QStringLiteral("--chain"),
-                                    QStringLiteral("top-k=2,logit-bias=1@1/1@2"), QStringLiteral("--compare")};
+        const QStringList arguments{QStringLiteral("candidates"),
+                                    QStringLiteral("--logits"),
+                                    QStringLiteral("3,2,1"),
+                                    QStringLiteral("--semantics"),
+                                    QStringLiteral("llama.cpp"),
+                                    QStringLiteral("--chain"),
+                                    QStringLiteral("top-k=2,logit-bias=1@1/1@2"),
+                                    QStringLiteral("--compare")};
         const Run text = cli(arguments);
         QCOMPARE(text.exitCode, 0);
         QVERIFY2(text.out.contains(QStringLiteral("warning: llama.cpp: logit-bias after top-k")), qPrintable(text.out));
         QVERIFY(text.out.contains(QStringLiteral("warning: llama.cpp: logit-bias lists a token twice")));
         const QJsonObject result = json(arguments);
-        const QJsonArray warnings = result.value(QStringLiteral("presets")).toObject().value(QStringLiteral("llama.cpp"))
-                                        .toObject().value(QStringLiteral("warnings")).toArray();
+        const QJsonArray warnings = result.value(QStringLiteral("presets"))
+                                        .toObject()
+                                        .value(QStringLiteral("llama.cpp"))
+                                        .toObject()
+                                        .value(QStringLiteral("warnings"))
+                                        .toArray();
         QCOMPARE(warnings.size(), 2);
     }
 
@@ -266,8 +294,8 @@ private slots:
     {
         // --chain under llama.cpp: order as written.
         QJsonObject result = json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("3,2,1,0"),
-                                   QStringLiteral("--semantics"), QStringLiteral("llama.cpp"), QStringLiteral("--chain"),
-                                   QStringLiteral("temperature=0.5,top-p=0.8")});
+                                   QStringLiteral("--semantics"), QStringLiteral("llama.cpp"),
+                                   QStringLiteral("--chain"), QStringLiteral("temperature=0.5,top-p=0.8")});
         QCOMPARE(survivorIds(result), (QList<int>{0}));
         // --probs: ln p; the llama.cpp test's top-p 0.7 case keeps .4 and .3.
         result = json({QStringLiteral("candidates"), QStringLiteral("--probs"), QStringLiteral("0.1,0.2,0.3,0.4"),
@@ -283,31 +311,39 @@ private slots:
         QCOMPARE(survivors.size(), 2);
         QCOMPARE(survivors[0].toObject().value(QStringLiteral("id")).toInt(), 1);  // 0 was penalised: 1 / 2
         // --defaults fills llama.cpp's values.
-        result = json({QStringLiteral("candidates"), QStringLiteral("--logits"), kExercise, QStringLiteral("--semantics"),
-                       QStringLiteral("llama.cpp"), QStringLiteral("--defaults")});
+        result = json({QStringLiteral("candidates"), QStringLiteral("--logits"), kExercise,
+                       QStringLiteral("--semantics"), QStringLiteral("llama.cpp"), QStringLiteral("--defaults")});
         QCOMPARE(result.value(QStringLiteral("chain")).toArray().size(), 4);
     }
 
     void statefulSampling()
     {
-        const QStringList args{QStringLiteral("sample"), QStringLiteral("--logits"), kExercise,
-                               QStringLiteral("--semantics"), QStringLiteral("llama.cpp"), QStringLiteral("--mirostat"),
-                               QStringLiteral("2"), QStringLiteral("--mirostat-tau"), QStringLiteral("1.5"),
-                               QStringLiteral("--draws"), QStringLiteral("200"), QStringLiteral("--sequence")};
+        const QStringList args{QStringLiteral("sample"),
+                               QStringLiteral("--logits"),
+                               kExercise,
+                               QStringLiteral("--semantics"),
+                               QStringLiteral("llama.cpp"),
+                               QStringLiteral("--mirostat"),
+                               QStringLiteral("2"),
+                               QStringLiteral("--mirostat-tau"),
+                               QStringLiteral("1.5"),
+                               QStringLiteral("--draws"),
+                               QStringLiteral("200"),
+                               QStringLiteral("--sequence")};
         const QJsonObject first = json(args);
         QCOMPARE(json(args), first);  // seeded: reproducible
         QCOMPARE(first.value(QStringLiteral("sequence")).toArray().size(), 200);
         // A presence penalty over the growing history spreads the draws over more tokens.
         const QJsonObject plain = json({QStringLiteral("sample"), QStringLiteral("--logits"), QStringLiteral("5,0,0,0"),
-                                        QStringLiteral("--semantics"), QStringLiteral("llama.cpp"), QStringLiteral("--draws"),
-                                        QStringLiteral("50")});
-        const QJsonObject penalised = json({QStringLiteral("sample"), QStringLiteral("--logits"), QStringLiteral("5,0,0,0"),
-                                            QStringLiteral("--semantics"), QStringLiteral("llama.cpp"),
-                                            QStringLiteral("--presence-penalty"), QStringLiteral("3"),
-                                            QStringLiteral("--penalty-last-n"), QStringLiteral("-1"),
-                                            QStringLiteral("--draws"), QStringLiteral("50")});
-        QVERIFY(penalised.value(QStringLiteral("counts")).toObject().size()
-                > plain.value(QStringLiteral("counts")).toObject().size());
+                                        QStringLiteral("--semantics"), QStringLiteral("llama.cpp"),
+                                        QStringLiteral("--draws"), QStringLiteral("50")});
+        const QJsonObject penalised =
+            json({QStringLiteral("sample"), QStringLiteral("--logits"), QStringLiteral("5,0,0,0"),
+                  QStringLiteral("--semantics"), QStringLiteral("llama.cpp"), QStringLiteral("--presence-penalty"),
+                  QStringLiteral("3"), QStringLiteral("--penalty-last-n"), QStringLiteral("-1"),
+                  QStringLiteral("--draws"), QStringLiteral("50")});
+        QVERIFY(penalised.value(QStringLiteral("counts")).toObject().size() >
+                plain.value(QStringLiteral("counts")).toObject().size());
     }
 
     void badInput_data()
@@ -320,13 +356,15 @@ private slots:
         QTest::newRow("arithmetic fast") << base + QStringList{QStringLiteral("--semantics"), QStringLiteral("vllm"),
                                                                QStringLiteral("--arithmetic"), QStringLiteral("fast")}
                                          << "arithmetic: 'fast' is not one of exact, library";
-        QTest::newRow("arithmetic fast, compare") << base + QStringList{QStringLiteral("--compare"),
-                                                                        QStringLiteral("--arithmetic"), QStringLiteral("fast")}
-                                                  << "arithmetic: 'fast' is not one of exact, library";
-        QTest::newRow("unknown stage") << base + QStringList{QStringLiteral("--chain"), QStringLiteral("top-k=2,nucleus=0.9")}
+        QTest::newRow("arithmetic fast, compare")
+            << base + QStringList{QStringLiteral("--compare"), QStringLiteral("--arithmetic"), QStringLiteral("fast")}
+            << "arithmetic: 'fast' is not one of exact, library";
+        QTest::newRow("unknown stage") << base + QStringList{QStringLiteral("--chain"),
+                                                             QStringLiteral("top-k=2,nucleus=0.9")}
                                        << "unknown stage 'nucleus'";
-        QTest::newRow("unknown parameter") << base + QStringList{QStringLiteral("--chain"), QStringLiteral("top-p=0.9:keep=1")}
-                                           << "top-p: unknown parameter 'keep'";
+        QTest::newRow("unknown parameter")
+            << base + QStringList{QStringLiteral("--chain"), QStringLiteral("top-p=0.9:keep=1")}
+            << "top-p: unknown parameter 'keep'";
         QTest::newRow("hf temperature 0") << base + QStringList{QStringLiteral("--semantics"), QStringLiteral("hf"),
                                                                 QStringLiteral("--temperature"), QStringLiteral("0")}
                                           << "temperature: t:";
@@ -342,30 +380,32 @@ private slots:
                                     << "min-p: 'lots' is not a number";
         QTest::newRow("bias syntax") << base + QStringList{QStringLiteral("--logit-bias"), QStringLiteral("1=2")}
                                      << "logit-bias: item 1";
-        QTest::newRow("bias outside vocabulary") << base + QStringList{QStringLiteral("--logit-bias"), QStringLiteral("9:1")}
-                                                 << "logit-bias: item 1 '9:1': the token is outside the vocabulary";
-        QTest::newRow("history outside vocabulary") << base + QStringList{QStringLiteral("--history"), QStringLiteral("0,7"),
-                                                                          QStringLiteral("--repeat-penalty"),
-                                                                          QStringLiteral("1.2")}
-                                                    << "history: item 2 '7' is outside the vocabulary";
+        QTest::newRow("bias outside vocabulary")
+            << base + QStringList{QStringLiteral("--logit-bias"), QStringLiteral("9:1")}
+            << "logit-bias: item 1 '9:1': the token is outside the vocabulary";
+        QTest::newRow("history outside vocabulary")
+            << base + QStringList{QStringLiteral("--history"), QStringLiteral("0,7"),
+                                  QStringLiteral("--repeat-penalty"), QStringLiteral("1.2")}
+            << "history: item 2 '7' is outside the vocabulary";
         QTest::newRow("history not a token") << base + QStringList{QStringLiteral("--history"), QStringLiteral("0,x")}
                                              << "history: item 2 'x' is neither a token in the table nor a token id";
         QTest::newRow("probs range") << QStringList{QStringLiteral("candidates"), QStringLiteral("--probs"),
                                                     QStringLiteral("0.5,1.5")}
                                      << "probs: item 2";
-        QTest::newRow("probs and logits") << base + QStringList{QStringLiteral("--probs"), QStringLiteral("1")}
-                                          << "give either --probs or --logits";
+        QTest::newRow("probs and logits")
+            << base + QStringList{QStringLiteral("--probs"), QStringLiteral("1")} << "give either --probs or --logits";
         QTest::newRow("chain and options") << base + QStringList{QStringLiteral("--chain"), QStringLiteral("top-k=1"),
                                                                  QStringLiteral("--top-p"), QStringLiteral("0.5")}
                                            << "chain: give either --chain or per-stage options";
-        QTest::newRow("mirostat version") << base + QStringList{QStringLiteral("--semantics"), QStringLiteral("llama.cpp"),
-                                                                QStringLiteral("--mirostat"), QStringLiteral("3")}
-                                          << "mirostat: must be 0 (off), 1 or 2";
-        QTest::newRow("lesson top-k 0 keeps its message") << base + QStringList{QStringLiteral("--top-k"), QStringLiteral("0")}
-                                                          << "top-k:";
+        QTest::newRow("mirostat version")
+            << base + QStringList{QStringLiteral("--semantics"), QStringLiteral("llama.cpp"),
+                                  QStringLiteral("--mirostat"), QStringLiteral("3")}
+            << "mirostat: must be 0 (off), 1 or 2";
+        QTest::newRow("lesson top-k 0 keeps its message")
+            << base + QStringList{QStringLiteral("--top-k"), QStringLiteral("0")} << "top-k:";
         QTest::newRow("sample: hf xtc") << QStringList{QStringLiteral("sample"), QStringLiteral("--logits"),
-                                                       QStringLiteral("3,2,1"), QStringLiteral("--semantics"),
-                                                       QStringLiteral("hf"), QStringLiteral("--xtc-probability"),
+                                                       QStringLiteral("3,2,1"),  QStringLiteral("--semantics"),
+                                                       QStringLiteral("hf"),     QStringLiteral("--xtc-probability"),
                                                        QStringLiteral("0.5")}
                                         << "xtc: hf has no XTC";
     }
@@ -375,10 +415,10 @@ private slots:
         QTest::addColumn<QStringList>("arguments");
         QTest::newRow("10^10 draws") << QStringList{QStringLiteral("--logits"), QStringLiteral("3,2,1"),
                                                     QStringLiteral("--draws"), QStringLiteral("10000000000")};
-        QTest::newRow("DRY over 10^6 draws") << QStringList{QStringLiteral("--logits"), QStringLiteral("3,2,1"),
-                                                            QStringLiteral("--semantics"), QStringLiteral("llama.cpp"),
-                                                            QStringLiteral("--chain"), QStringLiteral("dry=0.8"),
-                                                            QStringLiteral("--draws"), QStringLiteral("1000000")};
+        QTest::newRow("DRY over 10^6 draws")
+            << QStringList{QStringLiteral("--logits"),  QStringLiteral("3,2,1"),   QStringLiteral("--semantics"),
+                           QStringLiteral("llama.cpp"), QStringLiteral("--chain"), QStringLiteral("dry=0.8"),
+                           QStringLiteral("--draws"),   QStringLiteral("1000000")};
     }
 
     void endlessWorkIsRefused()
@@ -416,13 +456,14 @@ private slots:
         if (p.choice)
             value = QString::fromStdString(test::choiceFor(p));
         else if (p.list)
-            value = p.list == &engine::ChainSettings::logitBias ? QStringLiteral("1:0.5,2:-inf") : QStringLiteral("0,2");
+            value =
+                p.list == &engine::ChainSettings::logitBias ? QStringLiteral("1:0.5,2:-inf") : QStringLiteral("0,2");
         else
             value = QString::fromStdString(engine::formatDouble(*(settings.*p.field)));
-        const QJsonObject out = json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("1,2,3"),
-                                      QStringLiteral("--semantics"),
-                                      QString::fromStdString(engine::semanticsName(semantics)), QStringLiteral("--") + name,
-                                      value});
+        const QJsonObject out =
+            json({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("1,2,3"),
+                  QStringLiteral("--semantics"), QString::fromStdString(engine::semanticsName(semantics)),
+                  QStringLiteral("--") + name, value});
         QCOMPARE(out.value(QStringLiteral("settings")).toObject().value(name),
                  app::samplerSettingsToJson(settings).value(name));
         const auto back = app::chainFromJson(out.value(QStringLiteral("chain")).toArray(), semantics);

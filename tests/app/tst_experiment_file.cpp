@@ -24,7 +24,7 @@ QJsonObject lessonJson()
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
-} // namespace
+}  // namespace
 
 class TestExperimentFile : public QObject {
     Q_OBJECT
@@ -139,7 +139,7 @@ private slots:
         QVERIFY(root.ok());
         root = applyOverride(root.value(), QStringLiteral("settings.1.top-p=0.5"));
         QVERIFY(root.ok());
-        root = applyOverride(root.value(), QStringLiteral("rng=mulberry32")); // not JSON: taken as a string
+        root = applyOverride(root.value(), QStringLiteral("rng=mulberry32"));  // not JSON: taken as a string
         QVERIFY(root.ok());
         root = applyOverride(root.value(), QStringLiteral("lengths=[10,20]"));
         QVERIFY(root.ok());
@@ -158,8 +158,8 @@ private slots:
 
     void badFile_data()
     {
-        QTest::addColumn<QString>("assignment"); // applied to the lesson file; "RAW:" = file text
-        QTest::addColumn<QString>("expected");   // what the message must say after the file name
+        QTest::addColumn<QString>("assignment");  // applied to the lesson file; "RAW:" = file text
+        QTest::addColumn<QString>("expected");    // what the message must say after the file name
         QTest::newRow("unknown key") << "colour=\"blue\""
                                      << "colour: unknown key";
         QTest::newRow("unknown nested key") << "junk.threshold=0.1"
@@ -188,8 +188,9 @@ private slots:
                                             << "settings.1.top-p: must be in (0, 1]";
         QTest::newRow("out of range top-k") << "settings.1.top-k=0"
                                             << "settings.1.top-k: must be in 1..";
-        QTest::newRow("both spellings of top-p") << "settings.1.top_p=0.5"
-                                                 << "settings.1.top_p: is the old spelling of top-p: give only one of them";
+        QTest::newRow("both spellings of top-p")
+            << "settings.1.top_p=0.5"
+            << "settings.1.top_p: is the old spelling of top-p: give only one of them";
         QTest::newRow("out of range temperature") << "settings.0.temperature=-1"
                                                   << "settings.0.temperature: must be in [0, 1000]";
         QTest::newRow("out of range length") << "lengths=[0,300]"

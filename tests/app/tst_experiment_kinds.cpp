@@ -2,11 +2,11 @@
 // example to a result whose tables are full (no empty cell where a value belongs), the
 // Explorer's saved state runs without the window, and a file of no known kind is refused with
 // the kinds named. Also the pooled goodness-of-fit test the Explorer's draws report.
-#include "support/example_files.h"
 #include "app/io/experiment_file.h"
 #include "app/kinds/experiment_kind.h"
 #include "app/kinds/explorer_run.h"
 #include "engine/stats/pooled_fit_test.h"
+#include "support/example_files.h"
 
 #include <QTest>
 
@@ -95,10 +95,13 @@ private slots:
     {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("kind");
-        QTest::newRow("experiment") << QByteArray(R"({"logitlab": 1, "experiment": "seed-sweep"})") << QStringLiteral("seed-sweep");
-        QTest::newRow("key after a big array") << QByteArray(R"({"distribution": {"logits": [1,2,3]}, "experiment" :"junk-risk"})")
-                                               << QStringLiteral("junk-risk");
-        QTest::newRow("explorer state") << QByteArray(R"({"format":"logitlab-explorer","version":3})") << QStringLiteral("explorer");
+        QTest::newRow("experiment") << QByteArray(R"({"logitlab": 1, "experiment": "seed-sweep"})")
+                                    << QStringLiteral("seed-sweep");
+        QTest::newRow("key after a big array")
+            << QByteArray(R"({"distribution": {"logits": [1,2,3]}, "experiment" :"junk-risk"})")
+            << QStringLiteral("junk-risk");
+        QTest::newRow("explorer state") << QByteArray(R"({"format":"logitlab-explorer","version":3})")
+                                        << QStringLiteral("explorer");
         QTest::newRow("unknown kind") << QByteArray(R"({"experiment": "beam-search"})") << QString();
         QTest::newRow("not a string") << QByteArray(R"({"experiment": 3})") << QString();
         QTest::newRow("nothing") << QByteArray("1,2,3\n") << QString();
@@ -127,7 +130,8 @@ private slots:
         const auto kind = app::kindOfFile(root.value(), QStringLiteral("f.json"));
         QVERIFY(!kind);
         const QString message = QString::fromStdString(kind.error());
-        QVERIFY2(message.startsWith(QStringLiteral("f.json: experiment: must be one of junk-risk, seed-sweep")), qPrintable(message));
+        QVERIFY2(message.startsWith(QStringLiteral("f.json: experiment: must be one of junk-risk, seed-sweep")),
+                 qPrintable(message));
         QVERIFY(message.contains(QStringLiteral("logitlab-explorer")));
     }
 
@@ -137,25 +141,30 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QStringList>("overrides");
         QTest::addColumn<QStringList>("suffixes");
-        QTest::newRow("junk risk") << QStringLiteral("junk-risk-lesson.json") << QStringList{QStringLiteral("replies=500")}
-                                   << QStringList{QString()};
+        QTest::newRow("junk risk") << QStringLiteral("junk-risk-lesson.json")
+                                   << QStringList{QStringLiteral("replies=500")} << QStringList{QString()};
         QTest::newRow("seed sweep") << QStringLiteral("seed-sweep-lesson.json") << QStringList{}
                                     << QStringList{QString(), QStringLiteral("-seeds")};
-        QTest::newRow("summation order") << QStringLiteral("summation-order-normal.json") << QStringList{QStringLiteral("shuffles=50")}
-                                         << QStringList{QString(), QStringLiteral("-shuffles"), QStringLiteral("-histogram"),
-                                                        QStringLiteral("-spread"), QStringLiteral("-lesson")};
-        QTest::newRow("summation order, a list") << QStringLiteral("summation-order-hard-cases.json") << QStringList{}
-                                                 << QStringList{QString(), QStringLiteral("-shuffles"),
-                                                                QStringLiteral("-histogram"), QStringLiteral("-lesson")};
+        QTest::newRow("summation order") << QStringLiteral("summation-order-normal.json")
+                                         << QStringList{QStringLiteral("shuffles=50")}
+                                         << QStringList{QString(), QStringLiteral("-shuffles"),
+                                                        QStringLiteral("-histogram"), QStringLiteral("-spread"),
+                                                        QStringLiteral("-lesson")};
+        QTest::newRow("summation order, a list")
+            << QStringLiteral("summation-order-hard-cases.json") << QStringList{}
+            << QStringList{QString(), QStringLiteral("-shuffles"), QStringLiteral("-histogram"),
+                           QStringLiteral("-lesson")};
         QTest::newRow("explorer") << QStringLiteral("explorer-llama-xtc.json") << QStringList{}
                                   << QStringList{QString(), QStringLiteral("-sweep"), QStringLiteral("-draws"),
                                                  QStringLiteral("-compare")};
         QTest::newRow("batch invariance, decode")
             << QStringLiteral("batch-invariance-decode.json") << QStringList{QStringLiteral("measure_cost=false")}
-            << QStringList{QString(), QStringLiteral("-divergences"), QStringLiteral("-completions"), QStringLiteral("-steps")};
+            << QStringList{QString(), QStringLiteral("-divergences"), QStringLiteral("-completions"),
+                           QStringLiteral("-steps")};
         QTest::newRow("batch invariance, one step")
             << QStringLiteral("batch-invariance-one-step.json")
-            << QStringList{QStringLiteral("model.vocabulary=1024"), QStringLiteral("model.hidden=64"), QStringLiteral("search.prompts=3")}
+            << QStringList{QStringLiteral("model.vocabulary=1024"), QStringLiteral("model.hidden=64"),
+                           QStringLiteral("search.prompts=3")}
             << QStringList{QString(), QStringLiteral("-points")};
     }
     void examplesRunToFullTables()
@@ -177,11 +186,14 @@ private slots:
                     // A compared preset that cannot run these values has no numbers; the
                     // provenance says why.
                     const QString preset = column.name.mid(2);
-                    if (table.suffix == QLatin1String("-compare")
-                        && result.provenance.asText().contains(QStringLiteral("result: %1 cannot run").arg(preset)))
+                    if (table.suffix == QLatin1String("-compare") &&
+                        result.provenance.asText().contains(QStringLiteral("result: %1 cannot run").arg(preset)))
                         continue;
                     QVERIFY2(!app::csvCell(column, r).isEmpty(),
-                             qPrintable(QStringLiteral("%1%2: row %3, column %4 is empty").arg(file, table.suffix).arg(r).arg(column.name)));
+                             qPrintable(QStringLiteral("%1%2: row %3, column %4 is empty")
+                                            .arg(file, table.suffix)
+                                            .arg(r)
+                                            .arg(column.name)));
                 }
         }
         QCOMPARE(got, suffixes);
@@ -189,7 +201,8 @@ private slots:
 
     void badInputIsFlagged()
     {
-        const app::ExperimentResult result = runExample(QStringLiteral("junk-risk-lesson.json"), {QStringLiteral("replies=-1")});
+        const app::ExperimentResult result =
+            runExample(QStringLiteral("junk-risk-lesson.json"), {QStringLiteral("replies=-1")});
         QCOMPARE(result.status.state, app::RunStatus::State::Failed);
         QVERIFY(result.badInput);
         QVERIFY2(result.status.message.contains(QStringLiteral("replies")), qPrintable(result.status.message));
@@ -208,9 +221,10 @@ private slots:
         QCOMPARE(std::accumulate(p.begin(), p.end(), 0.0), 1.0);
         const auto* tokens = result.table(QString());
         QVERIFY(tokens);
-        QCOMPARE(tokens->columnNames(), (QStringList{QStringLiteral("token_id"), QStringLiteral("token"), QStringLiteral("logit"),
-                                                     QStringLiteral("p"), QStringLiteral("survivor"),
-                                                     QStringLiteral("p_renormalised"), QStringLiteral("rank")}));
+        QCOMPARE(tokens->columnNames(),
+                 (QStringList{QStringLiteral("token_id"), QStringLiteral("token"), QStringLiteral("logit"),
+                              QStringLiteral("p"), QStringLiteral("survivor"), QStringLiteral("p_renormalised"),
+                              QStringLiteral("rank")}));
         double renormalised = 0.0;
         qint64 survivors = 0;
         for (std::size_t r = 0; r < tokens->rows; ++r) {
@@ -229,7 +243,8 @@ private slots:
 
         const app::ExperimentResult again = runExample(QStringLiteral("explorer-llama-xtc.json"));
         for (std::size_t t = 0; t < result.tables.size(); ++t)
-            QCOMPARE(app::resultTableCsv(result.provenance, again.tables[t]), app::resultTableCsv(result.provenance, result.tables[t]));
+            QCOMPARE(app::resultTableCsv(result.provenance, again.tables[t]),
+                     app::resultTableCsv(result.provenance, result.tables[t]));
     }
 
     // The fit test the Explorer's draws show: pooled so it is valid, absent where it cannot be.
@@ -241,10 +256,11 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::newRow("one outcome") << std::vector<std::uint64_t>{1000} << std::vector<double>{1.0} << 1
                                      << QStringLiteral("no test: one outcome");
-        QTest::newRow("lesson draws") << std::vector<std::uint64_t>{493, 393, 114} << std::vector<double>{0.5, 0.4, 0.1} << 3
-                                      << QStringLiteral("chi-square p = 0.336 (3 bins)");
-        QTest::newRow("tail pooled") << std::vector<std::uint64_t>{90, 6, 2, 1, 1} << std::vector<double>{0.9, 0.05, 0.03, 0.01, 0.01}
-                                     << 3 << QStringLiteral("chi-square p = 0.819 (3 bins after pooling)");
+        QTest::newRow("lesson draws") << std::vector<std::uint64_t>{493, 393, 114} << std::vector<double>{0.5, 0.4, 0.1}
+                                      << 3 << QStringLiteral("chi-square p = 0.336 (3 bins)");
+        QTest::newRow("tail pooled") << std::vector<std::uint64_t>{90, 6, 2, 1, 1}
+                                     << std::vector<double>{0.9, 0.05, 0.03, 0.01, 0.01} << 3
+                                     << QStringLiteral("chi-square p = 0.819 (3 bins after pooling)");
         QTest::newRow("too few draws") << std::vector<std::uint64_t>{3, 0} << std::vector<double>{0.5, 0.5} << 1
                                        << QStringLiteral("no test: too few draws for two bins expecting 5 or more");
     }

@@ -1,9 +1,9 @@
 // The runner and the junk-risk job on it: byte-identical CSV for any thread count and run to
 // run, cancellation that is prompt and leaves no result, failures that stay inside the run.
-#include "app/run/background_run.h"
-#include "app/run/experiment_runner.h"
 #include "app/kinds/junk_risk_job.h"
 #include "app/kinds/junk_risk_spec.h"
+#include "app/run/background_run.h"
+#include "app/run/experiment_runner.h"
 
 #include "support/example_files.h"
 #include "support/test_support.h"
@@ -39,7 +39,7 @@ QString csvFor(const JunkRiskSpec& spec, int threads)
     return junkRiskCsv(junkRiskProvenance(spec, logitlab::test::examplePath(QString())), outcome.rows);
 }
 
-} // namespace
+}  // namespace
 
 Q_DECLARE_METATYPE(JunkRiskSpec)
 
@@ -100,7 +100,7 @@ private slots:
     void cancelMidRun()
     {
         JunkRiskSpec spec = example(QStringLiteral("junk-risk-zipf-262k.json"));
-        spec.replies = 1'000'000; // minutes of work: the run can only end by being cancelled
+        spec.replies = 1'000'000;  // minutes of work: the run can only end by being cancelled
         // As the GUI runs it: on QtConcurrent's pool, cancel and progress through the future.
         QFuture<JunkRiskOutcome> future = runInBackground<JunkRiskOutcome>([spec](const WorkControl& control) {
             return runJunkRisk(spec, logitlab::test::examplePath(QString()), QStringLiteral("test"), 2, control);
@@ -158,7 +158,7 @@ private slots:
                              ++ran;
                              if (item == 5)
                                  throw std::runtime_error("boom");
-                             QThread::usleep(200); // all items would take 0.5 s: the stop must cut them short
+                             QThread::usleep(200);  // all items would take 0.5 s: the stop must cut them short
                          },
                          {});
         QCOMPARE(status.state, RunStatus::State::Failed);
@@ -167,14 +167,13 @@ private slots:
         // With one worker the stop is deterministic: nothing runs after the failing item. (With
         // four, how many other items slip in depends on the scheduler, so it is not asserted.)
         ran = 0;
-        const RunStatus single = runWorkItems(
-            10000, 1,
-            [&](int, std::size_t item) {
-                ++ran;
-                if (item == 5)
-                    throw std::runtime_error("boom");
-            },
-            {});
+        const RunStatus single = runWorkItems(10000, 1,
+                                              [&](int, std::size_t item) {
+                                                  ++ran;
+                                                  if (item == 5)
+                                                      throw std::runtime_error("boom");
+                                              },
+                                              {});
         QCOMPARE(single.state, RunStatus::State::Failed);
         QCOMPARE(ran.load(), 6);
     }

@@ -79,11 +79,13 @@ private slots:
         state.distribution = engine::lessonExample();
         state.chain.lesson = engine::SamplerSettings{0.8, 40, 0.95};
         state.chain.stages.minP = 0.05;
-        const QJsonObject sampler =
-            QJsonDocument::fromJson(app::explorerStateToJson(state)).object().value(QStringLiteral("sampler")).toObject();
-        QCOMPARE(sampler.keys(), (QStringList{QStringLiteral("min-p"), QStringLiteral("semantics"),
-                                              QStringLiteral("temperature"), QStringLiteral("top-k"),
-                                              QStringLiteral("top-p")}));
+        const QJsonObject sampler = QJsonDocument::fromJson(app::explorerStateToJson(state))
+                                        .object()
+                                        .value(QStringLiteral("sampler"))
+                                        .toObject();
+        QCOMPARE(sampler.keys(),
+                 (QStringList{QStringLiteral("min-p"), QStringLiteral("semantics"), QStringLiteral("temperature"),
+                              QStringLiteral("top-k"), QStringLiteral("top-p")}));
     }
 
     // Every parameter of the table through a state file, under a preset that has it.
@@ -109,12 +111,14 @@ private slots:
         QTest::addColumn<QString>("error");
         QTest::newRow("unknown key") << R"({"temperature": 1, "top_q": 0.9})"
                                      << "bad.json: sampler.top_q: unknown key";
-        QTest::newRow("both spellings") << R"({"top-p": 0.9, "topP": 0.8})"
-                                        << "bad.json: sampler.topP: is the old spelling of top-p: give only one of them";
+        QTest::newRow("both spellings")
+            << R"({"top-p": 0.9, "topP": 0.8})"
+            << "bad.json: sampler.topP: is the old spelling of top-p: give only one of them";
         QTest::newRow("not a number") << R"({"min-p": "0.1"})"
                                       << "bad.json: sampler.min-p: must be a number, not a string";
-        QTest::newRow("unknown arithmetic") << R"({"semantics": "vllm", "arithmetic": "fast"})"
-                                            << R"(bad.json: sampler.arithmetic: must be one of exact, library, got "fast")";
+        QTest::newRow("unknown arithmetic")
+            << R"({"semantics": "vllm", "arithmetic": "fast"})"
+            << R"(bad.json: sampler.arithmetic: must be one of exact, library, got "fast")";
         QTest::newRow("temperature hot") << R"({"temperature": "hot"})"
                                          << "bad.json: sampler.temperature: must be a number, not a string";
         QTest::newRow("temperature negative") << R"({"temperature": -1})"
@@ -125,17 +129,19 @@ private slots:
                                                   << "bad.json: sampler.topK: must be in 1..2147483647, got 0";
             QTest::addRow("%s topK 2.5", semantics) << prefix + R"("topK": 2.5})"
                                                     << "bad.json: sampler.topK: must be a whole number, got 2.5";
-            QTest::addRow("%s topK 1e20", semantics)
-                << prefix + R"("topK": 1e20})" << "bad.json: sampler.topK: must be in 1..2147483647, got 1";
+            QTest::addRow("%s topK 1e20", semantics) << prefix + R"("topK": 1e20})"
+                                                     << "bad.json: sampler.topK: must be in 1..2147483647, got 1";
             QTest::addRow("%s topK false", semantics)
-                << prefix + R"("topK": false})" << "bad.json: sampler.topK: must be a whole number, not a boolean";
+                << prefix + R"("topK": false})"
+                << "bad.json: sampler.topK: must be a whole number, not a boolean";
             QTest::addRow("%s topK x", semantics) << prefix + R"("topK": "x"})"
                                                   << "bad.json: sampler.topK: must be a whole number, not a string";
         }
         QTest::newRow("more decimals than shown") << R"({"semantics": "hf", "epsilon": 0.00025})"
                                                   << "bad.json: sampler.epsilon: has more than the 4 decimals the "
                                                      "Explorer holds, got 0.00025";
-        QTest::newRow("top-p above 1") << R"({"top-p": 1.5})" << "bad.json: sampler.top-p: must be in [0, 1], got 1.5";
+        QTest::newRow("top-p above 1") << R"({"top-p": 1.5})"
+                                       << "bad.json: sampler.top-p: must be in [0, 1], got 1.5";
         QTest::newRow("mirostat 3") << R"({"semantics": "llama.cpp", "mirostat": 3})"
                                     << "bad.json: sampler.mirostat: must be in 0..2, got 3";
         QTest::newRow("min-keep fraction") << R"({"semantics": "hf", "min-keep": 1.5})"
@@ -146,11 +152,14 @@ private slots:
                                            << "bad.json: sampler.semantics: must be one of lesson, llama.cpp, hf, vllm";
         QTest::newRow("context not ids") << R"({"context": [0, 1.5]})"
                                          << "bad.json: sampler.context[1]: must be a whole number, got 1.5";
-        QTest::newRow("context outside") << R"({"semantics": "llama.cpp", "repeat-penalty": 2, "context": [0, 9]})"
-                                         << "bad.json: sampler: context: token #9 is outside the vocabulary of 3 tokens";
-        QTest::newRow("order of another preset") << R"({"semantics": "vllm", "order": ["typical"]})"
-                                                 << "bad.json: sampler: order: 'typical' is not a stage of the vllm chain";
-        QTest::newRow("order not names") << R"({"order": [1]})" << "bad.json: sampler.order[0]: must be a stage name";
+        QTest::newRow("context outside")
+            << R"({"semantics": "llama.cpp", "repeat-penalty": 2, "context": [0, 9]})"
+            << "bad.json: sampler: context: token #9 is outside the vocabulary of 3 tokens";
+        QTest::newRow("order of another preset")
+            << R"({"semantics": "vllm", "order": ["typical"]})"
+            << "bad.json: sampler: order: 'typical' is not a stage of the vllm chain";
+        QTest::newRow("order not names") << R"({"order": [1]})"
+                                         << "bad.json: sampler.order[0]: must be a stage name";
         QTest::newRow("bias outside") << R"({"semantics": "hf", "logit-bias": "7@1"})"
                                       << "bad.json: sampler: logit-bias";
         QTest::newRow("stage the preset lacks") << R"({"semantics": "vllm", "xtc-probability": 0.5})"
@@ -178,15 +187,20 @@ private slots:
                                       "holds), got 2147483648";
         QTest::newRow("seed text") << R"("draw": {"seed": "forty"})"
                                    << "bad.json: draw.seed: must be a whole number, got \"forty\"";
-        QTest::newRow("seed negative") << R"("draw": {"seed": -1})" << "bad.json: draw.seed: must be in";
+        QTest::newRow("seed negative") << R"("draw": {"seed": -1})"
+                                       << "bad.json: draw.seed: must be in";
         QTest::newRow("count above the box") << R"("draw": {"count": 10000001})"
                                              << "bad.json: draw.count: must be in 1..10000000, got 10000001";
-        QTest::newRow("count zero") << R"("draw": {"count": 0})" << "bad.json: draw.count: must be in 1..10000000, got 0";
+        QTest::newRow("count zero") << R"("draw": {"count": 0})"
+                                    << "bad.json: draw.count: must be in 1..10000000, got 0";
         QTest::newRow("count text") << R"("draw": {"count": "many"})"
                                     << "bad.json: draw.count: must be a whole number, not a string";
-        QTest::newRow("rng unknown") << R"("draw": {"rng": "dice"})" << "bad.json: draw.rng: must be one of";
-        QTest::newRow("draw unknown key") << R"("draw": {"seeds": 1})" << "bad.json: draw.seeds: unknown key";
-        QTest::newRow("root unknown key") << R"("colour": "red")" << "bad.json: colour: unknown key";
+        QTest::newRow("rng unknown") << R"("draw": {"rng": "dice"})"
+                                     << "bad.json: draw.rng: must be one of";
+        QTest::newRow("draw unknown key") << R"("draw": {"seeds": 1})"
+                                          << "bad.json: draw.seeds: unknown key";
+        QTest::newRow("root unknown key") << R"("colour": "red")"
+                                          << "bad.json: colour: unknown key";
         QTest::newRow("sampler not an object") << R"("sampler": 5)"
                                                << "bad.json: sampler: must be an object, not a number";
     }
@@ -195,10 +209,11 @@ private slots:
     {
         QFETCH(QString, draw);
         QFETCH(QString, error);
-        const QByteArray json = QStringLiteral(R"({"format": "logitlab-explorer", "version": 3, "tokens": ["a", "b", "c"],
+        const QByteArray json =
+            QStringLiteral(R"({"format": "logitlab-explorer", "version": 3, "tokens": ["a", "b", "c"],
                                                   "logits": [1, 2, 3], %1})")
-                                    .arg(draw)
-                                    .toUtf8();
+                .arg(draw)
+                .toUtf8();
         const auto state = app::explorerStateFromJson(json, QStringLiteral("bad.json"));
         QVERIFY(!state.ok());
         QVERIFY2(QString::fromStdString(state.error()).startsWith(error), state.error().c_str());

@@ -2,14 +2,14 @@
 // regular files, files and lists over the size limits, overlong token names, duplicate JSON keys,
 // byte order marks and UTF-16, and error text that quotes control characters.
 #include "app/io/experiment_file.h"
-#include "app/kinds/explorer_state.h"
 #include "app/io/input_file.h"
-#include "engine/core/input_limits.h"
 #include "app/io/json_duplicate_keys.h"
 #include "app/io/json_object_reader.h"
 #include "app/io/logits_file.h"
-#include "engine/io/logits_parser.h"
+#include "app/kinds/explorer_state.h"
 #include "app/text/one_line_text.h"
+#include "engine/core/input_limits.h"
+#include "engine/io/logits_parser.h"
 #include "engine/io/pasted_table.h"
 
 #include <QFile>
@@ -81,7 +81,8 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         QVERIFY(file.resize(app::kMaxInputFileBytes + 1));
         file.close();
-        const QString expected = path + QStringLiteral(": 67,108,865 bytes is over the limit of 67,108,864 bytes for an input file");
+        const QString expected =
+            path + QStringLiteral(": 67,108,865 bytes is over the limit of 67,108,864 bytes for an input file");
         QCOMPARE(errorOf(app::readLogitsFile(path)), expected);
         QCOMPARE(QString::fromStdString(app::readExperimentJson(path).error()), expected);
         // Under a smaller limit, the same check for a file of a few bytes.
@@ -115,7 +116,8 @@ private slots:
         QByteArray state = "{\"format\":\"logitlab-explorer\",\"version\":2,\"tokens\":[";
         for (std::size_t i = 0; i <= engine::kMaxValues; ++i)
             state += i ? ",\"t\"" : "\"t\"";
-        state += "],\"logits\":[" + QByteArray(QByteArray(",1").repeated(qsizetype(engine::kMaxValues + 1)).mid(1)) + "]}";
+        state +=
+            "],\"logits\":[" + QByteArray(QByteArray(",1").repeated(qsizetype(engine::kMaxValues + 1)).mid(1)) + "]}";
         QCOMPARE(QString::fromStdString(app::explorerStateFromJson(state, QStringLiteral("s.json")).error()),
                  QStringLiteral("s.json: logits: 1,048,577 values; the limit is 1,048,576"));
     }
@@ -134,8 +136,9 @@ private slots:
         QFETCH(int, length);
         QFETCH(bool, accepted);
         const std::string name(static_cast<std::size_t>(length), 'a');
-        const QString problem = QStringLiteral("is %1 characters long; token names are limited to 1,024")
-                                    .arg(QString::fromStdString(engine::groupedNumber(static_cast<std::size_t>(length))));
+        const QString problem =
+            QStringLiteral("is %1 characters long; token names are limited to 1,024")
+                .arg(QString::fromStdString(engine::groupedNumber(static_cast<std::size_t>(length))));
 
         const auto csv = engine::parseLogitsText(name + ",1\nb,2\n", "t.csv");
         QCOMPARE(csv.ok(), accepted);
@@ -151,16 +154,17 @@ private slots:
         QCOMPARE(pasted.problems.empty(), accepted);
 
         // (No raw string literal here: moc misreads one that ends in a quote.)
-        const QByteArray state = "{\"format\":\"logitlab-explorer\",\"version\":2,\"tokens\":[\""
-                                 + QByteArray::fromStdString(name) + "\",\"b\"],\"logits\":[1,2]}";
+        const QByteArray state = "{\"format\":\"logitlab-explorer\",\"version\":2,\"tokens\":[\"" +
+                                 QByteArray::fromStdString(name) + "\",\"b\"],\"logits\":[1,2]}";
         const auto explorer = app::explorerStateFromJson(state, QStringLiteral("s.json"));
         QCOMPARE(explorer.ok(), accepted);
         if (!accepted)
             QCOMPARE(QString::fromStdString(explorer.error()), QStringLiteral("s.json: tokens[0]: ") + problem);
 
-        const QJsonObject distribution{{QStringLiteral("kind"), QStringLiteral("logits")},
-                                       {QStringLiteral("logits"), QJsonArray{1, 2}},
-                                       {QStringLiteral("tokens"), QJsonArray{QString::fromStdString(name), QStringLiteral("b")}}};
+        const QJsonObject distribution{
+            {QStringLiteral("kind"), QStringLiteral("logits")},
+            {QStringLiteral("logits"), QJsonArray{1, 2}},
+            {QStringLiteral("tokens"), QJsonArray{QString::fromStdString(name), QStringLiteral("b")}}};
         app::JsonObjectReader reader(distribution, QStringLiteral("distribution"));
         if (accepted) {
             QCOMPARE(app::readDistribution(reader).tokens.front().size(), qsizetype(length));
@@ -180,19 +184,29 @@ private slots:
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("message");  // empty: accepted as the two logits 1 and 2
         QTest::newRow("UTF-8 BOM, CSV with header") << QByteArray("\xEF\xBB\xBFtoken,logit\na,1\nb,2\n") << QString();
-        QTest::newRow("UTF-8 BOM, numbers") << QByteArray("\xEF\xBB\xBF" "1\r\n2\r\n") << QString();
-        QTest::newRow("UTF-16 LE") << QByteArray("\xFF\xFE" "1\0\n\0" "2\0\n\0", 10)
+        QTest::newRow("UTF-8 BOM, numbers") << QByteArray("\xEF\xBB\xBF"
+                                                          "1\r\n2\r\n")
+                                            << QString();
+        QTest::newRow("UTF-16 LE") << QByteArray("\xFF\xFE"
+                                                 "1\0\n\0"
+                                                 "2\0\n\0",
+                                                 10)
                                    << QStringLiteral("f.csv: is UTF-16 text; save it as UTF-8");
-        QTest::newRow("UTF-16 BE") << QByteArray("\xFE\xFF\0" "1\0\n", 6)
+        QTest::newRow("UTF-16 BE") << QByteArray("\xFE\xFF\0"
+                                                 "1\0\n",
+                                                 6)
                                    << QStringLiteral("f.csv: is UTF-16 text; save it as UTF-8");
-        QTest::newRow("NUL byte") << QByteArray("1\n2\0\n", 5)
-                                  << QStringLiteral("f.csv: holds a NUL byte at line 2: not a text file (UTF-16 text must be saved as UTF-8)");
+        QTest::newRow("NUL byte")
+            << QByteArray("1\n2\0\n", 5)
+            << QStringLiteral(
+                   "f.csv: holds a NUL byte at line 2: not a text file (UTF-16 text must be saved as UTF-8)");
     }
     void bomAndEncodings()
     {
         QFETCH(QByteArray, content);
         QFETCH(QString, message);
-        const auto d = engine::parseLogitsText(std::string_view(content.constData(), std::size_t(content.size())), "f.csv");
+        const auto d =
+            engine::parseLogitsText(std::string_view(content.constData(), std::size_t(content.size())), "f.csv");
         if (message.isEmpty()) {
             QVERIFY2(d.ok(), d.ok() ? "" : d.error().c_str());
             QCOMPARE(d->logits.size(), Eigen::Index(2));
@@ -216,10 +230,11 @@ private slots:
         QTest::newRow("in an array") << QByteArray(R"({"settings":[{"top_p":0.9},{"top_p":0.9,"top_p":0.1}]})")
                                      << QStringLiteral("settings.1.top_p");
         QTest::newRow("escaped spelling") << QByteArray("{\"top_p\":1,\"top\\u005fp\":2}") << QStringLiteral("top_p");
-        QTest::newRow("keys in strings") << QByteArray("{\"a\":\"{\\\"a\\\":1,\\\"a\\\":2}\",\"b\":\"a\"}") << QString();
+        QTest::newRow("keys in strings") << QByteArray("{\"a\":\"{\\\"a\\\":1,\\\"a\\\":2}\",\"b\":\"a\"}")
+                                         << QString();
         QTest::newRow("same key in sibling objects") << QByteArray(R"([{"x":1},{"x":2}])") << QString();
-        QTest::newRow("after a closed object") << QByteArray(R"({"o":{"x":1},"p":{"y":[1,{"z":0}],"y":2}})")
-                                               << QStringLiteral("p.y");
+        QTest::newRow("after a closed object")
+            << QByteArray(R"({"o":{"x":1},"p":{"y":[1,{"z":0}],"y":2}})") << QStringLiteral("p.y");
     }
     void duplicateKeys()
     {
@@ -231,7 +246,8 @@ private slots:
     // Every JSON reader refuses a duplicate key instead of silently keeping the last.
     void duplicateKeysRefusedByEveryReader()
     {
-        const auto experiment = app::parseExperimentJson(R"({"logitlab":1,"replies":10,"replies":20})", QStringLiteral("e.json"));
+        const auto experiment =
+            app::parseExperimentJson(R"({"logitlab":1,"replies":10,"replies":20})", QStringLiteral("e.json"));
         QCOMPARE(QString::fromStdString(experiment.error()),
                  QStringLiteral("e.json: replies: appears twice in one object (JSON keys must be unique)"));
         const auto state = app::explorerStateFromJson(
@@ -248,14 +264,18 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("shown");
-        QTest::newRow("plain") << QStringLiteral("f.csv:3: logit 'x' is not a number") << QStringLiteral("f.csv:3: logit 'x' is not a number");
+        QTest::newRow("plain") << QStringLiteral("f.csv:3: logit 'x' is not a number")
+                               << QStringLiteral("f.csv:3: logit 'x' is not a number");
         QTest::newRow("newlines") << QStringLiteral("a\nb\r\nc\td") << QStringLiteral("a\\nb\\r\\nc\\td");
         QTest::newRow("NUL") << QString::fromUtf16(u"x\0y", 3) << QStringLiteral("x\\0y");
         QTest::newRow("escape sequence") << QStringLiteral("\x1b[31mred") << QStringLiteral("\\x1b[31mred");
         QTest::newRow("line separator") << QString::fromUtf16(u"a\u2028b") << QStringLiteral("a\\u2028b");
-        QTest::newRow("unicode kept") << QStringLiteral("caf\u00e9 \u2192 \U0001F600") << QStringLiteral("caf\u00e9 \u2192 \U0001F600");
-        QTest::newRow("UTF-16 bytes read as UTF-8") << QString::fromUtf8(QByteArray("\xFF\xFE" "1\0", 4))
-                                                   << QStringLiteral("\uFFFD\uFFFD1\\0");
+        QTest::newRow("unicode kept") << QStringLiteral("caf\u00e9 \u2192 \U0001F600")
+                                      << QStringLiteral("caf\u00e9 \u2192 \U0001F600");
+        QTest::newRow("UTF-16 bytes read as UTF-8") << QString::fromUtf8(QByteArray("\xFF\xFE"
+                                                                                    "1\0",
+                                                                                    4))
+                                                    << QStringLiteral("\uFFFD\uFFFD1\\0");
     }
     void oneLineText()
     {

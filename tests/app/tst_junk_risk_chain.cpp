@@ -25,8 +25,8 @@ QJsonObject fileWith(const QJsonArray& logits, const QJsonArray& junkIds, const 
                        {QStringLiteral("name"), QStringLiteral("t")},
                        {QStringLiteral("distribution"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("logits")},
                                                                     {QStringLiteral("logits"), logits}}},
-                       {QStringLiteral("junk"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("ids")},
-                                                            {QStringLiteral("ids"), junkIds}}},
+                       {QStringLiteral("junk"),
+                        QJsonObject{{QStringLiteral("kind"), QStringLiteral("ids")}, {QStringLiteral("ids"), junkIds}}},
                        {QStringLiteral("settings"), QJsonArray{setting}},
                        {QStringLiteral("lengths"), QJsonArray{1, 10, 100, 1000}},
                        {QStringLiteral("replies"), replies},
@@ -69,20 +69,22 @@ private slots:
         const std::vector<double> lesson{3, 2, 1.5, 1, -2};
         const auto p = softmax(lesson);
         // min-p keeps p >= min-p * p_max: banana (p = 0.0046) falls under 0.01 * 0.51 and stays above 0.005 * 0.51.
-        QTest::newRow("llama.cpp min-p 0.01 cuts banana") << QStringLiteral("llama.cpp") << QStringLiteral("min-p=0.01,temperature=1")
-                                                          << lesson << 4 << 0.0;
-        QTest::newRow("llama.cpp min-p 0.005 keeps it") << QStringLiteral("llama.cpp") << QStringLiteral("min-p=0.005,temperature=1")
-                                                        << lesson << 4 << p[4];
+        QTest::newRow("llama.cpp min-p 0.01 cuts banana")
+            << QStringLiteral("llama.cpp") << QStringLiteral("min-p=0.01,temperature=1") << lesson << 4 << 0.0;
+        QTest::newRow("llama.cpp min-p 0.005 keeps it")
+            << QStringLiteral("llama.cpp") << QStringLiteral("min-p=0.005,temperature=1") << lesson << 4 << p[4];
         // hf min-p scales by the top probability too, and keeps the rest renormalised.
-        QTest::newRow("hf min-p 0.2 keeps users, data, items") << QStringLiteral("hf") << QStringLiteral("min-p=0.2,temperature=1")
-                                                               << lesson << 2 << p[2] / (p[0] + p[1] + p[2]);
+        QTest::newRow("hf min-p 0.2 keeps users, data, items")
+            << QStringLiteral("hf") << QStringLiteral("min-p=0.2,temperature=1") << lesson << 2
+            << p[2] / (p[0] + p[1] + p[2]);
         // Three tokens tied at the boundary of top-k 2: HF keeps every token whose logit equals the
         // k-th (torch.topk's value, then `logits < kth` masked), llama.cpp exactly k (lower ids).
         const std::vector<double> tied{2, 2, 2, 1};
         const double third = std::exp(2.0) / (3 * std::exp(2.0));
-        QTest::newRow("hf top-k 2 keeps the tie") << QStringLiteral("hf") << QStringLiteral("top-k=2") << tied << 2 << third;
-        QTest::newRow("llama.cpp top-k 2 keeps exactly two") << QStringLiteral("llama.cpp") << QStringLiteral("top-k=2,temperature=1")
-                                                             << tied << 2 << 0.0;
+        QTest::newRow("hf top-k 2 keeps the tie")
+            << QStringLiteral("hf") << QStringLiteral("top-k=2") << tied << 2 << third;
+        QTest::newRow("llama.cpp top-k 2 keeps exactly two")
+            << QStringLiteral("llama.cpp") << QStringLiteral("top-k=2,temperature=1") << tied << 2 << 0.0;
     }
     void analyticRiskFollowsTheChain()
     {
@@ -94,7 +96,8 @@ private slots:
         QJsonArray values;
         for (double l : logits)
             values.append(l);
-        const auto spec = app::parseJunkRisk(fileWith(values, QJsonArray{junk}, chainSetting(semantics, chain), 40000), QStringLiteral("t.json"));
+        const auto spec = app::parseJunkRisk(fileWith(values, QJsonArray{junk}, chainSetting(semantics, chain), 40000),
+                                             QStringLiteral("t.json"));
         QVERIFY2(spec, spec ? "" : spec.error().c_str());
         QCOMPARE(spec->settings.front().label, semantics + QStringLiteral(": ") + chain);
         app::WorkControl control;
@@ -102,7 +105,8 @@ private slots:
         QVERIFY2(outcome.status.finished(), qPrintable(outcome.status.message));
         QCOMPARE(outcome.rows.size(), std::size_t{4});
         for (const auto& row : outcome.rows) {
-            QVERIFY2(std::abs(row.qAfter - q) < 1e-12, qPrintable(QStringLiteral("q after %1, expected %2").arg(row.qAfter).arg(q)));
+            QVERIFY2(std::abs(row.qAfter - q) < 1e-12,
+                     qPrintable(QStringLiteral("q after %1, expected %2").arg(row.qAfter).arg(q)));
             const double analytic = 1 - std::pow(1 - q, static_cast<double>(row.length));
             QVERIFY(std::abs(row.analytic - analytic) < 1e-12);
             // 40,000 replies: the Monte Carlo's 95% interval holds the truth (a fixed seed, so
@@ -111,7 +115,11 @@ private slots:
                 QCOMPARE(row.repliesWithJunk, std::uint64_t{0});
             else
                 QVERIFY2(row.low <= analytic && analytic <= row.high,
-                         qPrintable(QStringLiteral("N=%1: %2 outside [%3, %4]").arg(row.length).arg(analytic).arg(row.low).arg(row.high)));
+                         qPrintable(QStringLiteral("N=%1: %2 outside [%3, %4]")
+                                        .arg(row.length)
+                                        .arg(analytic)
+                                        .arg(row.low)
+                                        .arg(row.high)));
         }
     }
 
@@ -119,7 +127,8 @@ private slots:
     {
         QTest::addColumn<QJsonObject>("setting");
         QTest::addColumn<QString>("message");
-        QTest::newRow("stateful") << chainSetting(QStringLiteral("llama.cpp"), QStringLiteral("xtc:probability=0.5:threshold=0.1"))
+        QTest::newRow("stateful") << chainSetting(QStringLiteral("llama.cpp"),
+                                                  QStringLiteral("xtc:probability=0.5:threshold=0.1"))
                                   << QStringLiteral("t.json: settings.0.chain: '");
         QTest::newRow("unknown stage") << chainSetting(QStringLiteral("hf"), QStringLiteral("beam=3"))
                                        << QStringLiteral("t.json: settings.0.chain: ");
@@ -168,7 +177,8 @@ private slots:
         QCOMPARE(spec->settings.first().arithmetic, QStringLiteral("library"));
         QCOMPARE(app::toJson(spec.value())[QStringLiteral("settings")].toArray().first().toObject(), setting);
         const QStringList lines = app::junkRiskProvenance(spec.value(), QString()).csvCommentLines();
-        QVERIFY2(lines.contains(QStringLiteral("# arithmetic: float = library")), qPrintable(lines.join(QLatin1Char('\n'))));
+        QVERIFY2(lines.contains(QStringLiteral("# arithmetic: float = library")),
+                 qPrintable(lines.join(QLatin1Char('\n'))));
     }
 
     void settingLines_data()
@@ -179,14 +189,17 @@ private slots:
         QTest::newRow("lesson keys") << QStringLiteral("plain: temperature=1\ntop-p=0.9, temperature=1")
                                      << QStringLiteral("plain|temperature=1,top-p=0.9")
                                      << QStringLiteral("temperature=1|temperature=1,top-p=0.9");
-        QTest::newRow("preset without label") << QStringLiteral("hf: top-k=50, temperature=0.7") << QStringLiteral("hf: top-k=50,temperature=0.7")
-                                              << QStringLiteral("hf: top-k=50,temperature=0.7");
-        QTest::newRow("label and preset") << QStringLiteral("min p: llama.cpp: min-p=0.1, temperature=1") << QStringLiteral("min p")
-                                          << QStringLiteral("llama.cpp: min-p=0.1,temperature=1");
-        QTest::newRow("a chain's own colons") << QStringLiteral("cut: hf: top-p=0.9:min-keep=2") << QStringLiteral("cut")
-                                              << QStringLiteral("hf: top-p=0.9:min-keep=2");
-        QTest::newRow("a zoo stage under the lesson") << QStringLiteral("lesson: min-p=0.1") << QStringLiteral("lesson: min-p=0.1")
-                                                      << QStringLiteral("lesson: min-p=0.1");
+        QTest::newRow("preset without label")
+            << QStringLiteral("hf: top-k=50, temperature=0.7") << QStringLiteral("hf: top-k=50,temperature=0.7")
+            << QStringLiteral("hf: top-k=50,temperature=0.7");
+        QTest::newRow("label and preset")
+            << QStringLiteral("min p: llama.cpp: min-p=0.1, temperature=1") << QStringLiteral("min p")
+            << QStringLiteral("llama.cpp: min-p=0.1,temperature=1");
+        QTest::newRow("a chain's own colons") << QStringLiteral("cut: hf: top-p=0.9:min-keep=2")
+                                              << QStringLiteral("cut") << QStringLiteral("hf: top-p=0.9:min-keep=2");
+        QTest::newRow("a zoo stage under the lesson")
+            << QStringLiteral("lesson: min-p=0.1") << QStringLiteral("lesson: min-p=0.1")
+            << QStringLiteral("lesson: min-p=0.1");
     }
     void settingLines()
     {
@@ -214,11 +227,15 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("stateful") << QStringLiteral("x: llama.cpp: xtc:probability=0.5:threshold=0.1")
                                   << QStringLiteral("Settings, line 1: chain: ");
-        QTest::newRow("unknown preset") << QStringLiteral("x: ollama: top-k=2") << QStringLiteral("Settings, line 1: 'ollama' is not a preset");
-        QTest::newRow("second line") << QStringLiteral("temperature=1\nhf: top-k=-3") << QStringLiteral("Settings, line 2: ");
-        QTest::newRow("too many colons") << QStringLiteral("a: b: c: d") << QStringLiteral("Settings, line 1: expected");
+        QTest::newRow("unknown preset") << QStringLiteral("x: ollama: top-k=2")
+                                        << QStringLiteral("Settings, line 1: 'ollama' is not a preset");
+        QTest::newRow("second line") << QStringLiteral("temperature=1\nhf: top-k=-3")
+                                     << QStringLiteral("Settings, line 2: ");
+        QTest::newRow("too many colons") << QStringLiteral("a: b: c: d")
+                                         << QStringLiteral("Settings, line 1: expected");
         QTest::newRow("nothing") << QStringLiteral("\n \n") << QStringLiteral("Settings: give 1 to 16 settings");
-        QTest::newRow("lesson temperature NaN") << QStringLiteral("temperature=nan") << QStringLiteral("Settings, line 1: ");
+        QTest::newRow("lesson temperature NaN")
+            << QStringLiteral("temperature=nan") << QStringLiteral("Settings, line 1: ");
     }
     void badSettingLines()
     {

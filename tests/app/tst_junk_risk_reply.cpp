@@ -3,18 +3,18 @@
 // interval, the two sources of a reply (an imported file's steps, the built-in model's reply),
 // the experiment-file keys (strict, round trip), the same CSV bytes for 1 and 4 threads, and
 // `logitlab-cli run` writing a CSV whose values are read back.
-#include "support/array_fixtures.h"
-#include "engine/experiments/decoder.h"
-#include "support/example_files.h"
-#include "engine/experiments/junk_risk.h"
 #include "app/kinds/junk_risk_job.h"
 #include "app/kinds/junk_risk_spec.h"
 #include "app/kinds/loop_spec.h"
-#include "engine/experiments/reply_junk_risk.h"
 #include "app/kinds/reply_junk_risk_job.h"
+#include "app/kinds/step_source.h"
+#include "engine/experiments/decoder.h"
+#include "engine/experiments/junk_risk.h"
+#include "engine/experiments/reply_junk_risk.h"
 #include "engine/sampler/softmax.h"
 #include "engine/stats/statistics.h"
-#include "app/kinds/step_source.h"
+#include "support/array_fixtures.h"
+#include "support/example_files.h"
 #include "support/test_support.h"
 
 #include <QDir>
@@ -30,10 +30,7 @@ using engine::JunkDefinition;
 
 namespace {
 
-engine::Decoder plain()
-{
-    return engine::decoderFromSettings("plain", engine::SamplerSettings{1.0, {}, {}});
-}
+engine::Decoder plain() { return engine::decoderFromSettings("plain", engine::SamplerSettings{1.0, {}, {}}); }
 
 // Two tokens per step, "other" and "junk", junk with probability q.
 Eigen::ArrayXd pairLogits(double q)
@@ -196,8 +193,8 @@ private slots:
                                        << QList<double>{0.1, 0.3, 0.8};
         QTest::newRow("a clean step") << QList<double>{0.5, 0.0, 0.5} << QList<double>{0.5, 0.5, 0.75}
                                       << QList<double>{0.5, 0.5, 1.0};
-        QTest::newRow("certain junk last") << QList<double>{0.0, 0.0, 1.0} << QList<double>{0.0, 0.0, 1.0}
-                                           << QList<double>{0.0, 0.0, 1.0};
+        QTest::newRow("certain junk last")
+            << QList<double>{0.0, 0.0, 1.0} << QList<double>{0.0, 0.0, 1.0} << QList<double>{0.0, 0.0, 1.0};
     }
     void handWorkedSteps()
     {
@@ -207,14 +204,16 @@ private slots:
         std::vector<Eigen::ArrayXd> steps;
         for (double x : q)
             steps.push_back(pairLogits(x));
-        const auto along = engine::ReplyJunkRiskExperiment::prepare(replyParameters(0, 1), engine::stepsFromLogits(steps));
+        const auto along =
+            engine::ReplyJunkRiskExperiment::prepare(replyParameters(0, 1), engine::stepsFromLogits(steps));
         QVERIFY(along.ok());
         const auto rows = along->rows(along->emptyCounts());
         QCOMPARE(rows.size(), std::size_t{3});
         for (std::size_t t = 0; t < 3; ++t) {
             const auto i = static_cast<qsizetype>(t);
             QVERIFY2(std::abs(rows[t].qAfter - q[i]) < 1e-15, qPrintable(QString::number(rows[t].qAfter, 'g', 17)));
-            QVERIFY2(std::abs(rows[t].analytic - risk[i]) < 1e-15, qPrintable(QString::number(rows[t].analytic, 'g', 17)));
+            QVERIFY2(std::abs(rows[t].analytic - risk[i]) < 1e-15,
+                     qPrintable(QString::number(rows[t].analytic, 'g', 17)));
             QVERIFY(std::abs(rows[t].expectedCount - expected[i]) < 1e-15);
             QVERIFY(std::isnan(rows[t].monteCarlo));  // no replies: no estimate, never a made-up 0
         }
@@ -225,7 +224,8 @@ private slots:
     {
         engine::ReplyJunkRiskParameters p = replyParameters(0, 1);
         p.decoders.push_back(engine::decoderFromSettings("top-k 1", engine::SamplerSettings{1.0, 1, {}}));
-        const auto along = engine::ReplyJunkRiskExperiment::prepare(p, engine::stepsFromLogits({pairLogits(0.3), pairLogits(0.1)}));
+        const auto along =
+            engine::ReplyJunkRiskExperiment::prepare(p, engine::stepsFromLogits({pairLogits(0.3), pairLogits(0.1)}));
         QVERIFY(along.ok());
         QVERIFY(std::abs(along->qAfter(0, 0) - 0.3) < 1e-15);
         QCOMPARE(along->qAfter(1, 0), 0.0);
@@ -257,7 +257,11 @@ private slots:
         const auto rows = along->rows(runAll(*along));
         for (const auto& row : rows)
             QVERIFY2(row.low <= row.analytic && row.analytic <= row.high,
-                     qPrintable(QStringLiteral("step %1: %2 outside [%3, %4]").arg(row.step).arg(row.analytic).arg(row.low).arg(row.high)));
+                     qPrintable(QStringLiteral("step %1: %2 outside [%3, %4]")
+                                    .arg(row.step)
+                                    .arg(row.analytic)
+                                    .arg(row.low)
+                                    .arg(row.high)));
         const double wrong = 1.0 - 0.9 * (1.0 - rows.back().analytic);
         QVERIFY(wrong > rows.back().high);
     }
@@ -329,36 +333,49 @@ private slots:
         const auto file = [](const QString& name, const QString& more) {
             return QStringLiteral(R"("distribution": {"kind": "file", "path": "%1", %2})").arg(name, more);
         };
-        QTest::newRow("range outside the file") << experimentJson(file(QStringLiteral("steps.npy"), QStringLiteral(R"("steps": {"from": 0, "to": 9})")))
-                                                << QStringLiteral("steps.npy: distribution.steps: to 9 is outside the array's 5 steps");
-        QTest::newRow("from outside the file") << experimentJson(file(QStringLiteral("steps.npy"), QStringLiteral(R"("steps": {"from": -6})")))
-                                               << QStringLiteral("steps.npy: distribution.steps: from -6 is outside");
-        QTest::newRow("from after to") << experimentJson(file(QStringLiteral("steps.npy"), QStringLiteral(R"("steps": {"from": 3, "to": -4})")))
+        QTest::newRow("range outside the file")
+            << experimentJson(file(QStringLiteral("steps.npy"), QStringLiteral(R"("steps": {"from": 0, "to": 9})")))
+            << QStringLiteral("steps.npy: distribution.steps: to 9 is outside the array's 5 steps");
+        QTest::newRow("from outside the file")
+            << experimentJson(file(QStringLiteral("steps.npy"), QStringLiteral(R"("steps": {"from": -6})")))
+            << QStringLiteral("steps.npy: distribution.steps: from -6 is outside");
+        QTest::newRow("from after to") << experimentJson(file(QStringLiteral("steps.npy"),
+                                                              QStringLiteral(R"("steps": {"from": 3, "to": -4})")))
                                        << QStringLiteral("distribution.steps: from 3 (step 3) is after to -4 (step 1)");
-        QTest::newRow("to before from") << experimentJson(file(QStringLiteral("steps.npy"), QStringLiteral(R"("steps": {"from": 3, "to": 1})")))
+        QTest::newRow("to before from") << experimentJson(file(QStringLiteral("steps.npy"),
+                                                               QStringLiteral(R"("steps": {"from": 3, "to": 1})")))
                                         << QStringLiteral("t.json: distribution.steps.to: 1 is before from (3)");
-        QTest::newRow("one-row file") << experimentJson(file(QStringLiteral("one.npy"), QStringLiteral(R"("steps": "all")")))
+        QTest::newRow("one-row file") << experimentJson(
+                                             file(QStringLiteral("one.npy"), QStringLiteral(R"("steps": "all")")))
                                       << QStringLiteral("one.npy: distribution.steps: the array holds one step");
-        QTest::newRow("one-step 2-D file") << experimentJson(file(QStringLiteral("one2d.npy"), QStringLiteral(R"("steps": "all")")))
-                                           << QStringLiteral("one2d.npy: distribution.steps: the array holds one step");
-        QTest::newRow("text file") << experimentJson(file(QStringLiteral("logits.txt"), QStringLiteral(R"("steps": "all")")))
-                                   << QStringLiteral("logits.txt: distribution.steps: a text file holds one distribution");
-        QTest::newRow("steps and row") << experimentJson(file(QStringLiteral("steps.npy"), QStringLiteral(R"("row": 1, "steps": "all")")))
+        QTest::newRow("one-step 2-D file")
+            << experimentJson(file(QStringLiteral("one2d.npy"), QStringLiteral(R"("steps": "all")")))
+            << QStringLiteral("one2d.npy: distribution.steps: the array holds one step");
+        QTest::newRow("text file")
+            << experimentJson(file(QStringLiteral("logits.txt"), QStringLiteral(R"("steps": "all")")))
+            << QStringLiteral("logits.txt: distribution.steps: a text file holds one distribution");
+        QTest::newRow("steps and row") << experimentJson(file(QStringLiteral("steps.npy"),
+                                                              QStringLiteral(R"("row": 1, "steps": "all")")))
                                        << QStringLiteral("t.json: distribution.steps: cannot be given with \"row\"");
-        QTest::newRow("steps not all") << experimentJson(file(QStringLiteral("steps.npy"), QStringLiteral(R"("steps": "some")")))
+        QTest::newRow("steps not all") << experimentJson(
+                                              file(QStringLiteral("steps.npy"), QStringLiteral(R"("steps": "some")")))
                                        << QStringLiteral("t.json: distribution.steps: must be \"all\" or");
-        QTest::newRow("steps unknown key") << experimentJson(file(QStringLiteral("steps.npy"), QStringLiteral(R"("steps": {"from": 0, "end": 2})")))
-                                           << QStringLiteral("t.json: distribution.steps.end");
+        QTest::newRow("steps unknown key")
+            << experimentJson(file(QStringLiteral("steps.npy"), QStringLiteral(R"("steps": {"from": 0, "end": 2})")))
+            << QStringLiteral("t.json: distribution.steps.end");
         QTest::newRow("lengths along a reply")
-            << experimentJson(file(QStringLiteral("steps.npy"), QStringLiteral(R"("steps": "all")")), QStringLiteral(R"(, "lengths": [1, 2])"))
+            << experimentJson(file(QStringLiteral("steps.npy"), QStringLiteral(R"("steps": "all")")),
+                              QStringLiteral(R"(, "lengths": [1, 2])"))
             << QStringLiteral("t.json: lengths: not used along a reply");
         QTest::newRow("empty prompt") << builtinReplyJson(QStringLiteral(R"("prompt": "  ", "length": 5)"))
                                       << QStringLiteral("t.json: reply.prompt: must hold at least one word");
-        QTest::newRow("no prompt") << builtinReplyJson(QStringLiteral(R"("length": 5)")) << QStringLiteral("t.json: reply.prompt: ");
+        QTest::newRow("no prompt") << builtinReplyJson(QStringLiteral(R"("length": 5)"))
+                                   << QStringLiteral("t.json: reply.prompt: ");
         QTest::newRow("length 0") << builtinReplyJson(QStringLiteral(R"("prompt": "the model", "length": 0)"))
                                   << QStringLiteral("t.json: reply.length: ");
-        QTest::newRow("length above the limit") << builtinReplyJson(QStringLiteral(R"("prompt": "the model", "length": 4097)"))
-                                                << QStringLiteral("t.json: reply.length: ");
+        QTest::newRow("length above the limit")
+            << builtinReplyJson(QStringLiteral(R"("prompt": "the model", "length": 4097)"))
+            << QStringLiteral("t.json: reply.length: ");
         QTest::newRow("bad chain") << builtinReplyJson(QStringLiteral(R"("prompt": "the model", "chain": "top-q=3")"))
                                    << QStringLiteral("t.json: reply.chain: ");
         QTest::newRow("unknown model") << builtinReplyJson(QStringLiteral(R"("prompt": "the model", "model": "gpt")"))
@@ -374,9 +391,11 @@ private slots:
         QTemporaryDir dir;
         test::writeFixture(dir, QStringLiteral("steps.npy"), stepsNpy(kFileQ));
         test::writeFixture(dir, QStringLiteral("one.npy"),
-                           test::npyFile("<f8", false, test::pythonShape({3}), test::arrayData({3}, false, 'd', false, test::fixtureValue)));
+                           test::npyFile("<f8", false, test::pythonShape({3}),
+                                         test::arrayData({3}, false, 'd', false, test::fixtureValue)));
         test::writeFixture(dir, QStringLiteral("one2d.npy"),
-                           test::npyFile("<f8", false, test::pythonShape({1, 3}), test::arrayData({1, 3}, false, 'd', false, test::fixtureValue)));
+                           test::npyFile("<f8", false, test::pythonShape({1, 3}),
+                                         test::arrayData({1, 3}, false, 'd', false, test::fixtureValue)));
         test::writeFixture(dir, QStringLiteral("logits.txt"), "1\n2\n3\n");
         auto spec = app::parseJunkRiskText(json.toUtf8(), QStringLiteral("t.json"));
         QString got;
@@ -413,10 +432,14 @@ private slots:
     void roundTrip_data()
     {
         QTest::addColumn<QString>("json");
-        QTest::newRow("file steps all") << experimentJson(QStringLiteral(R"("distribution": {"kind": "file", "path": "a.npz", "array": "logits", "batch": 1, "steps": "all"})"));
-        QTest::newRow("file steps range") << experimentJson(QStringLiteral(R"("distribution": {"kind": "file", "path": "a.npy", "steps": {"from": -20, "to": -1}})"));
-        QTest::newRow("file steps to default") << experimentJson(QStringLiteral(R"("distribution": {"kind": "file", "path": "a.npy", "steps": {"from": 4}})"));
-        QTest::newRow("builtin reply") << builtinReplyJson(QStringLiteral(R"("prompt": "the model", "length": 30, "chain": "temperature=0.7", "seed": 9, "rng": "mt19937_64", "arithmetic": "exact")"));
+        QTest::newRow("file steps all") << experimentJson(QStringLiteral(
+            R"("distribution": {"kind": "file", "path": "a.npz", "array": "logits", "batch": 1, "steps": "all"})"));
+        QTest::newRow("file steps range") << experimentJson(
+            QStringLiteral(R"("distribution": {"kind": "file", "path": "a.npy", "steps": {"from": -20, "to": -1}})"));
+        QTest::newRow("file steps to default") << experimentJson(
+            QStringLiteral(R"("distribution": {"kind": "file", "path": "a.npy", "steps": {"from": 4}})"));
+        QTest::newRow("builtin reply") << builtinReplyJson(QStringLiteral(
+            R"("prompt": "the model", "length": 30, "chain": "temperature=0.7", "seed": 9, "rng": "mt19937_64", "arithmetic": "exact")"));
         QTest::newRow("builtin reply, defaults") << builtinReplyJson(QStringLiteral(R"("prompt": "a prompt")"));
     }
     void roundTrip()
@@ -433,8 +456,10 @@ private slots:
     void threadsGiveTheSameCsv_data()
     {
         QTest::addColumn<QString>("json");
-        QTest::newRow("file steps") << experimentJson(QStringLiteral(R"("distribution": {"kind": "file", "path": "steps.npy", "steps": "all"})"));
-        QTest::newRow("builtin reply") << builtinReplyJson(QStringLiteral(R"("prompt": "the sampler", "length": 15, "seed": 2)"));
+        QTest::newRow("file steps") << experimentJson(
+            QStringLiteral(R"("distribution": {"kind": "file", "path": "steps.npy", "steps": "all"})"));
+        QTest::newRow("builtin reply") << builtinReplyJson(
+            QStringLiteral(R"("prompt": "the sampler", "length": 15, "seed": 2)"));
     }
     void threadsGiveTheSameCsv()
     {
@@ -463,9 +488,9 @@ private slots:
         for (const QString& threads : {QStringLiteral("1"), QStringLiteral("4")}) {
             const QString out = dir.filePath(threads);
             const test::CliRun run = test::runCli(
-                {QStringLiteral("run"), test::examplePath(QStringLiteral("junk-risk-reply-builtin.json")), QStringLiteral("--out"),
-                 out, QStringLiteral("--formats"), QStringLiteral("csv"), QStringLiteral("--threads"), threads,
-                 QStringLiteral("--set"), QStringLiteral("replies=2000")});
+                {QStringLiteral("run"), test::examplePath(QStringLiteral("junk-risk-reply-builtin.json")),
+                 QStringLiteral("--out"), out, QStringLiteral("--formats"), QStringLiteral("csv"),
+                 QStringLiteral("--threads"), threads, QStringLiteral("--set"), QStringLiteral("replies=2000")});
             QVERIFY2(run.exitCode == 0, run.err.constData());
             QFile csv(QDir(out).filePath(QStringLiteral("junk-risk-reply-builtin.csv")));
             QVERIFY2(csv.open(QIODevice::ReadOnly), qPrintable(csv.fileName()));

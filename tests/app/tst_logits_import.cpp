@@ -3,21 +3,20 @@
 // F32, F64; each row read back exactly. Every malformed file is refused with a message naming
 // the file and the offset or field. Vocabularies: tokenizer.json (byte-level, added tokens,
 // a padded V) and text, and a tokenizer of another model refused with both numbers.
-#include "support/array_fixtures.h"
 #include "app/io/experiment_file.h"
 #include "app/io/json_object_reader.h"
 #include "app/io/logits_file.h"
-#include "engine/io/npy_header.h"
-#include "support/npz_writer.h"
-#include "engine/models/token_spelling.h"
 #include "app/io/vocabulary_file.h"
+#include "engine/io/npy_header.h"
+#include "engine/models/token_spelling.h"
+#include "support/array_fixtures.h"
+#include "support/npz_writer.h"
 
 #include <QCryptographicHash>
 #include <QFile>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
-
 
 #include <cmath>
 
@@ -87,17 +86,19 @@ private slots:
         QFETCH(int, version);
         const char type = descr[2] == '2' ? 'h' : descr[2] == '4' ? 'f' : 'd';
         QTemporaryDir dir;
-        const QString path = write(dir, QStringLiteral("x.npy"),
-                                   test::npyFile(descr, fortran, test::pythonShape(shape),
-                                                 test::arrayData(shape, fortran, type, descr[0] == '>', fixtureValue), version));
+        const QString path =
+            write(dir, QStringLiteral("x.npy"),
+                  test::npyFile(descr, fortran, test::pythonShape(shape),
+                                test::arrayData(shape, fortran, type, descr[0] == '>', fixtureValue), version));
         checkEveryRow(path, {}, shape);
     }
 
     void negativeRowCountsFromTheEnd()
     {
         QTemporaryDir dir;
-        const QString path = write(dir, QStringLiteral("x.npy"),
-                                   test::npyFile("<f4", false, test::pythonShape(k3d), test::arrayData(k3d, false, 'f', false, fixtureValue)));
+        const QString path = write(
+            dir, QStringLiteral("x.npy"),
+            test::npyFile("<f4", false, test::pythonShape(k3d), test::arrayData(k3d, false, 'f', false, fixtureValue)));
         app::LogitsFileRequest request;
         request.row = {-1, -3};
         const auto read = app::readLogitsFile(path, request);
@@ -117,9 +118,12 @@ private slots:
     {
         QFETCH(bool, deflate);
         QTemporaryDir dir;
-        const QByteArray logits = test::npyFile("<f4", false, test::pythonShape(k2d), test::arrayData(k2d, false, 'f', false, fixtureValue));
-        const QByteArray other = test::npyFile("<f8", true, test::pythonShape(k3d), test::arrayData(k3d, true, 'd', false, fixtureValue));
-        const QString path = test::writeNpz(dir, QStringLiteral("out.npz"), {{"logits.npy", logits}, {"scores.npy", other}}, deflate);
+        const QByteArray logits =
+            test::npyFile("<f4", false, test::pythonShape(k2d), test::arrayData(k2d, false, 'f', false, fixtureValue));
+        const QByteArray other =
+            test::npyFile("<f8", true, test::pythonShape(k3d), test::arrayData(k3d, true, 'd', false, fixtureValue));
+        const QString path =
+            test::writeNpz(dir, QStringLiteral("out.npz"), {{"logits.npy", logits}, {"scores.npy", other}}, deflate);
         checkEveryRow(path, QStringLiteral("logits"), k2d);
         checkEveryRow(path, QStringLiteral("scores.npy"), k3d);
         // No array named: `logits` is read (generate's dump beside `sequences`) ...
@@ -129,7 +133,8 @@ private slots:
         QVERIFY2(unnamed.ok(), unnamed.ok() ? "" : unnamed.error().c_str());
         QCOMPARE(unnamed->distribution.logits[1], fixtureValue(0, k2d[0] - 1, 1));
         // ... and where there is none, the message says how to name one, in the CLI and the window.
-        const QString noLogits = test::writeNpz(dir, QStringLiteral("two.npz"), {{"a.npy", logits}, {"scores.npy", other}}, deflate);
+        const QString noLogits =
+            test::writeNpz(dir, QStringLiteral("two.npz"), {{"a.npy", logits}, {"scores.npy", other}}, deflate);
         const auto refused = app::readLogitsFile(noLogits, {});
         QVERIFY(!refused.ok());
         QCOMPARE(QString::fromStdString(refused.error()),
@@ -161,9 +166,11 @@ private slots:
         for (std::size_t i = 0; i < shape.size(); ++i)
             shapeJson += (i ? "," : "") + QByteArray::number(static_cast<qulonglong>(shape[i]));
         shapeJson += "]";
-        const QByteArray header = "{\"__metadata__\":{\"format\":\"pt\"},\"sequences\":{\"dtype\":\"I64\",\"shape\":[2],"
-                                  "\"data_offsets\":[0,16]},\"logits\":{\"dtype\":\"" + dtype + "\",\"shape\":" + shapeJson
-                                  + ",\"data_offsets\":[16," + QByteArray::number(16 + data.size()) + "]}}";
+        const QByteArray header =
+            "{\"__metadata__\":{\"format\":\"pt\"},\"sequences\":{\"dtype\":\"I64\",\"shape\":[2],"
+            "\"data_offsets\":[0,16]},\"logits\":{\"dtype\":\"" +
+            dtype + "\",\"shape\":" + shapeJson + ",\"data_offsets\":[16," + QByteArray::number(16 + data.size()) +
+            "]}}";
         QTemporaryDir dir;
         const QString path = write(dir, QStringLiteral("out.safetensors"), test::safetensorsFile(header, ids + data));
         checkEveryRow(path, QStringLiteral("logits"), shape);
@@ -183,8 +190,9 @@ private slots:
     void formatFromContent()
     {
         QTemporaryDir dir;
-        const QString npy = write(dir, QStringLiteral("logits.bin"),
-                                  test::npyFile("<f4", false, test::pythonShape(k1d), test::arrayData(k1d, false, 'f', false, fixtureValue)));
+        const QString npy = write(
+            dir, QStringLiteral("logits.bin"),
+            test::npyFile("<f4", false, test::pythonShape(k1d), test::arrayData(k1d, false, 'f', false, fixtureValue)));
         const auto read = app::readLogitsFile(npy, {});
         QVERIFY(read.ok());
         QCOMPARE(read->format, engine::LogitsFormat::Npy);
@@ -206,52 +214,76 @@ private slots:
         const QByteArray good = test::npyFile("<f4", false, shape, f4);
         QTest::newRow("npy version") << QByteArray(good).replace(6, 1, "\x04") << QString() << 0
                                      << "%1: offset 6: .npy version 4.0; expected 1.0, 2.0 or 3.0";
-        QTest::newRow("npy header past the end") << good.left(9) + QByteArray("\xFF", 1) << QString() << 0
-                                                 << "%1: offset 8: the header length 65,398 runs past the end of the file (10 bytes)";
+        QTest::newRow("npy header past the end")
+            << good.left(9) + QByteArray("\xFF", 1) << QString() << 0
+            << "%1: offset 8: the header length 65,398 runs past the end of the file (10 bytes)";
         QTest::newRow("npy int dtype") << test::npyFile("<i4", false, shape, f4) << QString() << 0
-                                       << "%1: header field 'descr' is '<i4' (not a float dtype); expected a float array: <f2 >f2 <f4 >f4 <f8 >f8 (float16, float32, float64)";
+                                       << "%1: header field 'descr' is '<i4' (not a float dtype); expected a float "
+                                          "array: <f2 >f2 <f4 >f4 <f8 >f8 (float16, float32, float64)";
         QTest::newRow("npy f16 bytes") << test::npyFile("<f16", false, shape, f4) << QString() << 0
-                                       << "%1: header field 'descr' is '<f16' (not a float dtype); expected a float array: <f2 >f2 <f4 >f4 <f8 >f8 (float16, float32, float64)";
-        QTest::newRow("npy structured") << QByteArray(good).replace("'<f4'", "[('a', '<f4')]") << QString() << 0
-                                        << "%1: header at offset 20: expected a dtype string ('descr' as a list is a structured array, not logits)";
+                                       << "%1: header field 'descr' is '<f16' (not a float dtype); expected a float "
+                                          "array: <f2 >f2 <f4 >f4 <f8 >f8 (float16, float32, float64)";
+        QTest::newRow("npy structured")
+            << QByteArray(good).replace("'<f4'", "[('a', '<f4')]") << QString() << 0
+            << "%1: header at offset 20: expected a dtype string ('descr' as a list is a structured array, not logits)";
         QTest::newRow("npy truncated") << good.chopped(6) << QString() << 0
-                                       << "%1: header field 'shape' (3, 7) of '<f4' needs 84 bytes from offset 128, but the data ends at offset 206 (truncated, 6 bytes short)";
-        QTest::newRow("npy header lies") << test::npyFile("<f4", false, "(2, 7)", f4) << QString() << 0
-                                         << "%1: header field 'shape' (2, 7) of '<f4' needs 56 bytes from offset 128, but 28 more bytes follow from offset 184 (the header lies about the shape)";
-        QTest::newRow("npy 4-D") << test::npyFile("<f4", false, "(1, 1, 3, 7)", f4) << QString() << 0
-                                 << "%1: header field 'shape' (1, 1, 3, 7) has 4 dimensions; expected [V], [steps, V] or [batch, steps, V]";
-        QTest::newRow("npy NaN") << test::npyFile("<f4", false, shape, test::arrayData(k2d, false, 'f', false, [](auto b, auto s, auto t) {
-                                        return s == 2 && t == 5 ? std::nan("") : fixtureValue(b, s, t);
-                                    })) << QString() << 2 << "%1: step 2, token id 5 is NaN";
-        QTest::newRow("npy +inf") << test::npyFile(">f2", false, shape, test::arrayData(k2d, false, 'h', true, [](auto b, auto s, auto t) {
-                                         return s == 0 && t == 6 ? INFINITY : fixtureValue(b, s, t);
-                                     })) << QString() << 0 << "%1: step 0, token id 6 is +inf (only -inf, probability 0, is allowed)";
-        QTest::newRow("npy row out of range") << good << QString() << 3
-                                              << "%1: --row 3 is outside the 3 steps of shape (3, 7) (0 to 2, or -1 to -3 from the end)";
-        QTest::newRow("npy with --array") << good << QStringLiteral("logits") << 0
-                                          << "%1: --array 'logits' given, but a .npy file holds one array";
+                                       << "%1: header field 'shape' (3, 7) of '<f4' needs 84 bytes from offset 128, "
+                                          "but the data ends at offset 206 (truncated, 6 bytes short)";
+        QTest::newRow("npy header lies")
+            << test::npyFile("<f4", false, "(2, 7)", f4) << QString() << 0
+            << "%1: header field 'shape' (2, 7) of '<f4' needs 56 bytes from offset 128, but 28 more bytes follow from "
+               "offset 184 (the header lies about the shape)";
+        QTest::newRow("npy 4-D")
+            << test::npyFile("<f4", false, "(1, 1, 3, 7)", f4) << QString() << 0
+            << "%1: header field 'shape' (1, 1, 3, 7) has 4 dimensions; expected [V], [steps, V] or [batch, steps, V]";
+        QTest::newRow("npy NaN") << test::npyFile("<f4", false, shape,
+                                                  test::arrayData(k2d, false, 'f', false,
+                                                                  [](auto b, auto s, auto t) {
+                                                                      return s == 2 && t == 5 ? std::nan("")
+                                                                                              : fixtureValue(b, s, t);
+                                                                  }))
+                                 << QString() << 2 << "%1: step 2, token id 5 is NaN";
+        QTest::newRow("npy +inf") << test::npyFile(">f2", false, shape,
+                                                   test::arrayData(k2d, false, 'h', true,
+                                                                   [](auto b, auto s, auto t) {
+                                                                       return s == 0 && t == 6 ? INFINITY
+                                                                                               : fixtureValue(b, s, t);
+                                                                   }))
+                                  << QString() << 0
+                                  << "%1: step 0, token id 6 is +inf (only -inf, probability 0, is allowed)";
+        QTest::newRow("npy row out of range")
+            << good << QString() << 3
+            << "%1: --row 3 is outside the 3 steps of shape (3, 7) (0 to 2, or -1 to -3 from the end)";
+        QTest::newRow("npy with --array")
+            << good << QStringLiteral("logits") << 0 << "%1: --array 'logits' given, but a .npy file holds one array";
 
         const QByteArray data = QByteArray(16, '\0');
         const auto st = [&](const QByteArray& header, const QByteArray& bytes = QByteArray(16, '\0')) {
             return test::safetensorsFile(header, bytes);
         };
-        QTest::newRow("safetensors dtype") << st("{\"logits\":{\"dtype\":\"I32\",\"shape\":[4],\"data_offsets\":[0,16]}}")
-                                           << QString() << 0 << "%1: header field 'logits'.dtype is 'I32'; expected F16, BF16, F32 or F64";
-        QTest::newRow("safetensors past the end") << st("{\"logits\":{\"dtype\":\"F32\",\"shape\":[8],\"data_offsets\":[0,32]}}")
-                                                  << QString() << 0
-                                                  << "%1: header field 'logits'.data_offsets [0, 32] runs past the end of the data (16 bytes from offset 72; the file is truncated or the header lies)";
-        QTest::newRow("safetensors shape lies") << st("{\"logits\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,16]}}")
-                                                << QString() << 0
-                                                << "%1: header field 'logits'.data_offsets [0, 16]: 16 bytes, but shape (3,) of F32 needs 12";
+        QTest::newRow("safetensors dtype")
+            << st("{\"logits\":{\"dtype\":\"I32\",\"shape\":[4],\"data_offsets\":[0,16]}}") << QString() << 0
+            << "%1: header field 'logits'.dtype is 'I32'; expected F16, BF16, F32 or F64";
+        QTest::newRow("safetensors past the end")
+            << st("{\"logits\":{\"dtype\":\"F32\",\"shape\":[8],\"data_offsets\":[0,32]}}") << QString() << 0
+            << "%1: header field 'logits'.data_offsets [0, 32] runs past the end of the data (16 bytes from offset 72; "
+               "the file is truncated or the header lies)";
+        QTest::newRow("safetensors shape lies")
+            << st("{\"logits\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,16]}}") << QString() << 0
+            << "%1: header field 'logits'.data_offsets [0, 16]: 16 bytes, but shape (3,) of F32 needs 12";
         QTest::newRow("safetensors overlap")
-            << st("{\"a\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,12]},\"b\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,16]}}")
+            << st("{\"a\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,12]},\"b\":{\"dtype\":\"F32\",\"shape\":"
+                  "[2],\"data_offsets\":[8,16]}}")
             << QStringLiteral("a") << 0 << "%1: header fields 'a' and 'b': data_offsets overlap (at 8)";
-        QTest::newRow("safetensors no such tensor") << st("{\"logits\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]}}")
-                                                    << QStringLiteral("scores") << 0 << "%1: no tensor 'scores'; it holds logits";
-        QTest::newRow("safetensors bad JSON") << st("{\"logits\":{\"dtype\":\"F32\",}}") << QString() << 0
-                                              << "%1: header at offset 34: not valid JSON: object is missing after a comma";
-        QTest::newRow("safetensors header too long") << QByteArray("\x10\x00\x00\x00\x00\x00\x00\x00{}", 10) << QString() << 0
-                                                     << "%1: offset 0: the header length 16 runs past the end of the file (10 bytes)";
+        QTest::newRow("safetensors no such tensor")
+            << st("{\"logits\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]}}") << QStringLiteral("scores")
+            << 0 << "%1: no tensor 'scores'; it holds logits";
+        QTest::newRow("safetensors bad JSON")
+            << st("{\"logits\":{\"dtype\":\"F32\",}}") << QString() << 0
+            << "%1: header at offset 34: not valid JSON: object is missing after a comma";
+        QTest::newRow("safetensors header too long")
+            << QByteArray("\x10\x00\x00\x00\x00\x00\x00\x00{}", 10) << QString() << 0
+            << "%1: offset 0: the header length 16 runs past the end of the file (10 bytes)";
         Q_UNUSED(data);
     }
     void malformed()
@@ -279,19 +311,22 @@ private slots:
         const auto span = std::span(reinterpret_cast<const unsigned char*>(bytes.constData()), 8);
         const auto layout = engine::parseNpy(span, "x.npy");
         QVERIFY(!layout.ok());
-        QCOMPARE(QString::fromStdString(layout.error()), QStringLiteral("x.npy: offset 0: expected the .npy magic \\x93NUMPY"));
+        QCOMPARE(QString::fromStdString(layout.error()),
+                 QStringLiteral("x.npy: offset 0: expected the .npy magic \\x93NUMPY"));
         // Read as a logits file, such bytes are not text either.
         QTemporaryDir dir;
         const QString path = write(dir, QStringLiteral("x.npy"), bytes);
         const auto read = app::readLogitsFile(path, {});
         QVERIFY(!read.ok());
-        QCOMPARE(QString::fromStdString(read.error()), path + ": holds a NUL byte at line 1: not a text file (UTF-16 text must be saved as UTF-8)");
+        QCOMPARE(QString::fromStdString(read.error()),
+                 path + ": holds a NUL byte at line 1: not a text file (UTF-16 text must be saved as UTF-8)");
     }
 
     void npzProblems()
     {
         QTemporaryDir dir;
-        const QByteArray logits = test::npyFile("<f4", false, test::pythonShape(k1d), test::arrayData(k1d, false, 'f', false, fixtureValue));
+        const QByteArray logits =
+            test::npyFile("<f4", false, test::pythonShape(k1d), test::arrayData(k1d, false, 'f', false, fixtureValue));
         const QString path = test::writeNpz(dir, QStringLiteral("out.npz"), {{"logits.npy", logits}}, true);
         app::LogitsFileRequest request;
         request.array = QStringLiteral("scores");
@@ -300,10 +335,14 @@ private slots:
         QCOMPARE(QString::fromStdString(read.error()), path + ": no array 'scores'; it holds logits.npy");
 
         // A member that is not a float array is refused with the member named.
-        const QString ints = test::writeNpz(dir, QStringLiteral("ints.npz"), {{"ids.npy", test::npyFile("<i8", false, "(2,)", QByteArray(16, '\0'))}}, false);
+        const QString ints =
+            test::writeNpz(dir, QStringLiteral("ints.npz"),
+                           {{"ids.npy", test::npyFile("<i8", false, "(2,)", QByteArray(16, '\0'))}}, false);
         read = app::readLogitsFile(ints, {});
         QVERIFY(!read.ok());
-        QVERIFY2(QString::fromStdString(read.error()).startsWith(ints + ", member ids.npy: header field 'descr' is '<i8'"), read.error().c_str());
+        QVERIFY2(
+            QString::fromStdString(read.error()).startsWith(ints + ", member ids.npy: header field 'descr' is '<i8'"),
+            read.error().c_str());
 
         // A truncated archive: libzip's own words, after the file's name.
         QFile file(path);
@@ -312,7 +351,8 @@ private slots:
         const QString cut = write(dir, QStringLiteral("cut.npz"), whole.left(whole.size() / 2));
         read = app::readLogitsFile(cut, {});
         QVERIFY(!read.ok());
-        QVERIFY2(QString::fromStdString(read.error()).startsWith(cut + ": not a readable .npz (zip) archive: "), read.error().c_str());
+        QVERIFY2(QString::fromStdString(read.error()).startsWith(cut + ": not a readable .npz (zip) archive: "),
+                 read.error().c_str());
     }
 
     void readableTokens_data()
@@ -337,39 +377,50 @@ private slots:
         QFETCH(QString, raw);
         QFETCH(int, spelling);
         QFETCH(QString, shown);
-        QCOMPARE(QString::fromStdString(engine::readableToken(raw.toStdString(), static_cast<engine::TokenSpelling>(spelling))), shown);
+        QCOMPARE(QString::fromStdString(
+                     engine::readableToken(raw.toStdString(), static_cast<engine::TokenSpelling>(spelling))),
+                 shown);
     }
 
     // A byte-level tokenizer.json with added tokens, for a model whose V is padded beyond it.
     void tokenizerJson()
     {
         QTemporaryDir dir;
-        const QString tokenizer = write(dir, QStringLiteral("tokenizer.json"), QStringLiteral(
-            "{\"version\":\"1.0\",\"added_tokens\":[{\"id\":5,\"content\":\"<|endoftext|>\",\"special\":true}],"
-            "\"pre_tokenizer\":{\"type\":\"ByteLevel\",\"add_prefix_space\":false},"
-            "\"decoder\":{\"type\":\"ByteLevel\"},"
-            "\"model\":{\"type\":\"BPE\",\"vocab\":{\"Ġthe\":0,\"Ċ\":1,\"hello\":2,\"Ġworld\":3,\"Ã©\":4},\"merges\":[]}}").toUtf8());
+        const QString tokenizer = write(
+            dir, QStringLiteral("tokenizer.json"),
+            QStringLiteral(
+                "{\"version\":\"1.0\",\"added_tokens\":[{\"id\":5,\"content\":\"<|endoftext|>\",\"special\":true}],"
+                "\"pre_tokenizer\":{\"type\":\"ByteLevel\",\"add_prefix_space\":false},"
+                "\"decoder\":{\"type\":\"ByteLevel\"},"
+                "\"model\":{\"type\":\"BPE\",\"vocab\":{\"Ġthe\":0,\"Ċ\":1,\"hello\":2,\"Ġworld\":3,\"Ã©\":4},"
+                "\"merges\":[]}}")
+                .toUtf8());
         const std::vector<std::uint64_t> shape{9};
-        const QString logits = write(dir, QStringLiteral("x.npy"),
-                                     test::npyFile("<f4", false, "(9,)", test::arrayData(shape, false, 'f', false, fixtureValue)));
+        const QString logits =
+            write(dir, QStringLiteral("x.npy"),
+                  test::npyFile("<f4", false, "(9,)", test::arrayData(shape, false, 'f', false, fixtureValue)));
         app::LogitsFileRequest request;
         request.vocabulary = tokenizer;
         const auto read = app::readLogitsFile(logits, request);
         QVERIFY2(read.ok(), read.ok() ? "" : read.error().c_str());
-        const std::vector<std::string> shown{" the", "\\n", "hello", " world", "é", "<|endoftext|>", "<id 6>", "<id 7>", "<id 8>"};
-        const std::vector<std::string> raw{"Ġthe", "Ċ", "hello", "Ġworld", "Ã©", "<|endoftext|>", "<id 6>", "<id 7>", "<id 8>"};
+        const std::vector<std::string> shown{" the",          "\\n",    "hello",  " world", "é",
+                                             "<|endoftext|>", "<id 6>", "<id 7>", "<id 8>"};
+        const std::vector<std::string> raw{"Ġthe",          "Ċ",      "hello",  "Ġworld", "Ã©",
+                                           "<|endoftext|>", "<id 6>", "<id 7>", "<id 8>"};
         QCOMPARE(read->distribution.tokens, shown);
         QCOMPARE(read->rawTokens, raw);
         QCOMPARE(QString::fromStdString(read->vocabularyNote),
                  tokenizer + " names 6 of the 9 ids; 3 ids have no token (shown as <id 6> and so on)");
 
         // The same tokenizer with 5 logits belongs to another model.
-        const QString small = write(dir, QStringLiteral("small.npy"),
-                                    test::npyFile("<f4", false, "(5,)", test::arrayData({5}, false, 'f', false, fixtureValue)));
+        const QString small =
+            write(dir, QStringLiteral("small.npy"),
+                  test::npyFile("<f4", false, "(5,)", test::arrayData({5}, false, 'f', false, fixtureValue)));
         const auto refused = app::readLogitsFile(small, request);
         QVERIFY(!refused.ok());
         QCOMPARE(QString::fromStdString(refused.error()),
-                 tokenizer + ": has 6 tokens with ids up to 5, but the logits have 5 values (ids 0 to 4): it belongs to another model");
+                 tokenizer + ": has 6 tokens with ids up to 5, but the logits have 5 values (ids 0 to 4): it belongs "
+                             "to another model");
     }
 
     void textVocabulary()
@@ -387,7 +438,8 @@ private slots:
         const QString csv = write(dir, QStringLiteral("x.csv"), "a,1\nb,2\nc,3\n");
         const auto both = app::readLogitsFile(csv, request);
         QVERIFY(!both.ok());
-        QCOMPARE(QString::fromStdString(both.error()), vocabulary + ": --vocabulary given, but the logits file names its tokens already");
+        QCOMPARE(QString::fromStdString(both.error()),
+                 vocabulary + ": --vocabulary given, but the logits file names its tokens already");
     }
 
     // An experiment file's `file` distribution reads a dump's row with its vocabulary, writes
@@ -395,7 +447,8 @@ private slots:
     void experimentFileDistribution()
     {
         QTemporaryDir dir;
-        const QByteArray npy = test::npyFile("<f4", false, test::pythonShape(k2d), test::arrayData(k2d, false, 'f', false, fixtureValue));
+        const QByteArray npy =
+            test::npyFile("<f4", false, test::pythonShape(k2d), test::arrayData(k2d, false, 'f', false, fixtureValue));
         write(dir, QStringLiteral("dump.npy"), npy);
         const QByteArray vocabulary = "a\nb\nc\n";
         write(dir, QStringLiteral("vocab.txt"), vocabulary);
@@ -407,9 +460,12 @@ private slots:
         QVERIFY2(read.ok(), read.ok() ? "" : read.error().c_str());
         QCOMPARE(read->logits[0], fixtureValue(0, 2, 0));
         QCOMPARE(read->tokens, (std::vector<std::string>{"a", "b", "c", "<id 3>", "<id 4>", "<id 5>", "<id 6>"}));
-        const auto sha = [](const QByteArray& b) { return QString::fromLatin1(QCryptographicHash::hash(b, QCryptographicHash::Sha256).toHex()); };
+        const auto sha = [](const QByteArray& b) {
+            return QString::fromLatin1(QCryptographicHash::hash(b, QCryptographicHash::Sha256).toHex());
+        };
         QCOMPARE(app::describeDistribution(spec, dir.path()),
-                 QStringLiteral("file dump.npy sha256=%1 row=-1 vocabulary-file vocab.txt sha256=%2").arg(sha(npy), sha(vocabulary)));
+                 QStringLiteral("file dump.npy sha256=%1 row=-1 vocabulary-file vocab.txt sha256=%2")
+                     .arg(sha(npy), sha(vocabulary)));
     }
 
     void stepEntropies()
@@ -417,10 +473,11 @@ private slots:
         QTemporaryDir dir;
         // Step 0 uniform over 4 tokens (ln 4), step 1 one token certain (0).
         const std::vector<std::uint64_t> shape{2, 4};
-        const QString path = write(dir, QStringLiteral("x.npy"),
-                                   test::npyFile("<f8", false, "(2, 4)", test::arrayData(shape, false, 'd', false, [](auto, auto s, auto t) {
-                                                     return s == 0 ? 0.0 : (t == 0 ? 0.0 : -INFINITY);
-                                                 })));
+        const QString path = write(
+            dir, QStringLiteral("x.npy"),
+            test::npyFile("<f8", false, "(2, 4)", test::arrayData(shape, false, 'd', false, [](auto, auto s, auto t) {
+                              return s == 0 ? 0.0 : (t == 0 ? 0.0 : -INFINITY);
+                          })));
         std::size_t total = 0;
         std::size_t done = 0;
         app::WorkControl control;

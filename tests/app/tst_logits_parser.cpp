@@ -3,8 +3,8 @@
 #include "app/io/logits_file.h"
 #include "engine/io/logits_parser.h"
 
-#include <QTemporaryDir>
 #include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -38,12 +38,18 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
-        QTest::newRow("empty") << "" << "logits: the list is empty";
-        QTest::newRow("word") << "1,abc" << "logits: item 2 ('abc') is not a number";
-        QTest::newRow("empty item") << "1,,2" << "logits: item 2 ('') is not a number";
-        QTest::newRow("trailing junk") << "1.5x" << "logits: item 1 ('1.5x') is not a number";
-        QTest::newRow("double sign") << "++1" << "logits: item 1 ('++1') is not a number";
-        QTest::newRow("overflow") << "1e999" << "logits: item 1 ('1e999') is not a number";
+        QTest::newRow("empty") << ""
+                               << "logits: the list is empty";
+        QTest::newRow("word") << "1,abc"
+                              << "logits: item 2 ('abc') is not a number";
+        QTest::newRow("empty item") << "1,,2"
+                                    << "logits: item 2 ('') is not a number";
+        QTest::newRow("trailing junk") << "1.5x"
+                                       << "logits: item 1 ('1.5x') is not a number";
+        QTest::newRow("double sign") << "++1"
+                                     << "logits: item 1 ('++1') is not a number";
+        QTest::newRow("overflow") << "1e999"
+                                  << "logits: item 1 ('1e999') is not a number";
     }
     void badNumberLists()
     {
@@ -59,7 +65,8 @@ private slots:
         QTest::addColumn<QList<double>>("values");
         QTest::addColumn<QString>("message");
         QTest::newRow("nan") << QList<double>{1, NAN} << "logits: item 2 is NaN";
-        QTest::newRow("+inf") << QList<double>{INFINITY} << "logits: item 1 is +inf (only -inf, probability 0, is allowed)";
+        QTest::newRow("+inf") << QList<double>{INFINITY}
+                              << "logits: item 1 is +inf (only -inf, probability 0, is allowed)";
         QTest::newRow("all -inf") << QList<double>{-INFINITY, -INFINITY}
                                   << "logits: every logit is -inf, so no token has any probability";
         QTest::newRow("empty") << QList<double>{} << "logits: the list is empty";
@@ -84,8 +91,8 @@ private slots:
                                  << QList<double>{3, 2, 1.5};
         QTest::newRow("csv with header") << QByteArray("token,logit\nusers,3\ndata,2\n") << QStringList{"users", "data"}
                                          << QList<double>{3, 2};
-        QTest::newRow("csv quoted") << QByteArray("\",\",1\n\"say \"\"hi\"\"\",-inf\n") << QStringList{",", "say \"hi\""}
-                                    << QList<double>{1, -INFINITY};
+        QTest::newRow("csv quoted") << QByteArray("\",\",1\n\"say \"\"hi\"\"\",-inf\n")
+                                    << QStringList{",", "say \"hi\""} << QList<double>{1, -INFINITY};
     }
     void files()
     {
@@ -108,8 +115,10 @@ private slots:
         QTest::newRow("empty") << QByteArray("\n# nothing\n") << "f.csv: no logits found";
         QTest::newRow("word") << QByteArray("1\nx\n") << "f.csv:2: logit 'x' is not a number";
         QTest::newRow("nan") << QByteArray("1\nnan\n") << "f.csv:2: logit is NaN";
-        QTest::newRow("+inf in csv") << QByteArray("a,1\nb,inf\n") << "f.csv:2: logit is +inf (only -inf, probability 0, is allowed)";
-        QTest::newRow("three fields") << QByteArray("a,1\nb,2,3\n") << "f.csv:2: expected 2 fields (token,logit), found 3";
+        QTest::newRow("+inf in csv") << QByteArray("a,1\nb,inf\n")
+                                     << "f.csv:2: logit is +inf (only -inf, probability 0, is allowed)";
+        QTest::newRow("three fields") << QByteArray("a,1\nb,2,3\n")
+                                      << "f.csv:2: expected 2 fields (token,logit), found 3";
         QTest::newRow("mixed") << QByteArray("1\na,2\n") << "f.csv:2: a token,logit row in a file of plain numbers";
         QTest::newRow("open quote") << QByteArray("\"a,1\n") << "f.csv:1: an unterminated quoted field";
         QTest::newRow("all -inf") << QByteArray("-inf\n-inf\n")
@@ -135,7 +144,8 @@ private slots:
         QVERIFY(app::readLogitsFile(path).ok());
         QCOMPARE(QString::fromStdString(app::readLogitsFile(dir.filePath(QStringLiteral("none"))).error()),
                  dir.filePath(QStringLiteral("none")) + QStringLiteral(": no such file"));
-        QVERIFY(QString::fromStdString(app::readLogitsFile(dir.path()).error()).endsWith(QLatin1String("is a folder, not a file")));
+        QVERIFY(QString::fromStdString(app::readLogitsFile(dir.path()).error())
+                    .endsWith(QLatin1String("is a folder, not a file")));
     }
 };
 

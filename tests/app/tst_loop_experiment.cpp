@@ -2,11 +2,11 @@
 // files with the key named, a run replays bit for bit, a branch diverges at its step, and
 // `logitlab-cli run` on an example writes the per-step CSV whose values equal the in-process
 // run (read back from the file).
-#include "support/example_files.h"
 #include "app/kinds/experiment_kind.h"
 #include "app/kinds/loop_job.h"
 #include "app/kinds/loop_spec.h"
 #include "app/kinds/result_table.h"
+#include "support/example_files.h"
 #include "support/test_support.h"
 
 #include <QDir>
@@ -59,11 +59,13 @@ private slots:
         QTest::newRow("branch token and seed")
             << QStringLiteral("branch") << QJsonValue(QJsonObject{{"at", 1}, {"token", "the"}, {"seed", 3}})
             << QStringLiteral("f.json: branch: needs exactly one of");
-        QTest::newRow("branch past the end") << QStringLiteral("branch") << QJsonValue(QJsonObject{{"at", 30}, {"seed", 3}})
-                                             << QStringLiteral("f.json: branch.at:");
+        QTest::newRow("branch past the end")
+            << QStringLiteral("branch") << QJsonValue(QJsonObject{{"at", 30}, {"seed", 3}})
+            << QStringLiteral("f.json: branch.at:");
         QTest::newRow("unknown stage") << QStringLiteral("chain") << QJsonValue(QStringLiteral("beam=4"))
                                        << QStringLiteral("f.json: chain:");
-        QTest::newRow("unknown key") << QStringLiteral("temperature") << QJsonValue(1.0) << QStringLiteral("f.json: temperature:");
+        QTest::newRow("unknown key") << QStringLiteral("temperature") << QJsonValue(1.0)
+                                     << QStringLiteral("f.json: temperature:");
         QTest::newRow("other model") << QStringLiteral("model") << QJsonValue(QStringLiteral("gpt-2"))
                                      << QStringLiteral("f.json: model:");
     }
@@ -153,7 +155,8 @@ private slots:
         for (std::size_t r = 0; r < table.rows; ++r) {
             const QStringList cells = test::csvFields(lines[static_cast<qsizetype>(r + 1)]);
             QCOMPARE(cells[token].toLongLong(), table.columns[static_cast<std::size_t>(token)].cell(r).toLongLong());
-            QCOMPARE(cells[probability].toDouble(), table.columns[static_cast<std::size_t>(probability)].cell(r).toDouble());
+            QCOMPARE(cells[probability].toDouble(),
+                     table.columns[static_cast<std::size_t>(probability)].cell(r).toDouble());
         }
         QVERIFY(QFile::exists(QDir(out.path()).filePath(spec.name + QStringLiteral("-text.csv"))));
     }

@@ -5,10 +5,10 @@
 // whether the chain cut it are checked against hand-computed values; a seeded replay repeats,
 // also through `logitlab-cli run`; malformed sequences arrays are refused naming the file, the
 // field and the place.
-#include "support/array_fixtures.h"
 #include "app/kinds/imported_logits_source.h"
 #include "app/kinds/loop_job.h"
 #include "app/kinds/loop_spec.h"
+#include "support/array_fixtures.h"
 #include "support/npz_writer.h"
 #include "support/test_support.h"
 
@@ -18,7 +18,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-
 
 #include <algorithm>
 #include <cmath>
@@ -70,8 +69,9 @@ QByteArray sequencesNpy(const QList<QList<qint64>>& ids, const QByteArray& descr
                 std::reverse(bytes.begin(), bytes.end());
             data += bytes;
         }
-    const QByteArray shape = ids.size() == 1 ? "(" + QByteArray::number(ids.front().size()) + ",)"
-                                             : "(" + QByteArray::number(ids.size()) + ", " + QByteArray::number(ids.front().size()) + ")";
+    const QByteArray shape =
+        ids.size() == 1 ? "(" + QByteArray::number(ids.front().size()) + ",)"
+                        : "(" + QByteArray::number(ids.size()) + ", " + QByteArray::number(ids.front().size()) + ")";
     return test::npyFile(descr, false, shape, data);
 }
 
@@ -86,14 +86,12 @@ app::LoopSpec replaySpec(const QString& chain, qint64 seed, qint64 batch = 0)
     spec.chain = chain;
     spec.seed = seed;
     spec.steps = 0;
-    spec.replay = app::LoopReplaySpec{QStringLiteral("dump.npz"), QStringLiteral("logits"), batch, std::nullopt, QStringLiteral("vocab.txt")};
+    spec.replay = app::LoopReplaySpec{QStringLiteral("dump.npz"), QStringLiteral("logits"), batch, std::nullopt,
+                                      QStringLiteral("vocab.txt")};
     return spec;
 }
 
-QStringList csvFields(const QString& line)
-{
-    return line.split(QLatin1Char(','));
-}
+QStringList csvFields(const QString& line) { return line.split(QLatin1Char(',')); }
 
 }  // namespace
 
@@ -114,10 +112,7 @@ private slots:
         test::writeFixture(m_dir, QStringLiteral("vocab.txt"), "a\nb\nc\nd\ne\n");
     }
 
-    void init()
-    {
-        writeDump({{"logits.npy", logitsNpy(1)}, {"sequences.npy", sequencesNpy({kSequence})}});
-    }
+    void init() { writeDump({{"logits.npy", logitsNpy(1)}, {"sequences.npy", sequencesNpy({kSequence})}}); }
 
     // Whatever the sampler picks (any seed, any chain), step t's model distribution is row t.
     void distributionsAreTheRows_data()
@@ -175,7 +170,8 @@ private slots:
         QFETCH(qint64, rank);
         QFETCH(bool, cut);
         QFETCH(double, finalP);
-        const app::LoopOutcome outcome = app::runLoop(replaySpec(QStringLiteral("top-k=2,temperature=1"), 11), m_dir.path(), {});
+        const app::LoopOutcome outcome =
+            app::runLoop(replaySpec(QStringLiteral("top-k=2,temperature=1"), 11), m_dir.path(), {});
         QVERIFY2(outcome.status.finished(), qPrintable(outcome.status.message));
         const engine::LoopStep& s = outcome.tracks.front().steps[static_cast<std::size_t>(step)];
         QCOMPARE(s.actual, actual);
@@ -215,11 +211,13 @@ private slots:
     {
         QFETCH(qint64, batch);
         writeDump({{"logits.npy", logitsNpy(2)}, {"sequences.npy", sequencesNpy({kSequence, {0, 0, 1, 2, 3, 4}})}});
-        const app::LoopOutcome outcome = app::runLoop(replaySpec(QStringLiteral("temperature=1"), 4, batch), m_dir.path(), {});
+        const app::LoopOutcome outcome =
+            app::runLoop(replaySpec(QStringLiteral("temperature=1"), 4, batch), m_dir.path(), {});
         QVERIFY2(outcome.status.finished(), qPrintable(outcome.status.message));
         for (const engine::LoopStep& step : outcome.tracks.front().steps)
             for (const engine::LoopCandidate& c : step.top)
-                QVERIFY(std::abs(c.modelP - fixtureProbability(static_cast<int>(batch), static_cast<int>(step.index), c.id)) < 1e-12);
+                QVERIFY(std::abs(c.modelP - fixtureProbability(static_cast<int>(batch), static_cast<int>(step.index),
+                                                               c.id)) < 1e-12);
         QCOMPARE(outcome.mainLoop->history(),
                  batch == 0 ? (std::vector<std::int32_t>{0, 4, 2, 0}) : (std::vector<std::int32_t>{1, 2, 3, 4}));
     }
@@ -247,12 +245,19 @@ private slots:
     {
         QTest::addColumn<QByteArray>("sequences");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("float dtype") << sequencesNpy({kSequence}, "<f8") << QStringLiteral("member sequences.npy: header field 'descr' is '<f8'");
-        QTest::newRow("int16 dtype") << sequencesNpy({kSequence}, "<i2") << QStringLiteral("header field 'descr' is '<i2'; expected token ids");
-        QTest::newRow("too short") << sequencesNpy({{0, 1, 2}}) << QStringLiteral("3 tokens, but the logits have 4 steps");
-        QTest::newRow("id >= V") << sequencesNpy({{3, 1, 0, 4, 5, 0}}) << QStringLiteral("position 4 (offset 160): token id 5 is outside the vocabulary of 5");
-        QTest::newRow("negative id") << sequencesNpy({{3, -1, 0, 4, 2, 0}}) << QStringLiteral("position 1 (offset 136): token id -1");
-        QTest::newRow("batch count") << sequencesNpy({kSequence, kSequence}) << QStringLiteral("holds 2 sequences; expected one per batch");
+        QTest::newRow("float dtype") << sequencesNpy({kSequence}, "<f8")
+                                     << QStringLiteral("member sequences.npy: header field 'descr' is '<f8'");
+        QTest::newRow("int16 dtype") << sequencesNpy({kSequence}, "<i2")
+                                     << QStringLiteral("header field 'descr' is '<i2'; expected token ids");
+        QTest::newRow("too short") << sequencesNpy({{0, 1, 2}})
+                                   << QStringLiteral("3 tokens, but the logits have 4 steps");
+        QTest::newRow("id >= V") << sequencesNpy({{3, 1, 0, 4, 5, 0}})
+                                 << QStringLiteral(
+                                        "position 4 (offset 160): token id 5 is outside the vocabulary of 5");
+        QTest::newRow("negative id") << sequencesNpy({{3, -1, 0, 4, 2, 0}})
+                                     << QStringLiteral("position 1 (offset 136): token id -1");
+        QTest::newRow("batch count") << sequencesNpy({kSequence, kSequence})
+                                     << QStringLiteral("holds 2 sequences; expected one per batch");
     }
     void malformedSequencesRefused()
     {
@@ -285,10 +290,12 @@ private slots:
         QVERIFY2(QString::fromStdString(unknown.error()).contains(QStringLiteral("colour")), unknown.error().c_str());
 
         json = app::toJson(spec);
-        json.insert(QStringLiteral("branch"), QJsonObject{{QStringLiteral("at"), 1}, {QStringLiteral("token"), QStringLiteral("a")}});
+        json.insert(QStringLiteral("branch"),
+                    QJsonObject{{QStringLiteral("at"), 1}, {QStringLiteral("token"), QStringLiteral("a")}});
         const auto forced = app::parseLoop(json, QStringLiteral("x"));
         QVERIFY(!forced);
-        QVERIFY2(QString::fromStdString(forced.error()).contains(QStringLiteral("branch.token")), forced.error().c_str());
+        QVERIFY2(QString::fromStdString(forced.error()).contains(QStringLiteral("branch.token")),
+                 forced.error().c_str());
 
         json = app::toJson(spec);
         json.insert(QStringLiteral("steps"), 9);
@@ -296,7 +303,8 @@ private slots:
         logits.insert(QStringLiteral("batch"), 0);
         logits.remove(QStringLiteral("sequences"));
         json.insert(QStringLiteral("logits"), logits);
-        const app::LoopOutcome tooMany = app::runLoop(app::parseLoop(json, QStringLiteral("x")).value(), m_dir.path(), {});
+        const app::LoopOutcome tooMany =
+            app::runLoop(app::parseLoop(json, QStringLiteral("x")).value(), m_dir.path(), {});
         QVERIFY2(tooMany.status.message.contains(QStringLiteral("steps: 9 asked, but the file holds 4 steps")),
                  qPrintable(tooMany.status.message));
     }
@@ -319,7 +327,8 @@ private slots:
         QTemporaryDir out;
         QProcess cli;
         cli.start(test::binaryPath(QStringLiteral("logitlab-cli")),
-                  {QStringLiteral("run"), file, QStringLiteral("--out"), out.path(), QStringLiteral("--formats"), QStringLiteral("csv")});
+                  {QStringLiteral("run"), file, QStringLiteral("--out"), out.path(), QStringLiteral("--formats"),
+                   QStringLiteral("csv")});
         QVERIFY(cli.waitForFinished(60000));
         QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
         QFile csv(QDir(out.path()).filePath(QStringLiteral("replay.csv")));
@@ -332,8 +341,9 @@ private slots:
                 lines << line;
         QCOMPARE(lines.front(), table.columnNames().join(QLatin1Char(',')));
         QCOMPARE(static_cast<std::size_t>(lines.size() - 1), table.rows);
-        for (const QString& name : {QStringLiteral("token_id"), QStringLiteral("actual_id"), QStringLiteral("actual_rank"),
-                                   QStringLiteral("match"), QStringLiteral("actual_cut")}) {
+        for (const QString& name :
+             {QStringLiteral("token_id"), QStringLiteral("actual_id"), QStringLiteral("actual_rank"),
+              QStringLiteral("match"), QStringLiteral("actual_cut")}) {
             const auto column = table.columnNames().indexOf(name);
             QVERIFY(column >= 0);
             for (std::size_t r = 0; r < table.rows; ++r)

@@ -22,10 +22,7 @@ QByteArray readAll(const QString& path)
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<missing>");
 }
 
-void write(const QString& path, const QByteArray& bytes)
-{
-    QCOMPARE(logitlab::app::saveBytes(path, bytes), QString());
-}
+void write(const QString& path, const QByteArray& bytes) { QCOMPARE(logitlab::app::saveBytes(path, bytes), QString()); }
 
 // Entries of `folder` other than . and .., hidden ones (the staging folder) included.
 QStringList entries(const QString& folder)
@@ -79,7 +76,8 @@ private slots:
         QCOMPARE(readAll(dir.filePath(QStringLiteral("r.png"))), QByteArray("old png"));  // not part of this set
         QCOMPARE(readAll(dir.filePath(QStringLiteral("notes.txt"))), QByteArray("someone else's"));
         QCOMPARE(entries(dir.path()), (QStringList{"notes.txt", "r.csv", "r.png", "r.svg"}));
-        QCOMPARE(set.paths(), (QStringList{dir.filePath(QStringLiteral("r.csv")), dir.filePath(QStringLiteral("r.svg"))}));
+        QCOMPARE(set.paths(),
+                 (QStringList{dir.filePath(QStringLiteral("r.csv")), dir.filePath(QStringLiteral("r.svg"))}));
     }
 
     // Destroyed without a commit (a failed write, an exception, a signal): as if it never ran.
@@ -121,11 +119,14 @@ private slots:
 
     void folderThatCannotBeCreated_data()
     {
-        QTest::addColumn<QString>("out");      // FILE is a regular file
+        QTest::addColumn<QString>("out");  // FILE is a regular file
         QTest::addColumn<QString>("message");
-        QTest::newRow("under a regular file") << QStringLiteral("FILE/out") << QStringLiteral("FILE/out: cannot create the folder: Not a directory");
-        QTest::newRow("deeper under it") << QStringLiteral("FILE/a/b") << QStringLiteral("FILE/a: cannot create the folder: Not a directory");
-        QTest::newRow("is a regular file") << QStringLiteral("FILE") << QStringLiteral("FILE: exists and is not a folder");
+        QTest::newRow("under a regular file")
+            << QStringLiteral("FILE/out") << QStringLiteral("FILE/out: cannot create the folder: Not a directory");
+        QTest::newRow("deeper under it") << QStringLiteral("FILE/a/b")
+                                         << QStringLiteral("FILE/a: cannot create the folder: Not a directory");
+        QTest::newRow("is a regular file")
+            << QStringLiteral("FILE") << QStringLiteral("FILE: exists and is not a folder");
     }
     void folderThatCannotBeCreated()
     {
@@ -165,7 +166,8 @@ private slots:
         write(set.stage(QStringLiteral("r.csv")), "new csv");
         write(set.stage(QStringLiteral("r.png")), "new png");
         const QString error = set.commit();
-        QVERIFY2(error.startsWith(dir.filePath(QStringLiteral("r.png")) + QStringLiteral(": cannot be written: ")), qPrintable(error));
+        QVERIFY2(error.startsWith(dir.filePath(QStringLiteral("r.png")) + QStringLiteral(": cannot be written: ")),
+                 qPrintable(error));
         QVERIFY(!set.committed());
         QCOMPARE(readAll(dir.filePath(QStringLiteral("r.csv"))), QByteArray("old csv"));
         set.rollback();
@@ -200,7 +202,8 @@ private slots:
         {
             OutputSet set(fresh);
             QCOMPARE(set.prepare(), QString());
-            QVERIFY(!logitlab::app::saveBytes(set.stage(QStringLiteral("r.png")), QByteArray(200 * 1024, 'x')).isEmpty());
+            QVERIFY(
+                !logitlab::app::saveBytes(set.stage(QStringLiteral("r.png")), QByteArray(200 * 1024, 'x')).isEmpty());
         }
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("disk/fresh"))));
     }

@@ -1,13 +1,13 @@
 // The chain as data and as a whole: the compact string and JSON round trips, errors that name
 // the stage and parameter, the lesson's fast path, the top-k fast path, property tests over
 // random logits under every preset, and state across draws.
+#include "app/text/chain_json.h"
+#include "engine/rng/mulberry32.h"
 #include "engine/sampler/candidates.h"
 #include "engine/sampler/chain_evaluation.h"
-#include "app/text/chain_json.h"
 #include "engine/sampler/chain_settings.h"
-#include "support/chain_test_support.h"
-#include "engine/rng/mulberry32.h"
 #include "engine/stages/stage_factory.h"
+#include "support/chain_test_support.h"
 
 #include <QTest>
 
@@ -30,7 +30,7 @@ std::vector<double> randomLogits(std::mt19937& gen, std::size_t n)
     for (auto& l : out)
         l = normal(gen);
     if (n > 3) {
-        out[1] = out[0];                                   // a tie
+        out[1] = out[0];                                        // a tie
         out[n - 1] = -std::numeric_limits<double>::infinity();  // a banned token
     }
     return out;
@@ -63,21 +63,28 @@ private slots:
         QTest::addColumn<QString>("semantics");
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("canonical");
-        QTest::newRow("llama default") << "llama.cpp" << "top-k=40,top-p=0.95,min-p=0.05,temperature=0.8"
+        QTest::newRow("llama default") << "llama.cpp"
+                                       << "top-k=40,top-p=0.95,min-p=0.05,temperature=0.8"
                                        << "top-k=40,top-p=0.95,min-p=0.05,temperature=0.8";
-        QTest::newRow("spaces and min-keep") << "llama.cpp" << " top-p = 0.9 : min-keep = 3 , xtc=0.5:threshold=0.2"
+        QTest::newRow("spaces and min-keep") << "llama.cpp"
+                                             << " top-p = 0.9 : min-keep = 3 , xtc=0.5:threshold=0.2"
                                              << "top-p=0.9:min-keep=3,xtc=0.5:threshold=0.2";
-        QTest::newRow("keyed first parameter") << "hf" << "top-k:k=50:min-keep=2,temperature:t=0.7"
+        QTest::newRow("keyed first parameter") << "hf"
+                                               << "top-k:k=50:min-keep=2,temperature:t=0.7"
                                                << "top-k=50:min-keep=2,temperature=0.7";
-        QTest::newRow("lists") << "llama.cpp" << "logit-bias=5@-1.5/7@2,dry=0.8:breakers=13/198,penalties=64:repeat=1.1"
+        QTest::newRow("lists") << "llama.cpp"
+                               << "logit-bias=5@-1.5/7@2,dry=0.8:breakers=13/198,penalties=64:repeat=1.1"
                                << "logit-bias=5@-1.5/7@2,dry=0.8:breakers=13/198,penalties=64:repeat=1.1";
-        QTest::newRow("greedy takes no value") << "vllm" << "greedy" << "greedy";
+        QTest::newRow("greedy takes no value") << "vllm"
+                                               << "greedy"
+                                               << "greedy";
         QTest::newRow("every llama stage") << "llama.cpp"
                                            << "top-n-sigma=1,typical=0.9,mirostat-v1=5:eta=0.2,mirostat-v2=4,"
                                               "dynamic-temperature=0.8:delta=0.3:exponent=2"
                                            << "top-n-sigma=1,typical=0.9,mirostat-v1=5:eta=0.2,mirostat-v2=4,"
                                               "dynamic-temperature=0.8:delta=0.3:exponent=2";
-        QTest::newRow("every hf stage") << "hf" << "no-repeat-ngram=3,epsilon=0.01,eta=0.002:min-keep=4"
+        QTest::newRow("every hf stage") << "hf"
+                                        << "no-repeat-ngram=3,epsilon=0.01,eta=0.002:min-keep=4"
                                         << "no-repeat-ngram=3,epsilon=0.01,eta=0.002:min-keep=4";
     }
 
@@ -106,25 +113,63 @@ private slots:
         QTest::addColumn<QString>("semantics");
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown stage") << "llama.cpp" << "top-k=40,nucleus=0.9" << "unknown stage 'nucleus'";
-        QTest::newRow("unknown parameter") << "llama.cpp" << "top-p=0.9:keep=2" << "top-p: unknown parameter 'keep'";
-        QTest::newRow("not a number") << "llama.cpp" << "top-k=many" << "top-k: k: 'many' is not a number";
-        QTest::newRow("not whole") << "llama.cpp" << "top-k=2.5" << "top-k: k: must be a whole number";
-        QTest::newRow("NaN") << "llama.cpp" << "temperature=nan" << "temperature: t:";
-        QTest::newRow("hf rejects T 0") << "hf" << "temperature=0" << "temperature: t: hf requires a temperature > 0";
-        QTest::newRow("hf rejects negative k") << "hf" << "top-k=-1" << "top-k: k: hf requires";
-        QTest::newRow("hf rejects min-p 1.5") << "hf" << "min-p=1.5" << "min-p: p: hf requires min_p in [0, 1]";
-        QTest::newRow("hf min-keep 0") << "hf" << "top-p=0.9:min-keep=0" << "top-p: min-keep: hf requires";
-        QTest::newRow("vllm has no typical") << "vllm" << "typical=0.5" << "typical: vllm has no typical-p";
-        QTest::newRow("llama has no epsilon") << "llama.cpp" << "epsilon=0.1" << "epsilon: llama.cpp has no epsilon";
-        QTest::newRow("hf has no xtc") << "hf" << "xtc=0.5" << "xtc: hf has no XTC";
-        QTest::newRow("lesson top-p 0") << "lesson" << "top-p=0" << "top-p: p: must be in (0, 1]";
-        QTest::newRow("lesson has no min-keep") << "lesson" << "top-p=0.9:min-keep=2" << "top-p: unknown parameter 'min-keep'";
-        QTest::newRow("bias list") << "llama.cpp" << "logit-bias=5:-1" << "logit-bias: bias: '5' is not id@value";
-        QTest::newRow("bias item") << "llama.cpp" << "logit-bias=5@x" << "logit-bias: bias: 'x' is not a bias";
-        QTest::newRow("repeat 0") << "llama.cpp" << "penalties=64:repeat=0" << "penalties: repeat: must be > 0";
-        QTest::newRow("hf window") << "hf" << "penalties=64:repeat=1.2" << "penalties: last-n: hf penalises the whole history";
-        QTest::newRow("vllm frequency range") << "vllm" << "penalties:frequency=3" << "penalties: frequency: vllm requires";
+        QTest::newRow("unknown stage") << "llama.cpp"
+                                       << "top-k=40,nucleus=0.9"
+                                       << "unknown stage 'nucleus'";
+        QTest::newRow("unknown parameter") << "llama.cpp"
+                                           << "top-p=0.9:keep=2"
+                                           << "top-p: unknown parameter 'keep'";
+        QTest::newRow("not a number") << "llama.cpp"
+                                      << "top-k=many"
+                                      << "top-k: k: 'many' is not a number";
+        QTest::newRow("not whole") << "llama.cpp"
+                                   << "top-k=2.5"
+                                   << "top-k: k: must be a whole number";
+        QTest::newRow("NaN") << "llama.cpp"
+                             << "temperature=nan"
+                             << "temperature: t:";
+        QTest::newRow("hf rejects T 0") << "hf"
+                                        << "temperature=0"
+                                        << "temperature: t: hf requires a temperature > 0";
+        QTest::newRow("hf rejects negative k") << "hf"
+                                               << "top-k=-1"
+                                               << "top-k: k: hf requires";
+        QTest::newRow("hf rejects min-p 1.5") << "hf"
+                                              << "min-p=1.5"
+                                              << "min-p: p: hf requires min_p in [0, 1]";
+        QTest::newRow("hf min-keep 0") << "hf"
+                                       << "top-p=0.9:min-keep=0"
+                                       << "top-p: min-keep: hf requires";
+        QTest::newRow("vllm has no typical") << "vllm"
+                                             << "typical=0.5"
+                                             << "typical: vllm has no typical-p";
+        QTest::newRow("llama has no epsilon") << "llama.cpp"
+                                              << "epsilon=0.1"
+                                              << "epsilon: llama.cpp has no epsilon";
+        QTest::newRow("hf has no xtc") << "hf"
+                                       << "xtc=0.5"
+                                       << "xtc: hf has no XTC";
+        QTest::newRow("lesson top-p 0") << "lesson"
+                                        << "top-p=0"
+                                        << "top-p: p: must be in (0, 1]";
+        QTest::newRow("lesson has no min-keep") << "lesson"
+                                                << "top-p=0.9:min-keep=2"
+                                                << "top-p: unknown parameter 'min-keep'";
+        QTest::newRow("bias list") << "llama.cpp"
+                                   << "logit-bias=5:-1"
+                                   << "logit-bias: bias: '5' is not id@value";
+        QTest::newRow("bias item") << "llama.cpp"
+                                   << "logit-bias=5@x"
+                                   << "logit-bias: bias: 'x' is not a bias";
+        QTest::newRow("repeat 0") << "llama.cpp"
+                                  << "penalties=64:repeat=0"
+                                  << "penalties: repeat: must be > 0";
+        QTest::newRow("hf window") << "hf"
+                                   << "penalties=64:repeat=1.2"
+                                   << "penalties: last-n: hf penalises the whole history";
+        QTest::newRow("vllm frequency range") << "vllm"
+                                              << "penalties:frequency=3"
+                                              << "penalties: frequency: vllm requires";
     }
 
     void errorsNameStageAndParameter()
@@ -206,11 +251,12 @@ private slots:
             logits[10] = logits[20] = 9.5f;  // a tie inside the top k
         logits[static_cast<std::size_t>(size / 2)] = -std::numeric_limits<float>::infinity();
         logits.back() = 12.0f;  // the best token in the tail after the last whole block
-        auto chain = test::chainOf(QStringLiteral("top-k=%1,top-p=0.95,min-p=0.05,temperature=0.8").arg(k).toStdString(),
-                                   Semantics::LlamaCpp);
+        auto chain = test::chainOf(
+            QStringLiteral("top-k=%1,top-p=0.95,min-p=0.05,temperature=0.8").arg(k).toStdString(), Semantics::LlamaCpp);
         engine::SamplerContext context;
         const std::vector<double> wide(logits.begin(), logits.end());
-        const auto fast = doubles ? chain.run(wide.data(), wide.size(), context) : chain.run(logits.data(), logits.size(), context);
+        const auto fast =
+            doubles ? chain.run(wide.data(), wide.size(), context) : chain.run(logits.data(), logits.size(), context);
         auto slow = engine::CandidateArray::fromLogits(logits.data(), logits.size());
         chain.apply(slow, context);
         slow.softmax();
@@ -323,8 +369,8 @@ private slots:
         auto chain = engine::buildChain(settings, Semantics::LlamaCpp);
         QVERIFY(chain.ok());
         QCOMPARE(QString::fromStdString(engine::formatChain(chain.value(), true)), QStringLiteral("top-p=0.7"));
-        settings.topK = 0;      // llama.cpp: off
-        settings.topP = 1.0;    // llama.cpp: off
+        settings.topK = 0;    // llama.cpp: off
+        settings.topP = 1.0;  // llama.cpp: off
         chain = engine::buildChain(settings, Semantics::LlamaCpp);
         QVERIFY(chain.ok());
         QVERIFY(chain.value().activeStages().empty());

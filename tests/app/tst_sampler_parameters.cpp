@@ -1,12 +1,12 @@
 // The one table of sampler parameters: every row names a parameter its stage declares, every
 // name and old spelling is used once, and every parameter round-trips settings -> chain -> JSON
 // -> chain and settings -> JSON -> settings, read back under its old spellings too.
-#include "app/text/chain_json.h"
-#include "engine/sampler/chain_text.h"
 #include "app/io/json_object_reader.h"
-#include "support/sampler_parameter_values.h"
+#include "app/text/chain_json.h"
 #include "app/text/sampler_settings_json.h"
+#include "engine/sampler/chain_text.h"
 #include "engine/stages/stage_factory.h"
+#include "support/sampler_parameter_values.h"
 
 #include <QTest>
 
@@ -80,8 +80,8 @@ private slots:
         const auto chain = engine::buildChain(settings, semantics);
         QVERIFY2(chain.ok(), chain.ok() ? "" : chain.error().c_str());
         const std::string text = engine::formatChain(chain.value());
-        if (p.field != &engine::ChainSettings::mirostatTau && p.field != &engine::ChainSettings::mirostatEta
-            && p.field != &engine::ChainSettings::dynatempExponent && !p.choice)  // these alone ask for no stage
+        if (p.field != &engine::ChainSettings::mirostatTau && p.field != &engine::ChainSettings::mirostatEta &&
+            p.field != &engine::ChainSettings::dynatempExponent && !p.choice)  // these alone ask for no stage
             QVERIFY2(!chain->stages().empty(), text.c_str());
         if (p.choice)
             QCOMPARE(engine::arithmeticName(chain->arithmetic()), test::choiceFor(p));

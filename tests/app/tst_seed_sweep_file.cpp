@@ -2,9 +2,9 @@
 // refused naming the key (before any work), the CSVs are byte-identical for 1 and 4 threads and
 // reproduce the lesson, a cancelled run yields nothing, and `logitlab-cli run` writes the
 // tables and charts and exits 2 on bad input without writing anything.
-#include "support/example_files.h"
 #include "app/kinds/seed_sweep_job.h"
 #include "app/kinds/seed_sweep_spec.h"
+#include "support/example_files.h"
 #include "support/test_support.h"
 
 #include <QDir>
@@ -21,15 +21,9 @@ using namespace logitlab::app;
 
 namespace {
 
-QJsonObject exampleJson(const QString& name)
-{
-    return readExperimentJson(test::examplePath(name)).value();
-}
+QJsonObject exampleJson(const QString& name) { return readExperimentJson(test::examplePath(name)).value(); }
 
-QJsonObject lessonJson()
-{
-    return exampleJson(QStringLiteral("seed-sweep-lesson.json"));
-}
+QJsonObject lessonJson() { return exampleJson(QStringLiteral("seed-sweep-lesson.json")); }
 
 SeedSweepOutcome run(const SeedSweepSpec& spec, int threads, WorkControl control = {})
 {
@@ -90,9 +84,12 @@ private slots:
         QFETCH(QString, expected);
         const auto spec = parseSeedSweep(lessonJson(), QStringLiteral("l.json")).value();
         QCOMPARE(spec.seeds().size(), std::size_t{1});
-        const QString summary = seedSweepResult(spec, test::examplePath(QString()), run(spec, threads), threads).summary;
+        const QString summary =
+            seedSweepResult(spec, test::examplePath(QString()), run(spec, threads), threads).summary;
         QVERIFY2(summary.contains(expected), qPrintable(summary));
-        QVERIFY2(summary.contains(threads == 1 ? QStringLiteral(" s on 1 thread;") : QStringLiteral(" s on 2 threads;")), qPrintable(summary));
+        QVERIFY2(
+            summary.contains(threads == 1 ? QStringLiteral(" s on 1 thread;") : QStringLiteral(" s on 2 threads;")),
+            qPrintable(summary));
         QVERIFY2(!summary.contains(QLatin1String("1 seeds")), qPrintable(summary));
     }
 
@@ -100,9 +97,9 @@ private slots:
     void arithmeticDecidesTheOutcomesAndIsRecorded()
     {
         QJsonObject json = lessonJson();
-        json[QStringLiteral("distribution")] = QJsonObject{
-            {QStringLiteral("kind"), QStringLiteral("probabilities")},
-            {QStringLiteral("probabilities"), QJsonArray{0.3, 0.2, 0.2, 0.1, 0.1, 0.1}}};
+        json[QStringLiteral("distribution")] =
+            QJsonObject{{QStringLiteral("kind"), QStringLiteral("probabilities")},
+                        {QStringLiteral("probabilities"), QJsonArray{0.3, 0.2, 0.2, 0.1, 0.1, 0.1}}};
         json[QStringLiteral("semantics")] = QStringLiteral("vllm");
         json[QStringLiteral("chain")] = QStringLiteral("top-p=0.8");
         json[QStringLiteral("draws")] = 100;
@@ -135,7 +132,8 @@ private slots:
 
     void cancelledRunsYieldNothing()
     {
-        const auto spec = parseSeedSweep(exampleJson(QStringLiteral("seed-sweep-200-seeds.json")), QStringLiteral("s.json")).value();
+        const auto spec =
+            parseSeedSweep(exampleJson(QStringLiteral("seed-sweep-200-seeds.json")), QStringLiteral("s.json")).value();
         WorkControl control;
         control.isCancelled = [] { return true; };
         const SeedSweepOutcome outcome = run(spec, 2, control);
@@ -148,24 +146,57 @@ private slots:
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown key") << "extra" << "1" << "f.json: extra: ";
-        QTest::newRow("draws a string") << "draws" << "\"many\"" << "f.json: draws: ";
-        QTest::newRow("draws 0") << "draws" << "0" << "f.json: draws: ";
-        QTest::newRow("draws negative") << "draws" << "-5" << "f.json: draws: ";
-        QTest::newRow("seed count 0") << "seeds" << "{\"first\": 1, \"count\": 0}" << "f.json: seeds.count: ";
-        QTest::newRow("seed count too large") << "seeds" << "{\"first\": 1, \"count\": 100000000}" << "f.json: seeds.count: ";
-        QTest::newRow("negative seed") << "seeds" << "[1, -2]" << "f.json: seeds.1: ";
-        QTest::newRow("repeated seed") << "seeds" << "[1, 2, 1]" << "f.json: seeds.2: repeats seed 1";
-        QTest::newRow("empty seeds") << "seeds" << "[]" << "f.json: seeds: must list";
-        QTest::newRow("unknown rng") << "rng" << "\"dice\"" << "f.json: rng: must be one of mulberry32, mt19937, mt19937_64, got \"dice\"";
-        QTest::newRow("unknown semantics") << "semantics" << "\"torch\"" << "f.json: semantics: must be one of lesson";
-        QTest::newRow("unknown arithmetic") << "arithmetic" << "\"fast\""
+        QTest::newRow("unknown key") << "extra"
+                                     << "1"
+                                     << "f.json: extra: ";
+        QTest::newRow("draws a string") << "draws"
+                                        << "\"many\""
+                                        << "f.json: draws: ";
+        QTest::newRow("draws 0") << "draws"
+                                 << "0"
+                                 << "f.json: draws: ";
+        QTest::newRow("draws negative") << "draws"
+                                        << "-5"
+                                        << "f.json: draws: ";
+        QTest::newRow("seed count 0") << "seeds"
+                                      << "{\"first\": 1, \"count\": 0}"
+                                      << "f.json: seeds.count: ";
+        QTest::newRow("seed count too large") << "seeds"
+                                              << "{\"first\": 1, \"count\": 100000000}"
+                                              << "f.json: seeds.count: ";
+        QTest::newRow("negative seed") << "seeds"
+                                       << "[1, -2]"
+                                       << "f.json: seeds.1: ";
+        QTest::newRow("repeated seed") << "seeds"
+                                       << "[1, 2, 1]"
+                                       << "f.json: seeds.2: repeats seed 1";
+        QTest::newRow("empty seeds") << "seeds"
+                                     << "[]"
+                                     << "f.json: seeds: must list";
+        QTest::newRow("unknown rng") << "rng"
+                                     << "\"dice\""
+                                     << "f.json: rng: must be one of mulberry32, mt19937, mt19937_64, got \"dice\"";
+        QTest::newRow("unknown semantics") << "semantics"
+                                           << "\"torch\""
+                                           << "f.json: semantics: must be one of lesson";
+        QTest::newRow("unknown arithmetic") << "arithmetic"
+                                            << "\"fast\""
                                             << "f.json: arithmetic: must be one of exact, library, got \"fast\"";
-        QTest::newRow("arithmetic a number") << "arithmetic" << "1" << "f.json: arithmetic: ";
-        QTest::newRow("compare one seed") << "compare" << "[42]" << "f.json: compare: must name exactly two seeds";
-        QTest::newRow("compare unknown seed") << "compare" << "[42, 7]" << "f.json: compare.1: seed 7 is not one of the swept seeds";
-        QTest::newRow("version 2") << "logitlab" << "2" << "f.json: logitlab: unknown version 2";
-        QTest::newRow("wrong experiment") << "experiment" << "\"junk-risk\"" << "f.json: experiment: ";
+        QTest::newRow("arithmetic a number") << "arithmetic"
+                                             << "1"
+                                             << "f.json: arithmetic: ";
+        QTest::newRow("compare one seed") << "compare"
+                                          << "[42]"
+                                          << "f.json: compare: must name exactly two seeds";
+        QTest::newRow("compare unknown seed") << "compare"
+                                              << "[42, 7]"
+                                              << "f.json: compare.1: seed 7 is not one of the swept seeds";
+        QTest::newRow("version 2") << "logitlab"
+                                   << "2"
+                                   << "f.json: logitlab: unknown version 2";
+        QTest::newRow("wrong experiment") << "experiment"
+                                          << "\"junk-risk\""
+                                          << "f.json: experiment: ";
     }
     void badFiles()
     {
@@ -184,11 +215,19 @@ private slots:
         QTest::addColumn<QString>("semantics");
         QTest::addColumn<QString>("chain");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown stage") << "llama.cpp" << "top-q=0.5" << "t.json: chain: ";
-        QTest::newRow("not a number") << "llama.cpp" << "top-k=many" << "t.json: chain: ";
+        QTest::newRow("unknown stage") << "llama.cpp"
+                                       << "top-q=0.5"
+                                       << "t.json: chain: ";
+        QTest::newRow("not a number") << "llama.cpp"
+                                      << "top-k=many"
+                                      << "t.json: chain: ";
         // Out of range is the preset's call: llama.cpp treats top-p 1.5 as off, HF rejects it.
-        QTest::newRow("out of range for hf") << "hf" << "top-p=1.5" << "t.json: chain: ";
-        QTest::newRow("stateful") << "llama.cpp" << "mirostat-v2" << "t.json: chain: ";
+        QTest::newRow("out of range for hf") << "hf"
+                                             << "top-p=1.5"
+                                             << "t.json: chain: ";
+        QTest::newRow("stateful") << "llama.cpp"
+                                  << "mirostat-v2"
+                                  << "t.json: chain: ";
     }
     void badChainsAreRefusedBeforeWork()
     {
@@ -209,7 +248,8 @@ private slots:
     {
         QJsonObject root = exampleJson(QStringLiteral("seed-sweep-128k.json"));
         root.insert(QStringLiteral("chain"), QStringLiteral("temperature=1"));  // every token survives
-        root.insert(QStringLiteral("seeds"), QJsonObject{{QStringLiteral("first"), 0}, {QStringLiteral("count"), 10000000}});
+        root.insert(QStringLiteral("seeds"),
+                    QJsonObject{{QStringLiteral("first"), 0}, {QStringLiteral("count"), 10000000}});
         const auto spec = parseSeedSweep(root, QStringLiteral("big.json")).value();
         const SeedSweepOutcome outcome = run(spec, 1);
         QCOMPARE(outcome.status.state, RunStatus::State::Failed);
@@ -221,8 +261,8 @@ private slots:
         QTemporaryDir dir;
         QProcess p;
         p.start(test::binaryPath(QStringLiteral("logitlab-cli")),
-                {QStringLiteral("run"), test::examplePath(QStringLiteral("seed-sweep-lesson.json")), QStringLiteral("--out"),
-                 dir.path(), QStringLiteral("--formats"), QStringLiteral("csv,png,svg,pdf")});
+                {QStringLiteral("run"), test::examplePath(QStringLiteral("seed-sweep-lesson.json")),
+                 QStringLiteral("--out"), dir.path(), QStringLiteral("--formats"), QStringLiteral("csv,png,svg,pdf")});
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitCode(), 0);
         const QDir out(dir.path());
@@ -246,8 +286,8 @@ private slots:
         // A bad override: exit 2, one line naming the key, nothing written.
         QTemporaryDir empty;
         p.start(test::binaryPath(QStringLiteral("logitlab-cli")),
-                {QStringLiteral("run"), test::examplePath(QStringLiteral("seed-sweep-lesson.json")), QStringLiteral("--out"),
-                 empty.path(), QStringLiteral("--set"), QStringLiteral("draws=0")});
+                {QStringLiteral("run"), test::examplePath(QStringLiteral("seed-sweep-lesson.json")),
+                 QStringLiteral("--out"), empty.path(), QStringLiteral("--set"), QStringLiteral("draws=0")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
         const QString err = QString::fromUtf8(p.readAllStandardError());

@@ -2,11 +2,11 @@
 // first differences on hand-checked cases; a greedy chain gives one reply for every seed; the
 // CSV is the same for 1 and 4 threads; the file reads strictly (each bad key named) and
 // round-trips through toJson; logitlab-cli run writes tables that read back to the run's census.
-#include "support/example_files.h"
 #include "app/kinds/experiment_kind.h"
-#include "engine/experiments/reply_census.h"
 #include "app/kinds/seed_sweep_spec.h"
 #include "app/kinds/sequence_sweep_job.h"
+#include "engine/experiments/reply_census.h"
+#include "support/example_files.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -21,16 +21,17 @@ using Steps = std::vector<int>;  // per seed; -1: the reference reply
 
 QJsonObject sequenceFile(const QStringList& overrides = {})
 {
-    QJsonObject root{{QStringLiteral("logitlab"), 1},
-                     {QStringLiteral("experiment"), QStringLiteral("seed-sweep")},
-                     {QStringLiteral("name"), QStringLiteral("seq")},
-                     {QStringLiteral("source"), QStringLiteral("sequence")},
-                     {QStringLiteral("prompt"), QStringLiteral("The sampler")},
-                     {QStringLiteral("steps"), 6},
-                     {QStringLiteral("semantics"), QStringLiteral("llama.cpp")},
-                     {QStringLiteral("chain"), QString()},
-                     {QStringLiteral("rng"), QStringLiteral("mulberry32")},
-                     {QStringLiteral("seeds"), QJsonObject{{QStringLiteral("first"), 1}, {QStringLiteral("count"), 12}}}};
+    QJsonObject root{
+        {QStringLiteral("logitlab"), 1},
+        {QStringLiteral("experiment"), QStringLiteral("seed-sweep")},
+        {QStringLiteral("name"), QStringLiteral("seq")},
+        {QStringLiteral("source"), QStringLiteral("sequence")},
+        {QStringLiteral("prompt"), QStringLiteral("The sampler")},
+        {QStringLiteral("steps"), 6},
+        {QStringLiteral("semantics"), QStringLiteral("llama.cpp")},
+        {QStringLiteral("chain"), QString()},
+        {QStringLiteral("rng"), QStringLiteral("mulberry32")},
+        {QStringLiteral("seeds"), QJsonObject{{QStringLiteral("first"), 1}, {QStringLiteral("count"), 12}}}};
     for (const QString& o : overrides)
         root = app::applyOverride(root, o).value();
     return root;
@@ -116,13 +117,15 @@ private slots:
         QTest::addColumn<std::vector<std::uint64_t>>("distinctAfter");
         QTest::addColumn<std::vector<std::uint64_t>>("referenceSeeds");
         const std::vector<std::int32_t> a{1, 2, 3}, b{1, 5, 3}, c{7, 2, 3};
-        QTest::newRow("three replies") << Replies{a, b, a, c, b, a} << std::vector<std::size_t>{3, 2, 1} << Steps{-1, 1, -1, 0, 1, -1}
-                                       << std::vector<std::uint64_t>{1, 2, 0} << std::vector<std::uint64_t>{1, 2, 2, 3, 3, 3}
+        QTest::newRow("three replies") << Replies{a, b, a, c, b, a} << std::vector<std::size_t>{3, 2, 1}
+                                       << Steps{-1, 1, -1, 0, 1, -1} << std::vector<std::uint64_t>{1, 2, 0}
+                                       << std::vector<std::uint64_t>{1, 2, 2, 3, 3, 3}
                                        << std::vector<std::uint64_t>{10, 12, 15};
         // A tie in count: the reply seen first is the reference, not the later one.
-        QTest::newRow("tie goes to the first seen") << Replies{c, a, a, c} << std::vector<std::size_t>{2, 2} << Steps{-1, 0, 0, -1}
-                                                    << std::vector<std::uint64_t>{2, 0, 0} << std::vector<std::uint64_t>{1, 2, 2, 2}
-                                                    << std::vector<std::uint64_t>{10, 13};
+        QTest::newRow("tie goes to the first seen")
+            << Replies{c, a, a, c} << std::vector<std::size_t>{2, 2} << Steps{-1, 0, 0, -1}
+            << std::vector<std::uint64_t>{2, 0, 0} << std::vector<std::uint64_t>{1, 2, 2, 2}
+            << std::vector<std::uint64_t>{10, 13};
         QTest::newRow("all the same") << Replies{b, b, b} << std::vector<std::size_t>{3} << Steps{-1, -1, -1}
                                       << std::vector<std::uint64_t>{0, 0, 0} << std::vector<std::uint64_t>{1, 1, 1}
                                       << std::vector<std::uint64_t>{10, 11, 12};
@@ -164,7 +167,8 @@ private slots:
     {
         QFETCH(QString, semantics);
         QFETCH(QString, chain);
-        const auto result = runFile(sequenceFile({QStringLiteral("semantics=") + semantics, QStringLiteral("chain=") + chain}), 2);
+        const auto result =
+            runFile(sequenceFile({QStringLiteral("semantics=") + semantics, QStringLiteral("chain=") + chain}), 2);
         QVERIFY2(result.status.finished(), qPrintable(result.status.message));
         const auto& census = runOf(result).outcome.census;
         QCOMPARE(census.replies.size(), std::size_t{1});
@@ -178,7 +182,8 @@ private slots:
     {
         QTest::addColumn<QString>("chain");
         QTest::newRow("llama.cpp defaults") << QString();
-        QTest::newRow("stateful: penalties and mirostat") << QStringLiteral("penalties:last-n=64:repeat=1.3,mirostat-v2:tau=3:eta=0.1");
+        QTest::newRow("stateful: penalties and mirostat")
+            << QStringLiteral("penalties:last-n=64:repeat=1.3,mirostat-v2:tau=3:eta=0.1");
     }
     void sameCsvForAnyThreadCount()
     {
@@ -213,7 +218,8 @@ private slots:
 
     void roundTrip()
     {
-        const auto spec = app::parseSeedSweep(sequenceFile({QStringLiteral("arithmetic=library")}), QStringLiteral("test"));
+        const auto spec =
+            app::parseSeedSweep(sequenceFile({QStringLiteral("arithmetic=library")}), QStringLiteral("test"));
         QVERIFY2(spec, spec ? "" : spec.error().c_str());
         QVERIFY(spec->isSequence());
         const auto again = app::parseSeedSweep(app::toJson(spec.value()), QStringLiteral("again"));
@@ -256,9 +262,9 @@ private slots:
         QTemporaryDir dir;
         QProcess p;
         p.start(test::binaryPath(QStringLiteral("logitlab-cli")),
-                {QStringLiteral("run"), test::examplePath(QStringLiteral("seed-sweep-sequence.json")), QStringLiteral("--out"),
-                 dir.path(), QStringLiteral("--set"), QStringLiteral("seeds.count=40"), QStringLiteral("--formats"),
-                 QStringLiteral("csv")});
+                {QStringLiteral("run"), test::examplePath(QStringLiteral("seed-sweep-sequence.json")),
+                 QStringLiteral("--out"), dir.path(), QStringLiteral("--set"), QStringLiteral("seeds.count=40"),
+                 QStringLiteral("--formats"), QStringLiteral("csv")});
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitCode(), 0);
         // The same file run here: the CLI's tables must hold this census.
@@ -289,13 +295,15 @@ private slots:
         QVERIFY(replies.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(replies.readAll());
         QVERIFY(text.contains(QStringLiteral("# source: sequence")));
-        QVERIFY(text.contains(QStringLiteral("# result: distinct replies: %1 of 40 seeds").arg(outcome.census.replies.size())));
+        QVERIFY(text.contains(
+            QStringLiteral("# result: distinct replies: %1 of 40 seeds").arg(outcome.census.replies.size())));
         QVERIFY(text.contains(QStringLiteral("\nreply,seeds,share,first_difference,text,seed_list\n")));
 
         // Bad input: exit 2, one line naming the key.
         p.start(test::binaryPath(QStringLiteral("logitlab-cli")),
-                {QStringLiteral("run"), test::examplePath(QStringLiteral("seed-sweep-sequence.json")), QStringLiteral("--out"),
-                 dir.path() + QStringLiteral("/bad"), QStringLiteral("--set"), QStringLiteral("steps=0")});
+                {QStringLiteral("run"), test::examplePath(QStringLiteral("seed-sweep-sequence.json")),
+                 QStringLiteral("--out"), dir.path() + QStringLiteral("/bad"), QStringLiteral("--set"),
+                 QStringLiteral("steps=0")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
         const QString err = QString::fromUtf8(p.readAllStandardError());

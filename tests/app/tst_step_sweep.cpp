@@ -5,8 +5,8 @@
 #include "app/kinds/experiment_kind.h"
 #include "app/kinds/result_table.h"
 #include "app/kinds/seed_sweep_job.h"
-#include "support/small_npy.h"
 #include "app/kinds/step_sweep_job.h"
+#include "support/small_npy.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,18 +20,18 @@ namespace {
 
 QJsonObject sweepFile(const QJsonValue& steps, const QString& chain, int draws)
 {
-    return QJsonObject{{QStringLiteral("logitlab"), 1},
-                       {QStringLiteral("experiment"), QStringLiteral("seed-sweep")},
-                       {QStringLiteral("name"), QStringLiteral("steps")},
-                       {QStringLiteral("distribution"),
-                        QJsonObject{{QStringLiteral("kind"), QStringLiteral("file")},
-                                    {QStringLiteral("path"), QStringLiteral("logits.npy")},
-                                    {QStringLiteral("steps"), steps}}},
-                       {QStringLiteral("semantics"), QStringLiteral("lesson")},
-                       {QStringLiteral("chain"), chain},
-                       {QStringLiteral("rng"), QStringLiteral("mulberry32")},
-                       {QStringLiteral("seeds"), QJsonObject{{QStringLiteral("first"), 1}, {QStringLiteral("count"), 24}}},
-                       {QStringLiteral("draws"), draws}};
+    return QJsonObject{
+        {QStringLiteral("logitlab"), 1},
+        {QStringLiteral("experiment"), QStringLiteral("seed-sweep")},
+        {QStringLiteral("name"), QStringLiteral("steps")},
+        {QStringLiteral("distribution"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("file")},
+                                                     {QStringLiteral("path"), QStringLiteral("logits.npy")},
+                                                     {QStringLiteral("steps"), steps}}},
+        {QStringLiteral("semantics"), QStringLiteral("lesson")},
+        {QStringLiteral("chain"), chain},
+        {QStringLiteral("rng"), QStringLiteral("mulberry32")},
+        {QStringLiteral("seeds"), QJsonObject{{QStringLiteral("first"), 1}, {QStringLiteral("count"), 24}}},
+        {QStringLiteral("draws"), draws}};
 }
 
 }  // namespace
@@ -64,10 +64,13 @@ private slots:
         QTest::addColumn<int>("draws");
         QTest::addColumn<int>("first");
         QTest::addColumn<int>("count");
-        QTest::newRow("all, top-p") << QJsonValue(QStringLiteral("all")) << QStringLiteral("temperature=1,top-p=0.95") << 400 << 0 << 4;
-        QTest::newRow("1..-1, few draws") << QJsonValue(QJsonObject{{QStringLiteral("from"), 1}, {QStringLiteral("to"), -1}})
-                                          << QStringLiteral("temperature=1") << 6 << 1 << 3;
-        QTest::newRow("one token left") << QJsonValue(QJsonObject{{QStringLiteral("from"), -2}, {QStringLiteral("to"), 2}})
+        QTest::newRow("all, top-p") << QJsonValue(QStringLiteral("all")) << QStringLiteral("temperature=1,top-p=0.95")
+                                    << 400 << 0 << 4;
+        QTest::newRow("1..-1, few draws")
+            << QJsonValue(QJsonObject{{QStringLiteral("from"), 1}, {QStringLiteral("to"), -1}})
+            << QStringLiteral("temperature=1") << 6 << 1 << 3;
+        QTest::newRow("one token left") << QJsonValue(
+                                               QJsonObject{{QStringLiteral("from"), -2}, {QStringLiteral("to"), 2}})
                                         << QStringLiteral("top-k=1") << 50 << 2 << 1;
     }
     void everyStepEqualsTheOneStepSweep()
@@ -89,7 +92,8 @@ private slots:
             const auto& row = rows[static_cast<std::size_t>(i)];
             QCOMPARE(row.step, step);
             // The one-step sweep, run on its own at this row.
-            const auto one = app::runSeedSweep(app::stepSpec(spec.value(), step), m_dir.path(), QStringLiteral("one"), 1, {});
+            const auto one =
+                app::runSeedSweep(app::stepSpec(spec.value(), step), m_dir.path(), QStringLiteral("one"), 1, {});
             QVERIFY(one.status.finished());
             const auto& s = one.summary;
             QCOMPARE(row.outcomes, std::uint64_t(s.tokens.size()));
@@ -118,7 +122,8 @@ private slots:
         const auto one = run(file, 1);
         const auto four = run(file, 4);
         QVERIFY(one.status.finished() && four.status.finished());
-        QCOMPARE(app::resultTableCsv(four.provenance, four.tables.front()), app::resultTableCsv(one.provenance, one.tables.front()));
+        QCOMPARE(app::resultTableCsv(four.provenance, four.tables.front()),
+                 app::resultTableCsv(one.provenance, one.tables.front()));
         QVERIFY(app::resultTableCsv(one.provenance, one.tables.front()).contains(QLatin1String(" steps=all")));
     }
 
@@ -128,11 +133,15 @@ private slots:
         QTest::addColumn<bool>("withRow");
         QTest::addColumn<QString>("message");
         QTest::newRow("from outside") << QJsonValue(QJsonObject{{QStringLiteral("from"), 9}}) << false
-                                      << QStringLiteral("f.json: distribution: steps: from 9 is outside the array's 4 steps");
-        QTest::newRow("to before from") << QJsonValue(QJsonObject{{QStringLiteral("from"), 3}, {QStringLiteral("to"), 1}}) << false
-                                        << QStringLiteral("f.json: distribution.steps.to:");
-        QTest::newRow("not all") << QJsonValue(QStringLiteral("every")) << false << QStringLiteral("f.json: distribution.steps:");
-        QTest::newRow("with row") << QJsonValue(QStringLiteral("all")) << true << QStringLiteral("f.json: distribution.steps: cannot be given with \"row\"");
+                                      << QStringLiteral(
+                                             "f.json: distribution: steps: from 9 is outside the array's 4 steps");
+        QTest::newRow("to before from") << QJsonValue(
+                                               QJsonObject{{QStringLiteral("from"), 3}, {QStringLiteral("to"), 1}})
+                                        << false << QStringLiteral("f.json: distribution.steps.to:");
+        QTest::newRow("not all") << QJsonValue(QStringLiteral("every")) << false
+                                 << QStringLiteral("f.json: distribution.steps:");
+        QTest::newRow("with row") << QJsonValue(QStringLiteral("all")) << true
+                                  << QStringLiteral("f.json: distribution.steps: cannot be given with \"row\"");
     }
     void badRangeNamesTheKey()
     {

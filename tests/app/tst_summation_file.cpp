@@ -1,9 +1,9 @@
 // The summation-order experiment file and job: strict reading (every bad value refused with its
 // key named), the JSON round trip, the same result tables for 1 and 4 threads, and failures
 // (a term that overflows the storage format, a terms file with NaN) named with the file.
-#include "support/example_files.h"
 #include "app/kinds/summation_job.h"
 #include "app/kinds/summation_spec.h"
+#include "support/example_files.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -40,7 +40,8 @@ QString csvOf(const app::ExperimentResult& result)
 
 app::ExperimentResult runSpec(const app::SummationSpec& spec, const QString& dir, int threads)
 {
-    return app::summationResult(spec, dir, app::runSummation(spec, dir, QStringLiteral("t.json"), threads, {}), threads);
+    return app::summationResult(spec, dir, app::runSummation(spec, dir, QStringLiteral("t.json"), threads, {}),
+                                threads);
 }
 
 }  // namespace
@@ -53,25 +54,29 @@ private slots:
     {
         QTest::addColumn<QString>("assignment");
         QTest::addColumn<QString>("message");
-        QTest::newRow("N = 0") << QStringLiteral("terms.n=0") << QStringLiteral("t.json: terms.n: must be in 1..10000000, got 0");
-        QTest::newRow("unknown distribution") << QStringLiteral("terms.distribution=lognormal")
-                                              << QStringLiteral("t.json: terms.distribution:");
+        QTest::newRow("N = 0") << QStringLiteral("terms.n=0")
+                               << QStringLiteral("t.json: terms.n: must be in 1..10000000, got 0");
+        QTest::newRow("unknown distribution")
+            << QStringLiteral("terms.distribution=lognormal") << QStringLiteral("t.json: terms.distribution:");
         QTest::newRow("unknown method") << QStringLiteral(R"(methods=["pairwise","fastest"])")
                                         << QStringLiteral("t.json: methods.1: must be one of left-to-right,");
         QTest::newRow("method twice") << QStringLiteral(R"(methods=["kahan","kahan"])")
                                       << QStringLiteral("t.json: methods.1: \"kahan\" is listed twice");
         QTest::newRow("unknown storage") << QStringLiteral("storage=float8") << QStringLiteral("t.json: storage:");
-        QTest::newRow("unknown accumulator") << QStringLiteral("accumulator=fp8") << QStringLiteral("t.json: accumulator:");
-        QTest::newRow("lanes not a power of two") << QStringLiteral("shape.lanes=6")
-                                                  << QStringLiteral("t.json: shape.lanes: must be a power of two, got 6");
+        QTest::newRow("unknown accumulator")
+            << QStringLiteral("accumulator=fp8") << QStringLiteral("t.json: accumulator:");
+        QTest::newRow("lanes not a power of two")
+            << QStringLiteral("shape.lanes=6") << QStringLiteral("t.json: shape.lanes: must be a power of two, got 6");
         QTest::newRow("split 0") << QStringLiteral("shape.split=0") << QStringLiteral("t.json: shape.split:");
-        QTest::newRow("spread not a power of ten") << QStringLiteral("spread.max_n=5000") << QStringLiteral("t.json: spread.max_n:");
+        QTest::newRow("spread not a power of ten")
+            << QStringLiteral("spread.max_n=5000") << QStringLiteral("t.json: spread.max_n:");
         QTest::newRow("negative shuffles") << QStringLiteral("shuffles=-1") << QStringLiteral("t.json: shuffles:");
         QTest::newRow("NaN as a term") << QStringLiteral(R"(terms={"distribution":"list","values":[1,"NaN",2]})")
                                        << QStringLiteral("t.json: terms.values.1: must be a number, not a string");
         QTest::newRow("empty list") << QStringLiteral(R"(terms={"distribution":"list","values":[]})")
                                     << QStringLiteral("t.json: terms.values: must hold");
-        QTest::newRow("values and file") << QStringLiteral(R"(terms={"distribution":"list","values":[1],"file":"a.txt"})")
+        QTest::newRow("values and file") << QStringLiteral(
+                                                R"(terms={"distribution":"list","values":[1],"file":"a.txt"})")
                                          << QStringLiteral("t.json: terms.values: a list takes either");
         QTest::newRow("unknown key") << QStringLiteral("terms.sigma=2") << QStringLiteral("t.json: terms.sigma:");
         QTest::newRow("nothing to sum") << QStringLiteral("methods=[]") << QString();
@@ -124,7 +129,8 @@ private slots:
         QVERIFY(spec);
         const auto result = runSpec(spec.value(), QString(), 2);
         QCOMPARE(result.status.state, app::RunStatus::State::Failed);
-        QCOMPARE(result.status.message, QStringLiteral("t.json: terms: term 2 (1e+05) overflows f16 (largest finite 65504)"));
+        QCOMPARE(result.status.message,
+                 QStringLiteral("t.json: terms: term 2 (1e+05) overflows f16 (largest finite 65504)"));
     }
 
     void termsFileIsReadStrictly_data()
@@ -132,8 +138,10 @@ private slots:
         QTest::addColumn<QByteArray>("contents");
         QTest::addColumn<QString>("message");
         QTest::newRow("good") << QByteArray("# terms\n1\n1e100\n1\n-1e100\n") << QString();
-        QTest::newRow("NaN") << QByteArray("1\nNaN\n") << QStringLiteral("t.json: terms.file: terms.txt:2: 'NaN' is not finite");
-        QTest::newRow("word") << QByteArray("1\n2\nbanana\n") << QStringLiteral("t.json: terms.file: terms.txt:3: 'banana' is not a number");
+        QTest::newRow("NaN") << QByteArray("1\nNaN\n")
+                             << QStringLiteral("t.json: terms.file: terms.txt:2: 'NaN' is not finite");
+        QTest::newRow("word") << QByteArray("1\n2\nbanana\n")
+                              << QStringLiteral("t.json: terms.file: terms.txt:3: 'banana' is not a number");
     }
     void termsFileIsReadStrictly()
     {

@@ -5,19 +5,19 @@
 // reader gives an error, not SIGBUS; a signal ends any phase of `run` within about a second
 // with nothing left behind; token names reach the terminal escaped; `sample --json` never loses
 // draws to a name collision; and the small messages and overflow results of item 15.
-#include "support/array_fixtures.h"
-#include "support/example_files.h"
-#include "app/kinds/imported_logits_source.h"
 #include "app/io/logits_array.h"
 #include "app/io/logits_file.h"
 #include "app/io/npz_member.h"
-#include "support/npz_writer.h"
+#include "app/io/vocabulary_file.h"
+#include "app/kinds/imported_logits_source.h"
+#include "engine/core/work_limits.h"
 #include "engine/experiments/summation_methods.h"
 #include "engine/experiments/summation_order.h"
 #include "engine/experiments/summation_terms.h"
+#include "support/array_fixtures.h"
+#include "support/example_files.h"
+#include "support/npz_writer.h"
 #include "support/test_support.h"
-#include "app/io/vocabulary_file.h"
-#include "engine/core/work_limits.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -41,8 +41,8 @@ using namespace logitlab;
 namespace {
 
 struct TimedRun {
-    bool finished = false;      // within the time allowed (else it was killed)
-    int exitCode = -1;          // -1: crashed or killed
+    bool finished = false;  // within the time allowed (else it was killed)
+    int exitCode = -1;      // -1: crashed or killed
     QByteArray out;
     QByteArray err;
     qint64 afterSignalMs = -1;  // from the signal to the end; -1 when it ended before the signal
@@ -124,7 +124,8 @@ private slots:
         QCOMPARE(engine::readableBytes(4.5 * 1024 * 1024 * 1024), std::string("4.5 GiB"));
         const auto refused = engine::checkWork("draws", 5e13, 1e10, "fewer", "draws");
         QVERIFY(refused);
-        QCOMPARE(QString::fromStdString(*refused).left(60), QStringLiteral("draws: about 5.0e13 draws of work, over the limit of 1.0e10 "));
+        QCOMPARE(QString::fromStdString(*refused).left(60),
+                 QStringLiteral("draws: about 5.0e13 draws of work, over the limit of 1.0e10 "));
     }
 
     // Item 2: a replay with "steps": 0 ran every row of the file, 2,000,000 of them (4.6 GB).
@@ -132,14 +133,19 @@ private slots:
     {
         QTemporaryDir dir;
         sparseNpy(dir, QStringLiteral("long.npy"), 1'000'000, 2);
-        const QString file = writeJson(dir, QStringLiteral("replay.json"),
-                                       {{QStringLiteral("logitlab"), 1}, {QStringLiteral("experiment"), QStringLiteral("loop")},
-                                        {QStringLiteral("name"), QStringLiteral("replay")}, {QStringLiteral("model"), QStringLiteral("file")},
-                                        {QStringLiteral("logits"), QJsonObject{{QStringLiteral("path"), QStringLiteral("long.npy")}}},
-                                        {QStringLiteral("steps"), 0}, {QStringLiteral("chain"), QStringLiteral("temperature=1")}});
-        const TimedRun run = runFor({QStringLiteral("run"), file, QStringLiteral("--out"), dir.filePath(QStringLiteral("out")),
-                                     QStringLiteral("--formats"), QStringLiteral("csv")},
-                                    60000);
+        const QString file =
+            writeJson(dir, QStringLiteral("replay.json"),
+                      {{QStringLiteral("logitlab"), 1},
+                       {QStringLiteral("experiment"), QStringLiteral("loop")},
+                       {QStringLiteral("name"), QStringLiteral("replay")},
+                       {QStringLiteral("model"), QStringLiteral("file")},
+                       {QStringLiteral("logits"), QJsonObject{{QStringLiteral("path"), QStringLiteral("long.npy")}}},
+                       {QStringLiteral("steps"), 0},
+                       {QStringLiteral("chain"), QStringLiteral("temperature=1")}});
+        const TimedRun run =
+            runFor({QStringLiteral("run"), file, QStringLiteral("--out"), dir.filePath(QStringLiteral("out")),
+                    QStringLiteral("--formats"), QStringLiteral("csv")},
+                   60000);
         verifyReadableRefusal(run, QStringLiteral("steps: about"));
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("out"))));
     }
@@ -152,15 +158,18 @@ private slots:
         QCOMPARE(mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
         const QString file = writeJson(
             dir, QStringLiteral("sweep.json"),
-            {{QStringLiteral("logitlab"), 1}, {QStringLiteral("experiment"), QStringLiteral("seed-sweep")},
+            {{QStringLiteral("logitlab"), 1},
+             {QStringLiteral("experiment"), QStringLiteral("seed-sweep")},
              {QStringLiteral("name"), QStringLiteral("sweep")},
-             {QStringLiteral("distribution"),
-              QJsonObject{{QStringLiteral("kind"), QStringLiteral("file")}, {QStringLiteral("path"), QStringLiteral("pipe.npy")},
-                          {QStringLiteral("steps"), QStringLiteral("all")}}},
-             {QStringLiteral("seeds"), QJsonArray{1, 2}}, {QStringLiteral("draws"), 100}});
-        const TimedRun run = runFor({QStringLiteral("run"), file, QStringLiteral("--out"), dir.filePath(QStringLiteral("out")),
-                                     QStringLiteral("--formats"), QStringLiteral("csv")},
-                                    20000);
+             {QStringLiteral("distribution"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("file")},
+                                                          {QStringLiteral("path"), QStringLiteral("pipe.npy")},
+                                                          {QStringLiteral("steps"), QStringLiteral("all")}}},
+             {QStringLiteral("seeds"), QJsonArray{1, 2}},
+             {QStringLiteral("draws"), 100}});
+        const TimedRun run =
+            runFor({QStringLiteral("run"), file, QStringLiteral("--out"), dir.filePath(QStringLiteral("out")),
+                    QStringLiteral("--formats"), QStringLiteral("csv")},
+                   20000);
         QVERIFY2(run.finished, "blocked on the FIFO");
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("is not a regular file"), run.err.constData());
@@ -176,12 +185,14 @@ private slots:
         QTest::addColumn<QString>("example");
         QTest::addColumn<QStringList>("overrides");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("one step, the largest model") << QStringLiteral("batch-invariance-one-step.json")
-                                                     << QStringList{QStringLiteral("model.vocabulary=131072"), QStringLiteral("model.hidden=4096")}
-                                                     << QStringLiteral("multiply-adds of work");
-        QTest::newRow("decode, the most runs") << QStringLiteral("batch-invariance-decode.json")
-                                               << QStringList{QStringLiteral("runs=100000"), QStringLiteral("steps=4096")}
-                                               << QStringLiteral("multiply-adds of work");
+        QTest::newRow("one step, the largest model")
+            << QStringLiteral("batch-invariance-one-step.json")
+            << QStringList{QStringLiteral("model.vocabulary=131072"), QStringLiteral("model.hidden=4096")}
+            << QStringLiteral("multiply-adds of work");
+        QTest::newRow("decode, the most runs")
+            << QStringLiteral("batch-invariance-decode.json")
+            << QStringList{QStringLiteral("runs=100000"), QStringLiteral("steps=4096")}
+            << QStringLiteral("multiply-adds of work");
     }
     void batchInvarianceIsBounded()
     {
@@ -189,8 +200,9 @@ private slots:
         QFETCH(QStringList, overrides);
         QFETCH(QString, expected);
         QTemporaryDir dir;
-        QStringList arguments{QStringLiteral("run"), test::examplePath(example), QStringLiteral("--out"),
-                              dir.filePath(QStringLiteral("out")), QStringLiteral("--formats"), QStringLiteral("csv")};
+        QStringList arguments{QStringLiteral("run"),       test::examplePath(example),
+                              QStringLiteral("--out"),     dir.filePath(QStringLiteral("out")),
+                              QStringLiteral("--formats"), QStringLiteral("csv")};
         for (const QString& o : overrides)
             arguments << QStringLiteral("--set") << o;
         verifyReadableRefusal(runFor(arguments, 30000), expected);
@@ -209,13 +221,15 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("out"));
         // One prompt, so one work item of many steps over a large head (within the limits).
-        const TimedRun run = runFor({QStringLiteral("run"), test::examplePath(QStringLiteral("batch-invariance-one-step.json")),
-                                     QStringLiteral("--out"), out, QStringLiteral("--formats"), QStringLiteral("csv"),
-                                     QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--set"),
-                                     QStringLiteral("precisions=[\"float32\"]"), QStringLiteral("--set"), QStringLiteral("model.vocabulary=16384"),
-                                     QStringLiteral("--set"), QStringLiteral("model.hidden=1024"), QStringLiteral("--set"),
-                                     QStringLiteral("search.prompts=1"), QStringLiteral("--set"), QStringLiteral("search.steps=1000")},
-                                    20000, 5000, signalNumber);  // past building the model: inside the search
+        const TimedRun run =
+            runFor({QStringLiteral("run"), test::examplePath(QStringLiteral("batch-invariance-one-step.json")),
+                    QStringLiteral("--out"), out, QStringLiteral("--formats"), QStringLiteral("csv"),
+                    QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--set"),
+                    QStringLiteral("precisions=[\"float32\"]"), QStringLiteral("--set"),
+                    QStringLiteral("model.vocabulary=16384"), QStringLiteral("--set"),
+                    QStringLiteral("model.hidden=1024"), QStringLiteral("--set"), QStringLiteral("search.prompts=1"),
+                    QStringLiteral("--set"), QStringLiteral("search.steps=1000")},
+                   20000, 5000, signalNumber);  // past building the model: inside the search
         QVERIFY2(run.finished, "the signal did not end the run");
         if (run.afterSignalMs < 0)
             QSKIP("the run finished before the signal");
@@ -228,12 +242,13 @@ private slots:
     void summationIsBounded()
     {
         QTemporaryDir dir;
-        verifyReadableRefusal(runFor({QStringLiteral("run"), test::examplePath(QStringLiteral("summation-order-normal.json")),
-                                      QStringLiteral("--out"), dir.filePath(QStringLiteral("out")), QStringLiteral("--formats"),
-                                      QStringLiteral("csv"), QStringLiteral("--set"), QStringLiteral("terms.n=10000000"),
-                                      QStringLiteral("--set"), QStringLiteral("shuffles=1000000")},
-                                     30000),
-                              QStringLiteral("about 1.0e13 terms summed of work, over the limit of 1.0e10"));
+        verifyReadableRefusal(
+            runFor({QStringLiteral("run"), test::examplePath(QStringLiteral("summation-order-normal.json")),
+                    QStringLiteral("--out"), dir.filePath(QStringLiteral("out")), QStringLiteral("--formats"),
+                    QStringLiteral("csv"), QStringLiteral("--set"), QStringLiteral("terms.n=10000000"),
+                    QStringLiteral("--set"), QStringLiteral("shuffles=1000000")},
+                   30000),
+            QStringLiteral("about 1.0e13 terms summed of work, over the limit of 1.0e10"));
     }
 
     // Item 8: a seed sweep over steps multiplied the limit by the step count (5 x 10^13 draws).
@@ -243,33 +258,39 @@ private slots:
         sparseNpy(dir, QStringLiteral("steps.npy"), 50'000, 2);
         const QString file = writeJson(
             dir, QStringLiteral("sweep.json"),
-            {{QStringLiteral("logitlab"), 1}, {QStringLiteral("experiment"), QStringLiteral("seed-sweep")},
+            {{QStringLiteral("logitlab"), 1},
+             {QStringLiteral("experiment"), QStringLiteral("seed-sweep")},
              {QStringLiteral("name"), QStringLiteral("sweep")},
-             {QStringLiteral("distribution"),
-              QJsonObject{{QStringLiteral("kind"), QStringLiteral("file")}, {QStringLiteral("path"), QStringLiteral("steps.npy")},
-                          {QStringLiteral("steps"), QStringLiteral("all")}}},
+             {QStringLiteral("distribution"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("file")},
+                                                          {QStringLiteral("path"), QStringLiteral("steps.npy")},
+                                                          {QStringLiteral("steps"), QStringLiteral("all")}}},
              {QStringLiteral("seeds"), QJsonObject{{QStringLiteral("first"), 1}, {QStringLiteral("count"), 1000}}},
              {QStringLiteral("draws"), 1000000}});
-        verifyReadableRefusal(runFor({QStringLiteral("run"), file, QStringLiteral("--out"), dir.filePath(QStringLiteral("out")),
-                                      QStringLiteral("--formats"), QStringLiteral("csv")},
-                                     30000),
-                              QStringLiteral("about 5.0e13 draws of work, over the limit of 1.0e10"));
+        verifyReadableRefusal(
+            runFor({QStringLiteral("run"), file, QStringLiteral("--out"), dir.filePath(QStringLiteral("out")),
+                    QStringLiteral("--formats"), QStringLiteral("csv")},
+                   30000),
+            QStringLiteral("about 5.0e13 draws of work, over the limit of 1.0e10"));
     }
 
     // Item 9: the sequence sweep's limit ignored the prompt (6 MB x 10,000 seeds: 12 minutes).
     void sequenceSweepCountsThePrompt()
     {
         QTemporaryDir dir;
-        const QString file = writeJson(dir, QStringLiteral("sequence.json"),
-                                       {{QStringLiteral("logitlab"), 1}, {QStringLiteral("experiment"), QStringLiteral("seed-sweep")},
-                                        {QStringLiteral("name"), QStringLiteral("sequence")}, {QStringLiteral("source"), QStringLiteral("sequence")},
-                                        {QStringLiteral("prompt"), QStringLiteral("the model ").repeated(300'000)},
-                                        {QStringLiteral("steps"), 8},
-                                        {QStringLiteral("seeds"), QJsonObject{{QStringLiteral("first"), 1}, {QStringLiteral("count"), 10000}}}});
-        verifyReadableRefusal(runFor({QStringLiteral("run"), file, QStringLiteral("--out"), dir.filePath(QStringLiteral("out")),
-                                      QStringLiteral("--formats"), QStringLiteral("csv")},
-                                     30000),
-                              QStringLiteral("model passes of work"));
+        const QString file = writeJson(
+            dir, QStringLiteral("sequence.json"),
+            {{QStringLiteral("logitlab"), 1},
+             {QStringLiteral("experiment"), QStringLiteral("seed-sweep")},
+             {QStringLiteral("name"), QStringLiteral("sequence")},
+             {QStringLiteral("source"), QStringLiteral("sequence")},
+             {QStringLiteral("prompt"), QStringLiteral("the model ").repeated(300'000)},
+             {QStringLiteral("steps"), 8},
+             {QStringLiteral("seeds"), QJsonObject{{QStringLiteral("first"), 1}, {QStringLiteral("count"), 10000}}}});
+        verifyReadableRefusal(
+            runFor({QStringLiteral("run"), file, QStringLiteral("--out"), dir.filePath(QStringLiteral("out")),
+                    QStringLiteral("--formats"), QStringLiteral("csv")},
+                   30000),
+            QStringLiteral("model passes of work"));
     }
 
     // Item 10: SIGINT had no effect while a junk-risk chart of 10,000 lengths was exported (96 s
@@ -278,11 +299,12 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("out"));
-        const TimedRun run = runFor(
-            {QStringLiteral("run"), test::examplePath(QStringLiteral("junk-risk-presets.json")), QStringLiteral("--out"), out,
-             QStringLiteral("--formats"), QStringLiteral("png,svg,pdf"), QStringLiteral("--set"), QStringLiteral("replies=2"),
-             QStringLiteral("--set"), QStringLiteral("lengths={\"from\": 1, \"to\": 10000, \"step\": 1}")},
-            30000, 2500, SIGINT);
+        const TimedRun run =
+            runFor({QStringLiteral("run"), test::examplePath(QStringLiteral("junk-risk-presets.json")),
+                    QStringLiteral("--out"), out, QStringLiteral("--formats"), QStringLiteral("png,svg,pdf"),
+                    QStringLiteral("--set"), QStringLiteral("replies=2"), QStringLiteral("--set"),
+                    QStringLiteral("lengths={\"from\": 1, \"to\": 10000, \"step\": 1}")},
+                   30000, 2500, SIGINT);
         QVERIFY2(run.finished, "the signal did not end the export");
         // A chart of 10,000 lengths now exports in seconds: on a quick machine the run can end
         // before the signal, or commit its files just as it lands; then the set is whole.
@@ -306,7 +328,8 @@ private slots:
             const float value = static_cast<float>(i % 7);
             data.append(reinterpret_cast<const char*>(&value), sizeof value);
         }
-        const QString path = test::writeFixture(dir, QStringLiteral("dump.npy"), test::npyFile("<f4", false, "(4, 4096)", data));
+        const QString path =
+            test::writeFixture(dir, QStringLiteral("dump.npy"), test::npyFile("<f4", false, "(4, 4096)", data));
         auto array = app::LogitsArray::open(path, QString());
         QVERIFY(array.ok());
         QVERIFY(array->row(0, 3).ok());
@@ -330,11 +353,13 @@ private slots:
     void tokenNamesAreEscapedOnTheTerminal()
     {
         QFETCH(QStringList, command);
-        const TimedRun run = runFor(command + QStringList{QStringLiteral("--logits"), QStringLiteral("2,1,0.5"), QStringLiteral("--tokens"),
-                                     QString::fromUtf8("a\x1b[2J,b\x07\r,c\nd")},
-                                    30000);
+        const TimedRun run =
+            runFor(command + QStringList{QStringLiteral("--logits"), QStringLiteral("2,1,0.5"),
+                                         QStringLiteral("--tokens"), QString::fromUtf8("a\x1b[2J,b\x07\r,c\nd")},
+                   30000);
         QVERIFY2(run.finished && run.exitCode == 0, run.err.constData());
-        QVERIFY2(!run.out.contains('\x1b') && !run.out.contains('\x07') && !run.out.contains('\r'), run.out.constData());
+        QVERIFY2(!run.out.contains('\x1b') && !run.out.contains('\x07') && !run.out.contains('\r'),
+                 run.out.constData());
         QVERIFY2(run.out.contains("a\\x1b[2J"), run.out.constData());
         QVERIFY2(!run.out.contains("\nd"), run.out.constData());
     }
@@ -342,8 +367,9 @@ private slots:
     // Item 13: `sample --json` lost draws when a name equalled a de-duplicated key.
     void sampleJsonCountsEveryDraw()
     {
-        const TimedRun run = runFor({QStringLiteral("sample"), QStringLiteral("--logits"), QStringLiteral("1,1,1"), QStringLiteral("--tokens"),
-                                     QStringLiteral("a,a,a#1"), QStringLiteral("--draws"), QStringLiteral("999"), QStringLiteral("--json")},
+        const TimedRun run = runFor({QStringLiteral("sample"), QStringLiteral("--logits"), QStringLiteral("1,1,1"),
+                                     QStringLiteral("--tokens"), QStringLiteral("a,a,a#1"), QStringLiteral("--draws"),
+                                     QStringLiteral("999"), QStringLiteral("--json")},
                                     30000);
         QVERIFY2(run.finished && run.exitCode == 0, run.err.constData());
         const QJsonObject root = QJsonDocument::fromJson(run.out).object();
@@ -413,8 +439,9 @@ private slots:
         QTest::addColumn<QString>("expected");
         QByteArray hugeHeader(8, '\0');
         hugeHeader[5] = 1;  // a header length of 2^40
-        QTest::newRow("safetensors header >= 2^40") << hugeHeader + QByteArray("{\"a\":1}") << QStringLiteral("x.safetensors")
-                                                   << QStringLiteral("header length");
+        QTest::newRow("safetensors header >= 2^40")
+            << hugeHeader + QByteArray("{\"a\":1}") << QStringLiteral("x.safetensors")
+            << QStringLiteral("header length");
         QTest::newRow("empty .npz") << QByteArray("PK\x05\x06", 4) + QByteArray(18, '\0') << QStringLiteral("x.npz")
                                     << QStringLiteral("holds no arrays");
     }
@@ -438,7 +465,8 @@ private slots:
         const QByteArray npy = test::npyFile("<f4", false, "(2,)", QByteArray(8, '\0'));
         // libzip writes no duplicate names: two members whose names differ in one letter, then
         // that letter patched in the local headers and the central directory.
-        const QString written = test::writeNpz(dir, QStringLiteral("written.npz"), {{"logits.npy", npy}, {"logitX.npy", npy}});
+        const QString written =
+            test::writeNpz(dir, QStringLiteral("written.npz"), {{"logits.npy", npy}, {"logitX.npy", npy}});
         QFile in(written);
         QVERIFY(in.open(QIODevice::ReadOnly));
         const QByteArray patched = in.readAll().replace("logitX.npy", "logits.npy");
@@ -451,12 +479,15 @@ private slots:
     void byteOrderMarksAreDroppedEverywhere()
     {
         QTemporaryDir dir;
-        const QString tokenizer = test::writeFixture(
-            dir, QStringLiteral("tokenizer.json"), QByteArray("\xEF\xBB\xBF{\"model\": {\"vocab\": {\"a\": 0, \"b\": 1}}}"));
+        const QString tokenizer =
+            test::writeFixture(dir, QStringLiteral("tokenizer.json"),
+                               QByteArray("\xEF\xBB\xBF{\"model\": {\"vocab\": {\"a\": 0, \"b\": 1}}}"));
         const auto table = app::readVocabularyFile(tokenizer);
         QVERIFY2(table.ok(), table.ok() ? "" : table.error().c_str());
         QCOMPARE(table->tokenCount, std::size_t{2});
-        const auto terms = engine::parseTermsText("\xEF\xBB\xBF" "1\n2\n", "terms.txt");
+        const auto terms = engine::parseTermsText("\xEF\xBB\xBF"
+                                                  "1\n2\n",
+                                                  "terms.txt");
         QVERIFY(terms.ok());
         QCOMPARE(terms->size(), std::size_t{2});
     }

@@ -2,12 +2,12 @@
 // draws, files as input, and every bad input giving exit code 2 with one line on stderr.
 #include "support/test_support.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QFile>
 #include <QTest>
 
 using namespace logitlab;
@@ -16,10 +16,7 @@ namespace {
 
 using Run = test::CliRun;
 
-Run cli(const QStringList& args)
-{
-    return test::runCli(args);
-}
+Run cli(const QStringList& args) { return test::runCli(args); }
 
 QJsonObject json(const Run& r)
 {
@@ -42,8 +39,8 @@ class TestCli : public QObject {
 private slots:
     void candidatesJsonShape()
     {
-        const Run r = cli(QStringList{QStringLiteral("candidates")} + kLesson
-                          + QStringList{QStringLiteral("--top-p"), QStringLiteral("0.9"), QStringLiteral("--json")});
+        const Run r = cli(QStringList{QStringLiteral("candidates")} + kLesson +
+                          QStringList{QStringLiteral("--top-p"), QStringLiteral("0.9"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = json(r);
         const QJsonArray s = o.value(QStringLiteral("survivors")).toArray();
@@ -59,25 +56,27 @@ private slots:
 
     void candidatesDefaultsAndGreedy()
     {
-        Run r = cli({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("1,2"), QStringLiteral("--json")});
+        Run r = cli({QStringLiteral("candidates"), QStringLiteral("--logits"), QStringLiteral("1,2"),
+                     QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         QJsonObject o = json(r);
         QCOMPARE(o.value(QStringLiteral("survivors")).toArray().size(), 2);  // T=1, no filters
         QCOMPARE(o.value(QStringLiteral("survivors")).toArray()[0].toObject().value(QStringLiteral("token")).toString(),
                  QStringLiteral("1"));  // named by id
-        r = cli(QStringList{QStringLiteral("candidates")} + kLesson
-                + QStringList{QStringLiteral("--temperature"), QStringLiteral("0"), QStringLiteral("--json")});
+        r = cli(QStringList{QStringLiteral("candidates")} + kLesson +
+                QStringList{QStringLiteral("--temperature"), QStringLiteral("0"), QStringLiteral("--json")});
         o = json(r);
         QCOMPARE(o.value(QStringLiteral("survivors")).toArray().size(), 1);
-        QCOMPARE(o.value(QStringLiteral("survivors")).toArray()[0].toObject().value(QStringLiteral("p")).toDouble(), 1.0);
+        QCOMPARE(o.value(QStringLiteral("survivors")).toArray()[0].toObject().value(QStringLiteral("p")).toDouble(),
+                 1.0);
     }
 
     void sampleReproducesTheLesson()
     {
-        const Run r = cli(QStringList{QStringLiteral("sample")} + kExercise
-                          + QStringList{QStringLiteral("--top-p"), QStringLiteral("0.9"), QStringLiteral("--seed"),
-                                        QStringLiteral("42"), QStringLiteral("--rng"), QStringLiteral("mulberry32"),
-                                        QStringLiteral("--draws"), QStringLiteral("1000"), QStringLiteral("--json")});
+        const Run r = cli(QStringList{QStringLiteral("sample")} + kExercise +
+                          QStringList{QStringLiteral("--top-p"), QStringLiteral("0.9"), QStringLiteral("--seed"),
+                                      QStringLiteral("42"), QStringLiteral("--rng"), QStringLiteral("mulberry32"),
+                                      QStringLiteral("--draws"), QStringLiteral("1000"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = json(r);
         const QJsonObject counts = o.value(QStringLiteral("counts")).toObject();
@@ -93,9 +92,9 @@ private slots:
 
     void sampleSequence()
     {
-        const Run r = cli(QStringList{QStringLiteral("sample")} + kExercise
-                          + QStringList{QStringLiteral("--top-p"), QStringLiteral("0.9"), QStringLiteral("--draws"),
-                                        QStringLiteral("20"), QStringLiteral("--sequence"), QStringLiteral("--json")});
+        const Run r = cli(QStringList{QStringLiteral("sample")} + kExercise +
+                          QStringList{QStringLiteral("--top-p"), QStringLiteral("0.9"), QStringLiteral("--draws"),
+                                      QStringLiteral("20"), QStringLiteral("--sequence"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         QList<int> ids;
         for (const auto& v : json(r).value(QStringLiteral("sequence")).toArray())
@@ -111,8 +110,8 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("token,logit\nusers,3\ndata,2\nitems,1.5\nresult,1\nbanana,-2\n");
         f.close();
-        const Run r = cli({QStringLiteral("candidates"), QStringLiteral("--logits-file"), csv, QStringLiteral("--top-p"),
-                           QStringLiteral("0.9"), QStringLiteral("--json")});
+        const Run r = cli({QStringLiteral("candidates"), QStringLiteral("--logits-file"), csv,
+                           QStringLiteral("--top-p"), QStringLiteral("0.9"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const QJsonArray s = json(r).value(QStringLiteral("survivors")).toArray();
         QCOMPARE(s.size(), 3);
@@ -149,19 +148,23 @@ private slots:
                                         << "1 tokens for 2 logits";
         QTest::newRow("temperature < 0") << QStringList{c, "--logits", "1", "--temperature", "-0.5"}
                                          << "temperature: must be 0 (greedy) or greater";
-        QTest::newRow("temperature nan") << QStringList{c, "--logits", "1", "--temperature", "nan"} << "temperature: NaN";
+        QTest::newRow("temperature nan") << QStringList{c, "--logits", "1", "--temperature", "nan"}
+                                         << "temperature: NaN";
         QTest::newRow("top-p 0") << QStringList{c, "--logits", "1", "--top-p", "0"} << "top-p: must be in (0, 1]";
         QTest::newRow("top-p 1.01") << QStringList{c, "--logits", "1", "--top-p", "1.01"} << "top-p: must be in (0, 1]";
         QTest::newRow("top-k 0") << QStringList{c, "--logits", "1", "--top-k", "0"} << "top-k: must be between 1";
-        QTest::newRow("top-k word") << QStringList{c, "--logits", "1", "--top-k", "many"} << "top-k: 'many' is not a number";
+        QTest::newRow("top-k word") << QStringList{c, "--logits", "1", "--top-k", "many"}
+                                    << "top-k: 'many' is not a number";
         QTest::newRow("unknown rng") << QStringList{s, "--logits", "1", "--rng", "dice"} << "unknown generator 'dice'";
         QTest::newRow("draws < 0") << QStringList{s, "--logits", "1", "--draws", "-3"} << "draws: must be between 0";
         QTest::newRow("missing file") << QStringList{c, "--logits-file", "/nonexistent/l.txt"} << "no such file";
-        QTest::newRow("device file") << QStringList{c, "--logits-file", "/dev/zero"} << "/dev/zero: is not a regular file";
-        QTest::newRow("newline in a token") << QStringList{c, "--logits", "1,x\ny"}
-                                            << "item 2 ('x\\ny') is not a number";
-        QTest::newRow("token name too long") << QStringList{c, "--logits", "1", "--tokens", QString(2000, QLatin1Char('t'))}
-                                             << "tokens: item 1 is 2,000 characters long; token names are limited to 1,024";
+        QTest::newRow("device file") << QStringList{c, "--logits-file", "/dev/zero"}
+                                     << "/dev/zero: is not a regular file";
+        QTest::newRow("newline in a token")
+            << QStringList{c, "--logits", "1,x\ny"} << "item 2 ('x\\ny') is not a number";
+        QTest::newRow("token name too long")
+            << QStringList{c, "--logits", "1", "--tokens", QString(2000, QLatin1Char('t'))}
+            << "tokens: item 1 is 2,000 characters long; token names are limited to 1,024";
         QTest::newRow("unknown option") << QStringList{c, "--logits", "1", "--top-z", "3"} << "Unknown option 'top-z'";
         QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command 'frobnicate'";
     }

@@ -19,10 +19,7 @@ namespace {
 
 using Run = test::CliRun;
 
-Run cli(const QStringList& args, const QString& folder)
-{
-    return test::runCli(args, folder);
-}
+Run cli(const QStringList& args, const QString& folder) { return test::runCli(args, folder); }
 
 QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
 {
@@ -53,15 +50,19 @@ private slots:
               test::npyFile(">f8", true, "(2, 5, 4)", test::arrayData({2, 5, 4}, true, 'd', true, stepValue)));
         const QByteArray data = test::arrayData({5, 4}, false, 'b', false, stepValue);
         write(m_dir, QStringLiteral("out.safetensors"),
-              test::safetensorsFile("{\"logits\":{\"dtype\":\"BF16\",\"shape\":[5,4],\"data_offsets\":[0,"
-                                    + QByteArray::number(data.size()) + "]}}", data));
+              test::safetensorsFile("{\"logits\":{\"dtype\":\"BF16\",\"shape\":[5,4],\"data_offsets\":[0," +
+                                        QByteArray::number(data.size()) + "]}}",
+                                    data));
         write(m_dir, QStringLiteral("tokenizer.json"),
-              QStringLiteral("{\"pre_tokenizer\":{\"type\":\"ByteLevel\"},\"model\":{\"vocab\":{\"Ġa\":0,\"Ġb\":1,\"Ċ\":2}}}").toUtf8());
+              QStringLiteral(
+                  "{\"pre_tokenizer\":{\"type\":\"ByteLevel\"},\"model\":{\"vocab\":{\"Ġa\":0,\"Ġb\":1,\"Ċ\":2}}}")
+                  .toUtf8());
         write(m_dir, QStringLiteral("big-tokenizer.json"),
               QStringLiteral("{\"model\":{\"vocab\":{\"a\":0,\"b\":1,\"c\":2,\"d\":3,\"e\":4}}}").toUtf8());
-        write(m_dir, QStringLiteral("nan.npy"), test::npyFile("<f4", false, "(4,)", test::arrayData({4}, false, 'f', false, [](auto, auto, auto t) {
-                  return t == 2 ? std::nan("") : 0.0;
-              })));
+        write(m_dir, QStringLiteral("nan.npy"),
+              test::npyFile("<f4", false, "(4,)", test::arrayData({4}, false, 'f', false, [](auto, auto, auto t) {
+                                return t == 2 ? std::nan("") : 0.0;
+                            })));
         write(m_dir, QStringLiteral("short.npy"), test::npyFile("<f4", false, "(5, 4)", QByteArray(40, '\0')));
     }
 
@@ -73,17 +74,22 @@ private slots:
         QTest::addColumn<QString>("token");
         QTest::addColumn<QString>("raw");
         QTest::newRow("npy row 0") << QStringList{"--logits-file", "steps.npy", "--row", "0"} << 1 << "1" << QString();
-        QTest::newRow("npy row -1") << QStringList{"--logits-file", "steps.npy", "--row", "-1"} << 1 << "1" << QString();
+        QTest::newRow("npy row -1") << QStringList{"--logits-file", "steps.npy", "--row", "-1"} << 1 << "1"
+                                    << QString();
         QTest::newRow("npy row 2") << QStringList{"--logits-file", "steps.npy", "--row", "2"} << 3 << "3" << QString();
         QTest::newRow("batch 1 row 1, Fortran big-endian")
             << QStringList{"--logits-file", "batch.npy", "--batch", "1", "--row", "1"} << 3 << "3" << QString();
         QTest::newRow("safetensors bf16 with a tokenizer")
-            << QStringList{"--logits-file", "out.safetensors", "--array", "logits", "--row", "3", "--vocabulary", "tokenizer.json"}
-            << 0 << " a" << "Ġa";
+            << QStringList{"--logits-file", "out.safetensors", "--array", "logits", "--row", "3",
+                           "--vocabulary",  "tokenizer.json"}
+            << 0 << " a"
+            << "Ġa";
         QTest::newRow("byte-level names")
-            << QStringList{"--logits-file", "steps.npy", "--row", "0", "--vocabulary", "tokenizer.json"} << 1 << " b" << "Ġb";
+            << QStringList{"--logits-file", "steps.npy", "--row", "0", "--vocabulary", "tokenizer.json"} << 1 << " b"
+            << "Ġb";
         QTest::newRow("newline shown visibly")
-            << QStringList{"--logits-file", "steps.npy", "--row", "1", "--vocabulary", "tokenizer.json"} << 2 << "\\n" << "Ċ";
+            << QStringList{"--logits-file", "steps.npy", "--row", "1", "--vocabulary", "tokenizer.json"} << 2 << "\\n"
+            << "Ċ";
     }
     void topToken()
     {
@@ -93,7 +99,8 @@ private slots:
         QFETCH(QString, raw);
         const Run r = cli(QStringList{"candidates", "--top-k", "1", "--json"} + args, m_dir.path());
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        const QJsonObject survivor = QJsonDocument::fromJson(r.out).object().value("survivors").toArray().at(0).toObject();
+        const QJsonObject survivor =
+            QJsonDocument::fromJson(r.out).object().value("survivors").toArray().at(0).toObject();
         QCOMPARE(survivor.value("id").toInt(), id);
         QCOMPARE(survivor.value("token").toString(), token);
         QCOMPARE(survivor.value("raw").toString(), raw);
@@ -103,9 +110,10 @@ private slots:
     // The example of the issue, end to end, and the note about ids without a token.
     void issueExample()
     {
-        const Run r = cli({"candidates", "--logits-file", "out.safetensors", "--array", "logits", "--row", "3", "--vocabulary",
-                           "tokenizer.json", "--semantics", "hf", "--chain", "temperature=0.7,top-p=0.9", "--json"},
-                          m_dir.path());
+        const Run r =
+            cli({"candidates", "--logits-file", "out.safetensors", "--array", "logits", "--row", "3", "--vocabulary",
+                 "tokenizer.json", "--semantics", "hf", "--chain", "temperature=0.7,top-p=0.9", "--json"},
+                m_dir.path());
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(r.err, QByteArray("note: tokenizer.json names 3 of the 4 ids; 1 id has no token (shown as <id 3>)\n"));
         const QJsonArray survivors = QJsonDocument::fromJson(r.out).object().value("survivors").toArray();
@@ -122,7 +130,9 @@ private slots:
 
     void sampleReadsDumps()
     {
-        const Run r = cli({"sample", "--logits-file", "steps.npy", "--row", "4", "--top-k", "1", "--draws", "5", "--json"}, m_dir.path());
+        const Run r =
+            cli({"sample", "--logits-file", "steps.npy", "--row", "4", "--top-k", "1", "--draws", "5", "--json"},
+                m_dir.path());
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(QJsonDocument::fromJson(r.out).object().value("counts").toObject().value("1").toInt(), 5);
     }
@@ -133,22 +143,31 @@ private slots:
         QTest::addColumn<QString>("line");
         QTest::newRow("no row") << QStringList{"--logits-file", "steps.npy"}
                                 << "steps.npy: holds 5 steps (shape (5, 4)); choose one with --row";
-        QTest::newRow("row out of range") << QStringList{"--logits-file", "steps.npy", "--row", "-6"}
-                                          << "steps.npy: --row -6 is outside the 5 steps of shape (5, 4) (0 to 4, or -1 to -5 from the end)";
-        QTest::newRow("batch of a 2-D array") << QStringList{"--logits-file", "steps.npy", "--row", "1", "--batch", "0"}
-                                              << "steps.npy: --batch given, but shape (5, 4) has no batch dimension (only [batch, steps, V] has)";
+        QTest::newRow("row out of range")
+            << QStringList{"--logits-file", "steps.npy", "--row", "-6"}
+            << "steps.npy: --row -6 is outside the 5 steps of shape (5, 4) (0 to 4, or -1 to -5 from the end)";
+        QTest::newRow("batch of a 2-D array")
+            << QStringList{"--logits-file", "steps.npy", "--row", "1", "--batch", "0"}
+            << "steps.npy: --batch given, but shape (5, 4) has no batch dimension (only [batch, steps, V] has)";
         QTest::newRow("no batch") << QStringList{"--logits-file", "batch.npy", "--row", "1"}
                                   << "batch.npy: holds 2 batches (shape (2, 5, 4)); choose one with --batch";
         QTest::newRow("NaN") << QStringList{"--logits-file", "nan.npy"} << "nan.npy: the row, token id 2 is NaN";
         QTest::newRow("truncated") << QStringList{"--logits-file", "short.npy", "--row", "0"}
-                                   << "short.npy: header field 'shape' (5, 4) of '<f4' needs 80 bytes from offset 128, but the data ends at offset 168 (truncated, 40 bytes short)";
-        QTest::newRow("tokenizer of another model") << QStringList{"--logits-file", "steps.npy", "--row", "0", "--vocabulary", "big-tokenizer.json"}
-                                                    << "big-tokenizer.json: has 5 tokens with ids up to 4, but the logits have 4 values (ids 0 to 3): it belongs to another model";
-        QTest::newRow("no such tensor") << QStringList{"--logits-file", "out.safetensors", "--array", "scores", "--row", "0"}
+                                   << "short.npy: header field 'shape' (5, 4) of '<f4' needs 80 bytes from offset 128, "
+                                      "but the data ends at offset 168 (truncated, 40 bytes short)";
+        QTest::newRow("tokenizer of another model")
+            << QStringList{"--logits-file", "steps.npy", "--row", "0", "--vocabulary", "big-tokenizer.json"}
+            << "big-tokenizer.json: has 5 tokens with ids up to 4, but the logits have 4 values (ids 0 to 3): it "
+               "belongs to another model";
+        QTest::newRow("no such tensor") << QStringList{"--logits-file", "out.safetensors", "--array",
+                                                       "scores",        "--row",           "0"}
                                         << "out.safetensors: no tensor 'scores'; it holds logits";
-        QTest::newRow("row without a file") << QStringList{"--logits", "1,2", "--row", "0"} << "--row needs --logits-file";
-        QTest::newRow("tokens and vocabulary") << QStringList{"--logits-file", "steps.npy", "--row", "0", "--tokens", "a,b,c,d", "--vocabulary", "tokenizer.json"}
-                                               << "give either --tokens or --vocabulary, not both";
+        QTest::newRow("row without a file")
+            << QStringList{"--logits", "1,2", "--row", "0"} << "--row needs --logits-file";
+        QTest::newRow("tokens and vocabulary")
+            << QStringList{"--logits-file", "steps.npy", "--row",        "0",
+                           "--tokens",      "a,b,c,d",   "--vocabulary", "tokenizer.json"}
+            << "give either --tokens or --vocabulary, not both";
     }
     void badInput()
     {
@@ -158,7 +177,8 @@ private slots:
             const Run r = cli(QStringList{QString::fromLatin1(command)} + args, m_dir.path());
             QCOMPARE(r.exitCode, 2);
             QCOMPARE(r.out, QByteArray());
-            QCOMPARE(QString::fromUtf8(r.err), QStringLiteral("logitlab-cli %1: error: %2\n").arg(QLatin1String(command), line));
+            QCOMPARE(QString::fromUtf8(r.err),
+                     QStringLiteral("logitlab-cli %1: error: %2\n").arg(QLatin1String(command), line));
         }
     }
 };

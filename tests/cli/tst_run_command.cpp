@@ -32,17 +32,14 @@ QByteArray readAll(const QString& path)
 }
 
 // The CLI with its environment set up as runCli() does, not yet started.
-void prepare(QProcess& process)
-{
-    process.setProcessEnvironment(logitlab::test::headlessEnvironment());
-}
+void prepare(QProcess& process) { process.setProcessEnvironment(logitlab::test::headlessEnvironment()); }
 
 QStringList entries(const QString& folder)
 {
     return QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
 }
 
-} // namespace
+}  // namespace
 
 class TestRunCommand : public QObject {
     Q_OBJECT
@@ -142,8 +139,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("out"));
-        const Run run = runCli({logitlab::test::examplePath(QStringLiteral("explorer-llama-xtc.json")), QStringLiteral("--out"), out,
-                                QStringLiteral("--formats"), QStringLiteral("csv,svg")});
+        const Run run = runCli({logitlab::test::examplePath(QStringLiteral("explorer-llama-xtc.json")),
+                                QStringLiteral("--out"), out, QStringLiteral("--formats"), QStringLiteral("csv,svg")});
         QVERIFY2(run.exitCode == 0, run.err.constData());
         const QString base = QDir(out).filePath(QStringLiteral("explorer-llama-xtc"));
         const QStringList headers{
@@ -152,7 +149,8 @@ private slots:
             QStringLiteral("token_id,token,p,expected,drawn"),
             QStringLiteral("token_id,token,p:lesson,p:llama.cpp,p:hf,p:vllm"),
         };
-        const QStringList suffixes{QString(), QStringLiteral("-sweep"), QStringLiteral("-draws"), QStringLiteral("-compare")};
+        const QStringList suffixes{QString(), QStringLiteral("-sweep"), QStringLiteral("-draws"),
+                                   QStringLiteral("-compare")};
         for (qsizetype i = 0; i < suffixes.size(); ++i) {
             const QStringList lines = QString::fromUtf8(readAll(base + suffixes[i] + QStringLiteral(".csv")))
                                           .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -164,7 +162,8 @@ private slots:
             QVERIFY(readAll(base + suffixes[i] + QStringLiteral(".svg")).contains("<svg"));
         }
         // The draws add up to the file's count; the only survivor of the shown step is 'result'.
-        const QStringList draws = QString::fromUtf8(readAll(base + QStringLiteral("-draws.csv"))).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QStringList draws = QString::fromUtf8(readAll(base + QStringLiteral("-draws.csv")))
+                                      .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         qint64 total = 0;
         for (const QString& line : draws.mid(draws.indexOf(headers[2]) + 1))
             total += line.split(QLatin1Char(',')).last().toLongLong();
@@ -181,15 +180,18 @@ private slots:
         QTest::addColumn<QSize>("pixels");
         QTest::addColumn<QString>("mediaBox");
         QTest::addColumn<QString>("svgSize");
-        QTest::newRow("one column") << QStringList{QStringLiteral("--size"), QStringLiteral("8.5x6cm")} << QSize(1004, 709)
-                                    << "0 0 241.000000 170.000000" << "width=\"8.5cm\" height=\"6cm\"";
+        QTest::newRow("one column") << QStringList{QStringLiteral("--size"), QStringLiteral("8.5x6cm")}
+                                    << QSize(1004, 709) << "0 0 241.000000 170.000000"
+                                    << "width=\"8.5cm\" height=\"6cm\"";
         QTest::newRow("inches, 150 dpi, font scale 1.5")
-            << QStringList{QStringLiteral("--size"), QStringLiteral("3.3x2.4in"), QStringLiteral("--dpi"),
-                           QStringLiteral("150"), QStringLiteral("--font-scale"), QStringLiteral("1.5")}
-            << QSize(495, 360) << "0 0 238.000000 173.000000" << "width=\"3.3in\" height=\"2.4in\"";
+            << QStringList{QStringLiteral("--size"), QStringLiteral("3.3x2.4in"),    QStringLiteral("--dpi"),
+                           QStringLiteral("150"),    QStringLiteral("--font-scale"), QStringLiteral("1.5")}
+            << QSize(495, 360) << "0 0 238.000000 173.000000"
+            << "width=\"3.3in\" height=\"2.4in\"";
         // Without --size: today's 960x600 logical pixels (10 x 6.25 in).
         QTest::newRow("dpi only") << QStringList{QStringLiteral("--dpi"), QStringLiteral("96")} << QSize(960, 600)
-                                  << "0 0 720.000000 450.000000" << "width=\"10in\" height=\"6.25in\"";
+                                  << "0 0 720.000000 450.000000"
+                                  << "width=\"10in\" height=\"6.25in\"";
     }
     void chartSizeOptions()
     {
@@ -210,15 +212,16 @@ private slots:
         for (const QString& png : pngs)
             QCOMPARE(QImage(folder.filePath(png)).size(), pixels);
         for (const QString& pdf : folder.entryList({QStringLiteral("*.pdf")}))
-            QVERIFY2(readAll(folder.filePath(pdf)).contains("/MediaBox [" + mediaBox.toLatin1() + "]"), qPrintable(pdf));
+            QVERIFY2(readAll(folder.filePath(pdf)).contains("/MediaBox [" + mediaBox.toLatin1() + "]"),
+                     qPrintable(pdf));
         for (const QString& svg : folder.entryList({QStringLiteral("*.svg")}))
             QVERIFY2(readAll(folder.filePath(svg)).contains("<svg " + svgSize.toLatin1()), qPrintable(svg));
     }
 
     void badInput_data()
     {
-        QTest::addColumn<QStringList>("arguments"); // FILE is replaced by the lesson example
-        QTest::addColumn<QString>("message");       // expected in the single stderr line
+        QTest::addColumn<QStringList>("arguments");  // FILE is replaced by the lesson example
+        QTest::addColumn<QString>("message");        // expected in the single stderr line
         const QString file = QStringLiteral("FILE");
         QTest::newRow("unknown key") << QStringList{file, QStringLiteral("--set"), QStringLiteral("colour=1")}
                                      << "colour: unknown key";
@@ -246,8 +249,8 @@ private slots:
                                    << "dpi: must be between 96 and 600, got 601";
         QTest::newRow("--font-scale 4") << QStringList{file, QStringLiteral("--font-scale"), QStringLiteral("4")}
                                         << "--font-scale: font scale: must be between 0.5 and 3, got 4";
-        QTest::newRow("--font-scale nan") << QStringList{file, QStringLiteral("--font-scale"), QStringLiteral("nan")}
-                                          << "--font-scale: ";
+        QTest::newRow("--font-scale nan")
+            << QStringList{file, QStringLiteral("--font-scale"), QStringLiteral("nan")} << "--font-scale: ";
         QTest::newRow("--font-scale text") << QStringList{file, QStringLiteral("--font-scale"), QStringLiteral("big")}
                                            << "font-scale: 'big' is not a number";
         QTest::newRow("missing file") << QStringList{QStringLiteral("/nonexistent/x.json")}
@@ -255,8 +258,9 @@ private slots:
         QTest::newRow("no file") << QStringList{} << "missing the experiment file";
         QTest::newRow("two files") << QStringList{file, file} << "unexpected argument";
         QTest::newRow("malformed") << QStringList{QStringLiteral("MALFORMED")} << "malformed JSON at offset";
-        QTest::newRow("work over the limit") << QStringList{file, QStringLiteral("--set"), QStringLiteral("replies=1000000000")}
-                                             << "replies: about 4.0e12 draws of work, over the limit of 1.0e11";
+        QTest::newRow("work over the limit")
+            << QStringList{file, QStringLiteral("--set"), QStringLiteral("replies=1000000000")}
+            << "replies: about 4.0e12 draws of work, over the limit of 1.0e11";
         QTest::newRow("unknown kind") << QStringList{file, QStringLiteral("--set"), QStringLiteral("experiment=beam")}
                                       << "experiment: must be one of junk-risk, seed-sweep";
     }
@@ -288,7 +292,7 @@ private slots:
         QVERIFY2(errLines[0].startsWith(QStringLiteral("logitlab-cli run: error: ")), run.err.constData());
         QVERIFY2(errLines[0].contains(message), run.err.constData());
         QVERIFY(run.out.isEmpty());
-        QVERIFY(!QFileInfo::exists(out)); // nothing written, not even the folder
+        QVERIFY(!QFileInfo::exists(out));  // nothing written, not even the folder
     }
 
     // --out under a regular file is refused before the file is read or anything computed.
@@ -299,12 +303,14 @@ private slots:
         QFile f(file);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.close();
-        const Run run = runCli({logitlab::test::examplePath(QStringLiteral("seed-sweep-200-seeds.json")), QStringLiteral("--out"),
-                                file + QStringLiteral("/out"), QStringLiteral("--set"), QStringLiteral("seeds.count=1000000"),
-                                QStringLiteral("--formats"), QStringLiteral("csv")});
+        const Run run =
+            runCli({logitlab::test::examplePath(QStringLiteral("seed-sweep-200-seeds.json")), QStringLiteral("--out"),
+                    file + QStringLiteral("/out"), QStringLiteral("--set"), QStringLiteral("seeds.count=1000000"),
+                    QStringLiteral("--formats"), QStringLiteral("csv")});
         QCOMPARE(run.exitCode, 2);
         QCOMPARE(QString::fromUtf8(run.err),
-                 QStringLiteral("logitlab-cli run: error: --out: %1/out: cannot create the folder: Not a directory\n").arg(file));
+                 QStringLiteral("logitlab-cli run: error: --out: %1/out: cannot create the folder: Not a directory\n")
+                     .arg(file));
         QCOMPARE(entries(dir.path()), QStringList{"file"});
     }
 
@@ -314,8 +320,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("new/out"));
-        const Run run = runCli({logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json")), QStringLiteral("--out"), out,
-                                QStringLiteral("--set"), QStringLiteral("replies=-1")});
+        const Run run = runCli({logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json")),
+                                QStringLiteral("--out"), out, QStringLiteral("--set"), QStringLiteral("replies=-1")});
         QCOMPARE(run.exitCode, 2);
         QCOMPARE(entries(dir.path()), QStringList());
     }
@@ -332,19 +338,20 @@ private slots:
         const auto unmount = qScopeGuard([&disk] { ::umount2(QFile::encodeName(disk).constData(), MNT_DETACH); });
         const QString out = QDir(disk).filePath(QStringLiteral("out"));
         const QString file = logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json"));
-        const Run first = runCli({file, QStringLiteral("--out"), out, QStringLiteral("--set"), QStringLiteral("replies=1000"),
-                                  QStringLiteral("--formats"), QStringLiteral("csv")});
+        const Run first = runCli({file, QStringLiteral("--out"), out, QStringLiteral("--set"),
+                                  QStringLiteral("replies=1000"), QStringLiteral("--formats"), QStringLiteral("csv")});
         QVERIFY2(first.exitCode == 0, first.err.constData());
         const QString csv = QDir(out).filePath(QStringLiteral("junk-risk-lesson.csv"));
         const QByteArray earlier = readAll(csv);
         QVERIFY(earlier.contains("# replies: 1000"));
 
-        const Run second = runCli({file, QStringLiteral("--out"), out, QStringLiteral("--set"), QStringLiteral("replies=2000"),
-                                   QStringLiteral("--formats"), QStringLiteral("csv,png")});
+        const Run second =
+            runCli({file, QStringLiteral("--out"), out, QStringLiteral("--set"), QStringLiteral("replies=2000"),
+                    QStringLiteral("--formats"), QStringLiteral("csv,png")});
         QCOMPARE(second.exitCode, 2);
         const QString err = QString::fromUtf8(second.err);
-        QVERIFY2(err.startsWith(QStringLiteral("logitlab-cli run: error: ") + out) && err.contains(QStringLiteral("No space left on device"))
-                     && err.count(QLatin1Char('\n')) == 1,
+        QVERIFY2(err.startsWith(QStringLiteral("logitlab-cli run: error: ") + out) &&
+                     err.contains(QStringLiteral("No space left on device")) && err.count(QLatin1Char('\n')) == 1,
                  second.err.constData());
         QVERIFY2(!err.contains(QStringLiteral(".logitlab-tmp")), second.err.constData());
         QCOMPARE(readAll(csv), earlier);
@@ -383,11 +390,12 @@ private slots:
         process.start(logitlab::test::binaryPath(QStringLiteral("logitlab-cli")),
                       {QStringLiteral("run"), logitlab::test::examplePath(QStringLiteral("seed-sweep-200-seeds.json")),
                        QStringLiteral("--out"), out, QStringLiteral("--set"), QStringLiteral("seeds.count=20000"),
-                       QStringLiteral("--set"), QStringLiteral("draws=100000"), QStringLiteral("--threads"), QStringLiteral("1"),
-                       QStringLiteral("--formats"), QStringLiteral("csv,png")});
+                       QStringLiteral("--set"), QStringLiteral("draws=100000"), QStringLiteral("--threads"),
+                       QStringLiteral("1"), QStringLiteral("--formats"), QStringLiteral("csv,png")});
         QVERIFY(process.waitForStarted());
         // The staging folder appears once the handlers are in place, before the computation.
-        QTRY_VERIFY_WITH_TIMEOUT(entries(out).join(QLatin1Char(' ')).contains(QStringLiteral(".logitlab-tmp-")), 60'000);
+        QTRY_VERIFY_WITH_TIMEOUT(entries(out).join(QLatin1Char(' ')).contains(QStringLiteral(".logitlab-tmp-")),
+                                 60'000);
         QCOMPARE(::kill(static_cast<pid_t>(process.processId()), signal), 0);
         QVERIFY(process.waitForFinished(60'000));
         QCOMPARE(process.exitStatus(), QProcess::NormalExit);

@@ -51,22 +51,23 @@ private slots:
     {
         QTemporaryDir dir;
         QByteArray err;
-        const int code = runCli({logitlab::test::examplePath(QStringLiteral("summation-order-normal.json")),
-                                 QStringLiteral("--out"), dir.path(), QStringLiteral("--set"), QStringLiteral("shuffles=40"),
-                                 QStringLiteral("--set"), QStringLiteral("spread.max_n=1000"), QStringLiteral("--formats"),
-                                 QStringLiteral("csv,png")},
-                                &err);
+        const int code =
+            runCli({logitlab::test::examplePath(QStringLiteral("summation-order-normal.json")), QStringLiteral("--out"),
+                    dir.path(), QStringLiteral("--set"), QStringLiteral("shuffles=40"), QStringLiteral("--set"),
+                    QStringLiteral("spread.max_n=1000"), QStringLiteral("--formats"), QStringLiteral("csv,png")},
+                   &err);
         QVERIFY2(code == 0, err.constData());
         const QString base = QDir(dir.path()).filePath(QStringLiteral("summation-order-normal"));
-        for (const QString& suffix : {QStringLiteral(".csv"), QStringLiteral("-shuffles.csv"), QStringLiteral("-histogram.csv"),
-                                      QStringLiteral("-spread.csv"), QStringLiteral("-lesson.csv"), QStringLiteral(".png"),
-                                      QStringLiteral("-histogram.png"), QStringLiteral("-spread.png")})
+        for (const QString& suffix :
+             {QStringLiteral(".csv"), QStringLiteral("-shuffles.csv"), QStringLiteral("-histogram.csv"),
+              QStringLiteral("-spread.csv"), QStringLiteral("-lesson.csv"), QStringLiteral(".png"),
+              QStringLiteral("-histogram.png"), QStringLiteral("-spread.png")})
             QVERIFY2(QFile::exists(base + suffix), qPrintable(base + suffix));
 
         QStringList header;
         const auto methods = csvRows(base + QStringLiteral(".csv"), &header);
-        QCOMPARE(header.mid(0, 4), (QStringList{QStringLiteral("method"), QStringLiteral("result"), QStringLiteral("bits"),
-                                                QStringLiteral("error_ulps")}));
+        QCOMPARE(header.mid(0, 4), (QStringList{QStringLiteral("method"), QStringLiteral("result"),
+                                                QStringLiteral("bits"), QStringLiteral("error_ulps")}));
         QCOMPARE(methods.size(), 12 + 2);  // every order (numpy-sum included), and the best and worst shuffle
         for (const QStringList& row : methods)
             if (row[0] == QLatin1String("exact"))
@@ -87,9 +88,10 @@ private slots:
     {
         QTemporaryDir dir;
         QByteArray err;
-        const int code = runCli({logitlab::test::examplePath(QStringLiteral("summation-order-normal.json")),
-                                 QStringLiteral("--out"), dir.path(), QStringLiteral("--set"), QStringLiteral("terms.n=0")},
-                                &err);
+        const int code =
+            runCli({logitlab::test::examplePath(QStringLiteral("summation-order-normal.json")), QStringLiteral("--out"),
+                    dir.path(), QStringLiteral("--set"), QStringLiteral("terms.n=0")},
+                   &err);
         QCOMPARE(code, 2);
         QVERIFY2(err.contains("terms.n: must be in 1..10000000, got 0"), err.constData());
         QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());

@@ -1,11 +1,11 @@
 // The alias table draws each index with the probability it was built from: exactly by
 // construction (probabilities()) and statistically (chi-square over a million draws).
+#include "engine/models/synthetic_logits.h"
 #include "engine/rng/alias_table.h"
 #include "engine/rng/mersenne_twister.h"
+#include "engine/rng/uniform_bits.h"
 #include "engine/sampler/softmax.h"
 #include "engine/stats/statistics.h"
-#include "engine/models/synthetic_logits.h"
-#include "engine/rng/uniform_bits.h"
 
 #include <QTest>
 
@@ -62,7 +62,7 @@ private slots:
         for (std::size_t i = 0; i < expected.size(); ++i) {
             QVERIFY2(std::abs(actual[i] - expected[i]) < 1e-9, qPrintable(QString::number(i)));
             if (expected[i] == 0.0)
-                QCOMPARE(actual[i], 0.0); // a token of probability 0 can never be drawn
+                QCOMPARE(actual[i], 0.0);  // a token of probability 0 can never be drawn
         }
     }
 
@@ -85,7 +85,7 @@ private slots:
     {
         const std::vector<double> truth{0.577, 0.212, 0.129, 0.078, 0.004};
         std::vector<double> biased = truth;
-        biased[4] *= 1.2; // junk 20% more likely than claimed
+        biased[4] *= 1.2;  // junk 20% more likely than claimed
         const auto counts = drawCounts(AliasTable(biased), 1'000'000, 7);
         QVERIFY(chiSquareTest(counts, normalised(truth)).pValue < 1e-6);
     }

@@ -3,17 +3,17 @@
 // neither on the other states in the batch nor on its position (what caching per (state,
 // kernel) relies on); tiled top-two merging equals one scan; bf16 / float16 rounding on known
 // bit patterns; load-trace files refused with the line named.
-#include "engine/kernels/float_formats.h"
 #include "engine/experiments/head_logits.h"
-#include "engine/kernels/lm_head_kernels.h"
 #include "engine/experiments/load_trace.h"
+#include "engine/kernels/float_formats.h"
+#include "engine/kernels/lm_head_kernels.h"
 #include "engine/models/toy_language_model.h"
 
 #include <QTest>
 
 #include <bit>
-#include <limits>
 #include <cstring>
+#include <limits>
 
 using namespace logitlab::engine;
 
@@ -39,7 +39,8 @@ HeadMatrix states(const ToyLanguageModel& m, Eigen::Index n, std::int32_t first)
 
 bool sameBits(const Eigen::VectorXf& a, const Eigen::VectorXf& b)
 {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0;
+    return a.size() == b.size() &&
+           std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0;
 }
 
 }  // namespace
@@ -90,11 +91,12 @@ private slots:
     {
         QTest::addColumn<HeadKernel>("kernel");
         QTest::addColumn<int>("width");
-        for (const HeadKernel k : {HeadKernel{HeadKernel::Kind::EigenGemv, 1}, HeadKernel{HeadKernel::Kind::EigenGemm, 1},
-                                   HeadKernel{HeadKernel::Kind::SplitK, 2}, HeadKernel{HeadKernel::Kind::SplitK, 4},
-                                   HeadKernel{HeadKernel::Kind::Invariant, 1}})
+        for (const HeadKernel k : {HeadKernel{HeadKernel::Kind::EigenGemv, 1},
+                                   HeadKernel{HeadKernel::Kind::EigenGemm, 1}, HeadKernel{HeadKernel::Kind::SplitK, 2},
+                                   HeadKernel{HeadKernel::Kind::SplitK, 4}, HeadKernel{HeadKernel::Kind::Invariant, 1}})
             for (int width : {2, 3, 5, 9})
-                QTest::newRow(QStringLiteral("%1 in %2").arg(QString::fromStdString(k.name())).arg(width).toUtf8().constData())
+                QTest::newRow(
+                    QStringLiteral("%1 in %2").arg(QString::fromStdString(k.name())).arg(width).toUtf8().constData())
                     << k << width;
     }
     void columnDependsOnlyOnStateAndKernel()
@@ -108,7 +110,8 @@ private slots:
             HeadMatrix batch = states(m, width, 100 + position);  // other states each time
             batch.col(position) = h.col(0);
             const HeadMatrix logits = applyHeadKernel(m.head(), batch, kernel);
-            QVERIFY2(sameBits(logits.col(position), alone.col(0)), qPrintable(QStringLiteral("position %1").arg(position)));
+            QVERIFY2(sameBits(logits.col(position), alone.col(0)),
+                     qPrintable(QStringLiteral("position %1").arg(position)));
         }
     }
 
@@ -179,8 +182,10 @@ private slots:
         QTest::addColumn<quint32>("bf16");
         QTest::addColumn<float>("f16");
         QTest::newRow("one") << 1.0f << quint32(0x3f800000) << 1.0f;
-        QTest::newRow("bf16 tie to even (down)") << std::bit_cast<float>(0x3f808000u) << quint32(0x3f800000) << 1.00390625f;
-        QTest::newRow("bf16 tie to even (up)") << std::bit_cast<float>(0x3f818000u) << quint32(0x3f820000) << 1.01171875f;
+        QTest::newRow("bf16 tie to even (down)")
+            << std::bit_cast<float>(0x3f808000u) << quint32(0x3f800000) << 1.00390625f;
+        QTest::newRow("bf16 tie to even (up)")
+            << std::bit_cast<float>(0x3f818000u) << quint32(0x3f820000) << 1.01171875f;
         QTest::newRow("f16 tie to even") << 1.00048828125f << quint32(0x3f800000) << 1.0f;
         QTest::newRow("f16 largest") << 65504.0f << quint32(0x47800000) << 65504.0f;
         QTest::newRow("f16 overflow") << 65520.0f << quint32(0x47800000) << std::numeric_limits<float>::infinity();
@@ -201,12 +206,18 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("error");  // empty: accepted
-        QTest::newRow("sizes") << "1\n8\n# comment\n\n16\n" << "";
-        QTest::newRow("batch size 0") << "4\n0\n" << "line 2: batch size 0: must be 1..256";
-        QTest::newRow("too big") << "257" << "line 1: batch size 257: must be 1..256";
-        QTest::newRow("not a number") << "4\nfour\n" << "line 2: \"four\" is not a whole batch size";
-        QTest::newRow("fraction") << "1.5\n" << "line 1: \"1.5\" is not a whole batch size";
-        QTest::newRow("empty") << "# nothing\n" << "holds no batch size";
+        QTest::newRow("sizes") << "1\n8\n# comment\n\n16\n"
+                               << "";
+        QTest::newRow("batch size 0") << "4\n0\n"
+                                      << "line 2: batch size 0: must be 1..256";
+        QTest::newRow("too big") << "257"
+                                 << "line 1: batch size 257: must be 1..256";
+        QTest::newRow("not a number") << "4\nfour\n"
+                                      << "line 2: \"four\" is not a whole batch size";
+        QTest::newRow("fraction") << "1.5\n"
+                                  << "line 1: \"1.5\" is not a whole batch size";
+        QTest::newRow("empty") << "# nothing\n"
+                               << "holds no batch size";
     }
     void traceFiles()
     {

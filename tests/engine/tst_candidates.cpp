@@ -1,9 +1,9 @@
 // candidates(): hand-worked cases, edge cases, properties, and the partial-selection fast path
 // against a plain full sort on large vocabularies.
-#include "engine/sampler/candidates.h"
 #include "engine/kernels/cpu_features.h"
-#include "engine/sampler/softmax.h"
 #include "engine/kernels/softmax_kernel.h"
+#include "engine/sampler/candidates.h"
+#include "engine/sampler/softmax.h"
 #include "support/test_support.h"
 
 #include <QTest>

@@ -24,10 +24,7 @@ Distribution make(const std::vector<double>& logits, std::vector<std::string> to
     return d;
 }
 
-std::vector<double> values(const Distribution& d)
-{
-    return {d.logits.data(), d.logits.data() + d.logits.size()};
-}
+std::vector<double> values(const Distribution& d) { return {d.logits.data(), d.logits.data() + d.logits.size()}; }
 
 constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 
@@ -69,8 +66,9 @@ private slots:
         QTest::addColumn<std::vector<std::string>>("names");
         QTest::newRow("one") << std::vector<int>{1} << std::vector<double>{3, 1.5, 1, -2}
                              << std::vector<std::string>{"a", "c", "d", "e"};
-        QTest::newRow("any order, repeats, strays") << std::vector<int>{4, 0, 4, 99, -1} << std::vector<double>{2, 1.5, 1}
-                                                    << std::vector<std::string>{"b", "c", "d"};
+        QTest::newRow("any order, repeats, strays")
+            << std::vector<int>{4, 0, 4, 99, -1} << std::vector<double>{2, 1.5, 1}
+            << std::vector<std::string>{"b", "c", "d"};
         QTest::newRow("none") << std::vector<int>{} << std::vector<double>{3, 2, 1.5, 1, -2}
                               << std::vector<std::string>{"a", "b", "c", "d", "e"};
     }

@@ -2,15 +2,15 @@
 // ("off" under llama.cpp, hf and vllm) emptied the survivors; statistics with 0 degrees of freedom
 // or NaN input; a seed sweep of one outcome; boundary ties in epsilon, eta, min-p and typical;
 // DRY's linear Z-algorithm against the direct definition; work limits; llama.cpp's divergences.
-#include "engine/sampler/candidates.h"
-#include "engine/sampler/chain_divergences.h"
-#include "support/chain_test_support.h"
-#include "engine/sampler/explorer_chain.h"
-#include "engine/sampler/candidates_from_order.h"
-#include "engine/experiments/seed_sweep.h"
-#include "engine/stats/statistics.h"
-#include "engine/experiments/sweep_source.h"
 #include "engine/core/work_limits.h"
+#include "engine/experiments/seed_sweep.h"
+#include "engine/experiments/sweep_source.h"
+#include "engine/sampler/candidates.h"
+#include "engine/sampler/candidates_from_order.h"
+#include "engine/sampler/chain_divergences.h"
+#include "engine/sampler/explorer_chain.h"
+#include "engine/stats/statistics.h"
+#include "support/chain_test_support.h"
 
 #include <QTest>
 
@@ -197,7 +197,8 @@ private slots:
     {
         SeedSweepParameters p;
         const double nan = std::numeric_limits<double>::quiet_NaN();
-        p.source = std::make_shared<CandidateSource>(CandidateList{Candidate{0, nan, nan}, Candidate{1, nan, nan}}, "nan");
+        p.source =
+            std::make_shared<CandidateSource>(CandidateList{Candidate{0, nan, nan}, Candidate{1, nan, nan}}, "nan");
         p.seeds = {1};
         const auto prepared = SeedSweepExperiment::prepare(p);
         QVERIFY(!prepared);
@@ -221,10 +222,10 @@ private slots:
         // Every token scores |ln 2 - 1.5 ln 2| = 0.5 ln 2: hf keeps ties on the boundary score...
         QTest::newRow("hf typical 0.3") << QStringLiteral("typical=0.3") << Semantics::Hf << all;
         // ...llama.cpp stops at the first total > p, ties in array order: the 0.5 token alone.
-        QTest::newRow("llama.cpp typical 0.3") << QStringLiteral("typical=0.3") << Semantics::LlamaCpp
-                                               << std::vector<int>{0};
-        QTest::newRow("lesson typical 0.3") << QStringLiteral("typical=0.3") << Semantics::Lesson
-                                            << std::vector<int>{0};
+        QTest::newRow("llama.cpp typical 0.3")
+            << QStringLiteral("typical=0.3") << Semantics::LlamaCpp << std::vector<int>{0};
+        QTest::newRow("lesson typical 0.3")
+            << QStringLiteral("typical=0.3") << Semantics::Lesson << std::vector<int>{0};
     }
 
     void boundaryTies()
@@ -272,19 +273,19 @@ private slots:
                 breakers.push_back(breaker);
             const auto expected = dryLengthsByDefinition(history, static_cast<std::size_t>(allowed), n, breakers);
             // multiplier 1, base 2: a token loses 2^(length - allowed); compare the loss per token.
-            std::string text = "dry=1:base=2:allowed-length=" + std::to_string(allowed) + ":last-n=" + std::to_string(lastN);
+            std::string text =
+                "dry=1:base=2:allowed-length=" + std::to_string(allowed) + ":last-n=" + std::to_string(lastN);
             if (breaker >= 0)
                 text += ":breakers=" + std::to_string(breaker);
             std::vector<double> zeros(static_cast<std::size_t>(vocabulary), 0.0);
-            const CandidateArray out =
-                applied(text, Semantics::LlamaCpp, test::arrayFromLogits(zeros), history);
+            const CandidateArray out = applied(text, Semantics::LlamaCpp, test::arrayFromLogits(zeros), history);
             for (const TokenData& t : out.data()) {
                 const auto found = expected.find(t.id);
                 const bool breaks = std::find(breakers.begin(), breakers.end(), t.id) != breakers.end();
                 const double loss = found == expected.end() || breaks
-                    ? 0.0
-                    : std::pow(2.0, std::min<double>(static_cast<double>(found->second) - allowed,
-                                                     std::floor(88.7228391 / std::log(2.0))));
+                                        ? 0.0
+                                        : std::pow(2.0, std::min<double>(static_cast<double>(found->second) - allowed,
+                                                                         std::floor(88.7228391 / std::log(2.0))));
                 QVERIFY(std::fabs(-t.logit - loss) <= 1e-9 * std::max(1.0, loss));
             }
         }
@@ -310,9 +311,10 @@ private slots:
             const auto expected = dryLengthsByDefinition(history, 2, history.size(), {3});
             for (const TokenData& t : array.data()) {
                 const auto found = expected.find(t.id);
-                const double loss = found == expected.end() || t.id == 3
-                    ? 0.0
-                    : std::pow(2.0, std::min<double>(static_cast<double>(found->second) - 2.0, 128.0));
+                const double loss =
+                    found == expected.end() || t.id == 3
+                        ? 0.0
+                        : std::pow(2.0, std::min<double>(static_cast<double>(found->second) - 2.0, 128.0));
                 QCOMPARE(-t.logit + 0.0, loss);
             }
         }
@@ -335,14 +337,16 @@ private slots:
         QVERIFY(!checkWork("draws", kMaxSampleSteps, kMaxSampleSteps, "fewer"));
         const auto refused = checkWork("draws", 3e10, kMaxSampleSteps, "use fewer draws");
         QVERIFY(refused);
-        QVERIFY2(refused->find("about 3.0e10 steps of work, over the limit of 1.0e10") != std::string::npos, refused->c_str());
+        QVERIFY2(refused->find("about 3.0e10 steps of work, over the limit of 1.0e10") != std::string::npos,
+                 refused->c_str());
         QVERIFY(refused->rfind("draws: ", 0) == 0);
     }
 
     void seedSweepRefusesEndlessWork()
     {
         SeedSweepParameters p;
-        p.source = std::make_shared<CandidateSource>(CandidateList{Candidate{0, 0.5, 0.5}, Candidate{1, 0.5, 0.5}}, "two");
+        p.source =
+            std::make_shared<CandidateSource>(CandidateList{Candidate{0, 0.5, 0.5}, Candidate{1, 0.5, 0.5}}, "two");
         p.seeds = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
         p.drawsPerSeed = SeedSweepExperiment::kMaxDrawsPerSeed;
         const auto prepared = SeedSweepExperiment::prepare(p);
@@ -356,11 +360,14 @@ private slots:
         QTest::addColumn<QString>("chain");
         QTest::addColumn<Semantics>("semantics");
         QTest::addColumn<int>("warnings");
-        QTest::newRow("bias first") << QStringLiteral("logit-bias=0@1/0@2,top-k=2,top-p=0.9") << Semantics::LlamaCpp << 0;
-        QTest::newRow("bias after top-k") << QStringLiteral("top-k=2,logit-bias=0@1,top-p=0.9") << Semantics::LlamaCpp << 1;
-        QTest::newRow("twice after top-p") << QStringLiteral("top-p=0.9,logit-bias=0@1/0@2") << Semantics::LlamaCpp << 2;
-        QTest::newRow("after penalties only") << QStringLiteral("penalties=64:repeat=1.2,logit-bias=0@1/0@2")
-                                              << Semantics::LlamaCpp << 0;
+        QTest::newRow("bias first") << QStringLiteral("logit-bias=0@1/0@2,top-k=2,top-p=0.9") << Semantics::LlamaCpp
+                                    << 0;
+        QTest::newRow("bias after top-k")
+            << QStringLiteral("top-k=2,logit-bias=0@1,top-p=0.9") << Semantics::LlamaCpp << 1;
+        QTest::newRow("twice after top-p")
+            << QStringLiteral("top-p=0.9,logit-bias=0@1/0@2") << Semantics::LlamaCpp << 2;
+        QTest::newRow("after penalties only")
+            << QStringLiteral("penalties=64:repeat=1.2,logit-bias=0@1/0@2") << Semantics::LlamaCpp << 0;
         QTest::newRow("hf is not llama.cpp") << QStringLiteral("top-k=2,logit-bias=0@1") << Semantics::Hf << 0;
         QTest::newRow("top-k off") << QStringLiteral("top-k=0,logit-bias=0@1") << Semantics::LlamaCpp << 0;
     }

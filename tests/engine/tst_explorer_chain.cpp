@@ -1,6 +1,10 @@
 // The Explorer's chain beyond the lesson: a user's stage order, token fields typed by name,
 // draws by each preset's own rule (ArrayDraw is drawIndex exactly), and XTC's coin mixed into
 // the draws the way a real llama.cpp step flips it.
+#include "engine/models/synthetic_logits.h"
+#include "engine/models/token_reference.h"
+#include "engine/rng/rng_factory.h"
+#include "engine/rng/seed_split.h"
 #include "engine/sampler/array_draw.h"
 #include "engine/sampler/candidates.h"
 #include "engine/sampler/candidates_from_order.h"
@@ -9,12 +13,8 @@
 #include "engine/sampler/explorer_chain.h"
 #include "engine/sampler/explorer_draws.h"
 #include "engine/sampler/lesson_examples.h"
-#include "engine/rng/rng_factory.h"
 #include "engine/sampler/sample.h"
-#include "engine/rng/seed_split.h"
 #include "engine/stats/statistics.h"
-#include "engine/models/synthetic_logits.h"
-#include "engine/models/token_reference.h"
 
 #include <QTest>
 
@@ -73,7 +73,8 @@ private slots:
                                       << QStringLiteral("order: 'logit-bias' is listed twice");
         Order missing(vllm.begin(), vllm.end() - 1);
         QTest::newRow("one missing") << int(Semantics::Vllm) << join(missing)
-                                     << QStringLiteral("order: 'top-p' is missing (list every stage of the vllm chain)");
+                                     << QStringLiteral(
+                                            "order: 'top-p' is missing (list every stage of the vllm chain)");
     }
 
     void customOrderIsChecked()
@@ -133,9 +134,12 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("ids");    // space-separated, or empty when an error is expected
         QTest::addColumn<QString>("error");  // a part of the message
-        QTest::newRow("names") << "users data users" << "0 1 0" << QString();
-        QTest::newRow("commas and #ids") << "banana,#2, 3" << "4 2 3" << QString();
-        QTest::newRow("empty") << "  " << "" << QString();
+        QTest::newRow("names") << "users data users"
+                               << "0 1 0" << QString();
+        QTest::newRow("commas and #ids") << "banana,#2, 3"
+                                         << "4 2 3" << QString();
+        QTest::newRow("empty") << "  "
+                               << "" << QString();
         QTest::newRow("unknown word") << "users spam" << QString() << "context: item 2 'spam' is neither";
         QTest::newRow("id past the end") << "#5" << QString() << "context: item 1 '#5' is outside the vocabulary of 5";
         QTest::newRow("negative id") << "-1" << QString() << "'-1' is outside the vocabulary";
@@ -178,7 +182,8 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("spelling");
         QTest::addColumn<QString>("error");
-        QTest::newRow("name and id") << "banana:-inf, #1:+1.5" << "4@-inf/1@1.5" << QString();
+        QTest::newRow("name and id") << "banana:-inf, #1:+1.5"
+                                     << "4@-inf/1@1.5" << QString();
         QTest::newRow("no value") << "users" << QString() << "logit bias: item 1 'users' is not token:value";
         QTest::newRow("+inf") << "users:inf" << QString() << "the value must be a number or -inf";
         QTest::newRow("nan") << "users:nan" << QString() << "the value must be a number or -inf";
@@ -223,7 +228,8 @@ private slots:
         chain.context = {0, 7};
         const auto problem = validateExplorerChain(chain, 5);
         QVERIFY(problem);
-        QCOMPARE(QString::fromStdString(*problem), QStringLiteral("context: token #7 is outside the vocabulary of 5 tokens"));
+        QCOMPARE(QString::fromStdString(*problem),
+                 QStringLiteral("context: token #7 is outside the vocabulary of 5 tokens"));
         QVERIFY(!explorerDraws(d.logits, chain, 10, "mulberry32", 1).ok());
     }
 

@@ -1,10 +1,10 @@
 // fdlibmExp() against JavaScript's Math.exp run in node, bit for bit, on millions of arguments
 // over the whole range (tests/support/exp_arguments.h), and the SSE2 / AVX2 paths against the scalar on
 // every lane.
-#include "support/exp_arguments.h"
 #include "engine/kernels/fdlibm_exp.h"
 #include "engine/kernels/lesson_exp_sum.h"
 #include "engine/rng/mulberry32.h"
+#include "support/exp_arguments.h"
 #include "support/test_support.h"
 
 #include <QTest>
@@ -33,7 +33,9 @@ bool sameBits(double a, double b)
 
 QString describe(double x)
 {
-    return QStringLiteral("%1 (0x%2)").arg(x, 0, 'g', 17).arg(std::bit_cast<std::uint64_t>(x), 16, 16, QLatin1Char('0'));
+    return QStringLiteral("%1 (0x%2)")
+        .arg(x, 0, 'g', 17)
+        .arg(std::bit_cast<std::uint64_t>(x), 16, 16, QLatin1Char('0'));
 }
 
 // The first few mismatches, for a readable failure.
@@ -102,7 +104,8 @@ private slots:
             ours[i] = fdlibmExp(args[i]);
         int count = 0;
         const QString text = mismatches(args, node.data(), ours.data(), &count);
-        QVERIFY2(count == 0, qPrintable(QStringLiteral("%1 of %2 differ from Math.exp:%3").arg(count).arg(kCount).arg(text)));
+        QVERIFY2(count == 0,
+                 qPrintable(QStringLiteral("%1 of %2 differ from Math.exp:%3").arg(count).arg(kCount).arg(text)));
     }
 
     void everyPathMatchesTheScalar_data()
@@ -137,7 +140,10 @@ private slots:
             const std::vector<double> slice(args.begin() + static_cast<std::ptrdiff_t>(start),
                                             args.begin() + static_cast<std::ptrdiff_t>(start + n));
             const QString text = mismatches(slice, expected.data() + start, out.data(), &count);
-            QVERIFY2(count == 0, qPrintable(QStringLiteral("start %1: %2 lanes differ from the scalar:%3").arg(start).arg(count).arg(text)));
+            QVERIFY2(
+                count == 0,
+                qPrintable(
+                    QStringLiteral("start %1: %2 lanes differ from the scalar:%3").arg(start).arg(count).arg(text)));
         }
     }
 
@@ -172,7 +178,8 @@ private slots:
             const std::vector<double> d(f.begin(), f.end());
             const double maxScaled = static_cast<double>(*std::max_element(f.begin(), f.end())) / temperature;
             std::vector<double> expected(n), fromDouble(n), fromFloat(n);
-            const double sum = detail::lessonExpSum(d.data(), n, temperature, maxScaled, expected.data(), ExpPath::Scalar);
+            const double sum =
+                detail::lessonExpSum(d.data(), n, temperature, maxScaled, expected.data(), ExpPath::Scalar);
             QVERIFY(sameBits(detail::lessonExpSum(d.data(), n, temperature, maxScaled, fromDouble.data(), path), sum));
             QVERIFY(sameBits(detail::lessonExpSum(f.data(), n, temperature, maxScaled, fromFloat.data(), path), sum));
             for (std::size_t i = 0; i < n; ++i) {
@@ -251,8 +258,13 @@ private slots:
         const double inf = std::numeric_limits<double>::infinity();
         const double maxScaled = maxLogit / temperature;
         const auto logitOf = [&](double x) { return (x + maxScaled) * temperature; };  // x within an ulp or so
-        const std::vector<double> edges{-708.0, std::nextafter(-708.0, -inf), -745.0, -band, std::nextafter(-band, inf),
-                                        -2.845282178285025e-9, std::numeric_limits<double>::quiet_NaN()};
+        const std::vector<double> edges{-708.0,
+                                        std::nextafter(-708.0, -inf),
+                                        -745.0,
+                                        -band,
+                                        std::nextafter(-band, inf),
+                                        -2.845282178285025e-9,
+                                        std::numeric_limits<double>::quiet_NaN()};
         std::vector<double> logits(64, logitOf(-3.0));
         logits[5] = maxLogit;  // the max, in a chunk of its own
         for (const double edge : edges) {
@@ -264,23 +276,27 @@ private slots:
         }
         const std::size_t n = logits.size();
         std::vector<double> expected(n), out(n);
-        const double sum = detail::lessonExpSum(logits.data(), n, temperature, maxScaled, expected.data(), ExpPath::Scalar);
+        const double sum =
+            detail::lessonExpSum(logits.data(), n, temperature, maxScaled, expected.data(), ExpPath::Scalar);
         QVERIFY(sameBits(detail::lessonExpSum(logits.data(), n, temperature, maxScaled, out.data(), path), sum));
         for (std::size_t i = 0; i < n; ++i)
             QVERIFY2(sameBits(out[i], expected[i]), qPrintable(describe(logits[i])));
         // The same chunks as float logits. A NaN lane drops out of the chunk's minimum and maximum,
         // so its chunk may take the plain path: its exp and the sum must still be NaN.
         const std::vector<float> floats(logits.begin(), logits.end());
-        const double floatSum = detail::lessonExpSum(floats.data(), n, temperature, maxScaled, expected.data(), ExpPath::Scalar);
+        const double floatSum =
+            detail::lessonExpSum(floats.data(), n, temperature, maxScaled, expected.data(), ExpPath::Scalar);
         QVERIFY(std::isnan(floatSum));
         QVERIFY(sameBits(detail::lessonExpSum(floats.data(), n, temperature, maxScaled, out.data(), path), floatSum));
         for (std::size_t i = 0; i < n; ++i)
             QVERIFY2(sameBits(out[i], expected[i]), qPrintable(describe(floats[i])));
         // Without the NaN chunks every exp is a number, and the sums agree bit for bit.
         const std::size_t numbers = n - 3 * 64;
-        const double numberSum = detail::lessonExpSum(floats.data(), numbers, temperature, maxScaled, expected.data(), ExpPath::Scalar);
+        const double numberSum =
+            detail::lessonExpSum(floats.data(), numbers, temperature, maxScaled, expected.data(), ExpPath::Scalar);
         QVERIFY(!std::isnan(numberSum));
-        QVERIFY(sameBits(detail::lessonExpSum(floats.data(), numbers, temperature, maxScaled, out.data(), path), numberSum));
+        QVERIFY(sameBits(detail::lessonExpSum(floats.data(), numbers, temperature, maxScaled, out.data(), path),
+                         numberSum));
     }
 
     // fdlibm's k = (int)(x / ln2 - 0.5) rounds x / ln2 and then the subtraction; the AVX2 loop,
@@ -304,7 +320,7 @@ private slots:
         constexpr double kInvLn2 = 1.44269504088896338700e+00;  // fdlibm's
         const double inf = std::numeric_limits<double>::infinity();
         std::vector<double> logits(64, -3.0);
-        logits[5] = 0.0;  // the max, in a chunk of its own
+        logits[5] = 0.0;    // the max, in a chunk of its own
         int onTheEdge = 0;  // lanes whose fdlibm z = x / ln2 - 0.5 is within two ulps of a whole number
         for (int n = -1021; n <= -2; ++n) {
             double x = (n + 0.5) / kInvLn2;
@@ -313,7 +329,8 @@ private slots:
             for (int step = 0; step < 33; ++step, x = std::nextafter(x, -inf)) {
                 logits.push_back(x);
                 const double z = kInvLn2 * x + -0.5;
-                onTheEdge += std::abs(z - std::round(z)) <= 2.0 * (std::nextafter(std::abs(z), inf) - std::abs(z)) ? 1 : 0;
+                onTheEdge +=
+                    std::abs(z - std::round(z)) <= 2.0 * (std::nextafter(std::abs(z), inf) - std::abs(z)) ? 1 : 0;
             }
         }
         QVERIFY2(onTheEdge > 1000, qPrintable(QString::number(onTheEdge)));
@@ -352,8 +369,10 @@ private slots:
         const double maxScaled = logits[1] / temperature;
         const std::size_t n = logits.size();
         std::vector<double> expected(n), out(n);
-        const double sum = detail::lessonExpSum(logits.data(), n, temperature, maxScaled, expected.data(), ExpPath::Scalar);
-        QVERIFY(sameBits(detail::lessonExpSum(logits.data(), n, temperature, maxScaled, out.data(), ExpPath::Avx2), sum));
+        const double sum =
+            detail::lessonExpSum(logits.data(), n, temperature, maxScaled, expected.data(), ExpPath::Scalar);
+        QVERIFY(
+            sameBits(detail::lessonExpSum(logits.data(), n, temperature, maxScaled, out.data(), ExpPath::Avx2), sum));
         for (std::size_t i = 0; i < n; ++i)
             QVERIFY2(sameBits(out[i], expected[i]), qPrintable(describe(logits[i])));
     }

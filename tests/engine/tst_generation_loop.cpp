@@ -3,17 +3,17 @@
 // broken bytes, greedy runs that do not depend on the seed, seeded runs and rewinds that replay
 // bit for bit, branches that diverge exactly where they were made, and stateful stages that act
 // across steps (a repeat penalty, mirostat's mu).
-#include "engine/models/builtin_model.h"
-#include "engine/sampler/chain_text.h"
 #include "engine/experiments/generation_loop.h"
+#include "engine/models/builtin_model.h"
 #include "engine/models/ngram_training.h"
-#include "engine/rng/rng_factory.h"
 #include "engine/models/word_tokens.h"
+#include "engine/rng/rng_factory.h"
+#include "engine/sampler/chain_text.h"
 #include "support/test_support.h"
 
+#include <QFile>
 #include <QObject>
 #include <QRegularExpression>
-#include <QFile>
 #include <QTest>
 
 #include <cmath>
@@ -32,7 +32,8 @@ GenerationLoop loopOf(const std::string& chainText, std::uint64_t seed, const st
         qFatal("%s", chain.error().c_str());
     auto rng = makeRng("mulberry32", seed);
     const auto model = builtinModel();
-    return GenerationLoop(model, std::move(chain).value(), std::move(rng).value(), model->contextIds(wordTokens(prompt)));
+    return GenerationLoop(model, std::move(chain).value(), std::move(rng).value(),
+                          model->contextIds(wordTokens(prompt)));
 }
 
 double sumOfProbabilities(const NgramModel& model, std::span<const std::int32_t> context)
@@ -86,13 +87,14 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QStringList>("tokens");
         QTest::addColumn<QString>("joined");
-        QTest::newRow("words and punctuation") << QStringLiteral("Top-p keeps llama.cpp's tokens, (mostly).")
-                                               << QStringList{"Top-p", "keeps", "llama.cpp's", "tokens", ",", "(", "mostly", ")", "."}
-                                               << QStringLiteral("Top-p keeps llama.cpp's tokens, (mostly).");
+        QTest::newRow("words and punctuation")
+            << QStringLiteral("Top-p keeps llama.cpp's tokens, (mostly).")
+            << QStringList{"Top-p", "keeps", "llama.cpp's", "tokens", ",", "(", "mostly", ")", "."}
+            << QStringLiteral("Top-p keeps llama.cpp's tokens, (mostly).");
         QTest::newRow("paragraph") << QStringLiteral("one\n\n two\nthree") << QStringList{"one", "\n", "two", "three"}
                                    << QStringLiteral("one\n\ntwo three");
-        QTest::newRow("runs of a character") << QStringLiteral("``` a --") << QStringList{"```", "a", "--"}
-                                             << QStringLiteral("``` a --");
+        QTest::newRow("runs of a character")
+            << QStringLiteral("``` a --") << QStringList{"```", "a", "--"} << QStringLiteral("``` a --");
     }
     void tokenizerRoundTrips()
     {
@@ -109,8 +111,8 @@ private slots:
 
     void brokenBytesAreRefused_data()
     {
-        QTest::addColumn<int>("cut");     // bytes kept (-1: all)
-        QTest::addColumn<int>("flip");    // byte index to change (-1: none)
+        QTest::addColumn<int>("cut");   // bytes kept (-1: all)
+        QTest::addColumn<int>("flip");  // byte index to change (-1: none)
         QTest::addColumn<QString>("message");
         QTest::newRow("empty") << 0 << -1 << QStringLiteral("not a LogitLab n-gram model");
         QTest::newRow("bad magic") << -1 << 0 << QStringLiteral("not a LogitLab n-gram model");
@@ -122,8 +124,8 @@ private slots:
         QFETCH(int, cut);
         QFETCH(int, flip);
         QFETCH(QString, message);
-        std::vector<std::uint8_t> bytes = trainNgramModel({"the cat sat on the mat . the dog sat on the cat .",
-                                                           "a second document about the dog and the mat ."});
+        std::vector<std::uint8_t> bytes = trainNgramModel(
+            {"the cat sat on the mat . the dog sat on the cat .", "a second document about the dog and the mat ."});
         QVERIFY(NgramModel::fromBytes(bytes));
         if (cut >= 0)
             bytes.resize(static_cast<std::size_t>(cut));
@@ -140,8 +142,8 @@ private slots:
     {
         QTest::addColumn<QString>("chain");
         QTest::addColumn<QString>("prompt");
-        QTest::newRow("llama.cpp defaults") << QStringLiteral("top-k=40,top-p=0.95,min-p=0.05,temperature=0.8")
-                                            << QStringLiteral("The sampler");
+        QTest::newRow("llama.cpp defaults")
+            << QStringLiteral("top-k=40,top-p=0.95,min-p=0.05,temperature=0.8") << QStringLiteral("The sampler");
         QTest::newRow("plain sampling") << QStringLiteral("temperature=1") << QStringLiteral("zzzunknown words");
         QTest::newRow("hot") << QStringLiteral("temperature=2") << QStringLiteral("|");
     }
@@ -202,9 +204,10 @@ private slots:
     {
         QTest::addColumn<QString>("chain");
         QTest::newRow("llama.cpp defaults") << QStringLiteral("top-k=40,top-p=0.95,min-p=0.05,temperature=0.8");
-        QTest::newRow("penalties and mirostat") << QStringLiteral("penalties:last-n=64:repeat=1.3,mirostat-v2:tau=3:eta=0.1");
-        QTest::newRow("dry and xtc")
-            << QStringLiteral("dry:multiplier=0.8,top-k=40,xtc:probability=0.5:threshold=0.1,temperature=1");
+        QTest::newRow("penalties and mirostat")
+            << QStringLiteral("penalties:last-n=64:repeat=1.3,mirostat-v2:tau=3:eta=0.1");
+        QTest::newRow("dry and xtc") << QStringLiteral(
+            "dry:multiplier=0.8,top-k=40,xtc:probability=0.5:threshold=0.1,temperature=1");
     }
     void seededRunReplays()
     {
@@ -285,8 +288,8 @@ private slots:
         branch.rewind(static_cast<std::size_t>(at));
         const std::int32_t chosen = main.steps()[static_cast<std::size_t>(at)].token;
         const std::int32_t other = main.steps()[static_cast<std::size_t>(at)].top[0].id == chosen
-            ? main.steps()[static_cast<std::size_t>(at)].top[1].id
-            : main.steps()[static_cast<std::size_t>(at)].top[0].id;
+                                       ? main.steps()[static_cast<std::size_t>(at)].top[1].id
+                                       : main.steps()[static_cast<std::size_t>(at)].top[0].id;
         QVERIFY(branch.step(other).forced);
         while (branch.steps().size() < 20)
             branch.step();
@@ -331,7 +334,8 @@ private slots:
         QVERIFY2(pOf(b) < pOf(a), "the repeated token is rarer with the penalty");
 
         GenerationLoop greedy = loopOf("temperature=0", 1);
-        GenerationLoop greedyPenalised = loopOf("penalties:last-n=64:repeat=" + std::to_string(penalty) + ",temperature=0", 1);
+        GenerationLoop greedyPenalised =
+            loopOf("penalties:last-n=64:repeat=" + std::to_string(penalty) + ",temperature=0", 1);
         const auto repeats = [](GenerationLoop& loop) {
             std::set<std::int32_t> seen;
             int repeated = 0;

@@ -3,9 +3,9 @@
 #include "engine/experiments/decoder.h"
 #include "engine/experiments/junk_definition.h"
 #include "engine/experiments/junk_risk.h"
+#include "engine/models/synthetic_logits.h"
 #include "engine/sampler/softmax.h"
 #include "engine/stats/statistics.h"
-#include "engine/models/synthetic_logits.h"
 #include "engine/stats/wilson_interval.h"
 
 #include "support/test_support.h"
@@ -23,14 +23,8 @@ Q_DECLARE_METATYPE(JunkRiskParameters)
 namespace {
 
 // The lesson's T = 1 probabilities as printed (they sum to 1): banana holds exactly 0.4%.
-Eigen::ArrayXd lessonTailLogits()
-{
-    return array({0.577, 0.212, 0.129, 0.078, 0.004}).log();
-}
-Eigen::ArrayXd lessonLogits()
-{
-    return array({3.0, 2.0, 1.5, 1.0, -2.0});
-}
+Eigen::ArrayXd lessonTailLogits() { return array({0.577, 0.212, 0.129, 0.078, 0.004}).log(); }
+Eigen::ArrayXd lessonLogits() { return array({3.0, 2.0, 1.5, 1.0, -2.0}); }
 
 JunkRiskCounts runAll(const JunkRiskExperiment& experiment)
 {
@@ -45,7 +39,7 @@ SamplerSettings settings(double temperature, std::optional<int> topK = {}, std::
     return SamplerSettings{temperature, topK, topP};
 }
 
-} // namespace
+}  // namespace
 
 class TestJunkRisk : public QObject {
     Q_OBJECT
@@ -98,7 +92,7 @@ private slots:
 
     void junkDefinitions()
     {
-        const Eigen::ArrayXd p = softmax(lessonLogits(), 1.0); // .577 .212 .129 .078 .0039
+        const Eigen::ArrayXd p = softmax(lessonLogits(), 1.0);  // .577 .212 .129 .078 .0039
         using K = JunkDefinition::Kind;
         QCOMPARE(junkMask(p, {K::BelowProbability, 0.01, {}}).value(), (std::vector<std::uint8_t>{0, 0, 0, 0, 1}));
         QCOMPARE(junkMask(p, {K::BelowProbability, 0.1, {}}).value(), (std::vector<std::uint8_t>{0, 0, 0, 1, 1}));
@@ -240,7 +234,7 @@ private slots:
         const auto two = JunkRiskExperiment::prepare(p).value();
         const JunkRiskCounts both = runAll(two);
         QCOMPARE(both.firstJunk[0], forward.firstJunk[0]);
-        QCOMPARE(both.junkTokens[1], std::vector<std::uint64_t>(2, 0)); // top-50 keeps no tail token
+        QCOMPARE(both.junkTokens[1], std::vector<std::uint64_t>(2, 0));  // top-50 keeps no tail token
     }
 
     void rejectsBadParameters()

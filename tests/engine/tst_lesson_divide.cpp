@@ -1,7 +1,7 @@
-// divideBy() and divideMemberBy() (src/engine/kernels/lesson_divide.h): the softmax's e / sum without a division instruction
-// on processors with FMA, against the IEEE quotient, bit for bit, on millions of dividends of
-// every magnitude and on divisors chosen to be hard (all-ones significands, powers of two, the
-// edges of the range the FMA path accepts, and beyond).
+// divideBy() and divideMemberBy() (src/engine/kernels/lesson_divide.h): the softmax's e / sum without a division
+// instruction on processors with FMA, against the IEEE quotient, bit for bit, on millions of dividends of every
+// magnitude and on divisors chosen to be hard (all-ones significands, powers of two, the edges of the range the FMA
+// path accepts, and beyond).
 #include "engine/kernels/lesson_divide.h"
 
 #include <QTest>
@@ -45,10 +45,7 @@ std::vector<double> makeDividends(Dividends kind, std::size_t n, unsigned seed)
     return v;
 }
 
-bool sameBits(double a, double b)
-{
-    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
-}
+bool sameBits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
 }  // namespace
 
@@ -66,8 +63,18 @@ private slots:
         std::uniform_real_distribution<double> sums(1.0, 1e5);
         // Sums of exps (1 to V), hard significands, and the edges of the FMA path's divisors
         // (2^-60 and 2^60 use it, a step beyond them divides).
-        const double divisors[] = {1.0, 1.7, sums(gen), sums(gen), 2.0 - 0x1p-52, 0x1p17, 3.0, 0x1p-60, 0x1p60,
-                                   std::nextafter(0x1p60, INFINITY), std::nextafter(0x1p-60, 0.0), 0x1p-900};
+        const double divisors[] = {1.0,
+                                   1.7,
+                                   sums(gen),
+                                   sums(gen),
+                                   2.0 - 0x1p-52,
+                                   0x1p17,
+                                   3.0,
+                                   0x1p-60,
+                                   0x1p60,
+                                   std::nextafter(0x1p60, INFINITY),
+                                   std::nextafter(0x1p-60, 0.0),
+                                   0x1p-900};
         for (const double d : divisors) {
             QTest::addRow("exps / %.17g", d) << Dividends::Exps << d;
             QTest::addRow("any bits / %.17g", d) << Dividends::AnyBits << d;
@@ -130,7 +137,8 @@ private slots:
             QCOMPARE(items[i].id, static_cast<std::int32_t>(i));
             QCOMPARE(items[i].other, -static_cast<double>(i));
             if (!sameBits(items[i].value, dividends[i] / divisor) && differ++ < 3)
-                qWarning("%.17g / %.17g: %.17g, IEEE %.17g", dividends[i], divisor, items[i].value, dividends[i] / divisor);
+                qWarning("%.17g / %.17g: %.17g, IEEE %.17g", dividends[i], divisor, items[i].value,
+                         dividends[i] / divisor);
         }
         QCOMPARE(differ, std::size_t{0});
     }

@@ -1,8 +1,8 @@
 // Every number of the lesson, from lesson-golden.json (computed with the lesson's own code).
 // Probabilities must agree to ~1e-15; seeded draws must agree exactly.
+#include "engine/rng/mulberry32.h"
 #include "engine/sampler/candidates.h"
 #include "engine/sampler/lesson_examples.h"
-#include "engine/rng/mulberry32.h"
 #include "engine/sampler/sample.h"
 #include "engine/sampler/softmax.h"
 #include "engine/stats/statistics.h"
@@ -18,7 +18,6 @@
 
 using namespace logitlab;
 using namespace logitlab::engine;
-
 
 namespace {
 
@@ -85,12 +84,8 @@ private slots:
     {
         QFETCH(QString, section);
         QFETCH(QString, temperature);
-        const QJsonArray expected = m_golden.value(section)
-                                        .toObject()
-                                        .value(QStringLiteral("softmax"))
-                                        .toObject()
-                                        .value(temperature)
-                                        .toArray();
+        const QJsonArray expected =
+            m_golden.value(section).toObject().value(QStringLiteral("softmax")).toObject().value(temperature).toArray();
         const Eigen::ArrayXd p = softmax(distributionFor(section).logits, temperature.toDouble());
         QCOMPARE(p.size(), expected.size());
         for (int i = 0; i < expected.size(); ++i) {
@@ -129,13 +124,14 @@ private slots:
             QCOMPARE(got[static_cast<std::size_t>(i)].id, e.value(QStringLiteral("id")).toInt());
             const double p = e.value(QStringLiteral("p")).toDouble();
             QVERIFY2(std::abs(got[static_cast<std::size_t>(i)].p - p) <= kTolerance,
-                     qPrintable(QStringLiteral("survivor %1: %2 vs %3").arg(i).arg(got[i].p, 0, 'g', 17).arg(p, 0, 'g', 17)));
+                     qPrintable(
+                         QStringLiteral("survivor %1: %2 vs %3").arg(i).arg(got[i].p, 0, 'g', 17).arg(p, 0, 'g', 17)));
         }
     }
 
     void greedyPicksTheArgmax()
     {
-        QCOMPARE(argmax(lessonExample().logits), 0);  // users
+        QCOMPARE(argmax(lessonExample().logits), 0);   // users
         QCOMPARE(argmax(lessonExercise().logits), 0);  // =>
     }
 
@@ -159,7 +155,8 @@ private slots:
     {
         const QJsonObject golden = m_golden.value(QStringLiteral("exercise_draws")).toObject();
         const Distribution d = lessonExercise();
-        const CandidateList list = candidates(d.logits, settingsFrom(golden.value(QStringLiteral("settings")).toObject()));
+        const CandidateList list =
+            candidates(d.logits, settingsFrom(golden.value(QStringLiteral("settings")).toObject()));
         Mulberry32 rng(static_cast<std::uint64_t>(golden.value(QStringLiteral("seed")).toInt()));
         std::map<std::string, int> counts;
         QList<int> first20;
@@ -191,13 +188,15 @@ private slots:
         const double n = junk.value(QStringLiteral("length")).toDouble();
         // The lesson computes 0.996 ** 300; pow is correctly rounded here, so bits agree.
         QCOMPARE(std::pow(1.0 - q, n), junk.value(QStringLiteral("p_no_junk")).toDouble());
-        QVERIFY(std::abs(probabilityAtLeastOnce(q, n) - junk.value(QStringLiteral("p_at_least_one")).toDouble()) < 1e-15);
+        QVERIFY(std::abs(probabilityAtLeastOnce(q, n) - junk.value(QStringLiteral("p_at_least_one")).toDouble()) <
+                1e-15);
     }
 
     void latency()
     {
         const QJsonObject l = m_golden.value(QStringLiteral("latency")).toObject();
-        QCOMPARE(l.value(QStringLiteral("passes")).toDouble() * l.value(QStringLiteral("ms_per_pass")).toDouble() / 1000.0,
+        QCOMPARE(l.value(QStringLiteral("passes")).toDouble() * l.value(QStringLiteral("ms_per_pass")).toDouble() /
+                     1000.0,
                  l.value(QStringLiteral("total_s")).toDouble());
     }
 

@@ -3,8 +3,8 @@
 // 200,000, T from 0.05 to 5 (and some T = 0), top-k, top-p, ties, float32 logits, seeded draws.
 // Every probability, every survivor and every draw must carry the same bits. Both sides generate
 // the cases with the same integer steps; node prints a hash of each case's numbers.
-#include "engine/sampler/candidates.h"
 #include "engine/rng/mulberry32.h"
+#include "engine/sampler/candidates.h"
 #include "engine/sampler/sample.h"
 #include "engine/sampler/softmax.h"
 #include "support/test_support.h"
@@ -67,10 +67,7 @@ LessonCase makeCase(int index, Mulberry32& rng)
     return c;
 }
 
-std::uint32_t mixInt(std::uint32_t h, std::uint32_t i)
-{
-    return (h ^ i) * 16777619u;
-}
+std::uint32_t mixInt(std::uint32_t h, std::uint32_t i) { return (h ^ i) * 16777619u; }
 
 // DataView's big-endian view: the high word of the double first.
 std::uint32_t mixDouble(std::uint32_t h, double x)
@@ -101,9 +98,9 @@ QByteArray describe(const LessonCase& c)
         survivorHash = mixDouble(mixInt(survivorHash, static_cast<std::uint32_t>(x.id)), x.p);
     Mulberry32 rng(c.drawSeed);
     const std::int32_t draw = sample(list, rng);
-    return QByteArray::number(static_cast<qlonglong>(c.logits.size())) + ' ' + QByteArray::number(softmaxHash) + ' '
-        + QByteArray::number(static_cast<qulonglong>(list.size())) + ' ' + QByteArray::number(survivorHash) + ' '
-        + QByteArray::number(draw);
+    return QByteArray::number(static_cast<qlonglong>(c.logits.size())) + ' ' + QByteArray::number(softmaxHash) + ' ' +
+           QByteArray::number(static_cast<qulonglong>(list.size())) + ' ' + QByteArray::number(survivorHash) + ' ' +
+           QByteArray::number(draw);
 }
 
 }  // namespace
@@ -120,9 +117,9 @@ private slots:
         constexpr std::uint32_t kSeed = 17;
         QString error;
         // Math.max(...scaled) spreads up to 200,000 arguments: node needs a deeper stack for it.
-        const QByteArray output = logitlab::test::runNodeScript(
-            QStringLiteral("lesson_cases.js"), {QString::number(kCases), QString::number(kSeed)}, {}, &error,
-            {QStringLiteral("--stack-size=65500")});
+        const QByteArray output = logitlab::test::runNodeScript(QStringLiteral("lesson_cases.js"),
+                                                                {QString::number(kCases), QString::number(kSeed)}, {},
+                                                                &error, {QStringLiteral("--stack-size=65500")});
         QVERIFY2(error.isEmpty(), qPrintable(error));
         const QList<QByteArray> lines = output.trimmed().split('\n');
         QCOMPARE(lines.size(), kCases);
@@ -144,7 +141,10 @@ private slots:
         }
         qInfo("lesson JavaScript (node): %d cases compared, %d differ", kCases, differing);
         QVERIFY2(differing == 0, qPrintable(QStringLiteral("%1 of %2 cases differ (V softmax-hash survivors "
-                                                           "survivor-hash draw):%3").arg(differing).arg(kCases).arg(first)));
+                                                           "survivor-hash draw):%3")
+                                                .arg(differing)
+                                                .arg(kCases)
+                                                .arg(first)));
     }
 };
 

@@ -5,8 +5,8 @@
 // tokens whose fate depends on rounding, and ties at a cut (LogitLab keeps the lower ids).
 #include "engine/sampler/chain_evaluation.h"
 #include "engine/sampler/chain_settings.h"
-#include "support/chain_test_support.h"
 #include "engine/sampler/cut_report.h"
+#include "support/chain_test_support.h"
 #include "support/llama_float_reference.h"
 
 #include <QTest>
@@ -45,15 +45,9 @@ engine::CandidateList run(const engine::ChainSettings& settings, Semantics seman
     return engine::evaluateChain(chain, map, context);
 }
 
-std::vector<int> idsOf(const engine::CandidateList& list)
-{
-    return test::sortedIds(list);
-}
+std::vector<int> idsOf(const engine::CandidateList& list) { return test::sortedIds(list); }
 
-std::vector<double> lnOf(const std::vector<double>& probs)
-{
-    return test::logOf(probs);
-}
+std::vector<double> lnOf(const std::vector<double>& probs) { return test::logOf(probs); }
 
 std::uint32_t bitsOf(float f)
 {
@@ -139,8 +133,8 @@ private slots:
         // is false, 0.875 > 0.75: keeps 3 (ids 1, 0, 2). Exact: 0.75 > 0.7499999999: keeps 2.
         s = {};
         s.typical = 0.7499999999;
-        QTest::newRow("llama.cpp typical") << "llama.cpp" << s << dyadic << std::vector<int>{0, 1}
-                                           << std::vector<int>{0, 1, 2};
+        QTest::newRow("llama.cpp typical")
+            << "llama.cpp" << s << dyadic << std::vector<int>{0, 1} << std::vector<int>{0, 1, 2};
         // hf, mass = 0.7500000001: float32 mass 0.75; last = how many totals are < 0.75 = 1, so
         // the boundary score is id 0's (0.519860387) and ids 2, 3 (0.866433978) go: keeps 2.
         // Exact: 0.25 and 0.75 are < 0.7500000001: last = 2, boundary 0.866: keeps all 4.
@@ -154,7 +148,8 @@ private slots:
         s = {};
         s.xtcProbability = 1.0;
         s.xtcThreshold = 0.2500000001;
-        QTest::newRow("llama.cpp xtc") << "llama.cpp" << s << four << std::vector<int>{0, 1, 2, 3} << std::vector<int>{3};
+        QTest::newRow("llama.cpp xtc") << "llama.cpp" << s << four << std::vector<int>{0, 1, 2, 3}
+                                       << std::vector<int>{3};
 
         // hf epsilon 0.20000001 on 0.5/0.3/0.2 (logits ln p). Float32: the softmax gives
         // 0.50000006, 0.300000012, 0.200000018, and float(0.20000001) = 0.200000003 (the next
@@ -190,8 +185,7 @@ private slots:
             QCOMPARE(n.keptByLibrary, inLibrary);
             const std::string text = engine::describeRounding(n, {});
             QVERIFY2(text.find(inLibrary ? "kept by float32, cut in exact arithmetic"
-                                         : "cut by float32, kept in exact arithmetic")
-                         != std::string::npos,
+                                         : "cut by float32, kept in exact arithmetic") != std::string::npos,
                      text.c_str());
         }
         QCOMPARE(reported, differing);
@@ -228,12 +222,12 @@ private slots:
         QTest::addColumn<std::vector<float>>("p");  // by id, survivors only
         engine::ChainSettings none;
         // llama.cpp's dist: expf(0) = 1 each, the sum 4 in double, 1 / 4 = 0.25.
-        QTest::newRow("llama.cpp four equal") << "llama.cpp" << none << std::vector<double>{0, 0, 0, 0}
-                                              << std::vector<float>{0.25f, 0.25f, 0.25f, 0.25f};
+        QTest::newRow("llama.cpp four equal")
+            << "llama.cpp" << none << std::vector<double>{0, 0, 0, 0} << std::vector<float>{0.25f, 0.25f, 0.25f, 0.25f};
         // expf(-104) = 0 in float32: e^-104 = 6.8e-46 is below half the smallest subnormal
         // (2^-150 = 7.0e-46). p = 1 / 1 and 0 / 1 exactly (exact arithmetic: 6.8e-46).
-        QTest::newRow("llama.cpp underflow") << "llama.cpp" << none << std::vector<double>{0, -104}
-                                             << std::vector<float>{1.0f, 0.0f};
+        QTest::newRow("llama.cpp underflow")
+            << "llama.cpp" << none << std::vector<double>{0, -104} << std::vector<float>{1.0f, 0.0f};
         // top-p 0.5 on four equal tokens: float totals 0.25, 0.5 >= 0.5f: two left, 1/2 each.
         engine::ChainSettings topP;
         topP.topP = 0.5;
@@ -242,16 +236,16 @@ private slots:
         // hf: 2 / 2f = 1 each (temperature in float32); softmax exp(0) = 1, sum 4, times 1/4 = 0.25.
         engine::ChainSettings t2;
         t2.temperature = 2.0;
-        QTest::newRow("hf temperature 2") << "hf" << t2 << std::vector<double>{2, 2, 2, 2}
-                                          << std::vector<float>{0.25f, 0.25f, 0.25f, 0.25f};
+        QTest::newRow("hf temperature 2")
+            << "hf" << t2 << std::vector<double>{2, 2, 2, 2} << std::vector<float>{0.25f, 0.25f, 0.25f, 0.25f};
         // A banned token: exp(-inf) = 0; two of 1: 1 * (1/2) = 0.5.
-        QTest::newRow("hf -inf") << "hf" << none << std::vector<double>{0, 0, -kInf}
-                                 << std::vector<float>{0.5f, 0.5f};
+        QTest::newRow("hf -inf") << "hf" << none << std::vector<double>{0, 0, -kInf} << std::vector<float>{0.5f, 0.5f};
         // vllm at T = 0.5: float(0.25) / 0.5f = 0.5 each (exact); 8 of exp(0) = 1, sum 8, times
         // 1/8 = 0.125.
         engine::ChainSettings half;
         half.temperature = 0.5;
-        QTest::newRow("vllm eight equal") << "vllm" << half << std::vector<double>(8, 0.25) << std::vector<float>(8, 0.125f);
+        QTest::newRow("vllm eight equal")
+            << "vllm" << half << std::vector<double>(8, 0.25) << std::vector<float>(8, 0.125f);
     }
 
     void libraryProbabilitiesToTheLastBit()
@@ -327,9 +321,9 @@ private slots:
             QVERIFY2(survivors.size() == expected.size(), where.constData());
             for (std::size_t i = 0; i < expected.size(); ++i) {
                 QVERIFY2(survivors[i].id == expected[i].first, where.constData());
-                const QByteArray detail = where + " id " + QByteArray::number(expected[i].first) + ": "
-                                        + QByteArray::number(survivors[i].p, 'g', 17) + " vs "
-                                        + QByteArray::number(double(expected[i].second), 'g', 17);
+                const QByteArray detail = where + " id " + QByteArray::number(expected[i].first) + ": " +
+                                          QByteArray::number(survivors[i].p, 'g', 17) + " vs " +
+                                          QByteArray::number(double(expected[i].second), 'g', 17);
                 QVERIFY2(bitsOf(static_cast<float>(survivors[i].p)) == bitsOf(expected[i].second), detail.constData());
             }
             ++cases;
@@ -337,7 +331,8 @@ private slots:
             noCut += *s.minP == 0.0 && *s.minKeep == 0.0;
         }
         qInfo("llama.cpp float chains: %d cases bit for bit (%d with dynamic temperature, %d with min-p 0 and "
-              "min-keep 0)", cases, dynamic, noCut);
+              "min-keep 0)",
+              cases, dynamic, noCut);
     }
 
     // Ties at a cut: LogitLab keeps the lower ids, and the report names both sides.
@@ -386,7 +381,8 @@ private slots:
         s.arithmetic = "fast";
         const auto chain = engine::buildChain(s, Semantics::Hf);
         QVERIFY(!chain.ok());
-        QCOMPARE(QString::fromStdString(chain.error()), QStringLiteral("arithmetic: 'fast' is not one of exact, library"));
+        QCOMPARE(QString::fromStdString(chain.error()),
+                 QStringLiteral("arithmetic: 'fast' is not one of exact, library"));
         QCOMPARE(engine::defaultArithmetic(Semantics::Vllm), engine::Arithmetic::Exact);
     }
 };

@@ -5,9 +5,9 @@
 // from it above (the case: 8 ulps at N = 8,193). The exact softmax is numpy's float64
 // softmax to within 256 ulps (numpy sums pairwise, LogitLab in order). Skipped, with the reason, only
 // when python3 or numpy is missing.
-#include "engine/sampler/candidate_array.h"
-#include "engine/kernels/float_formats.h"
 #include "engine/experiments/summation_methods.h"
+#include "engine/kernels/float_formats.h"
+#include "engine/sampler/candidate_array.h"
 #include "support/test_support.h"
 
 #include <QTest>
@@ -29,10 +29,7 @@ QByteArray hex(double x)
     return buffer;
 }
 
-double fromHex(const QByteArray& text)
-{
-    return std::strtod(text.constData(), nullptr);
-}
+double fromHex(const QByteArray& text) { return std::strtod(text.constData(), nullptr); }
 
 QString bitsText(double x)
 {
@@ -70,8 +67,8 @@ private slots:
             const int f = c % 3;
             // A third of the cases around numpy's block edges, the rest anywhere up to 40,000.
             const double pick = unit(rng);
-            std::size_t n = pick < 0.33 ? 8192 * (1 + static_cast<std::size_t>(unit(rng) * 3)) - 3
-                                              + static_cast<std::size_t>(unit(rng) * 7)
+            std::size_t n = pick < 0.33 ? 8192 * (1 + static_cast<std::size_t>(unit(rng) * 3)) - 3 +
+                                              static_cast<std::size_t>(unit(rng) * 7)
                                         : 1 + static_cast<std::size_t>(unit(rng) * unit(rng) * 40000);
             // float16 terms stay small, so its sums stay finite (float16 ends at 65,504).
             const double scale = std::pow(10.0, unit(rng) * (f == 2 ? 2 : 4) - 2);
@@ -102,8 +99,8 @@ private slots:
             const double ours = engine::sumInOrder(SumMethod::NumpySum, k.terms, k.format, {});
             const QString where = QStringLiteral("case %1 (%2, N %3)").arg(c).arg(names[c % 3]).arg(k.terms.size());
             QVERIFY2(std::bit_cast<std::uint64_t>(ours) == std::bit_cast<std::uint64_t>(npSum),
-                     qPrintable(where + QStringLiteral(": numpy-sum ") + bitsText(ours) + QStringLiteral(", np.sum ")
-                                + bitsText(npSum)));
+                     qPrintable(where + QStringLiteral(": numpy-sum ") + bitsText(ours) + QStringLiteral(", np.sum ") +
+                                bitsText(npSum)));
             QVERIFY2(std::bit_cast<std::uint64_t>(ours) == std::bit_cast<std::uint64_t>(npReduce),
                      qPrintable(where + QStringLiteral(": np.add.reduce ") + bitsText(npReduce)));
             // The pure pairwise order is np.sum within one block (16-bit formats: numpy adds in
@@ -169,7 +166,9 @@ private slots:
                 worst = std::max(worst, ulps);
                 ++values;
                 QVERIFY2(ulps <= 256.0, qPrintable(QStringLiteral("case %1 token %2: %3 against numpy's %4")
-                                                     .arg(c).arg(i).arg(bitsText(ours), bitsText(theirs))));
+                                                       .arg(c)
+                                                       .arg(i)
+                                                       .arg(bitsText(ours), bitsText(theirs))));
             }
         }
         qInfo("numpy softmax: %d cases, %zu probabilities within %g ulps of numpy's float64 softmax", kCases, values,

@@ -3,18 +3,18 @@
 // engine either refuses the value with a message naming the stage, or gives finite probabilities
 // that sum to 1 and draws among the survivors. Never NaN, never an empty list, never a crash.
 // Then the overflows the attack found, one row each (issue 11, item 6).
+#include "engine/core/number_format.h"
+#include "engine/rng/mulberry32.h"
 #include "engine/sampler/candidates.h"
-#include "engine/sampler/chain_evaluation.h"
 #include "engine/sampler/candidates_from_order.h"
-#include "support/chain_test_support.h"
+#include "engine/sampler/chain_evaluation.h"
 #include "engine/sampler/chain_text.h"
 #include "engine/sampler/draw.h"
-#include "engine/rng/mulberry32.h"
-#include "engine/core/number_format.h"
 #include "engine/sampler/sample.h"
 #include "engine/sampler/sampler_analysis.h"
 #include "engine/sampler/softmax.h"
 #include "engine/stages/stage_factory.h"
+#include "support/chain_test_support.h"
 #include "support/test_support.h"
 
 #include <QTest>
@@ -59,9 +59,27 @@ const std::map<std::string, std::vector<std::pair<std::string, std::string>>>& a
 
 const std::vector<double>& extremes()
 {
-    static const std::vector<double> values{0.0,  -0.0,  std::numeric_limits<double>::denorm_min(),
-                                            1e-320, 1e-310, 1e-300, 1e-5, 0.5, 1.0, 2.0, 1e6, 1e300,
-                                            1e308, kMax, -1e-320, -1.0, -2.0, -1e308, -kMax, kInf, -kInf,
+    static const std::vector<double> values{0.0,
+                                            -0.0,
+                                            std::numeric_limits<double>::denorm_min(),
+                                            1e-320,
+                                            1e-310,
+                                            1e-300,
+                                            1e-5,
+                                            0.5,
+                                            1.0,
+                                            2.0,
+                                            1e6,
+                                            1e300,
+                                            1e308,
+                                            kMax,
+                                            -1e-320,
+                                            -1.0,
+                                            -2.0,
+                                            -1e308,
+                                            -kMax,
+                                            kInf,
+                                            -kInf,
                                             std::numeric_limits<double>::quiet_NaN()};
     return values;
 }
@@ -124,19 +142,28 @@ private slots:
                 for (const Parameter& p : stage.value()->parameters()) {
                     std::vector<std::string> values;
                     if (p.spec.kind == ParameterKind::BiasList)
-                        values = {"0@1e308/0@1e308", "0@1e308", "0@-1e308", "1@-inf", "0@-inf/1@-inf/2@-inf/3@-inf/4@-inf",
-                                  "0@1e-320", "4@1.7976931348623157e308/4@-1.7976931348623157e308", "0@inf", "0@nan"};
+                        values = {"0@1e308/0@1e308",
+                                  "0@1e308",
+                                  "0@-1e308",
+                                  "1@-inf",
+                                  "0@-inf/1@-inf/2@-inf/3@-inf/4@-inf",
+                                  "0@1e-320",
+                                  "4@1.7976931348623157e308/4@-1.7976931348623157e308",
+                                  "0@inf",
+                                  "0@nan"};
                     else if (p.spec.kind == ParameterKind::TokenList)
                         values = {"0", "0/1/2/3/4", "4", "-1", "1e20"};
                     else
                         for (double v : extremes())
                             values.push_back(formatDouble(v));
                     for (const std::string& v : values) {
-                        const QString tag = QStringLiteral("%1 %2 %3=%4")
-                                                .arg(QString::fromStdString(semanticsName(s)), QString::fromStdString(name),
-                                                     QString::fromStdString(p.spec.name), QString::fromStdString(v));
-                        QTest::newRow(qPrintable(tag)) << s << QString::fromStdString(name)
-                                                       << QString::fromStdString(p.spec.name) << QString::fromStdString(v);
+                        const QString tag =
+                            QStringLiteral("%1 %2 %3=%4")
+                                .arg(QString::fromStdString(semanticsName(s)), QString::fromStdString(name),
+                                     QString::fromStdString(p.spec.name), QString::fromStdString(v));
+                        QTest::newRow(qPrintable(tag))
+                            << s << QString::fromStdString(name) << QString::fromStdString(p.spec.name)
+                            << QString::fromStdString(v);
                         ++rows;
                     }
                 }
@@ -232,9 +259,10 @@ private slots:
         QTest::addColumn<Semantics>("semantics");
         for (Semantics s : allSemantics())
             QTest::newRow(semanticsName(s).c_str()) << QStringLiteral("temperature=1e-320") << s;
-        QTest::newRow("lesson dynamic") << QStringLiteral("dynamic-temperature=1e-320:delta=1e-321") << Semantics::Lesson;
-        QTest::newRow("llama.cpp dynamic") << QStringLiteral("dynamic-temperature=1e-320:delta=1e-321")
-                                           << Semantics::LlamaCpp;
+        QTest::newRow("lesson dynamic") << QStringLiteral("dynamic-temperature=1e-320:delta=1e-321")
+                                        << Semantics::Lesson;
+        QTest::newRow("llama.cpp dynamic")
+            << QStringLiteral("dynamic-temperature=1e-320:delta=1e-321") << Semantics::LlamaCpp;
         QTest::newRow("two temperatures") << QStringLiteral("temperature=1e-200,temperature=1e-200") << Semantics::Hf;
     }
 

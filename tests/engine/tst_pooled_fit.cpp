@@ -1,10 +1,10 @@
 // The Explorer's draws test where the issue saw it go wrong: Zipf(1.1) over V = 262,144 at
 // top-p 0.9 (tens of thousands of survivors, each expecting far less than one draw in 1,000).
 // Pooled, a correct sampler passes as often as a 1% test should, and a claim 2% off fails.
+#include "engine/models/synthetic_vocabulary.h"
 #include "engine/sampler/explorer_chain.h"
 #include "engine/sampler/explorer_draws.h"
 #include "engine/stats/pooled_fit_test.h"
-#include "engine/models/synthetic_vocabulary.h"
 
 #include <QTest>
 

@@ -32,15 +32,25 @@ std::vector<double> makeValues(Values kind, int n, unsigned seed)
     std::vector<double> v(static_cast<std::size_t>(n));
     for (double& x : v) {
         switch (kind) {
-        case Values::Exps: x = std::exp(std::min(0.0, normal(gen) - 9.0)); break;
-        case Values::FewDistinct: x = 0.125 * static_cast<double>(gen() % 5); break;
+        case Values::Exps:
+            x = std::exp(std::min(0.0, normal(gen) - 9.0));
+            break;
+        case Values::FewDistinct:
+            x = 0.125 * static_cast<double>(gen() % 5);
+            break;
         case Values::ZerosAndDenormals: {
             const unsigned pick = gen() % 4;
-            x = pick == 0 ? 0.0 : pick == 1 ? std::bit_cast<double>(std::uint64_t{gen() % 1000 + 1}) : std::exp(normal(gen) - 9.0);
+            x = pick == 0   ? 0.0
+                : pick == 1 ? std::bit_cast<double>(std::uint64_t{gen() % 1000 + 1})
+                            : std::exp(normal(gen) - 9.0);
             break;
         }
-        case Values::AllEqual: x = 0.25; break;
-        case Values::CloseTogether: x = std::bit_cast<double>(std::bit_cast<std::uint64_t>(1e-5) + gen() % 100000); break;
+        case Values::AllEqual:
+            x = 0.25;
+            break;
+        case Values::CloseTogether:
+            x = std::bit_cast<double>(std::bit_cast<std::uint64_t>(1e-5) + gen() % 100000);
+            break;
         case Values::ClusterAndOutliers:
             x = gen() % 50 == 0 ? 0.5 + 0.01 * static_cast<double>(gen() % 7)
                                 : std::bit_cast<double>(std::bit_cast<std::uint64_t>(1e-5) + gen() % 100000);
@@ -166,13 +176,15 @@ private slots:
         lessonExpSum(logits.data(), logits.size(), temperature, maxScaled, exps.data());
         std::vector<double> sorted = exps;
         std::sort(sorted.begin(), sorted.end(), std::greater<>());
-        const double threshold = sorted[std::min(sorted.size() - 1, static_cast<std::size_t>(share * static_cast<double>(sorted.size())))];
+        const double threshold =
+            sorted[std::min(sorted.size() - 1, static_cast<std::size_t>(share * static_cast<double>(sorted.size())))];
 
         const std::optional<float> floor = logitFloor(threshold, temperature, maxScaled);
         QVERIFY(floor.has_value());
         for (std::size_t i = 0; i < logits.size(); ++i)
             if (logits[i] < *floor)
-                QVERIFY2(exps[i] < threshold, qPrintable(QStringLiteral("logit %1 below the floor %2").arg(logits[i]).arg(*floor)));
+                QVERIFY2(exps[i] < threshold,
+                         qPrintable(QStringLiteral("logit %1 below the floor %2").arg(logits[i]).arg(*floor)));
         std::vector<Ranked> expected, gathered(5, Ranked{1.0, 7});
         gatherAtLeast(exps, threshold, expected, avx2);
         gatherAtLeastByLogit(logits.data(), exps, *floor, threshold, gathered, avx2);

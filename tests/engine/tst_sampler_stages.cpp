@@ -1,11 +1,11 @@
 // Each sampler stage on its own: llama.cpp's and Hugging Face's own unit-test expectations
 // (tests/test-sampling.cpp and tests/generation/test_logits_process.py) restated as data rows,
 // hand-worked cases with the arithmetic shown, state (mirostat, XTC) and degenerate inputs.
-#include "support/chain_test_support.h"
 #include "engine/stages/dynamic_temperature_stage.h"
 #include "engine/stages/mirostat_v1_stage.h"
 #include "engine/stages/mirostat_v2_stage.h"
 #include "engine/stages/stage_factory.h"
+#include "support/chain_test_support.h"
 
 #include <QTest>
 
@@ -59,7 +59,8 @@ private slots:
         row("temp_ext 0 0 1") << "dynamic-temperature=0:delta=0" << up << std::vector<int>{} << true
                               << std::vector<double>{0, 0, 0, 1};
         row("top_k 1") << "top-k=1" << up << std::vector<int>{} << true << std::vector<double>{1};
-        row("top_k 3") << "top-k=3" << up << std::vector<int>{} << true << std::vector<double>{0.44444, 0.33333, 0.22222};
+        row("top_k 3") << "top-k=3" << up << std::vector<int>{} << true
+                       << std::vector<double>{0.44444, 0.33333, 0.22222};
         row("top_k 4") << "top-k=4" << up << std::vector<int>{} << true << down;
         row("top_k 0") << "top-k=0" << up << std::vector<int>{} << true << up;
         row("top_p 0") << "top-p=0" << up << std::vector<int>{} << true << std::vector<double>{1};
@@ -73,14 +74,17 @@ private slots:
                           << std::vector<double>{0.2 / 0.9, 0.3 / 0.9, 0.4 / 0.9};
         row("min_p 0.49") << "min-p=0.49" << up << std::vector<int>{} << true
                           << std::vector<double>{0.2 / 0.9, 0.3 / 0.9, 0.4 / 0.9};
-        row("min_p 0.51") << "min-p=0.51" << up << std::vector<int>{} << true << std::vector<double>{0.3 / 0.7, 0.4 / 0.7};
-        row("min_p 0.74") << "min-p=0.74" << up << std::vector<int>{} << true << std::vector<double>{0.3 / 0.7, 0.4 / 0.7};
+        row("min_p 0.51") << "min-p=0.51" << up << std::vector<int>{} << true
+                          << std::vector<double>{0.3 / 0.7, 0.4 / 0.7};
+        row("min_p 0.74") << "min-p=0.74" << up << std::vector<int>{} << true
+                          << std::vector<double>{0.3 / 0.7, 0.4 / 0.7};
         row("min_p 0.76") << "min-p=0.76" << up << std::vector<int>{} << true << std::vector<double>{1};
         row("min_p 1") << "min-p=1" << up << std::vector<int>{} << true << std::vector<double>{1};
         row("min_p 1.05") << "min-p=1.05" << up << std::vector<int>{} << true << std::vector<double>{1};
         // XTC and typical end without dist: p are the softmax values from before the cut.
         row("xtc 0.09") << "xtc=1:threshold=0.09" << down << std::vector<int>{} << false << std::vector<double>{0.1};
-        row("xtc 0.19") << "xtc=1:threshold=0.19" << down << std::vector<int>{} << false << std::vector<double>{0.2, 0.1};
+        row("xtc 0.19") << "xtc=1:threshold=0.19" << down << std::vector<int>{} << false
+                        << std::vector<double>{0.2, 0.1};
         row("xtc 0.29") << "xtc=1:threshold=0.29" << down << std::vector<int>{} << false
                         << std::vector<double>{0.3, 0.2, 0.1};
         row("xtc 0.39 (should not)") << "xtc=1:threshold=0.39" << down << std::vector<int>{} << false << down;
@@ -101,15 +105,14 @@ private slots:
         row("freq+presence {0,1,2,0,0}") << "penalties=5:frequency=5:presence=5" << five
                                          << std::vector<int>{0, 1, 2, 0, 0} << true
                                          << std::vector<double>{0.000000, 0.000023, 0.000023, 0.499977, 0.499977};
-        row("dry short history") << "dry=1:base=1.1:allowed-length=2:last-n=4" << four << std::vector<int>{0, 1}
-                                 << true << four;
+        row("dry short history") << "dry=1:base=1.1:allowed-length=2:last-n=4" << four << std::vector<int>{0, 1} << true
+                                 << four;
         row("dry repeat") << "dry=1:base=1.1:allowed-length=2:last-n=5" << four << std::vector<int>{0, 1, 2, 0, 1}
                           << true << std::vector<double>{0.296923, 0.296923, 0.109232, 0.296923};
         row("dry breaker") << "dry=1:base=1.1:allowed-length=2:last-n=6:breakers=3" << five
                            << std::vector<int>{0, 1, 3, 4, 0, 1} << true << five;
-        row("dry multiplier 2") << "dry=2:base=1.1:allowed-length=2:last-n=5" << five
-                                << std::vector<int>{0, 1, 2, 0, 1} << true
-                                << std::vector<double>{0.241818, 0.241818, 0.032727, 0.241818, 0.241818};
+        row("dry multiplier 2") << "dry=2:base=1.1:allowed-length=2:last-n=5" << five << std::vector<int>{0, 1, 2, 0, 1}
+                                << true << std::vector<double>{0.241818, 0.241818, 0.032727, 0.241818, 0.241818};
         row("dry allowed 4") << "dry=1:base=1.1:allowed-length=4:last-n=7" << five
                              << std::vector<int>{0, 1, 2, 3, 4, 0, 1} << true << five;
         row("top_n_sigma 1") << "top-n-sigma=1" << up << std::vector<int>{} << true
@@ -155,31 +158,39 @@ private slots:
 
         QTest::newRow("top_k 3 ramp") << "top-k=3" << ramp(0, 10) << std::vector<int>{7, 8, 9} << 3;
         QTest::newRow("top_k 3 shifted ramp") << "top-k=3" << ramp2 << std::vector<int>{2, 3, 4} << 3;
-        QTest::newRow("top_k 1 keep 3 uniform") << "top-k=1:min-keep=3" << uniform5 << std::vector<int>{0, 1, 2, 3, 4} << 5;
+        QTest::newRow("top_k 1 keep 3 uniform")
+            << "top-k=1:min-keep=3" << uniform5 << std::vector<int>{0, 1, 2, 3, 4} << 5;
         QTest::newRow("top_k 1 keep 3 ramp") << "top-k=1:min-keep=3" << ramp(0, 5) << std::vector<int>{2, 3, 4} << 3;
-        QTest::newRow("top_p 0.8 boundary row (D6)") << "top-p=0.8" << logOf({0.3, 0.1, 0.1, 0.5})
-                                                      << std::vector<int>{0, 3} << 2;
-        QTest::newRow("top_p 0.8 second row") << "top-p=0.8" << logOf({0.15, 0.3, 0.3, 0.25})
-                                               << std::vector<int>{1, 2, 3} << 3;
+        QTest::newRow("top_p 0.8 boundary row (D6)")
+            << "top-p=0.8" << logOf({0.3, 0.1, 0.1, 0.5}) << std::vector<int>{0, 3} << 2;
+        QTest::newRow("top_p 0.8 second row")
+            << "top-p=0.8" << logOf({0.15, 0.3, 0.3, 0.25}) << std::vector<int>{1, 2, 3} << 3;
         QTest::newRow("top_p 0.9 keep 2 ramp") << "top-p=0.9:min-keep=2" << r << std::vector<int>{} << 3;
         QTest::newRow("top_p 0.9 keep 2 extreme") << "top-p=0.9:min-keep=2" << r100 << std::vector<int>{} << 2;
-        QTest::newRow("min_p 0.05 row 1") << "min-p=0.05" << logOf({0.9, 0.0274, 0.047, 0.0274}) << std::vector<int>{0, 2} << 2;
-        QTest::newRow("min_p 0.05 row 2") << "min-p=0.05" << logOf({0.15, 0.3, 0.3, 0.25}) << std::vector<int>{0, 1, 2, 3} << 4;
-        QTest::newRow("min_p 0.05 row 3") << "min-p=0.05" << logOf({0.97, 0.01, 0.01, 0.01}) << std::vector<int>{0} << 1;
+        QTest::newRow("min_p 0.05 row 1")
+            << "min-p=0.05" << logOf({0.9, 0.0274, 0.047, 0.0274}) << std::vector<int>{0, 2} << 2;
+        QTest::newRow("min_p 0.05 row 2")
+            << "min-p=0.05" << logOf({0.15, 0.3, 0.3, 0.25}) << std::vector<int>{0, 1, 2, 3} << 4;
+        QTest::newRow("min_p 0.05 row 3")
+            << "min-p=0.05" << logOf({0.97, 0.01, 0.01, 0.01}) << std::vector<int>{0} << 1;
         QTest::newRow("min_p 0.9 keep 2 ramp") << "min-p=0.9:min-keep=2" << r << std::vector<int>{} << 2;
         QTest::newRow("min_p 0.9 keep 2 extreme") << "min-p=0.9:min-keep=2" << r100 << std::vector<int>{} << 2;
-        QTest::newRow("typical 0.5 peaked") << "typical=0.5" << logOf({0.97, 0.01, 0.01, 0.01}) << std::vector<int>{0} << 1;
-        QTest::newRow("typical 0.5 flat") << "typical=0.5" << logOf({0.4, 0.2, 0.2, 0.2}) << std::vector<int>{1, 2, 3} << 3;
-        QTest::newRow("typical keep 3 uniform") << "typical=0.5:min-keep=3" << uniform5
-                                                << std::vector<int>{0, 1, 2, 3, 4} << 5;
+        QTest::newRow("typical 0.5 peaked")
+            << "typical=0.5" << logOf({0.97, 0.01, 0.01, 0.01}) << std::vector<int>{0} << 1;
+        QTest::newRow("typical 0.5 flat")
+            << "typical=0.5" << logOf({0.4, 0.2, 0.2, 0.2}) << std::vector<int>{1, 2, 3} << 3;
+        QTest::newRow("typical keep 3 uniform")
+            << "typical=0.5:min-keep=3" << uniform5 << std::vector<int>{0, 1, 2, 3, 4} << 5;
         QTest::newRow("typical 0.7 keep 2 ramp") << "typical=0.7:min-keep=2" << r << std::vector<int>{} << 2;
         QTest::newRow("typical 0.7 keep 2 extreme") << "typical=0.7:min-keep=2" << r100 << std::vector<int>{} << 2;
-        QTest::newRow("epsilon 0.1 row 1") << "epsilon=0.1" << logOf({0.87, 0.099, 0.001, 0.03}) << std::vector<int>{0} << 1;
-        QTest::newRow("epsilon 0.1 row 2") << "epsilon=0.1" << logOf({0.4, 0.299, 0.101, 0.2})
-                                           << std::vector<int>{0, 1, 2, 3} << 4;
+        QTest::newRow("epsilon 0.1 row 1")
+            << "epsilon=0.1" << logOf({0.87, 0.099, 0.001, 0.03}) << std::vector<int>{0} << 1;
+        QTest::newRow("epsilon 0.1 row 2")
+            << "epsilon=0.1" << logOf({0.4, 0.299, 0.101, 0.2}) << std::vector<int>{0, 1, 2, 3} << 4;
         QTest::newRow("epsilon 0.05 keep 2 ramp") << "epsilon=0.05:min-keep=2" << r << std::vector<int>{} << 3;
         QTest::newRow("epsilon 0.05 keep 2 extreme") << "epsilon=0.05:min-keep=2" << r100 << std::vector<int>{} << 2;
-        QTest::newRow("eta 0.0625 row 1") << "eta=0.0625" << logOf({0.0, 0.1, 0.8, 0.1}) << std::vector<int>{1, 2, 3} << 3;
+        QTest::newRow("eta 0.0625 row 1")
+            << "eta=0.0625" << logOf({0.0, 0.1, 0.8, 0.1}) << std::vector<int>{1, 2, 3} << 3;
         QTest::newRow("eta 0.0625 row 2") << "eta=0.0625" << logOf({0.01, 0.04, 0.9, 0.05}) << std::vector<int>{2} << 1;
         QTest::newRow("eta 0.1 keep 2 ramp") << "eta=0.1:min-keep=2" << r << std::vector<int>{} << 2;
         QTest::newRow("eta 0.1 keep 2 extreme") << "eta=0.1:min-keep=2" << r100 << std::vector<int>{} << 2;
@@ -248,79 +259,99 @@ private slots:
         QTest::addColumn<QString>("chain");
         QTest::addColumn<std::vector<double>>("logits");
         QTest::addColumn<std::vector<int>>("history");
-        QTest::addColumn<std::vector<int>>("ids");       // survivors in array order
-        QTest::addColumn<std::vector<double>>("p");      // after a final softmax (empty: unchecked)
+        QTest::addColumn<std::vector<int>>("ids");   // survivors in array order
+        QTest::addColumn<std::vector<double>>("p");  // after a final softmax (empty: unchecked)
 
         const double l5 = std::log(0.5), l3 = std::log(0.3), l2 = std::log(0.2);
         // [0, ln .5, ln .1] has p proportional to 1 : .5 : .1; min-p .2 keeps ratio >= .2, i.e.
         // ids 0 and 1, renormalised 1/1.5 = .6667 and .5/1.5 = .3333.
-        QTest::newRow("min-p 0.2") << "llama.cpp" << "min-p=0.2" << std::vector<double>{0, l5, std::log(0.1)}
-                                   << std::vector<int>{} << std::vector<int>{0, 1} << std::vector<double>{2.0 / 3, 1.0 / 3};
+        QTest::newRow("min-p 0.2") << "llama.cpp"
+                                   << "min-p=0.2" << std::vector<double>{0, l5, std::log(0.1)} << std::vector<int>{}
+                                   << std::vector<int>{0, 1} << std::vector<double>{2.0 / 3, 1.0 / 3};
         // probs .5 .3 .2, top-p .6: running totals .5 (< .6) then .8 (>= .6): keep 2, p = .5/.8, .3/.8.
-        QTest::newRow("top-p 0.6") << "llama.cpp" << "top-p=0.6" << std::vector<double>{l5, l3, l2} << std::vector<int>{}
+        QTest::newRow("top-p 0.6") << "llama.cpp"
+                                   << "top-p=0.6" << std::vector<double>{l5, l3, l2} << std::vector<int>{}
                                    << std::vector<int>{0, 1} << std::vector<double>{0.625, 0.375};
         // Logits 3 1 2 2, k = 2: 3 is first; 2 and 2 tie for second, the lower id (2) wins.
-        QTest::newRow("top-k tie, exact k") << "llama.cpp" << "top-k=2" << std::vector<double>{3, 1, 2, 2}
-                                            << std::vector<int>{} << std::vector<int>{0, 2} << std::vector<double>{};
+        QTest::newRow("top-k tie, exact k") << "llama.cpp"
+                                            << "top-k=2" << std::vector<double>{3, 1, 2, 2} << std::vector<int>{}
+                                            << std::vector<int>{0, 2} << std::vector<double>{};
         // Same logits under hf: the 2nd largest value is 2; only 1 (< 2) goes.
-        QTest::newRow("top-k tie, hf keeps ties") << "hf" << "top-k=2" << std::vector<double>{3, 1, 2, 2}
-                                                  << std::vector<int>{} << std::vector<int>{0, 2, 3} << std::vector<double>{};
+        QTest::newRow("top-k tie, hf keeps ties") << "hf"
+                                                  << "top-k=2" << std::vector<double>{3, 1, 2, 2} << std::vector<int>{}
+                                                  << std::vector<int>{0, 2, 3} << std::vector<double>{};
         // probs .6 .3 .1: H = .3065 + .3612 + .2303 = .8979 nats; |-ln p - H| = .3871, .3061, 1.4047.
         // Typicality order 1, 0, 2; totals .3 (<= .5), .9 (> .5): keep ids 1, 0 in that order.
-        QTest::newRow("typical 0.5") << "llama.cpp" << "typical=0.5" << std::vector<double>{std::log(0.6), l3, std::log(0.1)}
-                                     << std::vector<int>{} << std::vector<int>{1, 0} << std::vector<double>{1.0 / 3, 2.0 / 3};
+        QTest::newRow("typical 0.5") << "llama.cpp"
+                                     << "typical=0.5" << std::vector<double>{std::log(0.6), l3, std::log(0.1)}
+                                     << std::vector<int>{} << std::vector<int>{1, 0}
+                                     << std::vector<double>{1.0 / 3, 2.0 / 3};
         // hf: totals in the same order .3 (< .5, counts), .9: last = 1, boundary score .3871;
         // id 2 scores 1.4047 > .3871 and goes. Ids stay in token order.
-        QTest::newRow("typical 0.5 hf") << "hf" << "typical=0.5" << std::vector<double>{std::log(0.6), l3, std::log(0.1)}
-                                        << std::vector<int>{} << std::vector<int>{0, 1} << std::vector<double>{2.0 / 3, 1.0 / 3};
+        QTest::newRow("typical 0.5 hf") << "hf"
+                                        << "typical=0.5" << std::vector<double>{std::log(0.6), l3, std::log(0.1)}
+                                        << std::vector<int>{} << std::vector<int>{0, 1}
+                                        << std::vector<double>{2.0 / 3, 1.0 / 3};
         // probs .5 .45 .05, epsilon .1: only .05 < .1 goes.
-        QTest::newRow("epsilon 0.1") << "hf" << "epsilon=0.1" << std::vector<double>{l5, std::log(0.45), std::log(0.05)}
-                                     << std::vector<int>{} << std::vector<int>{0, 1} << std::vector<double>{0.5 / 0.95, 0.45 / 0.95};
+        QTest::newRow("epsilon 0.1") << "hf"
+                                     << "epsilon=0.1" << std::vector<double>{l5, std::log(0.45), std::log(0.05)}
+                                     << std::vector<int>{} << std::vector<int>{0, 1}
+                                     << std::vector<double>{0.5 / 0.95, 0.45 / 0.95};
         // probs .7 .2 .1: H = .2497 + .3219 + .2303 = .8018; sqrt(.25) e^-H = .5 * .4485 = .2243;
         // eta = min(.25, .2243) = .2243, so .2 and .1 go.
-        QTest::newRow("eta 0.25") << "hf" << "eta=0.25" << std::vector<double>{std::log(0.7), l2, std::log(0.1)}
+        QTest::newRow("eta 0.25") << "hf"
+                                  << "eta=0.25" << std::vector<double>{std::log(0.7), l2, std::log(0.1)}
                                   << std::vector<int>{} << std::vector<int>{0} << std::vector<double>{1};
         // Logits 0 1 2 10: mean 3.25, population variance (10.5625 + 5.0625 + 1.5625 + 45.5625) / 4
         // = 15.6875, sigma 3.9608; threshold 10 - 3.9608 = 6.04 keeps id 3 only (others stay at -inf).
-        QTest::newRow("top-n-sigma 1") << "llama.cpp" << "top-n-sigma=1" << std::vector<double>{0, 1, 2, 10}
-                                       << std::vector<int>{} << std::vector<int>{3} << std::vector<double>{1};
+        QTest::newRow("top-n-sigma 1") << "llama.cpp"
+                                       << "top-n-sigma=1" << std::vector<double>{0, 1, 2, 10} << std::vector<int>{}
+                                       << std::vector<int>{3} << std::vector<double>{1};
         // probs .5 .3 .15 .05, threshold .1: the leading run >= .1 is .5 .3 .15 (last index 2), so
         // the first two go and .15 .05 stay with their old p.
-        QTest::newRow("xtc") << "llama.cpp" << "xtc=1:threshold=0.1"
-                             << std::vector<double>{l5, l3, std::log(0.15), std::log(0.05)} << std::vector<int>{}
-                             << std::vector<int>{2, 3} << std::vector<double>{0.75, 0.25};
+        QTest::newRow("xtc") << "llama.cpp"
+                             << "xtc=1:threshold=0.1" << std::vector<double>{l5, l3, std::log(0.15), std::log(0.05)}
+                             << std::vector<int>{} << std::vector<int>{2, 3} << std::vector<double>{0.75, 0.25};
         // Logits 2 -1 .5, history 0 1 0, repeat 2, frequency .5, presence 1:
         // id 0: 2 / 2 = 1, minus 2 * .5 + 1 = -1;  id 1: -1 * 2 = -2, minus .5 + 1 = -3.5;  id 2 untouched.
-        QTest::newRow("penalties") << "llama.cpp" << "penalties=64:repeat=2:frequency=0.5:presence=1"
+        QTest::newRow("penalties") << "llama.cpp"
+                                   << "penalties=64:repeat=2:frequency=0.5:presence=1"
                                    << std::vector<double>{2, -1, 0.5} << std::vector<int>{0, 1, 0}
                                    << std::vector<int>{0, 1, 2}
-                                   << std::vector<double>{std::exp(-1) / (std::exp(-1) + std::exp(-3.5) + std::exp(0.5)),
-                                                          std::exp(-3.5) / (std::exp(-1) + std::exp(-3.5) + std::exp(0.5)),
-                                                          std::exp(0.5) / (std::exp(-1) + std::exp(-3.5) + std::exp(0.5))};
+                                   << std::vector<double>{
+                                          std::exp(-1) / (std::exp(-1) + std::exp(-3.5) + std::exp(0.5)),
+                                          std::exp(-3.5) / (std::exp(-1) + std::exp(-3.5) + std::exp(0.5)),
+                                          std::exp(0.5) / (std::exp(-1) + std::exp(-3.5) + std::exp(0.5))};
         // Only the last 2 tokens (1 0) count with last-n 2: id 0 once, id 1 once: same as above
         // but id 0 loses 1 * .5 + 1 = 1.5 (2/2 - 1.5 = -.5) instead of 2.
-        QTest::newRow("penalties window") << "llama.cpp" << "penalties=2:repeat=2:frequency=0.5:presence=1"
-                                          << std::vector<double>{2, -1, 0.5} << std::vector<int>{0, 1, 0}
-                                          << std::vector<int>{0, 1, 2}
-                                          << std::vector<double>{std::exp(-0.5) / (std::exp(-0.5) + std::exp(-3.5) + std::exp(0.5)),
-                                                                 std::exp(-3.5) / (std::exp(-0.5) + std::exp(-3.5) + std::exp(0.5)),
-                                                                 std::exp(0.5) / (std::exp(-0.5) + std::exp(-3.5) + std::exp(0.5))};
+        QTest::newRow("penalties window")
+            << "llama.cpp"
+            << "penalties=2:repeat=2:frequency=0.5:presence=1" << std::vector<double>{2, -1, 0.5}
+            << std::vector<int>{0, 1, 0} << std::vector<int>{0, 1, 2}
+            << std::vector<double>{std::exp(-0.5) / (std::exp(-0.5) + std::exp(-3.5) + std::exp(0.5)),
+                                   std::exp(-3.5) / (std::exp(-0.5) + std::exp(-3.5) + std::exp(0.5)),
+                                   std::exp(0.5) / (std::exp(-0.5) + std::exp(-3.5) + std::exp(0.5))};
         // Bias: 0 0 0 + {1: +ln 3, 2: -inf} gives p = 1/4, 3/4, 0.
-        QTest::newRow("logit bias") << "lesson" << "logit-bias=1@" + QString::number(std::log(3.0), 'g', 17) + "/2@-inf"
+        QTest::newRow("logit bias") << "lesson"
+                                    << "logit-bias=1@" + QString::number(std::log(3.0), 'g', 17) + "/2@-inf"
                                     << std::vector<double>{0, 0, 0} << std::vector<int>{} << std::vector<int>{0, 1}
                                     << std::vector<double>{0.25, 0.75};
         // History 7 8 9 7 8 (DRY with allowed length 2, multiplier 1, base 2): the suffix "7 8" also
         // ends at position 1 and was followed by 9, so 9 loses 1 * 2^(2-2) = 1.
-        QTest::newRow("dry") << "llama.cpp" << "dry=1:base=2:allowed-length=2"
-                             << std::vector<double>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0} << std::vector<int>{7, 8, 9, 7, 8}
-                             << std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9} << std::vector<double>{};
+        QTest::newRow("dry") << "llama.cpp"
+                             << "dry=1:base=2:allowed-length=2" << std::vector<double>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+                             << std::vector<int>{7, 8, 9, 7, 8} << std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+                             << std::vector<double>{};
         // Temperature 0.5 on logits 1 0: p = e^2 / (e^2 + 1) = .8808, .1192.
-        QTest::newRow("temperature 0.5") << "hf" << "temperature=0.5" << std::vector<double>{1, 0} << std::vector<int>{}
+        QTest::newRow("temperature 0.5") << "hf"
+                                         << "temperature=0.5" << std::vector<double>{1, 0} << std::vector<int>{}
                                          << std::vector<int>{0, 1}
-                                         << std::vector<double>{std::exp(2.0) / (std::exp(2.0) + 1), 1 / (std::exp(2.0) + 1)};
+                                         << std::vector<double>{std::exp(2.0) / (std::exp(2.0) + 1),
+                                                                1 / (std::exp(2.0) + 1)};
         // Greedy on 1 3 3: the first 3 (id 1) wins.
-        QTest::newRow("greedy") << "hf" << "greedy" << std::vector<double>{1, 3, 3} << std::vector<int>{}
-                                << std::vector<int>{1} << std::vector<double>{1};
+        QTest::newRow("greedy") << "hf"
+                                << "greedy" << std::vector<double>{1, 3, 3} << std::vector<int>{} << std::vector<int>{1}
+                                << std::vector<double>{1};
     }
 
     void handWorked()
@@ -347,8 +378,8 @@ private slots:
     void dryPenaltyValue()
     {
         // The "dry" row above: 9 loses exactly multiplier * base^(2 - 2) = 1, nothing else moves.
-        auto a = applied("dry=1:base=2:allowed-length=2", Semantics::LlamaCpp, arrayFromLogits(std::vector<double>(10, 0.0)),
-                         {7, 8, 9, 7, 8});
+        auto a = applied("dry=1:base=2:allowed-length=2", Semantics::LlamaCpp,
+                         arrayFromLogits(std::vector<double>(10, 0.0)), {7, 8, 9, 7, 8});
         for (const auto& t : a.data())
             QCOMPARE(t.logit, t.id == 9 ? -1.0 : 0.0);
         // "7 8 9 7 8 9 7 8": the repeat "7 8 9 7 8" is 5 long before 9 again: 2^(5-2) = 8.
@@ -472,12 +503,27 @@ private slots:
     void degenerateInputs()
     {
         QFETCH(std::vector<double>, logits);
-        const std::vector<std::string> chains{
-            "temperature=0.7", "temperature=0", "greedy", "top-k=2", "top-p=0.5", "top-p=0", "min-p=0.5",
-            "typical=0.5", "epsilon=0.3", "eta=0.3", "top-n-sigma=1", "xtc=1:threshold=0.1", "mirostat-v1=3",
-            "mirostat-v2=3", "dynamic-temperature=1:delta=1", "dynamic-temperature=0.1:delta=0.5",
-            "penalties=-1:repeat=1.5:frequency=0.5:presence=0.5", "logit-bias=0@-inf", "no-repeat-ngram=2",
-            "dry=1:allowed-length=1", "top-k=3,top-p=0.9,min-p=0.1,temperature=0.5"};
+        const std::vector<std::string> chains{"temperature=0.7",
+                                              "temperature=0",
+                                              "greedy",
+                                              "top-k=2",
+                                              "top-p=0.5",
+                                              "top-p=0",
+                                              "min-p=0.5",
+                                              "typical=0.5",
+                                              "epsilon=0.3",
+                                              "eta=0.3",
+                                              "top-n-sigma=1",
+                                              "xtc=1:threshold=0.1",
+                                              "mirostat-v1=3",
+                                              "mirostat-v2=3",
+                                              "dynamic-temperature=1:delta=1",
+                                              "dynamic-temperature=0.1:delta=0.5",
+                                              "penalties=-1:repeat=1.5:frequency=0.5:presence=0.5",
+                                              "logit-bias=0@-inf",
+                                              "no-repeat-ngram=2",
+                                              "dry=1:allowed-length=1",
+                                              "top-k=3,top-p=0.9,min-p=0.1,temperature=0.5"};
         for (Semantics s : engine::allSemantics())
             for (const auto& text : chains) {
                 auto chain = engine::parseChain(text, s);
@@ -489,7 +535,8 @@ private slots:
                 QVERIFY2(!final.empty(), text.c_str());
                 double sum = 0;
                 for (const auto& t : final.data()) {
-                    QVERIFY2(!std::isnan(t.p) && !std::isnan(t.logit), (text + " / " + engine::semanticsName(s)).c_str());
+                    QVERIFY2(!std::isnan(t.p) && !std::isnan(t.logit),
+                             (text + " / " + engine::semanticsName(s)).c_str());
                     sum += t.p;
                 }
                 QVERIFY2(std::fabs(sum - 1) < 1e-12, (text + " / " + engine::semanticsName(s)).c_str());

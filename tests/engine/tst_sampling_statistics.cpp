@@ -1,9 +1,9 @@
 // Statistical tests with fixed seeds: 10^5 draws through the sampler pass a chi-square
 // goodness-of-fit test against the renormalised probabilities, for several settings and RNGs;
 // and a deliberately biased sampler fails it, so the test has power.
+#include "engine/rng/rng_factory.h"
 #include "engine/sampler/candidates.h"
 #include "engine/sampler/lesson_examples.h"
-#include "engine/rng/rng_factory.h"
 #include "engine/sampler/sample.h"
 #include "engine/stats/statistics.h"
 #include "support/test_support.h"
@@ -72,8 +72,8 @@ private slots:
         const CandidateList list = candidates(d.logits, s);
         const Fit fit = drawAndTest(list, rng.toStdString(), seed, kDraws);
         QCOMPARE(fit.test.degreesOfFreedom, static_cast<int>(list.size()) - 1);
-        QVERIFY2(fit.test.pValue > kAlpha, qPrintable(QStringLiteral("chi2 = %1, p = %2")
-                                                          .arg(fit.test.statistic).arg(fit.test.pValue)));
+        QVERIFY2(fit.test.pValue > kAlpha,
+                 qPrintable(QStringLiteral("chi2 = %1, p = %2").arg(fit.test.statistic).arg(fit.test.pValue)));
     }
 
     void aBiasedSamplerIsDetected()

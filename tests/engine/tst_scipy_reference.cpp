@@ -24,10 +24,7 @@ QByteArray hex(double x)
     return buffer;
 }
 
-double fromHex(const QByteArray& text)
-{
-    return std::strtod(text.constData(), nullptr);
-}
+double fromHex(const QByteArray& text) { return std::strtod(text.constData(), nullptr); }
 
 // |a - b| within `relative` of b, or both below `floor`.
 bool close(double a, double b, double relative, double floor = 0.0)
@@ -84,7 +81,10 @@ private slots:
             worst = std::max(worst, theirs > 0 ? std::abs(ours - theirs) / theirs : 0.0);
             QVERIFY2(close(ours, theirs, 1e-9, 1e-300),
                      qPrintable(QStringLiteral("chi2.sf(%1, %2): %3 against scipy's %4")
-                                    .arg(x, 0, 'g', 17).arg(dof).arg(ours, 0, 'g', 17).arg(theirs, 0, 'g', 17)));
+                                    .arg(x, 0, 'g', 17)
+                                    .arg(dof)
+                                    .arg(ours, 0, 'g', 17)
+                                    .arg(theirs, 0, 'g', 17)));
         }
         qInfo("scipy chi2.sf: %d cases, largest relative difference %g", kCases, worst);
     }
@@ -136,8 +136,8 @@ private slots:
         std::vector<engine::FitTest> gTests;
         for (const Case& x : cases) {
             gTests.push_back(engine::gTest(x.observed, x.expected));
-            input += "chi2 " + hex(gTests.back().statistic / gTests.back().correction) + ' '
-                   + QByteArray::number(gTests.back().degreesOfFreedom) + '\n';
+            input += "chi2 " + hex(gTests.back().statistic / gTests.back().correction) + ' ' +
+                     QByteArray::number(gTests.back().degreesOfFreedom) + '\n';
         }
         QString error;
         const QStringList lines = runCases(m_python, input, 3 * kCases, &error);
@@ -152,11 +152,13 @@ private slots:
             const QString where = QStringLiteral("case %1 (%2 bins)").arg(c).arg(x.observed.size());
             // The statistics are sums in different orders: equal to about 1e-13.
             QVERIFY2(close(chi.statistic, fromHex(pearson[0].toLatin1()), 1e-11),
-                     qPrintable(where + QStringLiteral(": chi-square %1 against %2").arg(chi.statistic, 0, 'g', 17)
+                     qPrintable(where + QStringLiteral(": chi-square %1 against %2")
+                                            .arg(chi.statistic, 0, 'g', 17)
                                             .arg(fromHex(pearson[0].toLatin1()), 0, 'g', 17)));
             QVERIFY2(close(chi.pValue, fromHex(pearson[1].toLatin1()), 1e-8, 1e-300), qPrintable(where));
             QVERIFY2(close(g.statistic, fromHex(likelihood[0].toLatin1()), 1e-11),
-                     qPrintable(where + QStringLiteral(": G %1 against %2").arg(g.statistic, 0, 'g', 17)
+                     qPrintable(where + QStringLiteral(": G %1 against %2")
+                                            .arg(g.statistic, 0, 'g', 17)
                                             .arg(fromHex(likelihood[0].toLatin1()), 0, 'g', 17)));
             QVERIFY2(close(g.pValue, gP, 1e-9, 1e-300), qPrintable(where));
         }
@@ -196,16 +198,20 @@ private slots:
             const QStringList fields = lines[c].split(QLatin1Char(' '));
             const double d = fromHex(fields[0].toLatin1());
             const double p = fromHex(fields[1].toLatin1());
-            const QString where = QStringLiteral("case %1 (n %2)").arg(c).arg(cases[static_cast<std::size_t>(c)].size());
+            const QString where =
+                QStringLiteral("case %1 (n %2)").arg(c).arg(cases[static_cast<std::size_t>(c)].size());
             QCOMPARE(ours.statistic, d);  // the same formula: bit for bit
             // Where kstest takes Pelz-Good's approximation, LogitLab's exact p is scipy's own Durbin
             // matrix to 1e-9 and kstest's to the approximation's 1e-4.
             const bool pelzGood = fields.size() > 2 && fields[2] != QLatin1String("-");
             const double reference = pelzGood ? fromHex(fields[2].toLatin1()) : p;
-            QVERIFY2(close(ours.pValue, reference, 1e-9, 1e-300) && close(ours.pValue, p, pelzGood ? 1e-4 : 1e-9, 1e-300),
+            QVERIFY2(close(ours.pValue, reference, 1e-9, 1e-300) &&
+                         close(ours.pValue, p, pelzGood ? 1e-4 : 1e-9, 1e-300),
                      qPrintable(where + QStringLiteral(": D %1, p %2 (%3) against scipy's %4 (exact %5)")
-                                            .arg(d, 0, 'g', 17).arg(ours.pValue, 0, 'g', 17)
-                                            .arg(QString::fromStdString(ours.method)).arg(p, 0, 'g', 17)
+                                            .arg(d, 0, 'g', 17)
+                                            .arg(ours.pValue, 0, 'g', 17)
+                                            .arg(QString::fromStdString(ours.method))
+                                            .arg(p, 0, 'g', 17)
                                             .arg(reference, 0, 'g', 17)));
             worst = std::max(worst, reference > 0 ? std::abs(ours.pValue - reference) / reference : 0.0);
             pelzGoodCases += pelzGood;

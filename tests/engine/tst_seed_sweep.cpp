@@ -1,14 +1,14 @@
 // The seed-sweep engine: the lesson's exact counts, the fast walk equal to the lesson's walk,
 // p-values that are uniform for a correct sampler and not for a wrong one (the test has power),
 // order independence of work items, replay, and refusals before any work.
+#include "engine/experiments/seed_sweep.h"
+#include "engine/experiments/sweep_source.h"
 #include "engine/sampler/candidates.h"
 #include "engine/sampler/cumulative_walk.h"
 #include "engine/sampler/lesson_examples.h"
-#include "support/misreporting_source.h"
 #include "engine/sampler/sample.h"
-#include "engine/experiments/seed_sweep.h"
 #include "engine/stats/statistics.h"
-#include "engine/experiments/sweep_source.h"
+#include "support/misreporting_source.h"
 #include "support/test_support.h"
 
 #include <QTest>
@@ -129,8 +129,9 @@ private slots:
         auto e = SeedSweepExperiment::prepare(p);
         QVERIFY(e.ok());
         const SeedSweepSummary s = e->summarise(runAll(*e));
-        QVERIFY2(s.chiSquareUniformity.pValue > 0.01,
-                 qPrintable(QStringLiteral("KS D = %1, p = %2").arg(s.chiSquareUniformity.statistic).arg(s.chiSquareUniformity.pValue)));
+        QVERIFY2(s.chiSquareUniformity.pValue > 0.01, qPrintable(QStringLiteral("KS D = %1, p = %2")
+                                                                     .arg(s.chiSquareUniformity.statistic)
+                                                                     .arg(s.chiSquareUniformity.pValue)));
         QVERIFY(s.gTestUniformity.pValue > 0.01);
         QVERIFY(s.pooledChiSquare.pValue > 0.001);
         QCOMPARE(std::accumulate(s.pValueHistogram.begin(), s.pValueHistogram.end(), std::uint64_t{0}), 200u);
@@ -159,7 +160,8 @@ private slots:
         QVERIFY(e.ok());
         const SeedSweepSummary s = e->summarise(runAll(*e));
         QVERIFY2(s.gTestUniformity.tested && s.gTestUniformity.pValue > 0.001,
-                 qPrintable(QStringLiteral("KS of G p-values: D = %1, p = %2").arg(s.gTestUniformity.statistic)
+                 qPrintable(QStringLiteral("KS of G p-values: D = %1, p = %2")
+                                .arg(s.gTestUniformity.statistic)
                                 .arg(s.gTestUniformity.pValue)));
         QVERIFY2(s.chiSquareUniformity.pValue > 0.001, qPrintable(QString::number(s.chiSquareUniformity.pValue)));
         QVERIFY(s.gTestBins < s.pooledBins);
@@ -182,7 +184,8 @@ private slots:
         // Probabilities off by 2 points: single seeds of 2000 draws often miss it, but the
         // p-values across 200 seeds pile up near 0 and the pooled counts reject outright.
         SeedSweepParameters p;
-        p.source = std::make_shared<MisreportingSource>(candidates(lessonExercise().logits, {1.0, std::nullopt, 0.9}), 0.02);
+        p.source =
+            std::make_shared<MisreportingSource>(candidates(lessonExercise().logits, {1.0, std::nullopt, 0.9}), 0.02);
         p.seeds = seedRange(1000, 200);
         p.drawsPerSeed = 2000;
         auto e = SeedSweepExperiment::prepare(p);
@@ -234,7 +237,7 @@ private slots:
         QCOMPARE(most, 101u);
         QCOMPARE(pooled, 101000u);
         QVERIFY(std::abs(s.tokens[0].median - 509) < 20);  // 0.509 of 1000 draws
-        QCOMPARE(s.tokens[0].timesMostDrawn, 101u);          // => always wins at 51% vs 38%
+        QCOMPARE(s.tokens[0].timesMostDrawn, 101u);        // => always wins at 51% vs 38%
     }
 
     void badParameters_data()
@@ -243,7 +246,8 @@ private slots:
         QTest::addColumn<int>("seeds");
         QTest::addColumn<quint64>("draws");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown rng") << "dice" << 1 << quint64(10) << "rng: unknown generator 'dice' (known: mulberry32, mt19937, mt19937_64)";
+        QTest::newRow("unknown rng") << "dice" << 1 << quint64(10)
+                                     << "rng: unknown generator 'dice' (known: mulberry32, mt19937, mt19937_64)";
         QTest::newRow("no seeds") << "mulberry32" << 0 << quint64(10) << "seeds: at least one seed is needed";
         QTest::newRow("no draws") << "mulberry32" << 3 << quint64(0) << "draws: must be at least 1 per seed";
         QTest::newRow("too many draws") << "mulberry32" << 3 << quint64(2'000'000'000)
@@ -276,7 +280,8 @@ private slots:
         QVERIFY(!e.ok());
         QVERIFY(QString::fromStdString(e.error()).contains(QLatin1String("MiB of counts")));
         p.seeds = {1, 2, 1};
-        QCOMPARE(QString::fromStdString(SeedSweepExperiment::prepare(p).error()), QStringLiteral("seeds: the list repeats a seed"));
+        QCOMPARE(QString::fromStdString(SeedSweepExperiment::prepare(p).error()),
+                 QStringLiteral("seeds: the list repeats a seed"));
     }
 
     void statisticsKnownValues()
@@ -296,14 +301,23 @@ private slots:
         // n = 200, where kstwo.sf takes Pelz-Good's approximation (0.073589251) and the value is
         // scipy's own Durbin matrix (_kolmogn_DMTW). At n = 1000, D = 0.05 (n D^2 = 2.5) both
         // take twice Smirnov's one-sided probability (the Durbin matrix: 0.0130120713).
-        const struct { int n; double d; double p; } exact[] = {
-            {200, 0.09, 0.07358909465526627}, {10, 0.3, 0.27053557479999946}, {1000, 0.05, 0.013012074781090332},
-            {50, 0.25, 0.0030657620198693003}, {3, 0.8, 0.016}};
+        const struct {
+            int n;
+            double d;
+            double p;
+        } exact[] = {{200, 0.09, 0.07358909465526627},
+                     {10, 0.3, 0.27053557479999946},
+                     {1000, 0.05, 0.013012074781090332},
+                     {50, 0.25, 0.0030657620198693003},
+                     {3, 0.8, 0.016}};
         for (const auto& x : exact) {
             std::string method;
             const double p = kolmogorovSurvivalExact(x.n, x.d, &method);
             QVERIFY2(std::abs(p - x.p) <= 1e-11 * x.p, qPrintable(QStringLiteral("n %1 D %2: %3 against scipy's %4")
-                                                                     .arg(x.n).arg(x.d).arg(p, 0, 'g', 17).arg(x.p, 0, 'g', 17)));
+                                                                      .arg(x.n)
+                                                                      .arg(x.d)
+                                                                      .arg(p, 0, 'g', 17)
+                                                                      .arg(x.p, 0, 'g', 17)));
             QVERIFY(method == "exact" || (x.n == 1000 && method.rfind("twice Smirnov", 0) == 0));
         }
         // Far from uniform: everything at 0.

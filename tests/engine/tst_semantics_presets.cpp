@@ -1,10 +1,10 @@
 // The four presets side by side: each library's order and validation, and the documented
 // disagreements (D1..D8 of docs/semantics.md) as explicit tests on the same logits.
+#include "engine/rng/mulberry32.h"
 #include "engine/sampler/chain_evaluation.h"
 #include "engine/sampler/chain_settings.h"
-#include "support/chain_test_support.h"
 #include "engine/sampler/draw.h"
-#include "engine/rng/mulberry32.h"
+#include "support/chain_test_support.h"
 
 #include <QTest>
 
@@ -27,15 +27,9 @@ engine::CandidateList run(const engine::ChainSettings& settings, Semantics s, co
     return engine::evaluateChain(chain.value(), map, context);
 }
 
-std::vector<int> idsOf(const engine::CandidateList& list)
-{
-    return test::sortedIds(list);
-}
+std::vector<int> idsOf(const engine::CandidateList& list) { return test::sortedIds(list); }
 
-Semantics semanticsOf(const QString& name)
-{
-    return *engine::parseSemantics(name.toStdString());
-}
+Semantics semanticsOf(const QString& name) { return *engine::parseSemantics(name.toStdString()); }
 
 }  // namespace
 
@@ -131,8 +125,8 @@ private slots:
             for (double l : logits)
                 sum += std::exp((l - 1.000001) / dividedBy);
             for (const auto& t : final)
-                QVERIFY(std::fabs(t.p - std::exp((logits[static_cast<std::size_t>(t.id)] - 1.000001) / dividedBy) / sum)
-                        < 1e-12);
+                QVERIFY(std::fabs(t.p - std::exp((logits[static_cast<std::size_t>(t.id)] - 1.000001) / dividedBy) /
+                                            sum) < 1e-12);
         }
         // llama.cpp has no floor: it divides by 1e-6, and the top token takes p ~ 1 - e^-1.
         if (temperature == 1e-6) {
@@ -330,10 +324,14 @@ private slots:
     {
         QTest::addColumn<QString>("semantics");
         QTest::addColumn<QString>("chain");
-        QTest::newRow("llama.cpp") << "llama.cpp" << "top-k=40,top-p=0.95,min-p=0.05,temperature=0.8";
-        QTest::newRow("hf") << "hf" << "top-k=50";  // temperature 1 is off
-        QTest::newRow("vllm") << "vllm" << "";
-        QTest::newRow("lesson") << "lesson" << "";
+        QTest::newRow("llama.cpp") << "llama.cpp"
+                                   << "top-k=40,top-p=0.95,min-p=0.05,temperature=0.8";
+        QTest::newRow("hf") << "hf"
+                            << "top-k=50";  // temperature 1 is off
+        QTest::newRow("vllm") << "vllm"
+                              << "";
+        QTest::newRow("lesson") << "lesson"
+                                << "";
     }
 
     void libraryDefaults()
@@ -349,7 +347,8 @@ private slots:
         mine.topK = 7;
         const auto withMine = engine::buildChain(engine::withLibraryDefaults(mine, s), s);
         QVERIFY(withMine.ok());
-        QVERIFY(QString::fromStdString(engine::formatChain(withMine.value(), true)).contains(QStringLiteral("top-k=7")));
+        QVERIFY(
+            QString::fromStdString(engine::formatChain(withMine.value(), true)).contains(QStringLiteral("top-k=7")));
     }
 
     // The draw rules: llama.cpp selects a lone candidate without drawing; the others follow their

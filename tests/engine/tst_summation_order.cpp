@@ -2,12 +2,12 @@
 // bfloat16 / float16 rounding against known bit patterns (ties to even, overflow, subnormals),
 // the exact sum and Kahan / Neumaier on known hard cases, each order on small inputs whose
 // results can be worked out by hand, and shuffles that depend on their seed only.
-#include "engine/stats/exact_sum.h"
-#include "engine/kernels/float_formats.h"
 #include "engine/experiments/summation_lesson.h"
 #include "engine/experiments/summation_methods.h"
 #include "engine/experiments/summation_order.h"
 #include "engine/experiments/summation_terms.h"
+#include "engine/kernels/float_formats.h"
+#include "engine/stats/exact_sum.h"
 #include "support/test_support.h"
 
 #include <QJsonArray>
@@ -29,10 +29,7 @@ Q_DECLARE_METATYPE(logitlab::engine::TermDistribution)
 namespace {
 
 const double kInf = std::numeric_limits<double>::infinity();
-double p2(int e)
-{
-    return std::ldexp(1.0, e);
-}
+double p2(int e) { return std::ldexp(1.0, e); }
 
 }  // namespace
 
@@ -50,7 +47,8 @@ private slots:
             const QJsonObject g = golden[i].toObject();
             QCOMPARE(sums[static_cast<std::size_t>(i)].value, g.value(QStringLiteral("value")).toDouble());
             if (g.contains(QStringLiteral("repr")))
-                QCOMPARE(QString::fromStdString(sums[static_cast<std::size_t>(i)].shortest), g.value(QStringLiteral("repr")).toString());
+                QCOMPARE(QString::fromStdString(sums[static_cast<std::size_t>(i)].shortest),
+                         g.value(QStringLiteral("repr")).toString());
             QVERIFY(!sums[static_cast<std::size_t>(i)].explanation.empty());
         }
     }
@@ -161,22 +159,23 @@ private slots:
         QTest::addColumn<double>("expected");
         QTest::newRow("ones around 1e100") << std::vector<double>{1, 1e100, 1, -1e100} << FloatFormat::Float64 << 2.0;
         QTest::newRow("0.1 + 0.2 + 0.3") << std::vector<double>{0.1, 0.2, 0.3} << FloatFormat::Float64 << 0.6;
-        QTest::newRow("past the double range and back") << std::vector<double>{1e308, 1e308, -1e308} << FloatFormat::Float64
-                                                        << 1e308;
+        QTest::newRow("past the double range and back")
+            << std::vector<double>{1e308, 1e308, -1e308} << FloatFormat::Float64 << 1e308;
         QTest::newRow("overflow of the exact sum") << std::vector<double>{1e308, 1e308} << FloatFormat::Float64 << kInf;
         QTest::newRow("negative") << std::vector<double>{-1e-300, -3.0, 1e-300} << FloatFormat::Float64 << -3.0;
         QTest::newRow("subnormals") << std::vector<double>{p2(-1074), p2(-1074)} << FloatFormat::Float64 << p2(-1073);
-        QTest::newRow("cancels to zero") << std::vector<double>{0.1, -0.1, 1e300, -1e300} << FloatFormat::Float64 << 0.0;
+        QTest::newRow("cancels to zero") << std::vector<double>{0.1, -0.1, 1e300, -1e300} << FloatFormat::Float64
+                                         << 0.0;
         QTest::newRow("tie to even") << std::vector<double>{1, p2(-53)} << FloatFormat::Float64 << 1.0;
-        QTest::newRow("far sticky bit breaks the tie") << std::vector<double>{1, p2(-53), p2(-1000)} << FloatFormat::Float64
-                                                       << 1.0 + p2(-52);
+        QTest::newRow("far sticky bit breaks the tie")
+            << std::vector<double>{1, p2(-53), p2(-1000)} << FloatFormat::Float64 << 1.0 + p2(-52);
         QTest::newRow("float32 tie") << std::vector<double>{1, p2(-24)} << FloatFormat::Float32 << 1.0;
-        QTest::newRow("float32 above the tie") << std::vector<double>{1, p2(-24), p2(-70)} << FloatFormat::Float32
-                                               << 1.0 + p2(-23);
+        QTest::newRow("float32 above the tie")
+            << std::vector<double>{1, p2(-24), p2(-70)} << FloatFormat::Float32 << 1.0 + p2(-23);
         QTest::newRow("bf16 overflow") << std::vector<double>{3e38, 3e38} << FloatFormat::BFloat16 << kInf;
         QTest::newRow("f16 rounding") << std::vector<double>{1000, 0.25, 0.25} << FloatFormat::Float16 << 1000.5;
-        QTest::newRow("many small on one large") << std::vector<double>(1025, p2(-60)) << FloatFormat::Float64
-                                                 << 1025 * p2(-60);
+        QTest::newRow("many small on one large")
+            << std::vector<double>(1025, p2(-60)) << FloatFormat::Float64 << 1025 * p2(-60);
     }
     void exactSum()
     {
@@ -216,27 +215,27 @@ private slots:
         QTest::newRow("exact") << five << SumMethod::Exact << f32 << 1.0 + 4 * e;
         QTest::newRow("pairwise below 8: plain loop") << five << SumMethod::Pairwise << f32 << 1.0;
         // Nine terms: r0..r7 = 1, e x 7; ((1+e)+(e+e)) + ((e+e)+(e+e)) = 1 + 6e; then + e ties up to 1 + 8e.
-        QTest::newRow("pairwise 8 accumulators") << std::vector<double>{1, e, e, e, e, e, e, e, e} << SumMethod::Pairwise
-                                                 << f32 << 1.0 + 8 * e;
-        QTest::newRow("kahan fails the hard case") << std::vector<double>{1, 1e100, 1, -1e100} << SumMethod::Kahan
-                                                   << FloatFormat::Float64 << 0.0;
-        QTest::newRow("neumaier passes it") << std::vector<double>{1, 1e100, 1, -1e100} << SumMethod::Neumaier
-                                            << FloatFormat::Float64 << 2.0;
-        QTest::newRow("left to right on it") << std::vector<double>{1, 1e100, 1, -1e100} << SumMethod::LeftToRight
-                                             << FloatFormat::Float64 << 0.0;
+        QTest::newRow("pairwise 8 accumulators")
+            << std::vector<double>{1, e, e, e, e, e, e, e, e} << SumMethod::Pairwise << f32 << 1.0 + 8 * e;
+        QTest::newRow("kahan fails the hard case")
+            << std::vector<double>{1, 1e100, 1, -1e100} << SumMethod::Kahan << FloatFormat::Float64 << 0.0;
+        QTest::newRow("neumaier passes it")
+            << std::vector<double>{1, 1e100, 1, -1e100} << SumMethod::Neumaier << FloatFormat::Float64 << 2.0;
+        QTest::newRow("left to right on it")
+            << std::vector<double>{1, 1e100, 1, -1e100} << SumMethod::LeftToRight << FloatFormat::Float64 << 0.0;
         QTest::newRow("reversed on it") << std::vector<double>{1, 1e100, 1, -1e100} << SumMethod::Reversed
                                         << FloatFormat::Float64 << 1.0;
-        QTest::newRow("exact on it") << std::vector<double>{1, 1e100, 1, -1e100} << SumMethod::Exact << FloatFormat::Float64
-                                     << 2.0;
+        QTest::newRow("exact on it") << std::vector<double>{1, 1e100, 1, -1e100} << SumMethod::Exact
+                                     << FloatFormat::Float64 << 2.0;
         // bf16 accumulator: 256 + 1 ties to 256 (8 bits), so ones vanish one by one.
-        QTest::newRow("bf16 accumulator stalls at 256") << std::vector<double>(300, 1.0) << SumMethod::LeftToRight
-                                                        << FloatFormat::BFloat16 << 256.0;
-        QTest::newRow("f16 accumulator stalls at 2048") << std::vector<double>(3000, 1.0) << SumMethod::LeftToRight
-                                                        << FloatFormat::Float16 << 2048.0;
-        QTest::newRow("f16 accumulator overflows") << std::vector<double>(3, 30000.0) << SumMethod::LeftToRight
-                                                   << FloatFormat::Float16 << kInf;
-        QTest::newRow("bf16 exact sum of 300 ones") << std::vector<double>(300, 1.0) << SumMethod::Exact
-                                                    << FloatFormat::BFloat16 << 300.0;
+        QTest::newRow("bf16 accumulator stalls at 256")
+            << std::vector<double>(300, 1.0) << SumMethod::LeftToRight << FloatFormat::BFloat16 << 256.0;
+        QTest::newRow("f16 accumulator stalls at 2048")
+            << std::vector<double>(3000, 1.0) << SumMethod::LeftToRight << FloatFormat::Float16 << 2048.0;
+        QTest::newRow("f16 accumulator overflows")
+            << std::vector<double>(3, 30000.0) << SumMethod::LeftToRight << FloatFormat::Float16 << kInf;
+        QTest::newRow("bf16 exact sum of 300 ones")
+            << std::vector<double>(300, 1.0) << SumMethod::Exact << FloatFormat::BFloat16 << 300.0;
         QTest::newRow("empty") << std::vector<double>{} << SumMethod::LeftToRight << f32 << 0.0;
     }
     void ordersByHand()
@@ -326,8 +325,10 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("n = 0") << 0 << QStringLiteral("n: must be 1..10,000,000");
         QTest::newRow("lanes not a power of two") << 1 << QStringLiteral("lanes: must be a power of two, 1..256");
-        QTest::newRow("spread not a power of ten") << 2 << QStringLiteral("spread.max_n: must be 0 or a power of ten in 100..10,000,000");
-        QTest::newRow("term overflows f16") << 3 << QStringLiteral("terms: term 2 (70000) overflows f16 (largest finite 65504)");
+        QTest::newRow("spread not a power of ten")
+            << 2 << QStringLiteral("spread.max_n: must be 0 or a power of ten in 100..10,000,000");
+        QTest::newRow("term overflows f16")
+            << 3 << QStringLiteral("terms: term 2 (70000) overflows f16 (largest finite 65504)");
     }
     void badParameters()
     {
@@ -361,10 +362,13 @@ private slots:
         QTest::newRow("one per line") << QStringLiteral("1\n2.5\n# note\n\n-3\n") << QStringLiteral("1,2.5,-3");
         QTest::newRow("CRLF lines") << QStringLiteral("1\r\n 2 \r\n") << QStringLiteral("1,2");
         QTest::newRow("pasted with commas") << QStringLiteral("0.1, 0.2, 0.3") << QStringLiteral("0.1,0.2,0.3");
-        QTest::newRow("NaN") << QStringLiteral("1\nnan\n") << QStringLiteral("t.txt:2: 'nan' is not finite; terms must be finite numbers");
-        QTest::newRow("infinity") << QStringLiteral("inf") << QStringLiteral("t.txt:1: 'inf' is not finite; terms must be finite numbers");
+        QTest::newRow("NaN") << QStringLiteral("1\nnan\n")
+                             << QStringLiteral("t.txt:2: 'nan' is not finite; terms must be finite numbers");
+        QTest::newRow("infinity") << QStringLiteral("inf")
+                                  << QStringLiteral("t.txt:1: 'inf' is not finite; terms must be finite numbers");
         QTest::newRow("word") << QStringLiteral("1\n2\nthree") << QStringLiteral("t.txt:3: 'three' is not a number");
-        QTest::newRow("empty") << QStringLiteral("# nothing\n") << QStringLiteral("t.txt: no terms (one number per line)");
+        QTest::newRow("empty") << QStringLiteral("# nothing\n")
+                               << QStringLiteral("t.txt: no terms (one number per line)");
     }
     void termsText()
     {

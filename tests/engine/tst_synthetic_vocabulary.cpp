@@ -2,18 +2,18 @@
 // candidatesFromOrder (bit for bit candidates(), ties included), the analysis readouts, the
 // temperature sweep (the lesson's 2 / 3 / 4 survivors), seeded draw counts (the lesson's
 // 493 / 393 / 114), the lesson presets, and pasted rows with bad rows reported by number.
+#include "engine/experiments/temperature_sweep.h"
+#include "engine/io/pasted_table.h"
+#include "engine/models/synthetic_vocabulary.h"
+#include "engine/rng/rng_factory.h"
 #include "engine/sampler/candidates.h"
 #include "engine/sampler/candidates_from_order.h"
-#include "engine/stats/draw_counts.h"
 #include "engine/sampler/explorer_chain.h"
 #include "engine/sampler/lesson_examples.h"
 #include "engine/sampler/lesson_presets.h"
-#include "engine/io/pasted_table.h"
-#include "engine/rng/rng_factory.h"
 #include "engine/sampler/sampler_analysis.h"
 #include "engine/sampler/softmax.h"
-#include "engine/models/synthetic_vocabulary.h"
-#include "engine/experiments/temperature_sweep.h"
+#include "engine/stats/draw_counts.h"
 #include "support/test_support.h"
 
 #include <QTest>
@@ -28,10 +28,7 @@ using test::array;
 
 namespace {
 
-std::vector<double> asVector(const Eigen::ArrayXd& a)
-{
-    return {a.data(), a.data() + a.size()};
-}
+std::vector<double> asVector(const Eigen::ArrayXd& a) { return {a.data(), a.data() + a.size()}; }
 
 }  // namespace
 
@@ -194,7 +191,8 @@ private slots:
         QVERIFY(std::abs(points[19].tracked[0] - 0.5770064660454952) < 1e-15);
         QVERIFY(std::abs(points[19].tracked[1] - 0.003887838986344155) < 1e-15);
         int polled = 0;
-        const auto stopped = temperatureSweep(d.logits, SamplerSettings{}, temps, {0}, [&polled] { return ++polled > 3; });
+        const auto stopped =
+            temperatureSweep(d.logits, SamplerSettings{}, temps, {0}, [&polled] { return ++polled > 3; });
         QCOMPARE(stopped.size(), std::size_t{3});
     }
 
@@ -230,8 +228,7 @@ private slots:
         const PastedTable t =
             parsePastedTable("token\tlogit\nusers\t3\ndata\tlots\n\nitems\t1.5\nnan\tnan\nbig\tinf\n\t2\nsmall\t-inf\n"
                              "a\t1\t2\nresult\t1\r\n");
-        QCOMPARE(t.distribution.tokens,
-                 (std::vector<std::string>{"users", "items", "small", "result"}));
+        QCOMPARE(t.distribution.tokens, (std::vector<std::string>{"users", "items", "small", "result"}));
         QCOMPARE(t.distribution.logits[3], 1.0);
         QVERIFY(std::isinf(t.distribution.logits[2]));
         QCOMPARE(t.problems.size(), std::size_t{5});
@@ -255,7 +252,8 @@ private slots:
         ExplorerChain lesson{Semantics::Lesson, SamplerSettings{1.0, std::nullopt, 0.9}, {}, {}};
         QVERIFY(lesson.lessonOnly());
         QVERIFY(analyseExplorerChain(d.logits, lesson, order).survivors == candidates(d.logits, lesson.lesson));
-        QCOMPARE(QString::fromStdString(describeExplorerChain(lesson)), QStringLiteral("top-p=0.9"));  // T = 1 is an inactive stage
+        QCOMPARE(QString::fromStdString(describeExplorerChain(lesson)),
+                 QStringLiteral("top-p=0.9"));  // T = 1 is an inactive stage
 
         // min-p 0.3: p >= 0.3 x 0.577 keeps users (0.577) and data (0.212), not items (0.129).
         ExplorerChain withMinP = lesson;
@@ -265,7 +263,8 @@ private slots:
             const SamplerAnalysis a = analyseExplorerChain(d.logits, withMinP, order);
             QCOMPARE(a.survivors.size(), std::size_t{2});
             QCOMPARE(a.rule, CutRule::Chain);
-            QVERIFY(std::abs(a.survivors[0].p - 0.5770064660454952 / (0.5770064660454952 + 0.2122688162811256)) < 1e-12);
+            QVERIFY(std::abs(a.survivors[0].p - 0.5770064660454952 / (0.5770064660454952 + 0.2122688162811256)) <
+                    1e-12);
         }
         const auto compared = compareSemantics(d.logits, lesson);
         QCOMPARE(compared.size(), std::size_t{4});

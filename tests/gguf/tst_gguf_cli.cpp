@@ -4,9 +4,9 @@
 // reads back as the same floats), the same for a prompt and its ids and for 1 and 2 threads,
 // the top-K table and the one-per-line form, and each mistake refused with one line, exit 2.
 #include "engine/gguf/gguf_file.h"
+#include "engine/transformer/transformer.h"
 #include "support/gguf_writer.h"
 #include "support/test_support.h"
-#include "engine/transformer/transformer.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -22,8 +22,8 @@ using engine::gguf::GgmlType;
 
 namespace {
 
-const std::vector<std::string> kTokens = {"<unk>", "<s>", "</s>", "\xe2\x96\x81", "h", "i", "\xe2\x96\x81h",
-                                          "\xe2\x96\x81hi", "hi", "!", "\xe2\x96\x81!", "x"};
+const std::vector<std::string> kTokens = {"<unk>",          "<s>", "</s>", "\xe2\x96\x81",  "h", "i", "\xe2\x96\x81h",
+                                          "\xe2\x96\x81hi", "hi",  "!",    "\xe2\x96\x81!", "x"};
 
 // A one-layer llama of width 32 with random weights (matrices in `matrices`).
 test::GgufWriter tinyLlama(GgmlType matrices, bool withTokenizer = true)
@@ -74,7 +74,8 @@ test::GgufWriter tinyLlama(GgmlType matrices, bool withTokenizer = true)
     return w;
 }
 
-QString writeModel(const QTemporaryDir& dir, const test::GgufWriter& w, const QString& name = QStringLiteral("tiny.gguf"))
+QString writeModel(const QTemporaryDir& dir, const test::GgufWriter& w,
+                   const QString& name = QStringLiteral("tiny.gguf"))
 {
     const QString path = dir.filePath(name);
     if (!w.writeFile(path.toStdString()))
@@ -82,10 +83,7 @@ QString writeModel(const QTemporaryDir& dir, const test::GgufWriter& w, const QS
     return path;
 }
 
-QJsonObject json(const test::CliRun& run)
-{
-    return QJsonDocument::fromJson(run.out).object();
-}
+QJsonObject json(const test::CliRun& run) { return QJsonDocument::fromJson(run.out).object(); }
 
 // The logits the engine computes for `ids`, in process.
 std::vector<float> engineLogits(const QString& path, const std::vector<std::int32_t>& ids)
@@ -94,8 +92,8 @@ std::vector<float> engineLogits(const QString& path, const std::vector<std::int3
     if (!file.open(QIODevice::ReadOnly))
         return {};
     const QByteArray bytes = file.readAll();
-    const auto gguf = engine::gguf::GgufFile::parse(std::as_bytes(std::span(bytes.constData(), static_cast<std::size_t>(bytes.size()))),
-                                                   "tiny.gguf");
+    const auto gguf = engine::gguf::GgufFile::parse(
+        std::as_bytes(std::span(bytes.constData(), static_cast<std::size_t>(bytes.size()))), "tiny.gguf");
     if (!gguf)
         return {};
     engine::transformer::TransformerOptions options;
@@ -123,7 +121,8 @@ private slots:
         QCOMPARE(run.exitCode, 0);
         const QJsonObject o = json(run);
         QCOMPARE(o.value(QStringLiteral("token_ids")).toArray(), (QJsonArray{1, 7, 9}));
-        QCOMPARE(o.value(QStringLiteral("pieces")).toArray(), (QJsonArray{QStringLiteral("<s>"), QStringLiteral(" hi"), QStringLiteral("!")}));
+        QCOMPARE(o.value(QStringLiteral("pieces")).toArray(),
+                 (QJsonArray{QStringLiteral("<s>"), QStringLiteral(" hi"), QStringLiteral("!")}));
         QCOMPARE(o.value(QStringLiteral("count")).toInt(), 3);
         QCOMPARE(o.value(QStringLiteral("model")).toString(), model);
 
@@ -142,11 +141,13 @@ private slots:
             const std::vector<float> expected = engineLogits(model, ids);
             QCOMPARE(expected.size(), kTokens.size());
             QJsonObject first;
-            for (const QStringList& how :
-                 {QStringList{QStringLiteral("--token-ids"), QStringLiteral("1,7,9")},
-                  QStringList{QStringLiteral("--token-ids"), QStringLiteral(" 1, 7 ,9"), QStringLiteral("--threads"), QStringLiteral("2")},
-                  QStringList{QStringLiteral("--prompt"), QStringLiteral("hi!")}}) {
-                const auto run = test::runCli(QStringList{QStringLiteral("logits"), QStringLiteral("--model"), model, QStringLiteral("--json")} + how);
+            for (const QStringList& how : {QStringList{QStringLiteral("--token-ids"), QStringLiteral("1,7,9")},
+                                           QStringList{QStringLiteral("--token-ids"), QStringLiteral(" 1, 7 ,9"),
+                                                       QStringLiteral("--threads"), QStringLiteral("2")},
+                                           QStringList{QStringLiteral("--prompt"), QStringLiteral("hi!")}}) {
+                const auto run = test::runCli(
+                    QStringList{QStringLiteral("logits"), QStringLiteral("--model"), model, QStringLiteral("--json")} +
+                    how);
                 QVERIFY2(run.exitCode == 0, run.err.constData());
                 const QJsonObject o = json(run);
                 QCOMPARE(o.value(QStringLiteral("token_ids")).toArray(), (QJsonArray{1, 7, 9}));
@@ -169,8 +170,9 @@ private slots:
         QTemporaryDir dir;
         const QString model = writeModel(dir, tinyLlama(GgmlType::Q8_0));
         const std::vector<float> expected = engineLogits(model, {1, 4});
-        auto run = test::runCli({QStringLiteral("logits"), QStringLiteral("--model"), model, QStringLiteral("--token-ids"),
-                                 QStringLiteral("1,4"), QStringLiteral("--top"), QStringLiteral("3")});
+        auto run =
+            test::runCli({QStringLiteral("logits"), QStringLiteral("--model"), model, QStringLiteral("--token-ids"),
+                          QStringLiteral("1,4"), QStringLiteral("--top"), QStringLiteral("3")});
         QCOMPARE(run.exitCode, 0);
         const QStringList lines = QString::fromUtf8(run.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 4);
@@ -205,28 +207,42 @@ private slots:
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("model");  // which file --model names: tiny, bare, broken
         QTest::addColumn<QString>("message");
-        QTest::newRow("no model") << QStringList{QStringLiteral("logits"), QStringLiteral("--token-ids"), QStringLiteral("1")} << QString()
-                                  << "--model: give the GGUF model file";
-        QTest::newRow("no text") << QStringList{QStringLiteral("tokenize")} << "tiny" << "--text: give the text to tokenize";
+        QTest::newRow("no model") << QStringList{QStringLiteral("logits"), QStringLiteral("--token-ids"),
+                                                 QStringLiteral("1")}
+                                  << QString() << "--model: give the GGUF model file";
+        QTest::newRow("no text") << QStringList{QStringLiteral("tokenize")} << "tiny"
+                                 << "--text: give the text to tokenize";
         QTest::newRow("both") << QStringList{QStringLiteral("logits"), QStringLiteral("--prompt"), QStringLiteral("a"),
                                              QStringLiteral("--token-ids"), QStringLiteral("1")}
-                              << "tiny" << "give either --prompt or --token-ids";
-        QTest::newRow("neither") << QStringList{QStringLiteral("logits")} << "tiny" << "give either --prompt or --token-ids";
-        QTest::newRow("id out of range") << QStringList{QStringLiteral("logits"), QStringLiteral("--token-ids"), QStringLiteral("1,12")}
-                                         << "tiny" << "--token-ids: token 12 is outside the vocabulary 0..11";
-        QTest::newRow("id not a number") << QStringList{QStringLiteral("logits"), QStringLiteral("--token-ids"), QStringLiteral("1,,2")}
-                                         << "tiny" << "--token-ids: '' is not a whole number";
+                              << "tiny"
+                              << "give either --prompt or --token-ids";
+        QTest::newRow("neither") << QStringList{QStringLiteral("logits")} << "tiny"
+                                 << "give either --prompt or --token-ids";
+        QTest::newRow("id out of range") << QStringList{QStringLiteral("logits"), QStringLiteral("--token-ids"),
+                                                        QStringLiteral("1,12")}
+                                         << "tiny"
+                                         << "--token-ids: token 12 is outside the vocabulary 0..11";
+        QTest::newRow("id not a number") << QStringList{QStringLiteral("logits"), QStringLiteral("--token-ids"),
+                                                        QStringLiteral("1,,2")}
+                                         << "tiny"
+                                         << "--token-ids: '' is not a whole number";
         QTest::newRow("over the context") << QStringList{QStringLiteral("logits"), QStringLiteral("--token-ids"),
                                                          QStringLiteral("1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1")}
-                                          << "tiny" << "17 tokens are more than the model's context of 16";
-        QTest::newRow("threads") << QStringList{QStringLiteral("logits"), QStringLiteral("--token-ids"), QStringLiteral("1"),
-                                                QStringLiteral("--threads"), QStringLiteral("0")}
-                                 << "tiny" << "threads: must be between 1 and 256, got 0";
-        QTest::newRow("no tokenizer") << QStringList{QStringLiteral("logits"), QStringLiteral("--prompt"), QStringLiteral("hi")}
-                                      << "bare" << "MODEL: metadata key 'tokenizer.ggml.model' is missing";
-        QTest::newRow("broken file") << QStringList{QStringLiteral("tokenize"), QStringLiteral("--text"), QStringLiteral("hi")}
-                                     << "broken" << "MODEL: version at byte 4: version 1 is not read (GGUF versions 2 and 3 "
-                                                    "are; version 1 files predate 64-bit counts: convert the model again)";
+                                          << "tiny"
+                                          << "17 tokens are more than the model's context of 16";
+        QTest::newRow("threads") << QStringList{QStringLiteral("logits"), QStringLiteral("--token-ids"),
+                                                QStringLiteral("1"), QStringLiteral("--threads"), QStringLiteral("0")}
+                                 << "tiny"
+                                 << "threads: must be between 1 and 256, got 0";
+        QTest::newRow("no tokenizer") << QStringList{QStringLiteral("logits"), QStringLiteral("--prompt"),
+                                                     QStringLiteral("hi")}
+                                      << "bare"
+                                      << "MODEL: metadata key 'tokenizer.ggml.model' is missing";
+        QTest::newRow("broken file") << QStringList{QStringLiteral("tokenize"), QStringLiteral("--text"),
+                                                    QStringLiteral("hi")}
+                                     << "broken"
+                                     << "MODEL: version at byte 4: version 1 is not read (GGUF versions 2 and 3 "
+                                        "are; version 1 files predate 64-bit counts: convert the model again)";
     }
     void refused()
     {
@@ -236,7 +252,8 @@ private slots:
         QTemporaryDir dir;
         QStringList args = arguments;
         if (!model.isEmpty()) {
-            test::GgufWriter w = model == QLatin1String("bare") ? tinyLlama(GgmlType::F32, false) : tinyLlama(GgmlType::F32);
+            test::GgufWriter w =
+                model == QLatin1String("bare") ? tinyLlama(GgmlType::F32, false) : tinyLlama(GgmlType::F32);
             if (model == QLatin1String("broken"))
                 w.setVersion(1);
             const QString path = writeModel(dir, w);

@@ -3,8 +3,8 @@
 // against hand-checked constants and against a decoder written here from the format's
 // description, one weight at a time, bit for bit on random blocks. The writer's quantisers
 // round-trip within each format's error.
-#include "engine/kernels/float_formats.h"
 #include "engine/gguf/gguf_file.h"
+#include "engine/kernels/float_formats.h"
 #include "support/gguf_writer.h"
 
 #include <QTest>
@@ -47,7 +47,7 @@ float reference(GgmlType type, const std::vector<std::byte>& b, int i)
         const int fifth = (at(b, 2 + u / 8) >> (i % 8)) & 1;
         return static_cast<float>((low | (fifth << 4)) - 16) * halfAt(b, 0);
     }
-    case GgmlType::Q4_K: {  // d, dmin, 12 bytes of 6-bit scales and mins, 128 bytes of nibbles
+    case GgmlType::Q4_K: {       // d, dmin, 12 bytes of 6-bit scales and mins, 128 bytes of nibbles
         const int sub = i / 32;  // sub-block of 32
         const std::uint8_t byte = at(b, 16 + 32 * static_cast<std::size_t>(i / 64) + u % 32);
         const int q = sub % 2 == 0 ? (byte & 15) : (byte >> 4);
@@ -75,7 +75,8 @@ float reference(GgmlType type, const std::vector<std::byte>& b, int i)
         const float scale = static_cast<float>(static_cast<std::int8_t>(at(b, 192 + u / 16)));
         return halfAt(b, 208) * scale * static_cast<float>((low | (high << 4)) - 32);
     }
-    default: return 0.0f;
+    default:
+        return 0.0f;
     }
 }
 
@@ -110,9 +111,9 @@ private slots:
             if (std::isnan(expected)) {
                 QVERIFY2(std::isnan(f), qPrintable(QString::number(bits, 16)));
                 const auto fb = std::bit_cast<std::uint32_t>(f);
-                QCOMPARE(fb >> 31, bits >> 15);                          // sign kept
-                QCOMPARE((fb >> 13) & 0x1FFu, bits & 0x1FFu);            // payload kept
-                QVERIFY(fb & 0x400000u);                                  // quiet, as F16C makes it
+                QCOMPARE(fb >> 31, bits >> 15);                // sign kept
+                QCOMPARE((fb >> 13) & 0x1FFu, bits & 0x1FFu);  // payload kept
+                QVERIFY(fb & 0x400000u);                       // quiet, as F16C makes it
                 continue;
             }
             QVERIFY2(static_cast<double>(f) == expected && std::signbit(f) == std::signbit(expected),
@@ -188,19 +189,20 @@ private slots:
         QCOMPARE(q5[1], -32.0f);
         // Q4_K: d = 1, dmin = 1; sub-block 0: scale 2, min 3; sub-block 4: scale 1 + 16 (top bits
         // in byte 0), min 2; qs[0] = 0x05 (weights 0 and 32), qs[64] = 0x03 (weights 128, 160).
-        auto q4k = decode(GgmlType::Q4_K,
-                          bytesOf({{1, 0x3C}, {3, 0x3C}, {4, 2 | (1 << 6)}, {8, 3}, {12, 0x21}, {16, 0x05}, {16 + 64, 0x03}},
-                                  144),
-                          256);
+        auto q4k = decode(
+            GgmlType::Q4_K,
+            bytesOf({{1, 0x3C}, {3, 0x3C}, {4, 2 | (1 << 6)}, {8, 3}, {12, 0x21}, {16, 0x05}, {16 + 64, 0x03}}, 144),
+            256);
         QCOMPARE(q4k[0], 7.0f);     // 2 * 5 - 3
         QCOMPARE(q4k[128], 49.0f);  // 17 * 3 - 2
         QCOMPARE(q4k[160], 0.0f);   // sub-block 5: scale 0, min 0
         QCOMPARE(q4k[32], 0.0f);    // sub-block 1: scale 0, min 0
         // Q6_K: d = 1; scales[0] = 2, scales[4] = -1; ql[0] = 0x0F, qh[0] = 0x02.
-        auto q6k = decode(GgmlType::Q6_K, bytesOf({{209, 0x3C}, {192, 2}, {196, 0xFF}, {0, 0x0F}, {128, 0x02}}, 210), 256);
-        QCOMPARE(q6k[0], 30.0f);    // (15 | 2 << 4) - 32 = 15, times 2
-        QCOMPARE(q6k[64], 32.0f);   // (0 | 0) - 32, times -1
-        QCOMPARE(q6k[32], -0.0f);   // scale 0
+        auto q6k =
+            decode(GgmlType::Q6_K, bytesOf({{209, 0x3C}, {192, 2}, {196, 0xFF}, {0, 0x0F}, {128, 0x02}}, 210), 256);
+        QCOMPARE(q6k[0], 30.0f);   // (15 | 2 << 4) - 32 = 15, times 2
+        QCOMPARE(q6k[64], 32.0f);  // (0 | 0) - 32, times -1
+        QCOMPARE(q6k[32], -0.0f);  // scale 0
     }
 
     void randomBlocksBitForBit_data()
@@ -221,7 +223,7 @@ private slots:
             b = static_cast<std::byte>(rng() & 0xffu);
         // Keep the fp16 scales finite (NaN payloads are not what this test is about).
         for (std::size_t i = 0; i < blocks; ++i)
-            for (const std::size_t off : type == GgmlType::Q6_K ? std::vector<std::size_t>{208}
+            for (const std::size_t off : type == GgmlType::Q6_K   ? std::vector<std::size_t>{208}
                                          : type == GgmlType::Q4_K ? std::vector<std::size_t>{0, 2}
                                                                   : std::vector<std::size_t>{0})
                 row[i * size + off + 1] &= std::byte{0xBF};  // exponent below 31
@@ -232,8 +234,11 @@ private slots:
                                                row.begin() + static_cast<std::ptrdiff_t>((i + 1) * size));
             for (std::size_t j = 0; j < per; ++j) {
                 const float expected = reference(type, block, static_cast<int>(j));
-                QVERIFY2(sameBits(out[i * per + j], expected),
-                         qPrintable(QStringLiteral("block %1 weight %2: %3 vs %4").arg(i).arg(j).arg(out[i * per + j]).arg(expected)));
+                QVERIFY2(sameBits(out[i * per + j], expected), qPrintable(QStringLiteral("block %1 weight %2: %3 vs %4")
+                                                                              .arg(i)
+                                                                              .arg(j)
+                                                                              .arg(out[i * per + j])
+                                                                              .arg(expected)));
             }
         }
     }

@@ -86,7 +86,8 @@ private slots:
             for (const auto& ne : {std::vector<std::uint64_t>{row}, std::vector<std::uint64_t>{row, 3},
                                    std::vector<std::uint64_t>{row, 2, 3}, std::vector<std::uint64_t>{row, 1, 2, 2}})
                 for (const int version : {2, 3})
-                    QTest::addRow("%s %zu-D v%d", engine::gguf::ggmlTypeName(t).data(), ne.size(), version) << t << ne << version;
+                    QTest::addRow("%s %zu-D v%d", engine::gguf::ggmlTypeName(t).data(), ne.size(), version)
+                        << t << ne << version;
         }
     }
     void roundTrip()
@@ -168,10 +169,11 @@ private slots:
         QCOMPARE(std::get<std::int64_t>(*file->find("i64")), std::int64_t{-9000000000000000000});
         QCOMPARE(std::get<double>(*file->find("f64")), 0.1);
         const std::pair<const char*, GgufType> types[] = {
-            {"u8", GgufType::Uint8},   {"i8", GgufType::Int8},     {"u16", GgufType::Uint16}, {"i16", GgufType::Int16},
-            {"u32", GgufType::Uint32}, {"i32", GgufType::Int32},   {"f32", GgufType::Float32}, {"bool", GgufType::Bool},
-            {"string", GgufType::String}, {"strings", GgufType::Array}, {"u64", GgufType::Uint64},
-            {"i64", GgufType::Int64},  {"f64", GgufType::Float64}};
+            {"u8", GgufType::Uint8},      {"i8", GgufType::Int8},    {"u16", GgufType::Uint16},
+            {"i16", GgufType::Int16},     {"u32", GgufType::Uint32}, {"i32", GgufType::Int32},
+            {"f32", GgufType::Float32},   {"bool", GgufType::Bool},  {"string", GgufType::String},
+            {"strings", GgufType::Array}, {"u64", GgufType::Uint64}, {"i64", GgufType::Int64},
+            {"f64", GgufType::Float64}};
         for (const auto& [key, type] : types)
             QCOMPARE(engine::gguf::typeOf(*file->find(key)), type);
 
@@ -190,16 +192,26 @@ private slots:
     {
         QTest::addColumn<QString>("call");
         QTest::addColumn<QString>("message");
-        QTest::newRow("missing") << "string missing" << "x.gguf: metadata key 'missing' is missing";
-        QTest::newRow("string of u32") << "string u32" << "x.gguf: metadata key 'u32' holds a uint32; expected a string";
-        QTest::newRow("negative") << "unsigned i8" << "x.gguf: metadata key 'i8' is -3; expected a number >= 0";
-        QTest::newRow("unsigned of float") << "unsigned f32" << "x.gguf: metadata key 'f32' holds a float32; expected a whole number";
-        QTest::newRow("number of string") << "number s" << "x.gguf: metadata key 's' holds a string; expected a number";
-        QTest::newRow("strings of floats") << "strings floats"
-                                           << "x.gguf: metadata key 'floats' holds an array of float32; expected an array of string";
-        QTest::newRow("ints of floats") << "ints floats" << "x.gguf: metadata key 'floats' holds an array of float32; expected an array of integers";
-        QTest::newRow("floats of strings") << "floats s" << "x.gguf: metadata key 's' holds a string; expected an array of numbers";
-        QTest::newRow("ints out of range") << "ints big" << "x.gguf: metadata key 'big'[1] is outside the int32 range";
+        QTest::newRow("missing") << "string missing"
+                                 << "x.gguf: metadata key 'missing' is missing";
+        QTest::newRow("string of u32") << "string u32"
+                                       << "x.gguf: metadata key 'u32' holds a uint32; expected a string";
+        QTest::newRow("negative") << "unsigned i8"
+                                  << "x.gguf: metadata key 'i8' is -3; expected a number >= 0";
+        QTest::newRow("unsigned of float") << "unsigned f32"
+                                           << "x.gguf: metadata key 'f32' holds a float32; expected a whole number";
+        QTest::newRow("number of string") << "number s"
+                                          << "x.gguf: metadata key 's' holds a string; expected a number";
+        QTest::newRow("strings of floats")
+            << "strings floats"
+            << "x.gguf: metadata key 'floats' holds an array of float32; expected an array of string";
+        QTest::newRow("ints of floats")
+            << "ints floats"
+            << "x.gguf: metadata key 'floats' holds an array of float32; expected an array of integers";
+        QTest::newRow("floats of strings") << "floats s"
+                                           << "x.gguf: metadata key 's' holds a string; expected an array of numbers";
+        QTest::newRow("ints out of range") << "ints big"
+                                           << "x.gguf: metadata key 'big'[1] is outside the int32 range";
     }
     void lookUpErrors()
     {
@@ -211,7 +223,8 @@ private slots:
         w.addFloat32("f32", 1.0f);
         w.addString("s", "text");
         w.addFloatArray("floats", {1.0f});
-        w.add("big", GgufValue{GgufArray{GgufType::Int64, {GgufValue{std::int64_t{1}}, GgufValue{std::int64_t{1} << 40}}}});
+        w.add("big",
+              GgufValue{GgufArray{GgufType::Int64, {GgufValue{std::int64_t{1}}, GgufValue{std::int64_t{1} << 40}}}});
         const auto bytes = w.bytes();
         const auto file = parse(bytes);
         QVERIFY(file.ok());
@@ -313,8 +326,8 @@ private slots:
             }
             QVERIFY2(!file.ok(), qPrintable(QStringLiteral("prefix of %1 bytes read").arg(n)));
             const QString message = QString::fromStdString(file.error());
-            QVERIFY2(message.startsWith(QStringLiteral("x.gguf: ")) && message.contains(QStringLiteral(" at byte "))
-                         && !message.contains('\n'),
+            QVERIFY2(message.startsWith(QStringLiteral("x.gguf: ")) && message.contains(QStringLiteral(" at byte ")) &&
+                         !message.contains('\n'),
                      qPrintable(message));
         }
     }
@@ -326,79 +339,102 @@ private slots:
 
         auto bytes = emptyFile();
         bytes[0] = std::byte{'P'};
-        QTest::newRow("magic") << bytes << "x.gguf: magic at byte 0: expected \"GGUF\", found \"PGUF\" (not a GGUF file)";
+        QTest::newRow("magic") << bytes
+                               << "x.gguf: magic at byte 0: expected \"GGUF\", found \"PGUF\" (not a GGUF file)";
         bytes = emptyFile();
         patch(bytes, 0, 0x00ff0a7fu, 4);
-        QTest::newRow("magic, binary") << bytes
-                                       << "x.gguf: magic at byte 0: expected \"GGUF\", found \"\\x7f\\x0a\\xff\\x00\" (not a GGUF file)";
-        QTest::newRow("version 1") << emptyFile(1)
-                                   << "x.gguf: version at byte 4: version 1 is not read (GGUF versions 2 and 3 are; version 1 "
-                                      "files predate 64-bit counts: convert the model again)";
-        QTest::newRow("version 4") << emptyFile(4) << "x.gguf: version at byte 4: version 4 is not read (GGUF versions 2 and 3 are)";
-        QTest::newRow("short") << std::vector<std::byte>(3) << "x.gguf: magic at byte 0: needs 4 bytes, but only 3 are left (truncated)";
+        QTest::newRow("magic, binary")
+            << bytes << "x.gguf: magic at byte 0: expected \"GGUF\", found \"\\x7f\\x0a\\xff\\x00\" (not a GGUF file)";
+        QTest::newRow("version 1")
+            << emptyFile(1)
+            << "x.gguf: version at byte 4: version 1 is not read (GGUF versions 2 and 3 are; version 1 "
+               "files predate 64-bit counts: convert the model again)";
+        QTest::newRow("version 4") << emptyFile(4)
+                                   << "x.gguf: version at byte 4: version 4 is not read (GGUF versions 2 and 3 are)";
+        QTest::newRow("short") << std::vector<std::byte>(3)
+                               << "x.gguf: magic at byte 0: needs 4 bytes, but only 3 are left (truncated)";
 
         bytes = emptyFile();
         patch(bytes, 8, std::uint64_t{1} << 40, 8);
-        QTest::newRow("absurd tensor count") << bytes
-                                             << "x.gguf: tensor count at byte 8: 1,099,511,627,776 tensors is over the limit of 1,000,000";
+        QTest::newRow("absurd tensor count")
+            << bytes << "x.gguf: tensor count at byte 8: 1,099,511,627,776 tensors is over the limit of 1,000,000";
         bytes = emptyFile();
         patch(bytes, 8, 1000, 8);
-        QTest::newRow("tensor count past the end") << bytes
-                                                   << "x.gguf: tensor count at byte 8: 1,000 tensors need at least 32 bytes each "
-                                                      "besides the keys, but only 0 bytes follow the header";
+        QTest::newRow("tensor count past the end")
+            << bytes
+            << "x.gguf: tensor count at byte 8: 1,000 tensors need at least 32 bytes each "
+               "besides the keys, but only 0 bytes follow the header";
         bytes = emptyFile();
         patch(bytes, 16, ~std::uint64_t{0}, 8);
-        QTest::newRow("absurd key count") << bytes
-                                          << "x.gguf: metadata key count at byte 16: 18,446,744,073,709,551,615 keys is over the "
-                                             "limit of 100,000";
+        QTest::newRow("absurd key count")
+            << bytes
+            << "x.gguf: metadata key count at byte 16: 18,446,744,073,709,551,615 keys is over the "
+               "limit of 100,000";
         bytes = oneKey("k", GgufValue{std::uint8_t{1}});
         patch(bytes, 16, 2, 8);
-        QTest::newRow("key count past the end") << bytes
-                                                << "x.gguf: metadata key count at byte 16: 2 keys need at least 13 bytes each, but only "
-                                                   "14 bytes follow the header";
+        QTest::newRow("key count past the end")
+            << bytes
+            << "x.gguf: metadata key count at byte 16: 2 keys need at least 13 bytes each, but only "
+               "14 bytes follow the header";
 
-        QTest::newRow("alignment 3") << oneKey("general.alignment", GgufValue{std::uint32_t{3}})
-                                     << "x.gguf: key 'general.alignment' at byte 53: an alignment of 3 is not a power of two";
-        QTest::newRow("alignment 0") << oneKey("general.alignment", GgufValue{std::uint32_t{0}})
-                                     << "x.gguf: key 'general.alignment' at byte 53: an alignment of 0 is not a power of two";
-        QTest::newRow("alignment of string") << oneKey("general.alignment", GgufValue{std::string("32")})
-                                             << "x.gguf: key 'general.alignment' at byte 49: holds a string; the alignment is a uint32";
+        QTest::newRow("alignment 3")
+            << oneKey("general.alignment", GgufValue{std::uint32_t{3}})
+            << "x.gguf: key 'general.alignment' at byte 53: an alignment of 3 is not a power of two";
+        QTest::newRow("alignment 0")
+            << oneKey("general.alignment", GgufValue{std::uint32_t{0}})
+            << "x.gguf: key 'general.alignment' at byte 53: an alignment of 0 is not a power of two";
+        QTest::newRow("alignment of string")
+            << oneKey("general.alignment", GgufValue{std::string("32")})
+            << "x.gguf: key 'general.alignment' at byte 49: holds a string; the alignment is a uint32";
 
-        QTest::newRow("data past the end") << oneTensor(0, {4}, 16, 32)
-                                           << "x.gguf: tensor 't' data offset at byte 49: 16 bytes of F32 at data offset 32 (file "
-                                              "byte 64 + offset) run past the end of the file (96 bytes; truncated)";
-        QTest::newRow("data offset huge") << oneTensor(0, {4}, 16, ~std::uint64_t{0} << 5)
-                                          << "x.gguf: tensor 't' data offset at byte 49: 16 bytes of F32 at data offset "
-                                             "18,446,744,073,709,551,584 (file byte 64 + offset) run past the end of the file (96 "
-                                             "bytes; truncated)";
-        QTest::newRow("unaligned") << oneTensor(0, {4}, 16, 4)
-                                   << "x.gguf: tensor 't' data offset at byte 49: offset 4 is not a multiple of the alignment 32";
-        QTest::newRow("unknown type") << oneTensor(99, {4}, 16)
-                                      << "x.gguf: tensor 't' type at byte 45: ggml type 99 is not read (F32, F16, BF16, Q8_0, "
-                                         "Q4_0, Q5_0, Q4_K and Q6_K are)";
-        QTest::newRow("control bytes in a name") << [] {
-            test::GgufWriter w;
-            w.addRawTensor("a\nb", 99, {4}, std::vector<std::byte>(16));
-            return w.bytes();
-        }() << "x.gguf: tensor 'a\\x0ab' type at byte 47: ggml type 99 is not read (F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K "
-               "and Q6_K are)";
-        QTest::newRow("Q4_1 type") << oneTensor(3, {32}, 20)
-                                   << "x.gguf: tensor 't' type at byte 45: ggml type 3 is not read (F32, F16, BF16, Q8_0, Q4_0, "
-                                      "Q5_0, Q4_K and Q6_K are)";
-        QTest::newRow("0 dims") << oneTensor(0, {}, 0) << "x.gguf: tensor 't' dimension count at byte 33: 0 dimensions; ggml "
-                                                          "tensors have 1 to 4";
-        QTest::newRow("5 dims") << oneTensor(0, {1, 1, 1, 1, 1}, 4)
-                                << "x.gguf: tensor 't' dimension count at byte 33: 5 dimensions; ggml tensors have 1 to 4";
-        QTest::newRow("ne 0") << oneTensor(0, {4, 0}, 0)
-                              << "x.gguf: tensor 't' ne[1] at byte 45: a dimension of 0 (every dimension is at least 1)";
-        QTest::newRow("elements overflow") << oneTensor(0, {std::uint64_t{1} << 32, std::uint64_t{1} << 31}, 0)
-                                           << "x.gguf: tensor 't' ne[1] at byte 45: a dimension of 2,147,483,648 takes the element "
-                                              "count past 2^63";
+        QTest::newRow("data past the end")
+            << oneTensor(0, {4}, 16, 32)
+            << "x.gguf: tensor 't' data offset at byte 49: 16 bytes of F32 at data offset 32 (file "
+               "byte 64 + offset) run past the end of the file (96 bytes; truncated)";
+        QTest::newRow("data offset huge")
+            << oneTensor(0, {4}, 16, ~std::uint64_t{0} << 5)
+            << "x.gguf: tensor 't' data offset at byte 49: 16 bytes of F32 at data offset "
+               "18,446,744,073,709,551,584 (file byte 64 + offset) run past the end of the file (96 "
+               "bytes; truncated)";
+        QTest::newRow("unaligned")
+            << oneTensor(0, {4}, 16, 4)
+            << "x.gguf: tensor 't' data offset at byte 49: offset 4 is not a multiple of the alignment 32";
+        QTest::newRow("unknown type")
+            << oneTensor(99, {4}, 16)
+            << "x.gguf: tensor 't' type at byte 45: ggml type 99 is not read (F32, F16, BF16, Q8_0, "
+               "Q4_0, Q5_0, Q4_K and Q6_K are)";
+        QTest::newRow("control bytes in a name") <<
+            [] {
+                test::GgufWriter w;
+                w.addRawTensor("a\nb", 99, {4}, std::vector<std::byte>(16));
+                return w.bytes();
+            }()
+                                                 << "x.gguf: tensor 'a\\x0ab' type at byte 47: ggml type 99 is not "
+                                                    "read (F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K "
+                                                    "and Q6_K are)";
+        QTest::newRow("Q4_1 type")
+            << oneTensor(3, {32}, 20)
+            << "x.gguf: tensor 't' type at byte 45: ggml type 3 is not read (F32, F16, BF16, Q8_0, Q4_0, "
+               "Q5_0, Q4_K and Q6_K are)";
+        QTest::newRow("0 dims") << oneTensor(0, {}, 0)
+                                << "x.gguf: tensor 't' dimension count at byte 33: 0 dimensions; ggml "
+                                   "tensors have 1 to 4";
+        QTest::newRow("5 dims")
+            << oneTensor(0, {1, 1, 1, 1, 1}, 4)
+            << "x.gguf: tensor 't' dimension count at byte 33: 5 dimensions; ggml tensors have 1 to 4";
+        QTest::newRow("ne 0")
+            << oneTensor(0, {4, 0}, 0)
+            << "x.gguf: tensor 't' ne[1] at byte 45: a dimension of 0 (every dimension is at least 1)";
+        QTest::newRow("elements overflow")
+            << oneTensor(0, {std::uint64_t{1} << 32, std::uint64_t{1} << 31}, 0)
+            << "x.gguf: tensor 't' ne[1] at byte 45: a dimension of 2,147,483,648 takes the element "
+               "count past 2^63";
         QTest::newRow("bytes past 2^64") << oneTensor(0, {std::uint64_t{1} << 62}, 0)
                                          << "x.gguf: tensor 't' at byte 24: its size in bytes overflows 64 bits";
-        QTest::newRow("partial block") << oneTensor(8, {48}, 68)
-                                       << "x.gguf: tensor 't' ne[0] at byte 37: a row of 48 weights is not a whole number of Q8_0 "
-                                          "blocks of 32";
+        QTest::newRow("partial block")
+            << oneTensor(8, {48}, 68)
+            << "x.gguf: tensor 't' ne[0] at byte 37: a row of 48 weights is not a whole number of Q8_0 "
+               "blocks of 32";
 
         {
             test::GgufWriter w;
@@ -408,7 +444,8 @@ private slots:
         {
             test::GgufWriter w;
             w.addRawTensor("t", 0, {1}, std::vector<std::byte>(4)).addRawTensor("t", 0, {1}, std::vector<std::byte>(4));
-            QTest::newRow("duplicate tensor") << w.bytes() << "x.gguf: tensor 't' at byte 57: the tensor name appears twice";
+            QTest::newRow("duplicate tensor")
+                << w.bytes() << "x.gguf: tensor 't' at byte 57: the tensor name appears twice";
         }
         QTest::newRow("tensor name too long") << [] {
             test::GgufWriter w;
@@ -418,38 +455,43 @@ private slots:
 
         bytes = oneKey("k", GgufValue{GgufArray{GgufType::Uint8, {}}});
         patch(bytes, 37, 9, 4);  // the element type: array
-        QTest::newRow("nested array") << bytes
-                                      << "x.gguf: key 'k' element type at byte 37: an array of arrays (nested arrays are not read)";
+        QTest::newRow("nested array")
+            << bytes << "x.gguf: key 'k' element type at byte 37: an array of arrays (nested arrays are not read)";
         bytes = oneKey("k", GgufValue{std::uint8_t{1}});
         patch(bytes, 33, 13, 4);
         QTest::newRow("unknown value type") << bytes << "x.gguf: key 'k' value type at byte 33: unknown value type 13";
         bytes = oneKey("k", GgufValue{GgufArray{GgufType::Uint8, {}}});
         patch(bytes, 37, 77, 4);
-        QTest::newRow("unknown element type") << bytes << "x.gguf: key 'k' element type at byte 37: unknown value type 77";
+        QTest::newRow("unknown element type")
+            << bytes << "x.gguf: key 'k' element type at byte 37: unknown value type 77";
         bytes = oneKey("k", GgufValue{true});
         patch(bytes, 37, 2, 1);
         QTest::newRow("bool 2") << bytes << "x.gguf: key 'k' at byte 37: a bool is 0 or 1, not 2";
         bytes = oneKey("k", GgufValue{std::string("abc")});
         patch(bytes, 37, std::uint64_t{1} << 21, 8);
-        QTest::newRow("string over 1 MiB") << bytes
-                                           << "x.gguf: key 'k' length at byte 37: 2,097,152 bytes is over the limit of 1,048,576";
+        QTest::newRow("string over 1 MiB")
+            << bytes << "x.gguf: key 'k' length at byte 37: 2,097,152 bytes is over the limit of 1,048,576";
         bytes = oneKey("k", GgufValue{std::string("abc")});
         patch(bytes, 37, 4, 8);
-        QTest::newRow("string past the end") << bytes
-                                             << "x.gguf: key 'k' at byte 37: a length of 4 bytes runs past the end of the file (3 "
-                                                "bytes left; truncated)";
+        QTest::newRow("string past the end")
+            << bytes
+            << "x.gguf: key 'k' at byte 37: a length of 4 bytes runs past the end of the file (3 "
+               "bytes left; truncated)";
         bytes = oneKey("k", GgufValue{GgufArray{GgufType::Uint32, {GgufValue{std::uint32_t{1}}}}});
         patch(bytes, 41, 2, 8);
-        QTest::newRow("array past the end") << bytes
-                                            << "x.gguf: key 'k' element count at byte 41: 2 elements of uint32 need at least 4 bytes "
-                                               "each, but only 4 bytes are left";
+        QTest::newRow("array past the end")
+            << bytes
+            << "x.gguf: key 'k' element count at byte 41: 2 elements of uint32 need at least 4 bytes "
+               "each, but only 4 bytes are left";
         bytes = oneKey("k", GgufValue{GgufArray{GgufType::String, {GgufValue{std::string("a")}}}});
         patch(bytes, 49, 2, 8);
-        QTest::newRow("array string past the end") << bytes
-                                                    << "x.gguf: key 'k'[0] at byte 49: a length of 2 bytes runs past the end of the "
-                                                       "file (1 byte left; truncated)";
+        QTest::newRow("array string past the end")
+            << bytes
+            << "x.gguf: key 'k'[0] at byte 49: a length of 2 bytes runs past the end of the "
+               "file (1 byte left; truncated)";
         bytes = oneKey(std::string(70000, 'k'), GgufValue{std::uint8_t{1}});
-        QTest::newRow("key too long") << bytes << "x.gguf: key 0 length at byte 24: 70,000 bytes is over the limit of 65,535";
+        QTest::newRow("key too long") << bytes
+                                      << "x.gguf: key 0 length at byte 24: 70,000 bytes is over the limit of 65,535";
     }
     void refused()
     {

@@ -24,7 +24,8 @@ inline double fixtureValue(std::uint64_t batch, std::uint64_t step, std::uint64_
 {
     if (step == 1 && token == 3)
         return -std::numeric_limits<double>::infinity();
-    return static_cast<double>(batch) * 16.0 + static_cast<double>(step) * 2.0 + static_cast<double>(token) * 0.25 - 1.5;
+    return static_cast<double>(batch) * 16.0 + static_cast<double>(step) * 2.0 + static_cast<double>(token) * 0.25 -
+           1.5;
 }
 
 // Bits of `v` in a format with `mantissaBits` stored bits and `exponentBits`: only for values
@@ -115,8 +116,8 @@ inline QByteArray pythonShape(const std::vector<std::uint64_t>& shape)
 inline QByteArray npyFile(const QByteArray& descr, bool fortran, const QByteArray& shapeText, const QByteArray& data,
                           int major = 1)
 {
-    QByteArray dict = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False")
-                      + ", 'shape': " + shapeText + ", }";
+    QByteArray dict = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
+                      ", 'shape': " + shapeText + ", }";
     const int preamble = major == 1 ? 10 : 12;
     while ((preamble + dict.size() + 1) % 64 != 0)
         dict += ' ';

@@ -13,4 +13,4 @@ inline QString examplePath(const QString& name)
     return QDir(dataPath(QStringLiteral("../../examples"))).absoluteFilePath(name);
 }
 
-} // namespace logitlab::test
+}  // namespace logitlab::test

@@ -20,15 +20,47 @@ inline std::vector<double> expArguments(std::size_t count, std::uint32_t seed)
     constexpr double ln2 = 0.6931471805599453;
     constexpr double inf = std::numeric_limits<double>::infinity();
     static constexpr std::array boundaries{
-        0.34657359027997264, 0.3465735902799727, 1.0397207708399179, 1.03972077083991796,
-        3.725290298461914e-9, 709.782712893384, 745.1332191019411, 708.3964185322641,
-        707.7032713517042, 709.0895657128241, 744.4400719213812, 1.0, 2.0, 0.5,
+        0.34657359027997264,
+        0.3465735902799727,
+        1.0397207708399179,
+        1.03972077083991796,
+        3.725290298461914e-9,
+        709.782712893384,
+        745.1332191019411,
+        708.3964185322641,
+        707.7032713517042,
+        709.0895657128241,
+        744.4400719213812,
+        1.0,
+        2.0,
+        0.5,
     };
     static const std::array specials{
-        0.0, -0.0, inf, -inf, std::numeric_limits<double>::quiet_NaN(), 1.0, -1.0, 709.782712893384,
-        709.7827128933841, -745.1332191019411, -745.1332191019412, 709.0, 709.78, -708.3964185322641,
-        -708.39641853226420, -1021.5 * ln2, -1022 * ln2, -1075 * ln2, 5e-324, -5e-324,
-        2.2250738585072014e-308, 1.7976931348623157e308, -1.7976931348623157e308, 1e-300, -1e-300,
+        0.0,
+        -0.0,
+        inf,
+        -inf,
+        std::numeric_limits<double>::quiet_NaN(),
+        1.0,
+        -1.0,
+        709.782712893384,
+        709.7827128933841,
+        -745.1332191019411,
+        -745.1332191019412,
+        709.0,
+        709.78,
+        -708.3964185322641,
+        -708.39641853226420,
+        -1021.5 * ln2,
+        -1022 * ln2,
+        -1075 * ln2,
+        5e-324,
+        -5e-324,
+        2.2250738585072014e-308,
+        1.7976931348623157e308,
+        -1.7976931348623157e308,
+        1e-300,
+        -1e-300,
     };
     constexpr std::int64_t span = 1 << 20;
 
@@ -58,7 +90,9 @@ inline std::vector<double> expArguments(std::size_t count, std::uint32_t seed)
             x = fromWords(hi, next());
             break;
         }
-        case 1: x = uniform(-745.5, 710.0); break;
+        case 1:
+            x = uniform(-745.5, 710.0);
+            break;
         case 2: {
             const double b = boundaries[next() % boundaries.size()];
             x = addUlps(b, offset());
@@ -72,15 +106,21 @@ inline std::vector<double> expArguments(std::size_t count, std::uint32_t seed)
             x = addUlps(base, offset());
             break;
         }
-        case 4: x = uniform(-745.2, -708.0); break;
+        case 4:
+            x = uniform(-745.2, -708.0);
+            break;
         case 5: {
             const std::uint32_t hi = (next() % 0x3e300000u);
             const std::uint32_t sign = next() & 0x80000000u;
             x = fromWords(hi | sign, next());
             break;
         }
-        case 6: x = uniform(-60.0, 0.0); break;
-        default: x = specials[(i >> 3) % specials.size()]; break;
+        case 6:
+            x = uniform(-60.0, 0.0);
+            break;
+        default:
+            x = specials[(i >> 3) % specials.size()];
+            break;
         }
         out[i] = x;
     }

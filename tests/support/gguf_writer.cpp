@@ -209,13 +209,27 @@ std::vector<std::byte> quantize(GgmlType type, std::span<const float> values)
                 b[k] = static_cast<std::byte>((bits >> (8 * k)) & 0xffu);
             break;
         }
-        case GgmlType::F16: putHalf(b, half(*x)); break;
-        case GgmlType::BF16: putHalf(b, engine::toBFloat16Bits(static_cast<double>(*x))); break;
-        case GgmlType::Q8_0: q8_0(x, b); break;
-        case GgmlType::Q4_0: q4_0(x, b); break;
-        case GgmlType::Q5_0: q5_0(x, b); break;
-        case GgmlType::Q4_K: q4_K(x, b); break;
-        case GgmlType::Q6_K: q6_K(x, b); break;
+        case GgmlType::F16:
+            putHalf(b, half(*x));
+            break;
+        case GgmlType::BF16:
+            putHalf(b, engine::toBFloat16Bits(static_cast<double>(*x)));
+            break;
+        case GgmlType::Q8_0:
+            q8_0(x, b);
+            break;
+        case GgmlType::Q4_0:
+            q4_0(x, b);
+            break;
+        case GgmlType::Q5_0:
+            q5_0(x, b);
+            break;
+        case GgmlType::Q4_K:
+            q4_K(x, b);
+            break;
+        case GgmlType::Q6_K:
+            q6_K(x, b);
+            break;
         }
     }
     return out;
@@ -253,7 +267,10 @@ GgufWriter& GgufWriter::add(const std::string& key, GgufValue value)
     return *this;
 }
 
-GgufWriter& GgufWriter::addString(const std::string& key, const std::string& value) { return add(key, GgufValue{value}); }
+GgufWriter& GgufWriter::addString(const std::string& key, const std::string& value)
+{
+    return add(key, GgufValue{value});
+}
 GgufWriter& GgufWriter::addUint32(const std::string& key, std::uint32_t value) { return add(key, GgufValue{value}); }
 GgufWriter& GgufWriter::addInt32(const std::string& key, std::int32_t value) { return add(key, GgufValue{value}); }
 GgufWriter& GgufWriter::addFloat32(const std::string& key, float value) { return add(key, GgufValue{value}); }

@@ -22,7 +22,8 @@ inline QString writeNpz(const QTemporaryDir& dir, const QString& name,
     if (!archive)
         qFatal("zip_open failed");
     for (const auto& [memberName, bytes] : members) {
-        zip_source_t* source = zip_source_buffer(archive, bytes.constData(), static_cast<zip_uint64_t>(bytes.size()), 0);
+        zip_source_t* source =
+            zip_source_buffer(archive, bytes.constData(), static_cast<zip_uint64_t>(bytes.size()), 0);
         const zip_int64_t index = zip_file_add(archive, memberName.constData(), source, ZIP_FL_OVERWRITE);
         if (index < 0)
             qFatal("zip_file_add failed");

@@ -41,10 +41,7 @@ inline std::string listFor(const engine::SamplerParameter& p)
 }
 
 // A choice other than the default: the last one ("library" for the arithmetic).
-inline std::string choiceFor(const engine::SamplerParameter& p)
-{
-    return p.choices.back();
-}
+inline std::string choiceFor(const engine::SamplerParameter& p) { return p.choices.back(); }
 
 // The settings with `p` alone set.
 inline engine::ChainSettings settingsWith(const engine::SamplerParameter& p)

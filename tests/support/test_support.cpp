@@ -9,10 +9,7 @@
 
 namespace logitlab::test {
 
-QString dataPath(const QString& name)
-{
-    return qEnvironmentVariable("LOGITLAB_TEST_DATA") + QLatin1Char('/') + name;
-}
+QString dataPath(const QString& name) { return qEnvironmentVariable("LOGITLAB_TEST_DATA") + QLatin1Char('/') + name; }
 
 QJsonObject lessonGolden()
 {
@@ -22,10 +19,7 @@ QJsonObject lessonGolden()
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
-QString binaryPath(const QString& name)
-{
-    return qEnvironmentVariable("LOGITLAB_BIN_DIR") + QLatin1Char('/') + name;
-}
+QString binaryPath(const QString& name) { return qEnvironmentVariable("LOGITLAB_BIN_DIR") + QLatin1Char('/') + name; }
 
 QStringList csvFields(const QString& line)
 {
@@ -115,7 +109,8 @@ QString pythonWith(const QStringList& modules, QString* why)
     if (!probe.waitForFinished(60000) || probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0) {
         *why = QStringLiteral("/usr/bin/python3 cannot import %1 (scripts/setup.sh installs python3-numpy and "
                               "python3-scipy): %2")
-                   .arg(modules.join(QStringLiteral(", ")), QString::fromLocal8Bit(probe.readAllStandardError()).trimmed());
+                   .arg(modules.join(QStringLiteral(", ")),
+                        QString::fromLocal8Bit(probe.readAllStandardError()).trimmed());
         return {};
     }
     return python;
@@ -138,7 +133,8 @@ QByteArray runPythonScript(const QString& python, const QString& script, const Q
     }
     out += process.readAllStandardOutput();
     if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-        *error = QStringLiteral("python %1 failed: %2").arg(script, QString::fromLocal8Bit(process.readAllStandardError()));
+        *error =
+            QStringLiteral("python %1 failed: %2").arg(script, QString::fromLocal8Bit(process.readAllStandardError()));
         return {};
     }
     return out;

@@ -34,7 +34,8 @@ std::string byteChars(std::string_view raw)
 
 // A byte-level BPE vocabulary: the 256 byte characters (id = byte), then one token per merge
 // (merges given as raw text pairs, ranked in order), then `extra` tokens of the given types.
-TokenizerVocabulary bpeVocabulary(const std::string& pre, const std::vector<std::pair<std::string, std::string>>& merges,
+TokenizerVocabulary bpeVocabulary(const std::string& pre,
+                                  const std::vector<std::pair<std::string, std::string>>& merges,
                                   const std::vector<std::pair<std::string, std::int32_t>>& extra = {})
 {
     TokenizerVocabulary v;
@@ -171,11 +172,51 @@ std::string describe(const Tokenizer& t, const std::vector<std::int32_t>& ids)
 // letters, digits, spaces and symbols from other scripts.
 std::string randomText(std::mt19937& rng, bool allowSpmSpace)
 {
-    static const std::vector<std::string> atoms = {
-        "a", "b", "Z", "e", "s", "t", "0", "7", "9", " ", " ", "  ", "\n", "\r\n", "\t", ".", ",", "!", "?", "'", "'s",
-        "'T", "'ll", "(", "$", "+", "<", "|", "~", "`", "\xC3\xA9", "\xC3\xBC", "\xC2\xA0", "\xE4\xBD\xA0",
-        "\xE5\xA5\xBD", "\xD9\xA3", "\xC2\xB2", "\xE2\x80\x94", "\xF0\x9F\x98\x80", "\xE2\x80\xAF", "\xCC\x81",
-        "\xE3\x80\x80", "\x01", "\x7F", "\xE2\x96\x81"};
+    static const std::vector<std::string> atoms = {"a",
+                                                   "b",
+                                                   "Z",
+                                                   "e",
+                                                   "s",
+                                                   "t",
+                                                   "0",
+                                                   "7",
+                                                   "9",
+                                                   " ",
+                                                   " ",
+                                                   "  ",
+                                                   "\n",
+                                                   "\r\n",
+                                                   "\t",
+                                                   ".",
+                                                   ",",
+                                                   "!",
+                                                   "?",
+                                                   "'",
+                                                   "'s",
+                                                   "'T",
+                                                   "'ll",
+                                                   "(",
+                                                   "$",
+                                                   "+",
+                                                   "<",
+                                                   "|",
+                                                   "~",
+                                                   "`",
+                                                   "\xC3\xA9",
+                                                   "\xC3\xBC",
+                                                   "\xC2\xA0",
+                                                   "\xE4\xBD\xA0",
+                                                   "\xE5\xA5\xBD",
+                                                   "\xD9\xA3",
+                                                   "\xC2\xB2",
+                                                   "\xE2\x80\x94",
+                                                   "\xF0\x9F\x98\x80",
+                                                   "\xE2\x80\xAF",
+                                                   "\xCC\x81",
+                                                   "\xE3\x80\x80",
+                                                   "\x01",
+                                                   "\x7F",
+                                                   "\xE2\x96\x81"};
     std::uniform_int_distribution<std::size_t> length(0, 24);
     std::uniform_int_distribution<std::size_t> pick(0, atoms.size() - (allowSpmSpace ? 1 : 2));
     std::string s;
@@ -194,20 +235,20 @@ private slots:
     void categories()
     {
         QCOMPARE(unicodeCategory('a'), UnicodeCategory::Letter);
-        QCOMPARE(unicodeCategory(0x4F60), UnicodeCategory::Letter);        // 你
+        QCOMPARE(unicodeCategory(0x4F60), UnicodeCategory::Letter);  // 你
         QCOMPARE(unicodeCategory('7'), UnicodeCategory::Number);
-        QCOMPARE(unicodeCategory(0x0663), UnicodeCategory::Number);        // Arabic-Indic three
-        QCOMPARE(unicodeCategory(0x00B2), UnicodeCategory::Number);        // superscript two
+        QCOMPARE(unicodeCategory(0x0663), UnicodeCategory::Number);  // Arabic-Indic three
+        QCOMPARE(unicodeCategory(0x00B2), UnicodeCategory::Number);  // superscript two
         QCOMPARE(unicodeCategory(' '), UnicodeCategory::Whitespace);
-        QCOMPARE(unicodeCategory(0x00A0), UnicodeCategory::Whitespace);    // NBSP
-        QCOMPARE(unicodeCategory(0x0085), UnicodeCategory::Whitespace);    // NEL, a Cc
+        QCOMPARE(unicodeCategory(0x00A0), UnicodeCategory::Whitespace);  // NBSP
+        QCOMPARE(unicodeCategory(0x0085), UnicodeCategory::Whitespace);  // NEL, a Cc
         QCOMPARE(unicodeCategory(0x3000), UnicodeCategory::Whitespace);
-        QCOMPARE(unicodeCategory(0x200B), UnicodeCategory::Other);         // zero width space is Cf
+        QCOMPARE(unicodeCategory(0x200B), UnicodeCategory::Other);  // zero width space is Cf
         QCOMPARE(unicodeCategory('!'), UnicodeCategory::Punctuation);
         QCOMPARE(unicodeCategory('$'), UnicodeCategory::Symbol);
         QCOMPARE(unicodeCategory(0x0301), UnicodeCategory::Mark);
-        QCOMPARE(unicodeCategory(0x1F600), UnicodeCategory::Symbol);       // 😀
-        QCOMPARE(unicodeCategory(0x0378), UnicodeCategory::Other);         // unassigned
+        QCOMPARE(unicodeCategory(0x1F600), UnicodeCategory::Symbol);  // 😀
+        QCOMPARE(unicodeCategory(0x0378), UnicodeCategory::Other);    // unassigned
         QCOMPARE(unicodeCategory(0x110000), UnicodeCategory::Other);
     }
 
@@ -216,9 +257,9 @@ private slots:
         // GPT-2's bytes_to_unicode: printable bytes stand for themselves, the rest take U+0100...
         QCOMPARE(QByteArray::fromStdString(byteToBpeChar('A')), QByteArray("A"));
         QCOMPARE(QByteArray::fromStdString(byteToBpeChar(' ')), QByteArray("\xC4\xA0"));   // Ġ
-        QCOMPARE(QByteArray::fromStdString(byteToBpeChar('\n')), QByteArray("\xC4\x8A")); // Ċ
-        QCOMPARE(QByteArray::fromStdString(byteToBpeChar(0)), QByteArray("\xC4\x80"));    // Ā
-        QCOMPARE(QByteArray::fromStdString(byteToBpeChar(0xAD)), QByteArray("\xC5\x83")); // Ń
+        QCOMPARE(QByteArray::fromStdString(byteToBpeChar('\n')), QByteArray("\xC4\x8A"));  // Ċ
+        QCOMPARE(QByteArray::fromStdString(byteToBpeChar(0)), QByteArray("\xC4\x80"));     // Ā
+        QCOMPARE(QByteArray::fromStdString(byteToBpeChar(0xAD)), QByteArray("\xC5\x83"));  // Ń
         std::set<std::string> distinct;
         for (int b = 0; b < 256; ++b) {
             const std::string& c = byteToBpeChar(static_cast<std::uint8_t>(b));
@@ -235,7 +276,9 @@ private slots:
     {
         // As llama.cpp: a byte that does not start a well-formed sequence is U+FFFD.
         QCOMPARE(codePointsFromUtf8("a\xC3\xA9"), (std::vector<std::uint32_t>{'a', 0xE9}));
-        QCOMPARE(codePointsFromUtf8("\xFF" "b"), (std::vector<std::uint32_t>{0xFFFD, 'b'}));
+        QCOMPARE(codePointsFromUtf8("\xFF"
+                                    "b"),
+                 (std::vector<std::uint32_t>{0xFFFD, 'b'}));
         QCOMPARE(codePointsFromUtf8("\xE4\xBD"), (std::vector<std::uint32_t>{0xFFFD, 0xFFFD}));
         QCOMPARE(codePointsFromUtf8("\xF0\x9F\x98\x80"), (std::vector<std::uint32_t>{0x1F600}));
     }
@@ -249,45 +292,61 @@ private slots:
         QTest::addColumn<QList<QByteArray>>("words");
         using L = QList<QByteArray>;
         // gpt-2: 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
-        QTest::newRow("gpt2 sentence") << "gpt-2" << QByteArray("Hello world's 123") << L{"Hello", " world", "'s", " 123"};
-        QTest::newRow("gpt2 name gpt2") << "gpt2" << QByteArray("Hello world's 123") << L{"Hello", " world", "'s", " 123"};
+        QTest::newRow("gpt2 sentence") << "gpt-2" << QByteArray("Hello world's 123")
+                                       << L{"Hello", " world", "'s", " 123"};
+        QTest::newRow("gpt2 name gpt2") << "gpt2" << QByteArray("Hello world's 123")
+                                        << L{"Hello", " world", "'s", " 123"};
         QTest::newRow("gpt2 case-sensitive 'M") << "gpt-2" << QByteArray("I'M") << L{"I", "'", "M"};
-        QTest::newRow("gpt2 contractions") << "gpt-2" << QByteArray("we'll they're I've") << L{"we", "'ll", " they", "'re", " I", "'ve"};
-        QTest::newRow("gpt2 space run") << "gpt-2" << QByteArray("  hi   there  ") << L{" ", " hi", "  ", " there", "  "};
+        QTest::newRow("gpt2 contractions")
+            << "gpt-2" << QByteArray("we'll they're I've") << L{"we", "'ll", " they", "'re", " I", "'ve"};
+        QTest::newRow("gpt2 space run") << "gpt-2" << QByteArray("  hi   there  ")
+                                        << L{" ", " hi", "  ", " there", "  "};
         QTest::newRow("gpt2 newlines") << "gpt-2" << QByteArray("x\n\ny") << L{"x", "\n", "\n", "y"};
         QTest::newRow("gpt2 number point") << "gpt-2" << QByteArray("pi 3.14!") << L{"pi", " 3", ".", "14", "!"};
-        QTest::newRow("gpt2 punctuation then word") << "gpt-2" << QByteArray(".Hello (x)") << L{".", "Hello", " (", "x", ")"};
+        QTest::newRow("gpt2 punctuation then word")
+            << "gpt-2" << QByteArray(".Hello (x)") << L{".", "Hello", " (", "x", ")"};
         QTest::newRow("gpt2 accents and CJK") << "gpt-2" << QByteArray("h\xC3\xA9llo \xE4\xBD\xA0\xE5\xA5\xBD")
                                               << L{"h\xC3\xA9llo", " \xE4\xBD\xA0\xE5\xA5\xBD"};
-        QTest::newRow("gpt2 NBSP is not the optional space") << "gpt-2" << QByteArray("a\xC2\xA0" "b") << L{"a", "\xC2\xA0", "b"};
+        QTest::newRow("gpt2 NBSP is not the optional space") << "gpt-2"
+                                                             << QByteArray("a\xC2\xA0"
+                                                                           "b")
+                                                             << L{"a", "\xC2\xA0", "b"};
         QTest::newRow("gpt2 tab before word") << "gpt-2" << QByteArray("a\tb") << L{"a", "\t", "b"};
         QTest::newRow("gpt2 trailing space") << "gpt-2" << QByteArray("a ") << L{"a", " "};
 
         // llama3: (?i:'s|...)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
-        QTest::newRow("llama3 sentence") << "llama-bpe" << QByteArray("Hello world's 123") << L{"Hello", " world", "'s", " ", "123"};
+        QTest::newRow("llama3 sentence") << "llama-bpe" << QByteArray("Hello world's 123")
+                                         << L{"Hello", " world", "'s", " ", "123"};
         QTest::newRow("llama3 digits in threes") << "llama3" << QByteArray("1234567") << L{"123", "456", "7"};
         QTest::newRow("llama3 'M any case") << "llama-bpe" << QByteArray("I'M WE'LL") << L{"I", "'M", " WE", "'LL"};
-        QTest::newRow("llama3 punctuation joins word") << "llama-bpe" << QByteArray(".Hello (x)") << L{".Hello", " (", "x", ")"};
+        QTest::newRow("llama3 punctuation joins word")
+            << "llama-bpe" << QByteArray(".Hello (x)") << L{".Hello", " (", "x", ")"};
         QTest::newRow("llama3 newlines") << "llama-bpe" << QByteArray("a\n\n  b") << L{"a", "\n\n", " ", " b"};
-        QTest::newRow("llama3 punctuation keeps newline") << "llama-bpe" << QByteArray("end...\nnext") << L{"end", "...\n", "next"};
+        QTest::newRow("llama3 punctuation keeps newline")
+            << "llama-bpe" << QByteArray("end...\nnext") << L{"end", "...\n", "next"};
         QTest::newRow("llama3 spaces then newline") << "llama-bpe" << QByteArray("a  \n b") << L{"a", "  \n", " b"};
         QTest::newRow("llama3 tab joins word") << "llama-bpe" << QByteArray("a\tb") << L{"a", "\tb"};
         QTest::newRow("llama3 don't!") << "llama-bpe" << QByteArray("don't!") << L{"don", "'t", "!"};
 
         // qwen2: as llama3 with \p{N} (one digit a piece)
-        QTest::newRow("qwen2 sentence") << "qwen2" << QByteArray("Hello world's 123") << L{"Hello", " world", "'s", " ", "1", "2", "3"};
+        QTest::newRow("qwen2 sentence") << "qwen2" << QByteArray("Hello world's 123")
+                                        << L{"Hello", " world", "'s", " ", "1", "2", "3"};
         QTest::newRow("qwen2 'M any case") << "qwen2" << QByteArray("I'M") << L{"I", "'M"};
-        QTest::newRow("qwen2 Arabic-Indic digits") << "qwen2" << QByteArray("\xD9\xA3\xD9\xA4") << L{"\xD9\xA3", "\xD9\xA4"};
+        QTest::newRow("qwen2 Arabic-Indic digits")
+            << "qwen2" << QByteArray("\xD9\xA3\xD9\xA4") << L{"\xD9\xA3", "\xD9\xA4"};
         QTest::newRow("qwen2 punctuation joins word") << "qwen2" << QByteArray("(x") << L{"(x"};
 
         // smollm: \p{N}, then the gpt-2 regex on what is between
-        QTest::newRow("smollm sentence") << "smollm" << QByteArray("Hello world's 123") << L{"Hello", " world", "'s", " ", "1", "2", "3"};
+        QTest::newRow("smollm sentence") << "smollm" << QByteArray("Hello world's 123")
+                                         << L{"Hello", " world", "'s", " ", "1", "2", "3"};
         QTest::newRow("smollm case-sensitive 'M") << "smollm" << QByteArray("I'M") << L{"I", "'", "M"};
-        QTest::newRow("smollm digits inside a word") << "smollm" << QByteArray("abc123def") << L{"abc", "1", "2", "3", "def"};
+        QTest::newRow("smollm digits inside a word")
+            << "smollm" << QByteArray("abc123def") << L{"abc", "1", "2", "3", "def"};
         QTest::newRow("smollm punctuation apart") << "smollm" << QByteArray(".Hello") << L{".", "Hello"};
 
         // default: [\p{P}\$\+<=>\^~\|]+, gpt-2, \p{N}+, [0-9][0-9][0-9]
-        QTest::newRow("default punctuation") << "default" << QByteArray("Hello, world!") << L{"Hello", ",", " world", "!"};
+        QTest::newRow("default punctuation")
+            << "default" << QByteArray("Hello, world!") << L{"Hello", ",", " world", "!"};
         QTest::newRow("default digits") << "default" << QByteArray("12345") << L{"123", "45"};
         QTest::newRow("default math") << "default" << QByteArray("a+b=c") << L{"a", "+", "b", "=", "c"};
         QTest::newRow("default missing name") << "" << QByteArray("x, y") << L{"x", ",", " y"};
@@ -393,7 +452,8 @@ private slots:
         QTest::newRow("a+b first") << QStringList{"a b", "b c"} << QByteArray("abc") << QStringList{"ab", "c"};
         QTest::newRow("leftmost of equal pairs") << QStringList{"a a"} << QByteArray("aaa") << QStringList{"aa", "a"};
         QTest::newRow("chained") << QStringList{"a a", "aa aa"} << QByteArray("aaaaa") << QStringList{"aaaa", "a"};
-        QTest::newRow("words do not merge across") << QStringList{"a b"} << QByteArray("a b ab") << QStringList{"a", " ", "b", " ", "ab"};
+        QTest::newRow("words do not merge across")
+            << QStringList{"a b"} << QByteArray("a b ab") << QStringList{"a", " ", "b", " ", "ab"};
     }
     void bpeMergeOrder()
     {
@@ -411,7 +471,8 @@ private slots:
             expected.push_back(byteChars(s.toStdString()));
         }
         const auto ids = t.encode(text.toStdString(), false);
-        QCOMPARE(QByteArray::fromStdString(describe(t, ids)), QByteArray::fromStdString(describe(t, idsOf(t, expected))));
+        QCOMPARE(QByteArray::fromStdString(describe(t, ids)),
+                 QByteArray::fromStdString(describe(t, idsOf(t, expected))));
     }
 
     void bpeSentence()
@@ -454,7 +515,8 @@ private slots:
         // Control tokens decode to nothing unless rendered.
         const std::vector<std::int32_t> chat{start, hi, end};
         QCOMPARE(QByteArray::fromStdString(t.decode(chat)), QByteArray("hi"));
-        QCOMPARE(QByteArray::fromStdString(t.decode(chat, {.renderSpecial = true})), QByteArray("<|im_start|>hi<|im_end|>"));
+        QCOMPARE(QByteArray::fromStdString(t.decode(chat, {.renderSpecial = true})),
+                 QByteArray("<|im_start|>hi<|im_end|>"));
         QCOMPARE(QByteArray::fromStdString(t.tokenPiece(end)), QByteArray("<|im_end|>"));
         QCOMPARE(t.tokenPiece(end, false), std::string());
         // End of generation: EOS and <|im_end|> (llama.cpp's list), not <|im_start|>.
@@ -468,9 +530,11 @@ private slots:
     // Special tokens are matched longest first, whatever their order in the vocabulary.
     void longestSpecialFirst()
     {
-        const Tokenizer t = make(bpeVocabulary("qwen2", {}, {{"<tool>", 4}, {"<tool_call>", 4}, {"<tool_call></tool_call>", 4}}));
+        const Tokenizer t =
+            make(bpeVocabulary("qwen2", {}, {{"<tool>", 4}, {"<tool_call>", 4}, {"<tool_call></tool_call>", 4}}));
         QCOMPARE(t.encode("<tool_call><tool>x<tool_call></tool_call>", false),
-                 (std::vector<std::int32_t>{t.tokenId("<tool_call>"), t.tokenId("<tool>"), 'x', t.tokenId("<tool_call></tool_call>")}));
+                 (std::vector<std::int32_t>{t.tokenId("<tool_call>"), t.tokenId("<tool>"), 'x',
+                                            t.tokenId("<tool_call></tool_call>")}));
     }
 
     void bosAndEos()
@@ -546,7 +610,8 @@ private slots:
         QVERIFY(!make(bpeVocabulary("qwen2", {})).cleansSpaces());
         const auto ids = t.encode("Hello , world . It 's a ' b ' c", false);
         QCOMPARE(QByteArray::fromStdString(t.decode(ids)), QByteArray("Hello , world . It 's a ' b ' c"));
-        QCOMPARE(QByteArray::fromStdString(t.decode(ids, {.cleanSpaces = true})), QByteArray("Hello, world. It's a'b'c"));
+        QCOMPARE(QByteArray::fromStdString(t.decode(ids, {.cleanSpaces = true})),
+                 QByteArray("Hello, world. It's a'b'c"));
     }
 
     // decode(encode(x)) == x for seeded random UTF-8 with every byte-level pre-tokenizer.
@@ -560,15 +625,17 @@ private slots:
     void bpeRoundTrip()
     {
         QFETCH(QString, pre);
-        const Tokenizer t = make(bpeVocabulary(pre.toStdString(), spellingMerges({" the", "Hello", " world", "'s", "12", "\xC3\xA9t\xC3\xA9"}),
-                                               {{"<|endoftext|>", 3}}));
+        const Tokenizer t = make(bpeVocabulary(
+            pre.toStdString(), spellingMerges({" the", "Hello", " world", "'s", "12", "\xC3\xA9t\xC3\xA9"}),
+            {{"<|endoftext|>", 3}}));
         std::mt19937 rng(36);
         for (int i = 0; i < 2000; ++i) {
             const std::string text = randomText(rng, true);
             const auto ids = t.encode(text, false);
             const std::string back = t.decode(ids);
             if (back != text) {
-                QFAIL(qPrintable(QString("round trip of '%1' gave '%2'").arg(QString::fromStdString(text), QString::fromStdString(back))));
+                QFAIL(qPrintable(QString("round trip of '%1' gave '%2'")
+                                     .arg(QString::fromStdString(text), QString::fromStdString(back))));
             }
             std::string joined;
             for (const std::string& w : preTokenize(text, findPreTokenizer(pre.toStdString())->kind)) {
@@ -577,7 +644,11 @@ private slots:
             QCOMPARE(QByteArray::fromStdString(joined), QByteArray::fromStdString(text));
         }
         // Bytes that are not UTF-8 become U+FFFD, as in llama.cpp.
-        QCOMPARE(QByteArray::fromStdString(t.decode(t.encode("a\xFF" "b", false))), QByteArray("a\xEF\xBF\xBD" "b"));
+        QCOMPARE(QByteArray::fromStdString(t.decode(t.encode("a\xFF"
+                                                             "b",
+                                                             false))),
+                 QByteArray("a\xEF\xBF\xBD"
+                            "b"));
     }
 
     // SentencePiece: the highest-scoring pair joins first (the leftmost of equal scores).
@@ -586,9 +657,18 @@ private slots:
         QTest::addColumn<float>("abScore");
         QTest::addColumn<float>("bcScore");
         QTest::addColumn<QStringList>("tokens");
-        QTest::newRow("bc higher") << -2.0f << -1.0f << QStringList{"\xE2\x96\x81" "a", "bc"};
-        QTest::newRow("ab higher") << -1.0f << -2.0f << QStringList{"\xE2\x96\x81" "ab", "c"};
-        QTest::newRow("equal: leftmost") << -1.0f << -1.0f << QStringList{"\xE2\x96\x81" "ab", "c"};
+        QTest::newRow("bc higher") << -2.0f << -1.0f
+                                   << QStringList{"\xE2\x96\x81"
+                                                  "a",
+                                                  "bc"};
+        QTest::newRow("ab higher") << -1.0f << -2.0f
+                                   << QStringList{"\xE2\x96\x81"
+                                                  "ab",
+                                                  "c"};
+        QTest::newRow("equal: leftmost") << -1.0f << -1.0f
+                                         << QStringList{"\xE2\x96\x81"
+                                                        "ab",
+                                                        "c"};
     }
     void spmMergeByScore()
     {
@@ -596,14 +676,24 @@ private slots:
         QFETCH(float, bcScore);
         QFETCH(QStringList, tokens);
         // "▁a" scores highest, so the text starts "▁a" + "b" + "c"; then ab against bc.
-        const Tokenizer t = make(spmVocabulary({{"\xE2\x96\x81", -5}, {"a", -5}, {"b", -5}, {"c", -5},
-                                                {"\xE2\x96\x81" "a", 0}, {"\xE2\x96\x81" "ab", abScore}, {"bc", bcScore}}));
+        const Tokenizer t = make(spmVocabulary({{"\xE2\x96\x81", -5},
+                                                {"a", -5},
+                                                {"b", -5},
+                                                {"c", -5},
+                                                {"\xE2\x96\x81"
+                                                 "a",
+                                                 0},
+                                                {"\xE2\x96\x81"
+                                                 "ab",
+                                                 abScore},
+                                                {"bc", bcScore}}));
         std::vector<std::string> expected;
         for (const QString& s : tokens) {
             expected.push_back(s.toStdString());
         }
         const auto ids = t.encode("abc", false);
-        QCOMPARE(QByteArray::fromStdString(describe(t, ids)), QByteArray::fromStdString(describe(t, idsOf(t, expected))));
+        QCOMPARE(QByteArray::fromStdString(describe(t, ids)),
+                 QByteArray::fromStdString(describe(t, idsOf(t, expected))));
     }
 
     void spmSentenceAndByteFallback()
@@ -612,14 +702,15 @@ private slots:
         QVERIFY(t.isSentencePiece());
         // A leading space is added and spaces become U+2581; BOS as the vocabulary says.
         const auto ids = t.encode("Hello world", true);
-        QCOMPARE(ids, (std::vector<std::int32_t>{kBos, t.tokenId("\xE2\x96\x81Hello"), t.tokenId("\xE2\x96\x81world")}));
+        QCOMPARE(ids,
+                 (std::vector<std::int32_t>{kBos, t.tokenId("\xE2\x96\x81Hello"), t.tokenId("\xE2\x96\x81world")}));
         QCOMPARE(QByteArray::fromStdString(t.decode(ids)), QByteArray("Hello world"));
         QCOMPARE(QByteArray::fromStdString(t.decode(ids, {.renderSpecial = true})), QByteArray("<s>Hello world"));
         QCOMPARE(QByteArray::fromStdString(t.tokenPiece(ids[1])), QByteArray(" Hello"));
         // é is not in the vocabulary: its two UTF-8 bytes as <0xC3> <0xA9>.
         const auto accent = t.encode("Hello \xC3\xA9", false);
-        QCOMPARE(accent, (std::vector<std::int32_t>{t.tokenId("\xE2\x96\x81Hello"), t.tokenId("\xE2\x96\x81"), t.tokenId("<0xC3>"),
-                                                    t.tokenId("<0xA9>")}));
+        QCOMPARE(accent, (std::vector<std::int32_t>{t.tokenId("\xE2\x96\x81Hello"), t.tokenId("\xE2\x96\x81"),
+                                                    t.tokenId("<0xC3>"), t.tokenId("<0xA9>")}));
         QCOMPARE(QByteArray::fromStdString(t.tokenPiece(t.tokenId("<0xC3>"))), QByteArray("\xC3"));
         QCOMPARE(QByteArray::fromStdString(t.decode(accent)), QByteArray("Hello \xC3\xA9"));
         // Leading spaces: one more U+2581 each; decode drops only the one it added.
@@ -704,17 +795,23 @@ private slots:
 
     void spmRoundTrip()
     {
-        const Tokenizer t = make(spmVocabulary(spmWords({"\xE2\x96\x81the", "\xE2\x96\x81Hello", "ab", "\xC3\xA9t\xC3\xA9", "\xE2\x96\x81"})));
+        const Tokenizer t = make(spmVocabulary(
+            spmWords({"\xE2\x96\x81the", "\xE2\x96\x81Hello", "ab", "\xC3\xA9t\xC3\xA9", "\xE2\x96\x81"})));
         std::mt19937 rng(36);
         for (int i = 0; i < 2000; ++i) {
             const std::string text = randomText(rng, false);
             const std::string back = t.decode(t.encode(text, i % 2 == 0));
             if (back != text) {
-                QFAIL(qPrintable(QString("round trip of '%1' gave '%2'").arg(QString::fromStdString(text), QString::fromStdString(back))));
+                QFAIL(qPrintable(QString("round trip of '%1' gave '%2'")
+                                     .arg(QString::fromStdString(text), QString::fromStdString(back))));
             }
         }
         // Byte fallback carries bytes that are not UTF-8 through unchanged.
-        QCOMPARE(QByteArray::fromStdString(t.decode(t.encode("a\xFF" "b", false))), QByteArray("a\xFF" "b"));
+        QCOMPARE(QByteArray::fromStdString(t.decode(t.encode("a\xFF"
+                                                             "b",
+                                                             false))),
+                 QByteArray("a\xFF"
+                            "b"));
     }
 
     // Any bytes at all: byte-level BPE gives back the text with each byte that is not UTF-8
@@ -724,7 +821,8 @@ private slots:
     void randomBytes()
     {
         const Tokenizer space = make(spmVocabulary(spmWords({"\xE2\x96\x81"})));
-        QCOMPARE(QByteArray::fromStdString(space.decode(space.encode("\xE4 x", false))), QByteArray("\xE4\xE2\x96\x81x"));
+        QCOMPARE(QByteArray::fromStdString(space.decode(space.encode("\xE4 x", false))),
+                 QByteArray("\xE4\xE2\x96\x81x"));
         const Tokenizer bpe = make(bpeVocabulary("llama-bpe", spellingMerges({" the", "ab"}), {{"<|eot_id|>", 3}}));
         const Tokenizer spm = make(spmVocabulary(spmWords({"\xE2\x96\x81the", "ab", "\xE2\x96\x81"})));
         std::mt19937 rng(360);
@@ -739,12 +837,14 @@ private slots:
             for (const std::uint32_t cp : codePointsFromUtf8(text)) {
                 appendUtf8(normalized, cp);
             }
-            QCOMPARE(QByteArray::fromStdString(bpe.decode(bpe.encode(text, true, true))), QByteArray::fromStdString(normalized));
+            QCOMPARE(QByteArray::fromStdString(bpe.decode(bpe.encode(text, true, true))),
+                     QByteArray::fromStdString(normalized));
             // SentencePiece cuts characters by their lead byte, so a broken lead byte just before
             // a space takes in part of its U+2581, which then falls back to bytes and decodes as
             // U+2581 rather than a space (as in llama.cpp): exact only without lead bytes.
             const std::string back = spm.decode(spm.encode(text, true, true));
-            const bool leadBytes = std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xC0; });
+            const bool leadBytes =
+                std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xC0; });
             if (!leadBytes && text.find("\xE2\x96\x81") == std::string::npos) {
                 QCOMPARE(QByteArray::fromStdString(back), QByteArray::fromStdString(text));
             }
@@ -776,16 +876,39 @@ private slots:
         QFETCH(QString, message);
         auto v = bpeVocabulary("gpt-2", {}, {{"x1", 1}, {"x2", 1}, {"x3", 1}});
         switch (kind) {
-        case 0: v.model = "bert"; break;
-        case 1: v.tokens.clear(); v.types.clear(); break;
-        case 2: v.scores = {1, 2}; break;
-        case 3: v.types = {1}; break;
-        case 4: v.merges = {"a \xE2\x80\x94"}; break;
-        case 5: v.merges = {"ab"}; break;
-        case 6: v.bos = 300; break;
-        case 7: v.eos = 259; break;
-        case 8: v.tokens[258] = "a"; break;
-        case 9: v.tokens.resize(5); v.types.resize(5); v.addBos = true; break;
+        case 0:
+            v.model = "bert";
+            break;
+        case 1:
+            v.tokens.clear();
+            v.types.clear();
+            break;
+        case 2:
+            v.scores = {1, 2};
+            break;
+        case 3:
+            v.types = {1};
+            break;
+        case 4:
+            v.merges = {"a \xE2\x80\x94"};
+            break;
+        case 5:
+            v.merges = {"ab"};
+            break;
+        case 6:
+            v.bos = 300;
+            break;
+        case 7:
+            v.eos = 259;
+            break;
+        case 8:
+            v.tokens[258] = "a";
+            break;
+        case 9:
+            v.tokens.resize(5);
+            v.types.resize(5);
+            v.addBos = true;
+            break;
         }
         const auto t = Tokenizer::create(v);
         QVERIFY(!t.ok());
@@ -796,7 +919,8 @@ private slots:
     {
         const auto t = Tokenizer::create(bpeVocabulary("tekken", {}));
         QVERIFY(!t.ok());
-        QVERIFY2(QString::fromStdString(t.error()).startsWith("pre-tokenizer 'tekken' is not supported (default, gpt-2, gpt2,"),
+        QVERIFY2(QString::fromStdString(t.error()).startsWith(
+                     "pre-tokenizer 'tekken' is not supported (default, gpt-2, gpt2,"),
                  t.error().c_str());
         QVERIFY(QString::fromStdString(t.error()).contains("llama-bpe"));
         QVERIFY(QString::fromStdString(t.error()).contains("qwen2"));

@@ -7,8 +7,8 @@
 // of a token sequence recomputed from scratch, no cache, plain loops, in double throughout.
 #pragma once
 
-#include "engine/kernels/float_formats.h"
 #include "engine/gguf/gguf_file.h"
+#include "engine/kernels/float_formats.h"
 #include "engine/transformer/model_config.h"
 
 #include <algorithm>
@@ -39,8 +39,8 @@ struct RandomModel {
 struct RandomModelOptions {
     GgmlType matrixType = GgmlType::F32;
     bool tiedOutput = true;
-    bool ropeFactors = false;   // a rope_freqs.weight tensor (Llama 3)
-    bool valuesOnly = false;    // the benchmark: no values copy for the reference
+    bool ropeFactors = false;  // a rope_freqs.weight tensor (Llama 3)
+    bool valuesOnly = false;   // the benchmark: no values copy for the reference
     std::uint64_t seed = 1;
     // When set, each tensor goes here instead of into RandomModel::tensors (a GGUF writer), and
     // what it returns (the values as read back) into RandomModel::values.
@@ -375,8 +375,8 @@ inline std::vector<Vec> logits(const RandomModel& m, const std::vector<std::int3
     std::vector<Vec> out;
     const std::string head = has("output.weight") ? "output.weight" : "token_embd.weight";
     for (std::int64_t t = 0; t < n; ++t) {
-        const Vec h = norm(c, x[static_cast<std::size_t>(t)], W("output_norm.weight"),
-                           gpt2 ? &W("output_norm.bias") : nullptr);
+        const Vec h =
+            norm(c, x[static_cast<std::size_t>(t)], W("output_norm.weight"), gpt2 ? &W("output_norm.bias") : nullptr);
         out.push_back(product(W(head), E, c.vocabulary, h));
     }
     return out;

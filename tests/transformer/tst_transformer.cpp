@@ -4,11 +4,11 @@
 // kernel paths, several thread counts and prompt batch sizes; greedy continuations identical
 // across thread counts; the KV cache's truncation for branching; the products' reduction plans
 // and their independence from the row ranges threads get; refusals naming what is wrong.
-#include "support/gguf_writer.h"
 #include "engine/transformer/matmul.h"
-#include "random_model.h"
 #include "engine/transformer/thread_pool.h"
 #include "engine/transformer/transformer.h"
+#include "random_model.h"
+#include "support/gguf_writer.h"
 
 #include <QTest>
 
@@ -20,8 +20,8 @@ using namespace logitlab;
 using namespace logitlab::engine::transformer;
 using logitlab::engine::gguf::GgmlType;
 using logitlab::test::RandomModel;
-using logitlab::test::RandomModelOptions;
 using logitlab::test::randomModel;
+using logitlab::test::RandomModelOptions;
 using logitlab::test::smallConfig;
 
 namespace {
@@ -113,11 +113,10 @@ void TransformerTest::logitsMatchReference_data()
                     for (int batch : {1, 4, 256}) {
                         if (threads == 3 && batch == 4)
                             continue;
-                        const std::string name = architectureName(arch) + "/" + typeName + "/" +
-                                                 kernelPathName(path) + "/t" + std::to_string(threads) + "/b" +
-                                                 std::to_string(batch);
-                        QTest::newRow(name.c_str()) << int(arch) << int(type) << true << false << int(path)
-                                                    << threads << batch;
+                        const std::string name = architectureName(arch) + "/" + typeName + "/" + kernelPathName(path) +
+                                                 "/t" + std::to_string(threads) + "/b" + std::to_string(batch);
+                        QTest::newRow(name.c_str())
+                            << int(arch) << int(type) << true << false << int(path) << threads << batch;
                     }
     for (KernelPath path : kernelPaths())
         for (GgmlType type : {GgmlType::F32, GgmlType::Q8_0}) {
@@ -309,8 +308,8 @@ void TransformerTest::productsMatchAcrossPathsAndPlans_data()
     for (GgmlType type : {GgmlType::F32, GgmlType::F16, GgmlType::Q8_0})
         for (int batch : {1, 3, 4, 9})
             for (int splitK : {1, 2, 5, 64}) {
-                const std::string name = std::string(engine::gguf::ggmlTypeName(type)) + "/n" +
-                                         std::to_string(batch) + "/split" + std::to_string(splitK);
+                const std::string name = std::string(engine::gguf::ggmlTypeName(type)) + "/n" + std::to_string(batch) +
+                                         "/split" + std::to_string(splitK);
                 QTest::newRow(name.c_str()) << int(type) << batch << splitK;
             }
 }
@@ -426,7 +425,8 @@ void TransformerTest::threadPoolChunks()
                     std::vector<std::atomic<int>> hits(static_cast<std::size_t>(count));
                     std::atomic<bool> badRange{false};
                     pool.parallelFor(count, chunk, [&](std::int64_t b, std::int64_t e, int thread) {
-                        if (thread < 0 || thread >= threads || (threads > 1 && count > chunk && (b % chunk != 0 || e - b > chunk)))
+                        if (thread < 0 || thread >= threads ||
+                            (threads > 1 && count > chunk && (b % chunk != 0 || e - b > chunk)))
                             badRange = true;
                         for (std::int64_t i = b; i < e; ++i)
                             ++hits[static_cast<std::size_t>(i)];
@@ -688,7 +688,8 @@ void TransformerTest::refusesBadTokensAndFullContext()
     QVERIFY(t.evaluate(kPrompt).ok());
     auto full = t.evaluate(kPrompt);
     QVERIFY(!full.ok());
-    QCOMPARE(QString::fromStdString(full.error()), QStringLiteral("11 tokens do not fit: 11 of 12 positions are in use"));
+    QCOMPARE(QString::fromStdString(full.error()),
+             QStringLiteral("11 tokens do not fit: 11 of 12 positions are in use"));
     QCOMPARE(t.position(), 11);
 }
 

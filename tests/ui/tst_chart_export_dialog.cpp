@@ -30,10 +30,7 @@ std::unique_ptr<QChart> chartTitled(const QString& title)
     return chart;
 }
 
-QLineEdit* edit(ui::ChartExportDialog& dialog, const QString& name)
-{
-    return dialog.findChild<QLineEdit*>(name);
-}
+QLineEdit* edit(ui::ChartExportDialog& dialog, const QString& name) { return dialog.findChild<QLineEdit*>(name); }
 
 // Types `text` into the field as a user would (textEdited fires).
 void type(QLineEdit* field, const QString& text)
@@ -86,14 +83,30 @@ private slots:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
-        QTest::newRow("zero width") << "width" << "0" << "width: must be between 1 and 100 cm, got 0";
-        QTest::newRow("negative height") << "height" << "-3" << "height: must be between 1 and 100 cm, got -3";
-        QTest::newRow("NaN width") << "width" << "nan" << "width: must be between 1 and 100 cm, got nan";
-        QTest::newRow("text height") << "height" << "six" << "height: must be between 1 and 100 cm, got nan";
-        QTest::newRow("dpi 50") << "dpi" << "50" << "dpi: must be between 96 and 600, got 50";
-        QTest::newRow("dpi 700") << "dpi" << "700" << "dpi: must be between 96 and 600, got 700";
-        QTest::newRow("font scale 4") << "font-scale" << "4" << "font scale: must be between 0.5 and 3, got 4";
-        QTest::newRow("no file") << "file" << "" << "file: choose where to write the chart";
+        QTest::newRow("zero width") << "width"
+                                    << "0"
+                                    << "width: must be between 1 and 100 cm, got 0";
+        QTest::newRow("negative height") << "height"
+                                         << "-3"
+                                         << "height: must be between 1 and 100 cm, got -3";
+        QTest::newRow("NaN width") << "width"
+                                   << "nan"
+                                   << "width: must be between 1 and 100 cm, got nan";
+        QTest::newRow("text height") << "height"
+                                     << "six"
+                                     << "height: must be between 1 and 100 cm, got nan";
+        QTest::newRow("dpi 50") << "dpi"
+                                << "50"
+                                << "dpi: must be between 96 and 600, got 50";
+        QTest::newRow("dpi 700") << "dpi"
+                                 << "700"
+                                 << "dpi: must be between 96 and 600, got 700";
+        QTest::newRow("font scale 4") << "font-scale"
+                                      << "4"
+                                      << "font scale: must be between 0.5 and 3, got 4";
+        QTest::newRow("no file") << "file"
+                                 << ""
+                                 << "file: choose where to write the chart";
     }
     void badValueRefusedNextToTheField()
     {
@@ -121,7 +134,7 @@ private slots:
         QVERIFY(dialog.isVisible());
         QCOMPARE(dialog.result(), int(QDialog::Rejected));
         // Put right, the message goes and Export is possible again.
-        type(input, field == QLatin1String("file") ? QStringLiteral("/tmp/x.png")
+        type(input, field == QLatin1String("file")  ? QStringLiteral("/tmp/x.png")
                     : field == QLatin1String("dpi") ? QStringLiteral("150")
                                                     : QStringLiteral("2"));
         QCOMPARE(dialog.fieldError(field), QString());
@@ -134,15 +147,30 @@ private slots:
         QTest::addColumn<QString>("chartTitle");
         QTest::addColumn<QString>("format");
         QTest::addColumn<QString>("name");
-        QTest::newRow("explorer") << "Explorer" << "T = 0.7, top-p = 0.9: 3 survivors of 5" << "png"
+        QTest::newRow("explorer") << "Explorer"
+                                  << "T = 0.7, top-p = 0.9: 3 survivors of 5"
+                                  << "png"
                                   << "explorer-T0.7-top-p0.9.png";
-        QTest::newRow("top-k, pdf") << "Explorer" << "T = 1, top-k = 40: 40 survivors of 50" << "pdf"
+        QTest::newRow("top-k, pdf") << "Explorer"
+                                    << "T = 1, top-k = 40: 40 survivors of 50"
+                                    << "pdf"
                                     << "explorer-T1-top-k40.pdf";
-        QTest::newRow("greedy") << "Explorer" << "T = 0: greedy (argmax): 1 survivor of 5" << "svg"
+        QTest::newRow("greedy") << "Explorer"
+                                << "T = 0: greedy (argmax): 1 survivor of 5"
+                                << "svg"
                                 << "explorer-T0-greedy-argmax.svg";
-        QTest::newRow("no title") << "Seed sweep" << "" << "png" << "seed-sweep.png";
-        QTest::newRow("nothing") << "" << "" << "png" << "chart.png";
-        QTest::newRow("slashes") << "Junk risk" << "a/b \\ c" << "png" << "junk-risk-a-b-c.png";
+        QTest::newRow("no title") << "Seed sweep"
+                                  << ""
+                                  << "png"
+                                  << "seed-sweep.png";
+        QTest::newRow("nothing") << ""
+                                 << ""
+                                 << "png"
+                                 << "chart.png";
+        QTest::newRow("slashes") << "Junk risk"
+                                 << "a/b \\ c"
+                                 << "png"
+                                 << "junk-risk-a-b-c.png";
     }
     void suggestedName()
     {

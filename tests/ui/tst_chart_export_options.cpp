@@ -5,8 +5,8 @@
 // with the font scale; the background is white or transparent; the screen look comes back.
 #include "charts/chart_export.h"
 #include "charts/chart_export_style.h"
-#include "charts/figure_legend.h"
 #include "charts/chart_style.h"
+#include "charts/figure_legend.h"
 
 #include <QAbstractAxis>
 #include <QApplication>
@@ -137,8 +137,9 @@ private slots:
         const ChartExportOptions o = options(width, height, *ui::lengthUnitFromName(unit));
         QCOMPARE(ui::exportChart(chart.get(), path, ui::ChartFormat::Pdf, app::Provenance(QStringLiteral("t")), o),
                  QString());
-        const QRegularExpressionMatch box = QRegularExpression(QStringLiteral("/MediaBox \\[0 0 ([0-9.]+) ([0-9.]+)\\]"))
-                                                .match(QString::fromLatin1(readAll(path)));
+        const QRegularExpressionMatch box =
+            QRegularExpression(QStringLiteral("/MediaBox \\[0 0 ([0-9.]+) ([0-9.]+)\\]"))
+                .match(QString::fromLatin1(readAll(path)));
         QVERIFY(box.hasMatch());
         // Qt stores a custom page in whole points: within half a point of the asked size.
         QVERIFY2(std::abs(box.captured(1).toDouble() - o.widthInches() * 72) <= 0.5, qPrintable(box.captured(0)));
@@ -152,8 +153,12 @@ private slots:
         QTest::addColumn<QString>("unit");
         QTest::addColumn<QString>("widthAttribute");
         QTest::addColumn<QString>("heightAttribute");
-        QTest::newRow("cm") << 8.5 << 6.0 << "cm" << "8.5cm" << "6cm";
-        QTest::newRow("in") << 3.3 << 2.4 << "in" << "3.3in" << "2.4in";
+        QTest::newRow("cm") << 8.5 << 6.0 << "cm"
+                            << "8.5cm"
+                            << "6cm";
+        QTest::newRow("in") << 3.3 << 2.4 << "in"
+                            << "3.3in"
+                            << "2.4in";
     }
     void svgSize()
     {
@@ -170,7 +175,8 @@ private slots:
                  QString());
         const QString svg = QString::fromUtf8(readAll(path));
         const QRegularExpressionMatch root =
-            QRegularExpression(QStringLiteral("<svg width=\"([^\"]*)\" height=\"([^\"]*)\"\\s+viewBox=\"0 0 ([0-9.]+) ([0-9.]+)\""))
+            QRegularExpression(
+                QStringLiteral("<svg width=\"([^\"]*)\" height=\"([^\"]*)\"\\s+viewBox=\"0 0 ([0-9.]+) ([0-9.]+)\""))
                 .match(svg);
         QVERIFY(root.hasMatch());
         QCOMPARE(root.captured(1), widthAttribute);
@@ -263,9 +269,11 @@ private slots:
         QTest::addColumn<double>("width");
         QTest::addColumn<int>("lines");
         QTest::newRow("fits") << QStringLiteral("Temperature sweep") << 400.0 << 1;
-        QTest::newRow("two lines") << QStringLiteral("Risk of at least one junk token in an N-token reply") << 180.0 << 2;
+        QTest::newRow("two lines") << QStringLiteral("Risk of at least one junk token in an N-token reply") << 180.0
+                                   << 2;
         QTest::newRow("kept break") << QStringLiteral("first line<br>second line") << 400.0 << 2;
-        QTest::newRow("tag with spaces") << QStringLiteral("drawn <span style=\"color: red\">vs expected</span> counts of tokens")
+        QTest::newRow("tag with spaces") << QStringLiteral(
+                                                "drawn <span style=\"color: red\">vs expected</span> counts of tokens")
                                          << 120.0 << 2;
         QTest::newRow("one long word stays whole") << QStringLiteral("supercalifragilisticexpialidocious") << 40.0 << 1;
     }
@@ -279,7 +287,8 @@ private slots:
         const QString wrapped = ui::wrapChartText(html, font, width);
         QTextDocument document;
         document.setHtml(wrapped);
-        const QStringList shown = document.toPlainText().split(QChar::LineSeparator).join(QLatin1Char('\n')).split(QLatin1Char('\n'));
+        const QStringList shown =
+            document.toPlainText().split(QChar::LineSeparator).join(QLatin1Char('\n')).split(QLatin1Char('\n'));
         QCOMPARE(shown.size(), lines);
         const QFontMetricsF metrics(font);
         for (const QString& line : shown)
@@ -287,8 +296,10 @@ private slots:
         // No word lost or added, and tags intact.
         QTextDocument original;
         original.setHtml(html);
-        QCOMPARE(shown.join(QLatin1Char(' ')).simplified(), original.toPlainText().replace(QChar::LineSeparator, QLatin1Char(' ')).simplified());
-        QCOMPARE(wrapped.count(QLatin1Char('<')) - wrapped.count(QLatin1String("<br>")) - wrapped.count(QLatin1String("div")),
+        QCOMPARE(shown.join(QLatin1Char(' ')).simplified(),
+                 original.toPlainText().replace(QChar::LineSeparator, QLatin1Char(' ')).simplified());
+        QCOMPARE(wrapped.count(QLatin1Char('<')) - wrapped.count(QLatin1String("<br>")) -
+                     wrapped.count(QLatin1String("div")),
                  html.count(QLatin1Char('<')) - html.count(QLatin1String("<br>")));
     }
 
@@ -327,7 +338,8 @@ private slots:
         QTest::addColumn<bool>("wraps");
         QTest::newRow("short, fits") << QStringList{QStringLiteral("a"), QStringLiteral("b")} << false;
         QTest::newRow("five presets") << QStringList{QStringLiteral("lesson: temperature=1,top-p=0.9"),
-                                                     QStringLiteral("llama.cpp: top-k=40,top-p=0.95,min-p=0.05,temperature=0.8"),
+                                                     QStringLiteral(
+                                                         "llama.cpp: top-k=40,top-p=0.95,min-p=0.05,temperature=0.8"),
                                                      QStringLiteral("hf: temperature=0.7,top-k=50"),
                                                      QStringLiteral("vllm: temperature=1,min-p=0.1"),
                                                      QStringLiteral("greedy")}
@@ -370,7 +382,10 @@ private slots:
                 QVERIFY(legend->rowCount() >= 2);
                 // Inside the figure, below the plot and its axis labels.
                 const QRectF box = legend->mapRectToParent(legend->boundingRect());
-                QVERIFY2(QRectF(QPointF(0, 0), chart->size()).contains(box), qPrintable(QStringLiteral("%1,%2 %3x%4").arg(box.x()).arg(box.y()).arg(box.width()).arg(box.height())));
+                QVERIFY2(
+                    QRectF(QPointF(0, 0), chart->size()).contains(box),
+                    qPrintable(
+                        QStringLiteral("%1,%2 %3x%4").arg(box.x()).arg(box.y()).arg(box.width()).arg(box.height())));
                 QVERIFY(box.top() > chart->plotArea().bottom());
             }
         }
@@ -461,7 +476,8 @@ private slots:
             ui::checkChartExportOptions(options(width, height, LengthUnit::Cm, dpi, fontScale));
         QCOMPARE(problem.field, field);
         if (!field.isEmpty()) {
-            QVERIFY(problem.message.startsWith(QString(field).replace(QLatin1Char('-'), QLatin1Char(' ')) + QLatin1Char(':')));
+            QVERIFY(problem.message.startsWith(QString(field).replace(QLatin1Char('-'), QLatin1Char(' ')) +
+                                               QLatin1Char(':')));
             QTemporaryDir dir;
             const QString path = dir.filePath(QStringLiteral("c.png"));
             const auto chart = lineChart();

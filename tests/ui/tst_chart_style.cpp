@@ -78,7 +78,8 @@ private slots:
             // ends on a multiple of its step that does divide (0, 0.2, ... or 0, 0.5, 1).
             QVERIFY2(y->tickCount() >= 3, qPrintable(QString::number(y->tickCount())));
             const double interval = (y->max() - y->min()) / (y->tickCount() - 1);
-            QVERIFY2(std::abs(interval - 0.2) < 1e-12 || std::abs(interval - 0.5) < 1e-12 || std::abs(interval - 1.0) < 1e-12,
+            QVERIFY2(std::abs(interval - 0.2) < 1e-12 || std::abs(interval - 0.5) < 1e-12 ||
+                         std::abs(interval - 1.0) < 1e-12,
                      qPrintable(QString::number(interval)));
             QVERIFY(y->max() >= 0.7);
             // A new range and count from the chart's code (a rebuild) are fitted again and never
@@ -118,10 +119,12 @@ private slots:
         QTRY_VERIFY(x->base() > 10.0);
         const double labels = std::round(12.0 / std::log10(x->base())) + 1.0;
         const double width = QFontMetricsF(x->labelsFont()).horizontalAdvance(QStringLiteral("1e-09"));
-        QVERIFY2(labels * width < chart->plotArea().width(),
-                 qPrintable(QStringLiteral("%1 labels of %2 px on %3 px").arg(labels).arg(width).arg(chart->plotArea().width())));
+        QVERIFY2(
+            labels * width < chart->plotArea().width(),
+            qPrintable(
+                QStringLiteral("%1 labels of %2 px on %3 px").arg(labels).arg(width).arg(chart->plotArea().width())));
         QCOMPARE(std::fmod(std::log10(x->base()), 1.0), 0.0);  // whole decades
-        QCOMPARE(x->minorTickCount(), 0);                       // not 2..99 between labels
+        QCOMPARE(x->minorTickCount(), 0);                      // not 2..99 between labels
         view.resize(1900, 600);
         QTRY_COMPARE(x->base(), 10.0);
         QCOMPARE(x->minorTickCount(), -1);
@@ -207,7 +210,8 @@ private slots:
             const double centre = plot.bottom() - (i + 0.5) * slot;  // category i's bar
             QVERIFY2(std::abs(box.center().y() - centre) < slot / 2, qPrintable(items[i]->text()));
             if (shown->shownPointSize() > 5.0)
-                QVERIFY2(box.height() <= slot + 1.0, qPrintable(QStringLiteral("%1 px in a slot of %2").arg(box.height()).arg(slot)));
+                QVERIFY2(box.height() <= slot + 1.0,
+                         qPrintable(QStringLiteral("%1 px in a slot of %2").arg(box.height()).arg(slot)));
         }
         chart->removeAxis(axis);
         delete axis;

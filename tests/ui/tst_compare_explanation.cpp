@@ -20,24 +20,28 @@ private slots:
     {
         QTest::addColumn<QList<double>>("logits");
         QTest::addColumn<engine::ExplorerChain>("chain");
-        QTest::addColumn<QString>("pair");   // a pair that must be explained, "" when all agree
+        QTest::addColumn<QString>("pair");  // a pair that must be explained, "" when all agree
         QTest::addColumn<QString>("rule");
         QTest::addColumn<QString>("order");  // a stage order the title must show, "" for none
 
         engine::ExplorerChain tempered;
         tempered.lesson = {0.5, std::nullopt, 0.8};
         QTest::newRow("T = 0.5, top-p 0.8: llama.cpp tempers last")
-            << QList<double>{3, 2, 1} << tempered << "llama.cpp vs hf" << "D1 temperature placement"
+            << QList<double>{3, 2, 1} << tempered << "llama.cpp vs hf"
+            << "D1 temperature placement"
             << "llama.cpp: top-p=0.8 → temperature=0.5";
 
         engine::ExplorerChain topK;
         topK.lesson = {1.0, 2, std::nullopt};
         QTest::newRow("top-k 2 with a tie at the cut") << QList<double>{3, 2, 2, 1} << topK << "llama.cpp vs hf"
-                                                       << "D3 top-k ties" << "";
+                                                       << "D3 top-k ties"
+                                                       << "";
 
         engine::ExplorerChain plain;
         plain.lesson = {1.0, std::nullopt, 0.9};
-        QTest::newRow("T = 1, top-p 0.9: all agree") << QList<double>{3, 2, 1} << plain << "" << "" << "";
+        QTest::newRow("T = 1, top-p 0.9: all agree") << QList<double>{3, 2, 1} << plain << ""
+                                                     << ""
+                                                     << "";
     }
     void compareTabNamesTheRule()
     {

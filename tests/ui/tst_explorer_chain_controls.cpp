@@ -4,19 +4,19 @@
 // next to the controls and loses nothing; draws follow the preset's rule; the state file keeps
 // the order, the context and the bias; every setting of the one parameter table has its box,
 // laid out as the table says, and comes back from the controls as it was set.
-#include "ui/forms/chain_controls.h"
+#include "charts/logits_table_model.h"
 #include "support/example_files.h"
+#include "support/sampler_parameter_values.h"
+#include "ui/forms/chain_controls.h"
 #include "ui/forms/chain_order_list.h"
 #include "ui/pages/explorer_page.h"
-#include "charts/logits_table_model.h"
-#include "support/sampler_parameter_values.h"
 
+#include <QChart>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QChart>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -27,10 +27,7 @@ using namespace logitlab::ui;
 
 namespace {
 
-int survivors(const ExplorerPage& page)
-{
-    return static_cast<int>(page.model()->survivors().size());
-}
+int survivors(const ExplorerPage& page) { return static_cast<int>(page.model()->survivors().size()); }
 
 int rowOf(const ChainOrderList& list, const QString& stage)
 {
@@ -51,10 +48,7 @@ void typeInto(QLineEdit* edit, const QString& text)
 class TestExplorerChainControls : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-    }
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     // T = 0.5, top-p 0.9 keeps 2 (the lesson); top-p dragged above the temperature cuts at
     // T = 1 and keeps 3. Undo puts the preset's order back; so does the Preset order button.
@@ -233,8 +227,8 @@ private slots:
             QCOMPARE(box->value(), engine::notSetValue(p));
         }
         const engine::ExplorerChain chain = test::explorerChainWith(p);
-        controls.setTokenNames(std::make_shared<const std::vector<std::string>>(
-            std::vector<std::string>{"a", "b", "c"}));
+        controls.setTokenNames(
+            std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"a", "b", "c"}));
         controls.setChain(chain);
         QVERIFY(controls.chain() == chain);
     }

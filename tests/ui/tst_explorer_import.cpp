@@ -2,11 +2,11 @@
 // dialog lists each with its entropy, the chosen step loads with the tokenizer's names, and the
 // provenance names the step and the file's SHA-256. A malformed dump is said next to the
 // controls and the table stays.
-#include "support/array_fixtures.h"
-#include "ui/pages/explorer_page.h"
 #include "charts/logits_table_model.h"
-#include "ui/forms/step_picker_dialog.h"
+#include "support/array_fixtures.h"
 #include "support/test_support.h"
+#include "ui/forms/step_picker_dialog.h"
+#include "ui/pages/explorer_page.h"
 
 #include <QApplication>
 #include <QCryptographicHash>
@@ -65,11 +65,13 @@ private slots:
     void opensTheChosenStep()
     {
         QTemporaryDir dir;
-        const QByteArray npy = test::npyFile("<f8", false, "(3, 4)", test::arrayData({3, 4}, false, 'd', false, stepValue));
+        const QByteArray npy =
+            test::npyFile("<f8", false, "(3, 4)", test::arrayData({3, 4}, false, 'd', false, stepValue));
         const QString path = write(dir, QStringLiteral("dump.npy"), npy);
         const QString tokenizer = write(dir, QStringLiteral("tokenizer.json"),
                                         QStringLiteral("{\"decoder\":{\"type\":\"ByteLevel\"},\"model\":{\"vocab\":"
-                                                       "{\"Ġa\":0,\"Ġb\":1,\"Ċ\":2}}}").toUtf8());
+                                                       "{\"Ġa\":0,\"Ġb\":1,\"Ċ\":2}}}")
+                                            .toUtf8());
         QWidget window;
         auto* page = new ExplorerPage(&window);
         window.resize(1200, 800);
@@ -108,7 +110,9 @@ private slots:
         for (const auto& [key, value] : provenance.parameters())
             if (key == QLatin1String("source"))
                 source = value;
-        QVERIFY2(source.startsWith(QStringLiteral("file: dump.npy (step 2 of (3, 4), sha256=%1, vocabulary tokenizer.json sha256=").arg(sha)),
+        QVERIFY2(source.startsWith(
+                     QStringLiteral("file: dump.npy (step 2 of (3, 4), sha256=%1, vocabulary tokenizer.json sha256=")
+                         .arg(sha)),
                  qPrintable(source));
     }
 
@@ -128,10 +132,12 @@ private slots:
         QFETCH(int, step);
         QTemporaryDir dir;
         const auto value = [](std::uint64_t b, std::uint64_t s, std::uint64_t t) {
-            return static_cast<double>(b) * 10.0 + static_cast<double>(s) + static_cast<double>(t) * 0.25 * static_cast<double>(b + 1);
+            return static_cast<double>(b) * 10.0 + static_cast<double>(s) +
+                   static_cast<double>(t) * 0.25 * static_cast<double>(b + 1);
         };
-        const QString path = write(dir, QStringLiteral("batched.npy"),
-                                   test::npyFile("<f8", false, "(3, 3, 4)", test::arrayData({3, 3, 4}, false, 'd', false, value)));
+        const QString path =
+            write(dir, QStringLiteral("batched.npy"),
+                  test::npyFile("<f8", false, "(3, 3, 4)", test::arrayData({3, 3, 4}, false, 'd', false, value)));
         QWidget window;
         auto* page = new ExplorerPage(&window);
         window.show();
@@ -152,9 +158,9 @@ private slots:
         });
         answer.start(20);
         QCOMPARE(page->openLogitsFile(path), QString());
-        QTRY_VERIFY_WITH_TIMEOUT(page->model()->table()->distribution.logits.size() == 4
-                                     && page->model()->table()->distribution.logits[3]
-                                            == value(static_cast<std::uint64_t>(batch), static_cast<std::uint64_t>(step), 3),
+        QTRY_VERIFY_WITH_TIMEOUT(page->model()->table()->distribution.logits.size() == 4 &&
+                                     page->model()->table()->distribution.logits[3] ==
+                                         value(static_cast<std::uint64_t>(batch), static_cast<std::uint64_t>(step), 3),
                                  30'000);
         answer.stop();
         QVERIFY(selectorShown);
@@ -167,13 +173,15 @@ private slots:
         for (const auto& [key, text] : provenance.parameters())
             if (key == QLatin1String("source"))
                 source = text;
-        QVERIFY2(source.contains(QStringLiteral("batch %1, step %2 of (3, 3, 4)").arg(batch).arg(step)), qPrintable(source));
+        QVERIFY2(source.contains(QStringLiteral("batch %1, step %2 of (3, 3, 4)").arg(batch).arg(step)),
+                 qPrintable(source));
     }
 
     void malformedDumpIsSaid()
     {
         QTemporaryDir dir;
-        const QString path = write(dir, QStringLiteral("short.npy"), test::npyFile("<f4", false, "(3, 4)", QByteArray(20, '\0')));
+        const QString path =
+            write(dir, QStringLiteral("short.npy"), test::npyFile("<f4", false, "(3, 4)", QByteArray(20, '\0')));
         QWidget window;
         auto* page = new ExplorerPage(&window);
         window.show();
@@ -181,8 +189,9 @@ private slots:
         QCOMPARE(page->openLogitsFile(path), QString());
         auto* error = page->findChild<QLabel*>(QStringLiteral("errorLabel"));
         QTRY_VERIFY_WITH_TIMEOUT(error->isVisible(), 30'000);
-        QCOMPARE(error->text(), path + QStringLiteral(": header field 'shape' (3, 4) of '<f4' needs 48 bytes from offset 128, but "
-                                                      "the data ends at offset 148 (truncated, 28 bytes short)"));
+        QCOMPARE(error->text(),
+                 path + QStringLiteral(": header field 'shape' (3, 4) of '<f4' needs 48 bytes from offset 128, but "
+                                       "the data ends at offset 148 (truncated, 28 bytes short)"));
         QCOMPARE(page->model()->rowCount(), rows);
     }
 
@@ -212,13 +221,15 @@ private slots:
     void headlessOpenOfADumpTakesTheFirstStep()
     {
         QTemporaryDir dir;
-        const QString path = write(dir, QStringLiteral("dump.npy"),
-                                   test::npyFile("<f8", false, "(3, 4)", test::arrayData({3, 4}, false, 'd', false, stepValue)));
+        const QString path =
+            write(dir, QStringLiteral("dump.npy"),
+                  test::npyFile("<f8", false, "(3, 4)", test::arrayData({3, 4}, false, 'd', false, stepValue)));
         const QString shot = dir.filePath(QStringLiteral("shot.png"));
         QProcess gui;
         gui.setProcessEnvironment(test::headlessEnvironment());
         gui.start(test::binaryPath(QStringLiteral("logitlab")),
-                  {QStringLiteral("--open"), path, QStringLiteral("--screenshot"), shot, QStringLiteral("--size"), QStringLiteral("800x600")});
+                  {QStringLiteral("--open"), path, QStringLiteral("--screenshot"), shot, QStringLiteral("--size"),
+                   QStringLiteral("800x600")});
         QVERIFY(gui.waitForStarted());
         if (!gui.waitForFinished(60'000)) {
             gui.kill();
@@ -227,7 +238,8 @@ private slots:
         }
         const QString err = QString::fromUtf8(gui.readAllStandardError());
         QVERIFY2(gui.exitStatus() == QProcess::NormalExit && gui.exitCode() == 0, qPrintable(err));
-        QVERIFY2(err.contains(QStringLiteral("step 0")) && err.contains(QStringLiteral("without asking")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("step 0")) && err.contains(QStringLiteral("without asking")),
+                 qPrintable(err));
         QVERIFY(QFile::exists(shot));
     }
 };

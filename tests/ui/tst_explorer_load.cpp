@@ -3,16 +3,16 @@
 // QVariants, and the Explorer's background loads: a generated vocabulary arrives whole and in
 // order, undo and redo swap the shared tables, a newer load drops an older one, cancel keeps
 // the table, a chain changed while loading is honoured, and errors read as before.
-#include "engine/sampler/candidates.h"
-#include "engine/sampler/candidates_from_order.h"
-#include "ui/forms/chain_controls.h"
-#include "ui/pages/explorer_page.h"
-#include "ui/models/logits_sort_proxy.h"
 #include "charts/logits_table_model.h"
-#include "engine/sampler/prepared_distribution.h"
 #include "charts/probability_chart.h"
 #include "engine/models/synthetic_vocabulary.h"
+#include "engine/sampler/candidates.h"
+#include "engine/sampler/candidates_from_order.h"
+#include "engine/sampler/prepared_distribution.h"
 #include "support/test_support.h"
+#include "ui/forms/chain_controls.h"
+#include "ui/models/logits_sort_proxy.h"
+#include "ui/pages/explorer_page.h"
 
 #include <QAbstractItemModelTester>
 #include <QDoubleSpinBox>
@@ -131,7 +131,8 @@ private slots:
             if (step % 3 == 0)
                 p = engine::withTokenName(p, at, std::string(1, static_cast<char>('a' + (small(rng) + 4) % 6)));
             else
-                p = engine::withLogit(p, at, step % 17 == 0 ? -std::numeric_limits<double>::infinity() : small(rng) * 0.5);
+                p = engine::withLogit(p, at,
+                                      step % 17 == 0 ? -std::numeric_limits<double>::infinity() : small(rng) * 0.5);
             compareWithFreshPreparation(p);
             if (QTest::currentTestFailed())
                 return;
@@ -277,7 +278,8 @@ private slots:
         page->undoStack()->redo();
         QCOMPARE(page->model()->table(), generated);
         QCOMPARE(page->model()->rowCount(), engine::kMaxVocabularySize);
-        QCOMPARE(page->model()->survivors(), engine::candidates(generated->distribution.logits, page->model()->settings()));
+        QCOMPARE(page->model()->survivors(),
+                 engine::candidates(generated->distribution.logits, page->model()->settings()));
         QCOMPARE(page->probabilityChart()->categories().size(), ProbabilityChart::kTopBars + 1);
 
         // An edit after the load changes a copy: the step's table stays as it was loaded.

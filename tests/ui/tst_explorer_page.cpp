@@ -2,44 +2,44 @@
 // as the lesson says, edits and undo, bad edits and bad pasted rows refused in place, presets,
 // large vocabularies (top 20 + rest), the sweep and draws, save/open, exports that parse, and
 // QAbstractItemModelTester on the models.
-#include "engine/sampler/candidates.h"
-#include "ui/forms/chain_controls.h"
 #include "charts/compare_chart.h"
 #include "charts/draw_chart.h"
+#include "charts/logits_table_model.h"
+#include "charts/probability_chart.h"
+#include "charts/sweep_chart.h"
+#include "engine/io/logits_parser.h"
+#include "engine/models/synthetic_vocabulary.h"
+#include "engine/sampler/candidates.h"
+#include "engine/sampler/lesson_examples.h"
+#include "engine/sampler/softmax.h"
 #include "support/example_files.h"
+#include "support/test_support.h"
+#include "ui/forms/chain_controls.h"
+#include "ui/models/logits_sort_proxy.h"
 #include "ui/pages/explorer_page.h"
 #include "ui/pages/explorer_views.h"
-#include "engine/sampler/lesson_examples.h"
-#include "engine/io/logits_parser.h"
-#include "ui/models/logits_sort_proxy.h"
-#include "charts/logits_table_model.h"
-#include "ui/window/main_window.h"
-#include "charts/probability_chart.h"
 #include "ui/pages/readout_panel.h"
-#include "engine/sampler/softmax.h"
-#include "charts/sweep_chart.h"
-#include "engine/models/synthetic_vocabulary.h"
-#include "support/test_support.h"
+#include "ui/window/main_window.h"
 
+#include <QAbstractBarSeries>
 #include <QAbstractItemModelTester>
 #include <QAbstractProxyModel>
-#include <QHeaderView>
-#include <QAbstractBarSeries>
 #include <QApplication>
+#include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QListWidget>
-#include <QSignalSpy>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
-#include <QChart>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -121,9 +121,12 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
-        QTest::newRow("word") << "lots" << "'lots' is not a number";
-        QTest::newRow("nan") << "nan" << "is NaN";
-        QTest::newRow("+inf") << "inf" << "+inf";
+        QTest::newRow("word") << "lots"
+                              << "'lots' is not a number";
+        QTest::newRow("nan") << "nan"
+                             << "is NaN";
+        QTest::newRow("+inf") << "inf"
+                              << "+inf";
     }
     void badEditsAreRefusedInPlace()
     {
@@ -313,8 +316,8 @@ private slots:
         QCOMPARE(page.model()->shownName(page.model()->survivors()[0].id), QStringLiteral("result"));
         QCOMPARE(page.probabilityChart()->cutLineX(), -1.0);
         const QString cut = page.probabilityChart()->cutLabel();
-        QVERIFY2(cut.startsWith(QLatin1String("llama.cpp: ")) && cut.contains(QLatin1String("xtc"))
-                     && cut.contains(QLatin1String("not the most likely")),
+        QVERIFY2(cut.startsWith(QLatin1String("llama.cpp: ")) && cut.contains(QLatin1String("xtc")) &&
+                     cut.contains(QLatin1String("not the most likely")),
                  qPrintable(cut));
         // The sentence under the presets speaks of the file now, not of the first preset; a
         // preset brings its own back.
@@ -346,8 +349,8 @@ private slots:
         page.findChild<QPushButton*>(QStringLiteral("preset3"))->click();  // taglines
         QCOMPARE(page.temperatureBox()->value(), 0.9);
         QCOMPARE(page.topPBox()->value(), 0.95);
-        const auto expected = engine::candidates(engine::lessonExample().logits,
-                                                 engine::SamplerSettings{0.9, std::nullopt, 0.95});
+        const auto expected =
+            engine::candidates(engine::lessonExample().logits, engine::SamplerSettings{0.9, std::nullopt, 0.95});
         QCOMPARE(page.model()->survivors(), expected);
         QCOMPARE(survivorsShown(*page.model()), 4);
 
@@ -565,7 +568,8 @@ private slots:
             if (h > 0.0)
                 smallest = std::min(smallest, h);
         const double bottom = chart->axisBottom();
-        QVERIFY2(bottom <= smallest && (bottom * 10.0 > smallest || bottom == 0.01), qPrintable(QString::number(bottom)));
+        QVERIFY2(bottom <= smallest && (bottom * 10.0 > smallest || bottom == 0.01),
+                 qPrintable(QString::number(bottom)));
         QCOMPARE(std::pow(10.0, std::round(std::log10(bottom))), bottom);  // a whole decade
         logScale->setChecked(false);
         QVERIFY(fixed->isEnabled());
@@ -592,7 +596,8 @@ private slots:
         QVERIFY(std::abs(shown + page.probabilityChart()->restMass() - 1.0) < 1e-12);
         QVERIFY(page.probabilityChart()->cutLabel().contains(QLatin1String("inside the rest")));
         // The large table opens with the most likely token on top, not byte tokens by id.
-        QCOMPARE(page.tableView()->horizontalHeader()->sortIndicatorSection(), int(LogitsTableModel::ProbabilityColumn));
+        QCOMPARE(page.tableView()->horizontalHeader()->sortIndicatorSection(),
+                 int(LogitsTableModel::ProbabilityColumn));
         QCOMPARE(page.tableView()->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
         const auto* proxy = qobject_cast<const QAbstractProxyModel*>(page.tableView()->model());
         QVERIFY(proxy != nullptr);
@@ -645,8 +650,9 @@ private slots:
         QVERIFY(page.lastDraws().counts != (std::vector<std::uint64_t>{493, 393, 114}));
         // The strip under the chart sets seed 43's first draws against seed 42's.
         const QString strip = page.findChild<QLabel*>(QStringLiteral("drawStrip"))->text();
-        QVERIFY2(strip.contains(QLatin1String("now, mulberry32 seed 43")) && strip.contains(QLatin1String("before, mulberry32 seed 42"))
-                     && strip.contains(QLatin1String("They part at draw")),
+        QVERIFY2(strip.contains(QLatin1String("now, mulberry32 seed 43")) &&
+                     strip.contains(QLatin1String("before, mulberry32 seed 42")) &&
+                     strip.contains(QLatin1String("They part at draw")),
                  qPrintable(strip));
 
         page.showChart(ExplorerPage::ProbabilitiesTab);
@@ -690,13 +696,13 @@ private slots:
             QTRY_VERIFY(page.chart()->title().contains(QLatin1String("seed ") + digits));
         };
         typeSeed(QStringLiteral("7"));
-        QVERIFY2(strip->text().contains(QLatin1String("now, mulberry32 seed 7:"))
-                     && strip->text().contains(QLatin1String("before, mulberry32 seed 42:")),
+        QVERIFY2(strip->text().contains(QLatin1String("now, mulberry32 seed 7:")) &&
+                     strip->text().contains(QLatin1String("before, mulberry32 seed 42:")),
                  qPrintable(strip->text()));
         QVERIFY2(!strip->text().contains(QLatin1String("Identical")), qPrintable(strip->text()));
         typeSeed(QStringLiteral("123"));
-        QVERIFY2(strip->text().contains(QLatin1String("now, mulberry32 seed 123:"))
-                     && strip->text().contains(QLatin1String("before, mulberry32 seed 7:")),
+        QVERIFY2(strip->text().contains(QLatin1String("now, mulberry32 seed 123:")) &&
+                     strip->text().contains(QLatin1String("before, mulberry32 seed 7:")),
                  qPrintable(strip->text()));
         QVERIFY2(!strip->text().contains(QLatin1String("seed 12:")), qPrintable(strip->text()));
     }
@@ -709,8 +715,10 @@ private slots:
         QTest::addColumn<QString>("expected");
         const QStringList a{QStringLiteral("users"), QStringLiteral("data"), QStringLiteral("users")};
         const QStringList b{QStringLiteral("users"), QStringLiteral("data"), QStringLiteral("items")};
-        QTest::newRow("same seed") << a << QStringLiteral("seed 42") << a << QStringLiteral("Identical: same seed, same answer.");
-        QTest::newRow("other seed, same start") << a << QStringLiteral("seed 7") << a << QStringLiteral("The same first draws.");
+        QTest::newRow("same seed") << a << QStringLiteral("seed 42") << a
+                                   << QStringLiteral("Identical: same seed, same answer.");
+        QTest::newRow("other seed, same start")
+            << a << QStringLiteral("seed 7") << a << QStringLiteral("The same first draws.");
         QTest::newRow("part at 3") << a << QStringLiteral("seed 7") << b << QStringLiteral("They part at draw 3.");
         QTest::newRow("first run") << a << QStringLiteral("seed 42") << QStringList() << QStringLiteral("now, seed 42");
     }
@@ -793,7 +801,7 @@ private slots:
         const QByteArray bytes = p.readAll();
         QVERIFY(bytes.startsWith("%PDF-"));
         QVERIFY(bytes.trimmed().endsWith("%%EOF"));
-        QVERIFY(bytes.contains("/FontFile"));  // fonts embedded
+        QVERIFY(bytes.contains("/FontFile"));                          // fonts embedded
         QVERIFY(bytes.contains("settings: temperature=1,top-p=0.9"));  // provenance in the XMP
 
         const QString csv = dir.filePath(QStringLiteral("t.csv"));
@@ -857,8 +865,8 @@ private slots:
         QCOMPARE(page.model()->survivors()[1].id, 1);
         // The label names the rule (the chain, in order) and the running total it stopped at.
         const QString cut = page.probabilityChart()->cutLabel();
-        QVERIFY2(cut.startsWith(QLatin1String("lesson: ")) && cut.contains(QLatin1String("min-p=0.3"))
-                     && cut.contains(QLatin1String("keeps 2 of 5 (p kept 0.")) && cut.endsWith(QLatin1String("'data'")),
+        QVERIFY2(cut.startsWith(QLatin1String("lesson: ")) && cut.contains(QLatin1String("min-p=0.3")) &&
+                     cut.contains(QLatin1String("keeps 2 of 5 (p kept 0.")) && cut.endsWith(QLatin1String("'data'")),
                  qPrintable(cut));
         QCOMPARE(page.probabilityChart()->cutLineX(), 1.5);
         QVERIFY(controls->chainText().contains(QLatin1String("min-p")));

@@ -4,12 +4,12 @@
 // cell where the kind always has a value. (The `#` provenance lines may differ: the page names
 // its controls, the CLI the file.)
 #include "support/example_files.h"
+#include "support/test_support.h"
 #include "ui/pages/experiment_page.h"
 #include "ui/pages/explorer_page.h"
 #include "ui/pages/junk_risk_page.h"
-#include "ui/window/main_window.h"
 #include "ui/pages/seed_sweep_page.h"
-#include "support/test_support.h"
+#include "ui/window/main_window.h"
 #include "ui/window/workbench.h"
 
 #include <QFile>
@@ -40,8 +40,8 @@ bool runCli(const QString& file, const QString& out)
 {
     QProcess process;
     process.start(test::binaryPath(QStringLiteral("logitlab-cli")),
-                  {QStringLiteral("run"), file, QStringLiteral("--out"), out, QStringLiteral("--formats"), QStringLiteral("csv"),
-                   QStringLiteral("--threads"), QStringLiteral("2")});
+                  {QStringLiteral("run"), file, QStringLiteral("--out"), out, QStringLiteral("--formats"),
+                   QStringLiteral("csv"), QStringLiteral("--threads"), QStringLiteral("2")});
     return process.waitForFinished(120000) && process.exitCode() == 0;
 }
 
@@ -60,23 +60,28 @@ class TestGuiExport : public QObject {
 private slots:
     void exportEqualsCli_data()
     {
-        QTest::addColumn<QString>("page");     // the page's id
-        QTest::addColumn<QString>("file");     // the example
-        QTest::addColumn<int>("tab");          // the page's tab whose table is exported (-1: as it opens)
-        QTest::addColumn<QString>("suffix");   // the CLI's file for that table
+        QTest::addColumn<QString>("page");    // the page's id
+        QTest::addColumn<QString>("file");    // the example
+        QTest::addColumn<int>("tab");         // the page's tab whose table is exported (-1: as it opens)
+        QTest::addColumn<QString>("suffix");  // the CLI's file for that table
         QTest::addColumn<int>("rows");
-        QTest::newRow("junk risk") << QStringLiteral("junk-risk") << QStringLiteral("junk-risk-lesson.json") << -1 << QString() << 24;
-        QTest::newRow("seed sweep, per token") << QStringLiteral("seed-sweep") << QStringLiteral("seed-sweep-200-seeds.json") << -1
-                                               << QString() << 3;
-        QTest::newRow("seed sweep, per seed") << QStringLiteral("seed-sweep") << QStringLiteral("seed-sweep-200-seeds.json")
-                                              << int(ui::SeedSweepPage::SeedsTab) << QStringLiteral("-seeds") << 200;
-        QTest::newRow("explorer") << QStringLiteral("explorer") << QStringLiteral("explorer-llama-xtc.json") << -1 << QString() << 5;
-        QTest::newRow("loop") << QStringLiteral("loop") << QStringLiteral("loop-mirostat-penalties.json") << -1 << QString() << 80;
+        QTest::newRow("junk risk") << QStringLiteral("junk-risk") << QStringLiteral("junk-risk-lesson.json") << -1
+                                   << QString() << 24;
+        QTest::newRow("seed sweep, per token")
+            << QStringLiteral("seed-sweep") << QStringLiteral("seed-sweep-200-seeds.json") << -1 << QString() << 3;
+        QTest::newRow("seed sweep, per seed")
+            << QStringLiteral("seed-sweep") << QStringLiteral("seed-sweep-200-seeds.json")
+            << int(ui::SeedSweepPage::SeedsTab) << QStringLiteral("-seeds") << 200;
+        QTest::newRow("explorer") << QStringLiteral("explorer") << QStringLiteral("explorer-llama-xtc.json") << -1
+                                  << QString() << 5;
+        QTest::newRow("loop") << QStringLiteral("loop") << QStringLiteral("loop-mirostat-penalties.json") << -1
+                              << QString() << 80;
         // Every order (numpy-sum included) and the lowest and highest shuffle.
-        QTest::newRow("summation order") << QStringLiteral("summation-order") << QStringLiteral("summation-order-lesson.json")
-                                         << -1 << QString() << 12 + 2;
-        QTest::newRow("batch invariance, runs") << QStringLiteral("batch-invariance") << QStringLiteral("batch-invariance-trace-file.json")
-                                                << -1 << QString() << 64;
+        QTest::newRow("summation order") << QStringLiteral("summation-order")
+                                         << QStringLiteral("summation-order-lesson.json") << -1 << QString() << 12 + 2;
+        QTest::newRow("batch invariance, runs")
+            << QStringLiteral("batch-invariance") << QStringLiteral("batch-invariance-trace-file.json") << -1
+            << QString() << 64;
     }
     void exportEqualsCli()
     {

@@ -2,16 +2,16 @@
 // example in one step, and About names the version, git hash, Qt version and the licences.
 #include "app/io/build_info.h"
 #include "support/example_files.h"
-#include "ui/pages/explorer_page.h"
-#include "ui/window/main_window.h"
-#include "ui/pages/page.h"
 #include "support/test_support.h"
+#include "ui/pages/explorer_page.h"
+#include "ui/pages/page.h"
+#include "ui/window/main_window.h"
 #include "ui/window/workbench.h"
 
 #include <QAction>
+#include <QFile>
 #include <QMenu>
 #include <QMenuBar>
-#include <QFile>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -33,10 +33,7 @@ QByteArray savedState(ui::Page& page)
     return file.readAll();
 }
 
-void settle(const ui::Workbench& workbench)
-{
-    QTRY_VERIFY_WITH_TIMEOUT(!workbench.explorer->loading(), 30000);
-}
+void settle(const ui::Workbench& workbench) { QTRY_VERIFY_WITH_TIMEOUT(!workbench.explorer->loading(), 30000); }
 
 }  // namespace
 
@@ -48,14 +45,25 @@ private slots:
     void everyPageHasLessonAndWorkedExample_data()
     {
         QTest::addColumn<QString>("page");
-        QTest::addColumn<QString>("other");    // a different example opened first
-        QTest::addColumn<QString>("example");  // the file the worked example is a copy of
-        QTest::addColumn<QString>("mentions"); // a number of the lesson the text must give
-        QTest::newRow("explorer") << "explorer" << "explorer-llama-xtc.json" << "explorer-lesson.json" << "0.918";
-        QTest::newRow("junk-risk") << "junk-risk" << "junk-risk-normal.json" << "junk-risk-lesson.json" << "0.30";
-        QTest::newRow("seed-sweep") << "seed-sweep" << "seed-sweep-200-seeds.json" << "seed-sweep-lesson.json"
+        QTest::addColumn<QString>("other");     // a different example opened first
+        QTest::addColumn<QString>("example");   // the file the worked example is a copy of
+        QTest::addColumn<QString>("mentions");  // a number of the lesson the text must give
+        QTest::newRow("explorer") << "explorer"
+                                  << "explorer-llama-xtc.json"
+                                  << "explorer-lesson.json"
+                                  << "0.918";
+        QTest::newRow("junk-risk") << "junk-risk"
+                                   << "junk-risk-normal.json"
+                                   << "junk-risk-lesson.json"
+                                   << "0.30";
+        QTest::newRow("seed-sweep") << "seed-sweep"
+                                    << "seed-sweep-200-seeds.json"
+                                    << "seed-sweep-lesson.json"
                                     << "493 / 393 / 114";
-        QTest::newRow("loop") << "loop" << "loop-greedy-branch.json" << "loop-lesson.json" << "400 × 25 ms";
+        QTest::newRow("loop") << "loop"
+                              << "loop-greedy-branch.json"
+                              << "loop-lesson.json"
+                              << "400 × 25 ms";
     }
     void everyPageHasLessonAndWorkedExample()
     {

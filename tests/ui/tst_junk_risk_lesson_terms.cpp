@@ -3,11 +3,11 @@
 // outside [0, 1] is refused naming the key (file, --set) and next to the field (page); junk
 // tokens are named; the analytic curve is drawn densely, not through the table's lengths.
 #include "app/io/experiment_file.h"
-#include "charts/junk_risk_chart.h"
 #include "app/kinds/junk_risk_job.h"
+#include "app/kinds/junk_risk_spec.h"
+#include "charts/junk_risk_chart.h"
 #include "ui/forms/junk_risk_form.h"
 #include "ui/pages/junk_risk_page.h"
-#include "app/kinds/junk_risk_spec.h"
 
 #include "engine/experiments/decoder.h"
 #include "support/test_support.h"
@@ -31,11 +31,11 @@ namespace {
 QByteArray qFile(const QByteArray& q, const QByteArray& lengths = "[1, 300, 2000]")
 {
     return R"({"logitlab": 1, "experiment": "junk-risk", "name": "q",
-               "distribution": {"kind": "q-per-token", "q": )"
-           + q + R"(},
+               "distribution": {"kind": "q-per-token", "q": )" +
+           q + R"(},
                "settings": [{"label": "plain T=1", "temperature": 1}],
-               "lengths": )"
-           + lengths + R"(, "replies": 0})";
+               "lengths": )" +
+           lengths + R"(, "replies": 0})";
 }
 
 app::JunkRiskSpec qSpec(double q)
@@ -208,12 +208,14 @@ private slots:
         QVERIFY(!page.junkForm()->qErrorLabel()->isVisible());
         page.junkForm()->qField()->setText(typed);
         QVERIFY(page.junkForm()->qErrorLabel()->isVisible());
-        QVERIFY2(page.junkForm()->qErrorLabel()->text().startsWith(QStringLiteral("q per token: ")), qPrintable(page.junkForm()->qErrorLabel()->text()));
+        QVERIFY2(page.junkForm()->qErrorLabel()->text().startsWith(QStringLiteral("q per token: ")),
+                 qPrintable(page.junkForm()->qErrorLabel()->text()));
         QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
         page.run();
         QVERIFY(!page.isRunning());
         QVERIFY(ended.isEmpty());
-        QVERIFY2(page.errorLabel()->text().startsWith(QStringLiteral("q per token: ")), qPrintable(page.errorLabel()->text()));
+        QVERIFY2(page.errorLabel()->text().startsWith(QStringLiteral("q per token: ")),
+                 qPrintable(page.errorLabel()->text()));
         page.junkForm()->qField()->setText(QStringLiteral("0.004"));
         QVERIFY(!page.junkForm()->qErrorLabel()->isVisible());
         QVERIFY(runAndWait(page));  // and keeps working

@@ -1,10 +1,10 @@
 // The junk-risk page: its table model passes QAbstractItemModelTester, a run fills table and
 // chart, a cancelled run leaves the previous results, and bad input is shown inline.
+#include "app/kinds/junk_risk_job.h"
 #include "charts/junk_risk_chart.h"
 #include "ui/forms/junk_risk_form.h"
-#include "app/kinds/junk_risk_job.h"
-#include "ui/pages/junk_risk_page.h"
 #include "ui/models/result_table_model.h"
+#include "ui/pages/junk_risk_page.h"
 #include "ui/pages/results_pane.h"
 
 #include "engine/experiments/decoder.h"
@@ -14,8 +14,8 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QChart>
-#include <QDir>
 #include <QComboBox>
+#include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -43,7 +43,7 @@ std::vector<engine::JunkRiskRow> smallRows(std::uint64_t replies)
     return experiment.rows(counts);
 }
 
-} // namespace
+}  // namespace
 
 class TestJunkRiskPage : public QObject {
     Q_OBJECT
@@ -65,7 +65,7 @@ private slots:
         model.setTable(app::junkRiskTable(smallRows(replies)));
         QCOMPARE(model.rowCount(), 6);
         QCOMPARE(model.columnCount(), 13);  // the CSV's columns
-        QCOMPARE(resets.size(), 1); // whole results: one reset, no row inserts
+        QCOMPARE(resets.size(), 1);         // whole results: one reset, no row inserts
         const QModelIndex n = model.index(2, model.column(QStringLiteral("n")));
         QCOMPARE(model.data(n).toString(), QStringLiteral("100"));
         QCOMPARE(model.data(n, ui::ResultTableModel::SortRole).toDouble(), 100.0);
@@ -87,7 +87,7 @@ private slots:
         QVERIFY(chart.chart()->series().size() >= 4);
         const auto linearCount = chart.chart()->series().size();
         chart.setRows(smallRows(0), false);
-        QCOMPARE(chart.chart()->series().size(), 4); // no error bars without replies
+        QCOMPARE(chart.chart()->series().size(), 4);  // no error bars without replies
         QVERIFY(linearCount > 4);
         QCOMPARE(chart.chart()->axes().size(), 2);
     }
@@ -119,11 +119,13 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 30000);
         const app::ResultTable before = page.results()->model()->table();
         const int withJunk = page.results()->model()->column(QStringLiteral("replies_with_junk"));
-        const QString fourthBefore = page.results()->model()->data(page.results()->model()->index(3, withJunk)).toString();
+        const QString fourthBefore =
+            page.results()->model()->data(page.results()->model()->index(3, withJunk)).toString();
         QCOMPARE(before.rows, std::size_t{24});
 
         QCOMPARE(page.openFile(test::examplePath(QStringLiteral("junk-risk-zipf-262k.json"))), QString());
-        page.junkForm()->repliesBox()->setValue(5'000'000); // minutes of work (5e10 draws, under the 1e11 limit): far too long to finish here
+        page.junkForm()->repliesBox()->setValue(
+            5'000'000);  // minutes of work (5e10 draws, under the 1e11 limit): far too long to finish here
         QSignalSpy progress(&page, &ui::Page::progressChanged);
         page.run();
         QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(0).toInt() > 0, 30000);
@@ -174,18 +176,20 @@ private slots:
         QTest::addColumn<QString>("steps");
         QTest::addColumn<QString>("prompt");
         QTest::addColumn<QString>("message");
-        QTest::newRow("empty prompt") << int(ui::JunkRiskForm::BuiltinReply) << QString() << QString() << QStringLiteral("  ")
-                                      << QStringLiteral("Prompt: type at least one word");
+        QTest::newRow("empty prompt") << int(ui::JunkRiskForm::BuiltinReply) << QString() << QString()
+                                      << QStringLiteral("  ") << QStringLiteral("Prompt: type at least one word");
         QTest::newRow("no file") << int(ui::JunkRiskForm::FileSteps) << QString() << QString() << QString()
                                  << QStringLiteral("Logits file: name a");
-        QTest::newRow("missing file") << int(ui::JunkRiskForm::FileSteps) << QStringLiteral("nope.npy") << QString() << QString()
-                                      << QStringLiteral("nope.npy");
+        QTest::newRow("missing file") << int(ui::JunkRiskForm::FileSteps) << QStringLiteral("nope.npy") << QString()
+                                      << QString() << QStringLiteral("nope.npy");
         QTest::newRow("bad range text") << int(ui::JunkRiskForm::FileSteps) << QStringLiteral("steps.npy")
-                                        << QStringLiteral("1 to 3") << QString() << QStringLiteral("Steps: '1 to 3' is not");
+                                        << QStringLiteral("1 to 3") << QString()
+                                        << QStringLiteral("Steps: '1 to 3' is not");
         QTest::newRow("range outside") << int(ui::JunkRiskForm::FileSteps) << QStringLiteral("steps.npy")
-                                       << QStringLiteral("0..7") << QString() << QStringLiteral("steps: to 7 is outside the array's 4 steps");
-        QTest::newRow("one-row file") << int(ui::JunkRiskForm::FileSteps) << QStringLiteral("one.npy") << QStringLiteral("all")
-                                      << QString() << QStringLiteral("holds one step");
+                                       << QStringLiteral("0..7") << QString()
+                                       << QStringLiteral("steps: to 7 is outside the array's 4 steps");
+        QTest::newRow("one-row file") << int(ui::JunkRiskForm::FileSteps) << QStringLiteral("one.npy")
+                                      << QStringLiteral("all") << QString() << QStringLiteral("holds one step");
     }
     void badReplyInputShownInline()
     {
@@ -218,7 +222,8 @@ private slots:
         page.junkForm()->stepRangeField()->setText(steps);
         page.junkForm()->promptField()->setText(prompt);
         QVERIFY(page.junkForm()->replyErrorLabel()->isVisible());
-        QVERIFY2(page.junkForm()->replyErrorLabel()->text().contains(message), qPrintable(page.junkForm()->replyErrorLabel()->text()));
+        QVERIFY2(page.junkForm()->replyErrorLabel()->text().contains(message),
+                 qPrintable(page.junkForm()->replyErrorLabel()->text()));
         QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
         page.run();
         page.junkForm()->modeBox()->setCurrentIndex(ui::JunkRiskForm::OneDistribution);
@@ -290,7 +295,7 @@ private slots:
         QVERIFY(spec.ok());
         QCOMPARE(spec->distribution.kind, app::DistributionSpec::Kind::Logits);
         QCOMPARE(spec->distribution.values.size(), 6);
-        QCOMPARE(spec->settings.size(), 2); // the rest of the experiment is kept
+        QCOMPARE(spec->settings.size(), 2);  // the rest of the experiment is kept
     }
 
     // The lesson's junk is token id 4, banana. Logits handed over from the Explorer keep the
@@ -300,11 +305,14 @@ private slots:
         QTest::addColumn<QStringList>("tokens");
         QTest::addColumn<int>("vocabulary");
         QTest::addColumn<QString>("warning");  // empty: none
-        QTest::newRow("the lesson's tokens") << QStringList{QStringLiteral("users"), QStringLiteral("data"), QStringLiteral("items"),
-                                                         QStringLiteral("result"), QStringLiteral("banana")}
-                                             << 5 << QString();
-        QTest::newRow("a model's 50,000 tokens") << QStringList() << 50000 << QStringLiteral("4 is now 't4' (was 'banana')");
-        QTest::newRow("unnamed logits") << QStringList() << 3 << QStringLiteral("4 is now outside the vocabulary (was 'banana')");
+        QTest::newRow("the lesson's tokens")
+            << QStringList{QStringLiteral("users"), QStringLiteral("data"), QStringLiteral("items"),
+                           QStringLiteral("result"), QStringLiteral("banana")}
+            << 5 << QString();
+        QTest::newRow("a model's 50,000 tokens")
+            << QStringList() << 50000 << QStringLiteral("4 is now 't4' (was 'banana')");
+        QTest::newRow("unnamed logits") << QStringList() << 3
+                                        << QStringLiteral("4 is now outside the vocabulary (was 'banana')");
     }
     void handOffWarnsWhenJunkIdsNameOtherTokens()
     {

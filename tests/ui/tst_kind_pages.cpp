@@ -2,20 +2,22 @@
 // run`: a page opens an example, runs it, saves its file; the CLI runs that saved file, and each
 // of the page's tables must equal the CLI's CSV byte for byte, and the page's charts must hold
 // the same series, points for points, as the builders give for a fresh run of the saved file.
-#include "ui/pages/batch_invariance_page.h"
-#include "support/example_files.h"
-#include "ui/window/headless_demo.h"
-#include "ui/pages/junk_risk_page.h"
-#include "ui/forms/kind_form.h"
-#include "charts/experiment_charts.h"
 #include "app/io/experiment_file.h"
 #include "app/kinds/result_table.h"
+#include "charts/experiment_charts.h"
+#include "support/example_files.h"
+#include "support/test_support.h"
+#include "ui/forms/kind_form.h"
+#include "ui/pages/batch_invariance_page.h"
+#include "ui/pages/junk_risk_page.h"
 #include "ui/pages/results_pane.h"
 #include "ui/pages/summation_page.h"
-#include "support/test_support.h"
+#include "ui/window/headless_demo.h"
 
 #include <QAbstractSeries>
 #include <QApplication>
+#include <QBarSeries>
+#include <QBarSet>
 #include <QChart>
 #include <QComboBox>
 #include <QDir>
@@ -27,8 +29,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXYSeries>
-#include <QBarSeries>
-#include <QBarSet>
 
 #include <functional>
 #include <memory>
@@ -77,8 +77,8 @@ private slots:
     {
         QTest::addColumn<PageFactory>("makePage");
         QTest::addColumn<QString>("example");
-        QTest::newRow("summation order")
-            << PageFactory([] { return new ui::SummationPage; }) << QStringLiteral("summation-order-lesson.json");
+        QTest::newRow("summation order") << PageFactory([] { return new ui::SummationPage; })
+                                         << QStringLiteral("summation-order-lesson.json");
         QTest::newRow("summation order, hard cases")
             << PageFactory([] { return new ui::SummationPage; }) << QStringLiteral("summation-order-hard-cases.json");
         // The junk-risk page marks its highlight N on the chart: none here, so the series compare.
@@ -89,11 +89,12 @@ private slots:
         };
         QTest::newRow("junk risk") << junkRisk << QStringLiteral("junk-risk-lesson.json");
         QTest::newRow("junk risk, q per token") << junkRisk << QStringLiteral("junk-risk-q.json");
-        QTest::newRow("junk risk, along the built-in model's reply") << junkRisk << QStringLiteral("junk-risk-reply-builtin.json");
-        QTest::newRow("batch invariance, decode")
-            << PageFactory([] { return new ui::BatchInvariancePage; }) << QStringLiteral("batch-invariance-decode.json");
-        QTest::newRow("batch invariance, one step")
-            << PageFactory([] { return new ui::BatchInvariancePage; }) << QStringLiteral("batch-invariance-one-step.json");
+        QTest::newRow("junk risk, along the built-in model's reply")
+            << junkRisk << QStringLiteral("junk-risk-reply-builtin.json");
+        QTest::newRow("batch invariance, decode") << PageFactory([] { return new ui::BatchInvariancePage; })
+                                                  << QStringLiteral("batch-invariance-decode.json");
+        QTest::newRow("batch invariance, one step") << PageFactory([] { return new ui::BatchInvariancePage; })
+                                                    << QStringLiteral("batch-invariance-one-step.json");
     }
     void pageShowsWhatTheKindRuns()
     {
@@ -114,9 +115,9 @@ private slots:
         const QString saved = dir.filePath(QStringLiteral("page.json"));
         QCOMPARE(page->saveExperiment(saved), QString());
         const QString out = dir.filePath(QStringLiteral("out"));
-        const test::CliRun cli = test::runCli({QStringLiteral("run"), saved, QStringLiteral("--out"), out,
-                                               QStringLiteral("--formats"), QStringLiteral("csv"), QStringLiteral("--threads"),
-                                               QStringLiteral("2")});
+        const test::CliRun cli =
+            test::runCli({QStringLiteral("run"), saved, QStringLiteral("--out"), out, QStringLiteral("--formats"),
+                          QStringLiteral("csv"), QStringLiteral("--threads"), QStringLiteral("2")});
         QVERIFY2(cli.exitCode == 0, cli.err.constData());
 
         // The tables: every one the page shows, as the CLI wrote it.
@@ -175,8 +176,9 @@ private slots:
         const ui::DemoResult demo = ui::runHeadlessDemo(dir.filePath(QStringLiteral("demo")));
         QCOMPARE(demo.error, QString());
         const QString out = dir.filePath(QStringLiteral("cli"));
-        const test::CliRun cli = test::runCli({QStringLiteral("run"), test::examplePath(QStringLiteral("explorer-lesson.json")),
-                                               QStringLiteral("--out"), out, QStringLiteral("--formats"), QStringLiteral("csv")});
+        const test::CliRun cli =
+            test::runCli({QStringLiteral("run"), test::examplePath(QStringLiteral("explorer-lesson.json")),
+                          QStringLiteral("--out"), out, QStringLiteral("--formats"), QStringLiteral("csv")});
         QVERIFY2(cli.exitCode == 0, cli.err.constData());
         const auto rows = [](const QString& path) {
             QStringList lines = QString::fromUtf8(readAll(path)).split(QLatin1Char('\n'));

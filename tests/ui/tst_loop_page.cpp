@@ -17,9 +17,9 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSpinBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -130,7 +130,8 @@ private slots:
         // A token the main run did not choose there.
         const auto& step = page.mainLoop()->steps()[static_cast<std::size_t>(at)];
         const auto other = step.top[0].id == step.token ? step.top[1].id : step.top[0].id;
-        page.branchTokenField()->setText(QString::fromStdString(page.mainLoop()->model().tokens()[static_cast<std::size_t>(other)]));
+        page.branchTokenField()->setText(
+            QString::fromStdString(page.mainLoop()->model().tokens()[static_cast<std::size_t>(other)]));
         page.branchHere();
         QTRY_VERIFY(!page.isBranching());
         QVERIFY(page.branchLoop());
@@ -241,7 +242,8 @@ private slots:
         QCOMPARE(page.mainLoop()->prompt(), (std::vector<std::int32_t>{0, 1}));
         QVERIFY(!page.replayLabel()->isHidden());
         QVERIFY(page.replayLabel()->text().contains(QStringLiteral("Teacher-forced")));
-        QVERIFY2(page.replayLabel()->text().contains(QStringLiteral("of 4 steps")), qPrintable(page.replayLabel()->text()));
+        QVERIFY2(page.replayLabel()->text().contains(QStringLiteral("of 4 steps")),
+                 qPrintable(page.replayLabel()->text()));
         QVERIFY(page.resultTable()->columnNames().contains(QStringLiteral("actual_rank")));
         QVERIFY(page.loadProgress()->isHidden());
     }
@@ -253,7 +255,8 @@ private slots:
         QTemporaryDir dir;
         writeDump(dir);
         const QString file = dir.filePath(QStringLiteral("replay.json"));
-        QCOMPARE(app::writeLoopFile(file, replay(QStringLiteral("dump.safetensors"), QStringLiteral("temperature=1"))), QString());
+        QCOMPARE(app::writeLoopFile(file, replay(QStringLiteral("dump.safetensors"), QStringLiteral("temperature=1"))),
+                 QString());
         QVERIFY(QDir::current().absolutePath() != dir.path());
         LoopPage page;
         QCOMPARE(page.openFile(file), QString());

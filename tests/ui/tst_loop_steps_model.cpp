@@ -4,10 +4,10 @@
 // reset) and holds exactly the CSV rows app::loopStepsTable writes for the runs; the text pane
 // kept up to date edit by edit reads the same as one built from scratch, with the divergent
 // token marked.
-#include "ui/pages/loop_run_text.h"
 #include "app/kinds/loop_spec.h"
-#include "ui/models/loop_steps_model.h"
 #include "engine/rng/rng_factory.h"
+#include "ui/models/loop_steps_model.h"
+#include "ui/pages/loop_run_text.h"
 
 #include <QAbstractItemModelTester>
 #include <QScrollBar>
@@ -105,7 +105,8 @@ void addScripts()
         << QStringList{"main+6", "branch@2", "branch+4", "branch@4", "branch+2", "branch@0", "branch+6"};
     QTest::newRow("a new main run, the branch dropped")
         << QStringList{"main+6", "branch@1", "branch+5", "newmain", "nobranch", "main+7", "branch@5", "branch+1"};
-    QTest::newRow("rewound to nothing and on again") << QStringList{"main+3", "branch@0", "branch+3", "main-3", "branch-3", "main+2"};
+    QTest::newRow("rewound to nothing and on again")
+        << QStringList{"main+3", "branch@0", "branch+3", "main-3", "branch-3", "main+2"};
 }
 
 }  // namespace
@@ -190,7 +191,8 @@ private slots:
         }
         QVERIFY2(bar->maximum() > 0, "sixty tokens fit in four lines: the test shows nothing");
         // The last line on screen is the text's last line.
-        const QTextCursor bottom = view.cursorForPosition(QPoint(view.viewport()->width() - 2, view.viewport()->height() - 2));
+        const QTextCursor bottom =
+            view.cursorForPosition(QPoint(view.viewport()->width() - 2, view.viewport()->height() - 2));
         QTextCursor end(view.document());
         end.movePosition(QTextCursor::End);
         QCOMPARE(bottom.block().layout()->lineForTextPosition(bottom.positionInBlock()).lineNumber(),

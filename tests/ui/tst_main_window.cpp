@@ -1,35 +1,35 @@
 // The main window's wiring: menus with the standard shortcuts, Edit > Undo following the
 // current page's undo stack, recent files, geometry and splitter sizes that survive a restart,
 // Copy table / Copy chart image, and pages plugging in through addPage.
+#include "charts/logits_table_model.h"
+#include "engine/models/synthetic_vocabulary.h"
+#include "ui/forms/junk_risk_form.h"
 #include "ui/pages/experiment_page.h"
 #include "ui/pages/explorer_page.h"
-#include "charts/logits_table_model.h"
-#include "ui/window/main_window.h"
-#include "ui/forms/junk_risk_form.h"
 #include "ui/pages/junk_risk_page.h"
 #include "ui/pages/page.h"
+#include "ui/window/main_window.h"
 #include "ui/window/presentation_zoom.h"
-#include "engine/models/synthetic_vocabulary.h"
 #include "ui/window/workbench.h"
 
 #include <QAbstractAxis>
 #include <QAbstractSpinBox>
 #include <QAction>
-#include <QChart>
 #include <QApplication>
-#include <QFile>
+#include <QChart>
 #include <QClipboard>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QImage>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QSpinBox>
 #include <QProgressDialog>
 #include <QPushButton>
-#include <QSignalSpy>
 #include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -84,21 +84,36 @@ private slots:
         QTest::addColumn<QString>("menu");
         QTest::addColumn<QString>("text");
         QTest::addColumn<QKeySequence>("shortcut");
-        QTest::newRow("New") << "File" << "New" << QKeySequence(QKeySequence::New);
-        QTest::newRow("Open") << "File" << "Open experiment..." << QKeySequence(QKeySequence::Open);
-        QTest::newRow("Save") << "File" << "Save experiment..." << QKeySequence(QKeySequence::Save);
-        QTest::newRow("Export chart") << "File" << "Export chart..." << QKeySequence(QStringLiteral("Ctrl+E"));
-        QTest::newRow("Export table") << "File" << "Export table as CSV..." << QKeySequence(QStringLiteral("Ctrl+Shift+E"));
-        QTest::newRow("Quit") << "File" << "Quit" << QKeySequence(QKeySequence::Quit);
-        QTest::newRow("Undo") << "Edit" << "Undo" << QKeySequence(QKeySequence::Undo);
-        QTest::newRow("Redo") << "Edit" << "Redo" << QKeySequence(QKeySequence::Redo);
-        QTest::newRow("Copy table") << "Edit" << "Copy table" << QKeySequence(QKeySequence::Copy);
-        QTest::newRow("Copy chart") << "Edit" << "Copy chart image" << QKeySequence(QStringLiteral("Ctrl+Shift+C"));
-        QTest::newRow("Full screen") << "View" << "Full screen" << QKeySequence(QKeySequence::FullScreen);
-        QTest::newRow("Zoom in") << "View" << "Zoom in" << QKeySequence(QKeySequence::ZoomIn);
-        QTest::newRow("Zoom out") << "View" << "Zoom out" << QKeySequence(QKeySequence::ZoomOut);
-        QTest::newRow("Reset zoom") << "View" << "Reset zoom" << QKeySequence(QStringLiteral("Ctrl+0"));
-        QTest::newRow("Lesson") << "Help" << "What this page shows" << QKeySequence(QKeySequence::HelpContents);
+        QTest::newRow("New") << "File"
+                             << "New" << QKeySequence(QKeySequence::New);
+        QTest::newRow("Open") << "File"
+                              << "Open experiment..." << QKeySequence(QKeySequence::Open);
+        QTest::newRow("Save") << "File"
+                              << "Save experiment..." << QKeySequence(QKeySequence::Save);
+        QTest::newRow("Export chart") << "File"
+                                      << "Export chart..." << QKeySequence(QStringLiteral("Ctrl+E"));
+        QTest::newRow("Export table") << "File"
+                                      << "Export table as CSV..." << QKeySequence(QStringLiteral("Ctrl+Shift+E"));
+        QTest::newRow("Quit") << "File"
+                              << "Quit" << QKeySequence(QKeySequence::Quit);
+        QTest::newRow("Undo") << "Edit"
+                              << "Undo" << QKeySequence(QKeySequence::Undo);
+        QTest::newRow("Redo") << "Edit"
+                              << "Redo" << QKeySequence(QKeySequence::Redo);
+        QTest::newRow("Copy table") << "Edit"
+                                    << "Copy table" << QKeySequence(QKeySequence::Copy);
+        QTest::newRow("Copy chart") << "Edit"
+                                    << "Copy chart image" << QKeySequence(QStringLiteral("Ctrl+Shift+C"));
+        QTest::newRow("Full screen") << "View"
+                                     << "Full screen" << QKeySequence(QKeySequence::FullScreen);
+        QTest::newRow("Zoom in") << "View"
+                                 << "Zoom in" << QKeySequence(QKeySequence::ZoomIn);
+        QTest::newRow("Zoom out") << "View"
+                                  << "Zoom out" << QKeySequence(QKeySequence::ZoomOut);
+        QTest::newRow("Reset zoom") << "View"
+                                    << "Reset zoom" << QKeySequence(QStringLiteral("Ctrl+0"));
+        QTest::newRow("Lesson") << "Help"
+                                << "What this page shows" << QKeySequence(QKeySequence::HelpContents);
     }
     // Ctrl+R runs the page shown, on every page with a Run button (the banners say so), with the
     // focus wherever a teacher left it: in a numeric field, on the page list.
@@ -127,7 +142,8 @@ private slots:
         for (QPushButton* button : page->findChildren<QPushButton*>())
             if (button->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_R))
                 run = button;
-        QVERIFY2(run && run->isVisibleTo(page), qPrintable(page->title() + QStringLiteral(": no Run button with Ctrl+R shown")));
+        QVERIFY2(run && run->isVisibleTo(page),
+                 qPrintable(page->title() + QStringLiteral(": no Run button with Ctrl+R shown")));
         const QList<QWidget*> focuses{window.pageList(), page->findChild<QAbstractSpinBox*>()};
         for (QWidget* focus : focuses) {
             if (!focus)
@@ -136,7 +152,8 @@ private slots:
             QSignalSpy clicked(run, &QPushButton::clicked);
             QTest::keyClick(focus, Qt::Key_R, Qt::ControlModifier);
             // A button's shortcut animates the press: the click comes about 100 ms later.
-            QTRY_VERIFY2(clicked.count() == 1, qPrintable(page->title() + QStringLiteral(": Ctrl+R in ") + focus->metaObject()->className()));
+            QTRY_VERIFY2(clicked.count() == 1,
+                         qPrintable(page->title() + QStringLiteral(": Ctrl+R in ") + focus->metaObject()->className()));
             QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), 60000);
         }
     }
@@ -188,7 +205,8 @@ private slots:
             return answer;
         });
         window.show();
-        QVERIFY2(window.windowTitle().startsWith(QStringLiteral("untitled[*] — Explorer")), qPrintable(window.windowTitle()));
+        QVERIFY2(window.windowTitle().startsWith(QStringLiteral("untitled[*] — Explorer")),
+                 qPrintable(window.windowTitle()));
         QVERIFY(!window.isWindowModified());
 
         pages.explorer->topPBox()->setValue(0.5);
@@ -276,10 +294,14 @@ private slots:
     {
         QTest::addColumn<QString>("typed");
         QTest::addColumn<QString>("written");
-        QTest::newRow("no extension") << "/tmp/run1" << "/tmp/run1.logitlab.json";
-        QTest::newRow("plain json kept") << "/tmp/run1.json" << "/tmp/run1.json";
-        QTest::newRow("already logitlab") << "/tmp/run1.logitlab.json" << "/tmp/run1.logitlab.json";
-        QTest::newRow("dotted folder") << "/tmp/v1.2/run" << "/tmp/v1.2/run.logitlab.json";
+        QTest::newRow("no extension") << "/tmp/run1"
+                                      << "/tmp/run1.logitlab.json";
+        QTest::newRow("plain json kept") << "/tmp/run1.json"
+                                         << "/tmp/run1.json";
+        QTest::newRow("already logitlab") << "/tmp/run1.logitlab.json"
+                                          << "/tmp/run1.logitlab.json";
+        QTest::newRow("dotted folder") << "/tmp/v1.2/run"
+                                       << "/tmp/v1.2/run.logitlab.json";
     }
     void saveNamesFilesAsLogitLabFiles()
     {

@@ -92,7 +92,8 @@ private slots:
     void cliCommandOptionsMatchManPage()
     {
         QFETCH(QString, command);
-        const QSet<QString> accepted = helpOptions(run(QStringLiteral("logitlab-cli"), {command, QStringLiteral("--help")}));
+        const QSet<QString> accepted =
+            helpOptions(run(QStringLiteral("logitlab-cli"), {command, QStringLiteral("--help")}));
         QVERIFY2(accepted.size() >= 5, qPrintable(sorted(accepted).join(QLatin1Char(' '))));
         QVERIFY(accepted.contains(QStringLiteral("--help")));
         const QString roff = run(QStringLiteral("logitlab-cli"), {QStringLiteral("--man")});
@@ -113,7 +114,8 @@ private slots:
     {
         const QString usage = run(QStringLiteral("logitlab-cli"), {QStringLiteral("--help")});
         const QString roff = run(QStringLiteral("logitlab-cli"), {QStringLiteral("--man")});
-        static const QRegularExpression commandLine(QStringLiteral("^  ([a-z]+) +\\S"), QRegularExpression::MultilineOption);
+        static const QRegularExpression commandLine(QStringLiteral("^  ([a-z]+) +\\S"),
+                                                    QRegularExpression::MultilineOption);
         auto it = commandLine.globalMatch(usage.section(QStringLiteral("Options:"), 0, 0));
         int commands = 0;
         while (it.hasNext()) {
@@ -176,7 +178,8 @@ private slots:
                 for (const QString& word : m.captured(2).split(QLatin1Char(' ')))
                     offered.insert(word);
         }
-        const QSet<QString> accepted = helpOptions(run(QStringLiteral("logitlab-cli"), {command, QStringLiteral("--help")}));
+        const QSet<QString> accepted =
+            helpOptions(run(QStringLiteral("logitlab-cli"), {command, QStringLiteral("--help")}));
         QCOMPARE(sorted(offered), sorted(accepted));
         // Value completion: the preset and RNG names the CLI accepts.
         QVERIFY(script.contains(QStringLiteral("--semantics) COMPREPLY=($(compgen -W 'lesson llama.cpp hf vllm'")));
@@ -189,13 +192,20 @@ private slots:
     {
         QTest::addColumn<QString>("line");
         QTest::addColumn<QString>("offered");
-        QTest::newRow("commands") << "logitlab-cli sa" << "sample";
-        QTest::newRow("options") << "logitlab-cli sample --r" << "--repeat-penalty --rng --row";
-        QTest::newRow("rng names") << "logitlab-cli sample --rng mt" << "mt19937 mt19937_64";
-        QTest::newRow("presets") << "logitlab-cli candidates --semantics l" << "lesson llama.cpp";
-        QTest::newRow("formats") << "logitlab-cli run --formats csv," << "csv,png csv,png,svg,pdf";
-        QTest::newRow("number") << "logitlab-cli candidates --temperature " << "";
-        QTest::newRow("experiment file") << "logitlab-cli run seed-sweep-l" << "seed-sweep-lesson.json";
+        QTest::newRow("commands") << "logitlab-cli sa"
+                                  << "sample";
+        QTest::newRow("options") << "logitlab-cli sample --r"
+                                 << "--repeat-penalty --rng --row";
+        QTest::newRow("rng names") << "logitlab-cli sample --rng mt"
+                                   << "mt19937 mt19937_64";
+        QTest::newRow("presets") << "logitlab-cli candidates --semantics l"
+                                 << "lesson llama.cpp";
+        QTest::newRow("formats") << "logitlab-cli run --formats csv,"
+                                 << "csv,png csv,png,svg,pdf";
+        QTest::newRow("number") << "logitlab-cli candidates --temperature "
+                                << "";
+        QTest::newRow("experiment file") << "logitlab-cli run seed-sweep-l"
+                                         << "seed-sweep-lesson.json";
     }
     void completionCompletes()
     {
@@ -210,10 +220,12 @@ private slots:
         QVERIFY(script.open(QIODevice::WriteOnly));
         script.write(run(QStringLiteral("logitlab-cli"), {QStringLiteral("--bash-completion")}).toUtf8());
         script.close();
-        const QString driver = QStringLiteral(
-            "source %1; source %2; read -ra COMP_WORDS <<< \"$LINE\"; [[ $LINE == *' ' ]] && COMP_WORDS+=('');"
-            "COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMP_LINE=$LINE; COMP_POINT=${#LINE}; _logitlab_cli;"
-            "printf '%s\\n' \"${COMPREPLY[@]}\" | sort | paste -sd' '").arg(library, scriptPath);
+        const QString driver =
+            QStringLiteral(
+                "source %1; source %2; read -ra COMP_WORDS <<< \"$LINE\"; [[ $LINE == *' ' ]] && COMP_WORDS+=('');"
+                "COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMP_LINE=$LINE; COMP_POINT=${#LINE}; _logitlab_cli;"
+                "printf '%s\\n' \"${COMPREPLY[@]}\" | sort | paste -sd' '")
+                .arg(library, scriptPath);
         QProcess bash;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("LINE"), line);

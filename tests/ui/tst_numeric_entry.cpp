@@ -3,8 +3,8 @@
 // typed key by key, as fast as QTest types and at a person's pace: nothing reaches the page
 // before Enter, and after Enter the field holds exactly the typed value.
 #include "ui/pages/explorer_page.h"
-#include "ui/window/main_window.h"
 #include "ui/pages/page.h"
+#include "ui/window/main_window.h"
 #include "ui/window/workbench.h"
 
 #include <QAbstractSpinBox>
@@ -88,8 +88,10 @@ private slots:
                 typeInto(d, typedText(d, target, d->decimals()), delay);
                 QVERIFY2(changed.isEmpty(), qPrintable(d->objectName() + QStringLiteral(": a value before Enter")));
                 QTest::keyClick(d, Qt::Key_Return);
-                QVERIFY2(std::abs(d->value() - target) < 1e-12,
-                         qPrintable(QStringLiteral("%1: typed %2, holds %3").arg(d->objectName()).arg(target).arg(d->value())));
+                QVERIFY2(
+                    std::abs(d->value() - target) < 1e-12,
+                    qPrintable(
+                        QStringLiteral("%1: typed %2, holds %3").arg(d->objectName()).arg(target).arg(d->value())));
                 ++typed;
             } else if (auto* i = qobject_cast<QSpinBox*>(box)) {
                 const int target = static_cast<int>(targetFor(i->minimum(), i->maximum(), 0, i->value()));
@@ -97,8 +99,10 @@ private slots:
                 typeInto(i, typedText(i, target, 0), delay);
                 QVERIFY2(changed.isEmpty(), qPrintable(i->objectName() + QStringLiteral(": a value before Enter")));
                 QTest::keyClick(i, Qt::Key_Return);
-                QVERIFY2(i->value() == target,
-                         qPrintable(QStringLiteral("%1: typed %2, holds %3").arg(i->objectName()).arg(target).arg(i->value())));
+                QVERIFY2(
+                    i->value() == target,
+                    qPrintable(
+                        QStringLiteral("%1: typed %2, holds %3").arg(i->objectName()).arg(target).arg(i->value())));
                 ++typed;
             }
         }
@@ -126,7 +130,8 @@ private slots:
         window.showPage(pages.explorer);
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
-        QDoubleSpinBox* box = field == QLatin1String("temperature") ? pages.explorer->temperatureBox() : pages.explorer->topPBox();
+        QDoubleSpinBox* box =
+            field == QLatin1String("temperature") ? pages.explorer->temperatureBox() : pages.explorer->topPBox();
         typeInto(box, text, 60);
         QTest::keyClick(box, Qt::Key_Return);
         QCOMPARE(box->value(), value);

@@ -1,9 +1,9 @@
 // Every export is byte-reproducible (issue 11, item 12): the same chart written twice gives the
 // same bytes in every format, also from two separate processes (Qt orders a PDF's fonts by a hash
 // whose seed is random per process), and the only date a file carries is SOURCE_DATE_EPOCH.
+#include "app/io/reproducible_pdf.h"
 #include "charts/chart_export.h"
 #include "support/example_files.h"
-#include "app/io/reproducible_pdf.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -98,7 +98,8 @@ private slots:
         QTemporaryDir dir;
         const auto chart = sampleChart();
         const QString path = dir.filePath(QStringLiteral("c.pdf"));
-        QCOMPARE(ui::exportChart(chart.get(), path, ui::ChartFormat::Pdf, app::Provenance(QStringLiteral("x"))), QString());
+        QCOMPARE(ui::exportChart(chart.get(), path, ui::ChartFormat::Pdf, app::Provenance(QStringLiteral("x"))),
+                 QString());
         qunsetenv("SOURCE_DATE_EPOCH");
         const QByteArray pdf = readAll(path);
         QVERIFY(pdf.contains("/CreationDate (D:20200102030405Z)"));
@@ -139,10 +140,9 @@ private slots:
         const QByteArray local = "<<\n/CreationDate (D:20261130125407+01'00')\n/ModDate (D:20261130125407+01'00')\n>>";
         QTest::newRow("UTC, blanked") << utc << false << "<<\n" + QByteArray(33, ' ') + "\n>>";
         QTest::newRow("UTC, epoch") << utc << true << QByteArray("<<\n/CreationDate (D:20200102030405Z)\n>>");
-        QTest::newRow("offset, epoch")
-            << local << true
-            << "<<\n/CreationDate (D:20200102030405Z)" + QByteArray(6, ' ') + "\n/ModDate (D:20200102030405Z)"
-                   + QByteArray(6, ' ') + "\n>>";
+        QTest::newRow("offset, epoch") << local << true
+                                       << "<<\n/CreationDate (D:20200102030405Z)" + QByteArray(6, ' ') +
+                                              "\n/ModDate (D:20200102030405Z)" + QByteArray(6, ' ') + "\n>>";
         QTest::newRow("no date") << QByteArray("<< /Title (x) >>") << true << QByteArray("<< /Title (x) >>");
     }
     void fixedPdfDates()
@@ -161,7 +161,8 @@ private slots:
     void sameBytesFromTwoRuns()
     {
         QTemporaryDir dir;
-        const QStringList formats{QStringLiteral("csv"), QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")};
+        const QStringList formats{QStringLiteral("csv"), QStringLiteral("png"), QStringLiteral("svg"),
+                                  QStringLiteral("pdf")};
         QList<QByteArray> first;
         for (int run = 0; run < 2; ++run) {
             const QString out = dir.filePath(QStringLiteral("run%1").arg(run));
@@ -172,7 +173,8 @@ private slots:
             process.start(test::binaryPath(QStringLiteral("logitlab-cli")),
                           {QStringLiteral("run"), test::examplePath(QStringLiteral("seed-sweep-200-seeds.json")),
                            QStringLiteral("--out"), out, QStringLiteral("--formats"), formats.join(QLatin1Char(',')),
-                           QStringLiteral("--set"), QStringLiteral("seeds.count=20"), QStringLiteral("--set"), QStringLiteral("draws=1000")});
+                           QStringLiteral("--set"), QStringLiteral("seeds.count=20"), QStringLiteral("--set"),
+                           QStringLiteral("draws=1000")});
             QVERIFY(process.waitForFinished(120000));
             QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
             const QStringList files = QDir(out).entryList(QDir::Files, QDir::Name);

@@ -24,16 +24,21 @@ struct Row {
 app::ResultTable sampleTable()
 {
     using Kind = app::ResultColumn::Kind;
-    auto rows = std::make_shared<const std::vector<Row>>(std::vector<Row>{
-        {QStringLiteral("users"), 493, 0.49312345678}, {QStringLiteral("a, \"quoted\" name"), 393, NAN},
-        {QStringLiteral("items"), 114, 1e-300}});
+    auto rows =
+        std::make_shared<const std::vector<Row>>(std::vector<Row>{{QStringLiteral("users"), 493, 0.49312345678},
+                                                                  {QStringLiteral("a, \"quoted\" name"), 393, NAN},
+                                                                  {QStringLiteral("items"), 114, 1e-300}});
     app::ResultTable t;
     t.title = QStringLiteral("sample");
     t.rows = rows->size();
-    t.columns = {app::columnOf(rows, QStringLiteral("token"), QStringLiteral("Token"), Kind::Text, [](const Row& r) { return r.name; },
-                               QStringLiteral("The token.")),
-                 app::columnOf(rows, QStringLiteral("count"), QStringLiteral("Count"), Kind::Integer, [](const Row& r) { return r.count; }),
-                 app::columnOf(rows, QStringLiteral("p"), QStringLiteral("p"), Kind::Real, [](const Row& r) { return r.p; }, QString(), 3)};
+    t.columns = {app::columnOf(
+                     rows, QStringLiteral("token"), QStringLiteral("Token"), Kind::Text,
+                     [](const Row& r) { return r.name; }, QStringLiteral("The token.")),
+                 app::columnOf(rows, QStringLiteral("count"), QStringLiteral("Count"), Kind::Integer,
+                               [](const Row& r) { return r.count; }),
+                 app::columnOf(
+                     rows, QStringLiteral("p"), QStringLiteral("p"), Kind::Real, [](const Row& r) { return r.p; },
+                     QString(), 3)};
     return t;
 }
 
@@ -62,9 +67,11 @@ private slots:
         QTest::addColumn<QString>("column");
         QTest::addColumn<QString>("display");
         QTest::addColumn<QString>("csv");
-        QTest::newRow("text") << 1 << QStringLiteral("token") << QStringLiteral("a, \"quoted\" name") << QStringLiteral("a, \"quoted\" name");
+        QTest::newRow("text") << 1 << QStringLiteral("token") << QStringLiteral("a, \"quoted\" name")
+                              << QStringLiteral("a, \"quoted\" name");
         QTest::newRow("integer") << 0 << QStringLiteral("count") << QStringLiteral("493") << QStringLiteral("493");
-        QTest::newRow("real rounded on screen") << 0 << QStringLiteral("p") << QStringLiteral("0.493") << QStringLiteral("0.49312345678");
+        QTest::newRow("real rounded on screen")
+            << 0 << QStringLiteral("p") << QStringLiteral("0.493") << QStringLiteral("0.49312345678");
         QTest::newRow("no value") << 1 << QStringLiteral("p") << QString() << QString();
         QTest::newRow("tiny") << 2 << QStringLiteral("p") << QStringLiteral("0.000") << QStringLiteral("1e-300");
     }
@@ -101,7 +108,9 @@ private slots:
         const double present = model.data(model.index(2, p), ui::ResultTableModel::SortRole).toDouble();
         const double empty = model.data(model.index(1, p), ui::ResultTableModel::SortRole).toDouble();
         QVERIFY(empty < present);
-        QCOMPARE(model.data(model.index(0, model.column(QStringLiteral("count"))), ui::ResultTableModel::SortRole).toDouble(), 493.0);
+        QCOMPARE(model.data(model.index(0, model.column(QStringLiteral("count"))), ui::ResultTableModel::SortRole)
+                     .toDouble(),
+                 493.0);
     }
 
     void csvQuotesAndKeepsEveryDigit()
@@ -112,8 +121,8 @@ private slots:
         const qsizetype header = lines.indexOf(QStringLiteral("token,count,p"));
         QVERIFY(header > 0);
         QCOMPARE(lines.mid(header + 1),
-                 (QStringList{QStringLiteral("users,493,0.49312345678"), QStringLiteral("\"a, \"\"quoted\"\" name\",393,"),
-                              QStringLiteral("items,114,1e-300")}));
+                 (QStringList{QStringLiteral("users,493,0.49312345678"),
+                              QStringLiteral("\"a, \"\"quoted\"\" name\",393,"), QStringLiteral("items,114,1e-300")}));
     }
 };
 

@@ -2,13 +2,13 @@
 // lesson, Cancel leaves the previous results, bad controls are refused inline, replay (on a worker) says
 // "bit for bit", files open and save, and both models pass QAbstractItemModelTester.
 // With LOGITLAB_SCREENSHOT_DIR set, it saves a screenshot of the page after a run.
-#include "support/example_files.h"
 #include "engine/sampler/lesson_examples.h"
-#include "ui/window/main_window.h"
-#include "ui/pages/seed_sweep_page.h"
+#include "support/example_files.h"
 #include "support/seed_sweep_page_run.h"
 #include "support/test_support.h"
 #include "ui/models/result_table_model.h"
+#include "ui/pages/seed_sweep_page.h"
+#include "ui/window/main_window.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -46,10 +46,22 @@ private slots:
         QCOMPARE(page->seedModel()->rowCount(), 1);
         QCOMPARE(page->tokenModel()->rowCount(), 3);
         // Seed 42: exactly the lesson's 493 / 393 / 114.
-        QCOMPARE(page->tokenModel()->data(page->tokenModel()->index(0, page->tokenModel()->column(QStringLiteral("pooled_count")))).toULongLong(), 493u);
-        QCOMPARE(page->tokenModel()->data(page->tokenModel()->index(1, page->tokenModel()->column(QStringLiteral("pooled_count")))).toULongLong(), 393u);
-        QCOMPARE(page->tokenModel()->data(page->tokenModel()->index(2, page->tokenModel()->column(QStringLiteral("pooled_count")))).toULongLong(), 114u);
-        QCOMPARE(page->tokenModel()->data(page->tokenModel()->index(0, page->tokenModel()->column(QStringLiteral("token")))).toString(), QStringLiteral("=>"));
+        QCOMPARE(page->tokenModel()
+                     ->data(page->tokenModel()->index(0, page->tokenModel()->column(QStringLiteral("pooled_count"))))
+                     .toULongLong(),
+                 493u);
+        QCOMPARE(page->tokenModel()
+                     ->data(page->tokenModel()->index(1, page->tokenModel()->column(QStringLiteral("pooled_count"))))
+                     .toULongLong(),
+                 393u);
+        QCOMPARE(page->tokenModel()
+                     ->data(page->tokenModel()->index(2, page->tokenModel()->column(QStringLiteral("pooled_count"))))
+                     .toULongLong(),
+                 114u);
+        QCOMPARE(page->tokenModel()
+                     ->data(page->tokenModel()->index(0, page->tokenModel()->column(QStringLiteral("token"))))
+                     .toString(),
+                 QStringLiteral("=>"));
         QVERIFY(page->verdictLabel()->text().contains(QLatin1String("replayed bit for bit")));
         // The replay runs on a worker: its answer comes with replayEnded.
         QSignalSpy replayed(page, &SeedSweepPage::replayEnded);
@@ -59,7 +71,8 @@ private slots:
         QCOMPARE(page->replayLabel()->text(), replayed.first().first().toString());
         QVERIFY(!page->replayRunning());
         QVERIFY(page->replay(7).contains(QLatin1String("not one of the last run's seeds")));
-        QVERIFY(page->provenance().csvCommentLines().join(QLatin1Char('\n')).contains(QLatin1String("# rng: mulberry32")));
+        QVERIFY(
+            page->provenance().csvCommentLines().join(QLatin1Char('\n')).contains(QLatin1String("# rng: mulberry32")));
     }
 
     void sweepOfManySeedsAndExports()
@@ -117,9 +130,12 @@ private slots:
     {
         QTest::addColumn<QString>("chain");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown stage") << "top-q=0.5" << "unknown stage 'top-q'";
-        QTest::newRow("bad value") << "top-p=abc" << "'abc' is not a number";
-        QTest::newRow("stateful") << "mirostat-v2" << "needs a stateless chain";
+        QTest::newRow("unknown stage") << "top-q=0.5"
+                                       << "unknown stage 'top-q'";
+        QTest::newRow("bad value") << "top-p=abc"
+                                   << "'abc' is not a number";
+        QTest::newRow("stateful") << "mirostat-v2"
+                                  << "needs a stateless chain";
     }
     void badControlsAreRefusedInline()
     {
@@ -182,7 +198,9 @@ private slots:
         page.drawsBox()->setValue(500);
         QVERIFY(runAndWait(page));
         QCOMPARE(page.tokenModel()->rowCount(), 3);  // users, data, items survive top-p 0.9
-        QCOMPARE(page.tokenModel()->data(page.tokenModel()->index(0, page.tokenModel()->column(QStringLiteral("token")))).toString(),
+        QCOMPARE(page.tokenModel()
+                     ->data(page.tokenModel()->index(0, page.tokenModel()->column(QStringLiteral("token"))))
+                     .toString(),
                  QStringLiteral("users"));
     }
 

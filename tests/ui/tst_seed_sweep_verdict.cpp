@@ -2,15 +2,15 @@
 // as the verdict (a correct sampler "looks right", a biased claim "looks wrong", too few draws
 // "not enough draws"); the page never opens blank (its first show runs the lesson's sweep), each
 // statistic's meaning is its tooltip, and a statistic that tests nothing is not shown as a number.
+#include "app/kinds/seed_sweep_job.h"
+#include "engine/experiments/seed_sweep.h"
+#include "engine/experiments/sweep_source.h"
+#include "engine/models/synthetic_logits.h"
 #include "engine/sampler/candidates.h"
 #include "engine/sampler/lesson_examples.h"
 #include "support/misreporting_source.h"
-#include "engine/experiments/seed_sweep.h"
-#include "app/kinds/seed_sweep_job.h"
 #include "ui/models/result_table_model.h"
 #include "ui/pages/seed_sweep_page.h"
-#include "engine/experiments/sweep_source.h"
-#include "engine/models/synthetic_logits.h"
 
 #include <QLabel>
 #include <QSignalSpy>
@@ -59,8 +59,8 @@ private slots:
         QTest::addColumn<bool>("consistent");
         QTest::newRow("correct sampler") << "correct" << 2000ull << "the sampler looks right" << true;
         QTest::newRow("claim biased by 2 points") << "biased" << 2000ull << "looks wrong" << false;
-        QTest::newRow("2,000 tokens, 3 draws a seed") << "wide" << 3ull << "Not enough draws for the test to say anything"
-                                                       << false;
+        QTest::newRow("2,000 tokens, 3 draws a seed")
+            << "wide" << 3ull << "Not enough draws for the test to say anything" << false;
         QTest::newRow("one token") << "one" << 100ull << "Nothing to test" << false;
     }
     void plainWordsFollowTheStatistics()
@@ -75,10 +75,11 @@ private slots:
         else if (source == QLatin1String("biased"))
             s = std::make_shared<test::MisreportingSource>(exercise(), 0.02);
         else if (source == QLatin1String("wide"))
-            s = std::make_shared<engine::CandidateSource>(engine::candidates(engine::zipfLogits(2000, 0.0), {1.0, {}, {}}),
-                                                          "flat 2000");
+            s = std::make_shared<engine::CandidateSource>(
+                engine::candidates(engine::zipfLogits(2000, 0.0), {1.0, {}, {}}), "flat 2000");
         else
-            s = std::make_shared<engine::CandidateSource>(engine::CandidateList(1, engine::Candidate{0, 1.0, 1.0}), "one");
+            s = std::make_shared<engine::CandidateSource>(engine::CandidateList(1, engine::Candidate{0, 1.0, 1.0}),
+                                                          "one");
         const auto summary = sweep(s, 200, draws);
         QCOMPARE(app::seedSweepConsistent(summary), consistent);
         const QString text = app::seedSweepPlainWords(summary);
@@ -96,7 +97,8 @@ private slots:
         QVERIFY(page.tokenModel()->rowCount() > 0);
         QVERIFY2(page.plainWordsLabel()->text().contains(QStringLiteral("the sampler looks right")),
                  qPrintable(page.plainWordsLabel()->text()));
-        for (const QString& key : {QStringLiteral("ks"), QStringLiteral("g-ks"), QStringLiteral("pooled"), QStringLiteral("bins")}) {
+        for (const QString& key :
+             {QStringLiteral("ks"), QStringLiteral("g-ks"), QStringLiteral("pooled"), QStringLiteral("bins")}) {
             QLabel* value = page.statisticLabel(key);
             QVERIFY(value);
             QVERIFY2(!value->toolTip().isEmpty(), qPrintable(key));

@@ -4,12 +4,12 @@
 // charts; bad controls (no prompt, too many seeds x steps) are refused next to the controls and
 // the page keeps working; the models pass QAbstractItemModelTester. An opened file whose
 // distribution has "steps" runs every step in turn and shows one row per step.
-#include "support/example_files.h"
 #include "app/kinds/experiment_kind.h"
-#include "ui/models/result_table_model.h"
-#include "ui/pages/seed_sweep_page.h"
+#include "support/example_files.h"
 #include "support/seed_sweep_page_run.h"
 #include "support/small_npy.h"
+#include "ui/models/result_table_model.h"
+#include "ui/pages/seed_sweep_page.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -74,7 +74,8 @@ private slots:
 
         QAbstractItemModelTester replies(page.replyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester seeds(page.replySeedModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester steps(page.firstDifferenceModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester steps(page.firstDifferenceModel(),
+                                       QAbstractItemModelTester::FailureReportingMode::QtTest);
         const auto& census = page.sequenceOutcome().census;
         QCOMPARE(page.replyModel()->rowCount(), int(census.replies.size()));
         QCOMPARE(page.replySeedModel()->rowCount(), 30);
@@ -84,7 +85,8 @@ private slots:
         for (int r = 0; r < page.replyModel()->rowCount(); ++r)
             total += page.replyModel()->data(page.replyModel()->index(r, seedsColumn)).toLongLong();
         QCOMPARE(total, 30);
-        QVERIFY(page.replySummaryLabel()->text().contains(QStringLiteral("%1 distinct replies from 30 seeds").arg(census.replies.size())));
+        QVERIFY(page.replySummaryLabel()->text().contains(
+            QStringLiteral("%1 distinct replies from 30 seeds").arg(census.replies.size())));
 
         // The page's tables are the CLI's, byte for byte (provenance included).
         auto root = app::readExperimentJson(test::examplePath(QStringLiteral("seed-sweep-sequence.json")));
@@ -92,12 +94,15 @@ private slots:
         app::RunContext context;
         context.source = QStringLiteral("test");
         context.threads = 3;
-        const auto result = app::findExperimentKind(QStringLiteral("seed-sweep"))
-                                ->run(app::applyOverride(root.value(), QStringLiteral("seeds.count=30")).value(), context);
+        const auto result =
+            app::findExperimentKind(QStringLiteral("seed-sweep"))
+                ->run(app::applyOverride(root.value(), QStringLiteral("seeds.count=30")).value(), context);
         QVERIFY(result.status.finished());
         page.replyTabs()->setCurrentIndex(SeedSweepPage::RepliesTab);
-        QCOMPARE(csvOf(page.provenance(), page.replyModel()), rowsOf(app::resultTableCsv(result.provenance, *result.table(QString()))));
-        QVERIFY(app::resultTableCsv(page.provenance(), page.replyModel()->table()).contains(QLatin1String("\n# source: sequence")));
+        QCOMPARE(csvOf(page.provenance(), page.replyModel()),
+                 rowsOf(app::resultTableCsv(result.provenance, *result.table(QString()))));
+        QVERIFY(app::resultTableCsv(page.provenance(), page.replyModel()->table())
+                    .contains(QLatin1String("\n# source: sequence")));
         QCOMPARE(page.resultTable()->suffix, QString());
         page.replyTabs()->setCurrentIndex(SeedSweepPage::ReplySeedsTab);
         QCOMPARE(page.resultTable()->suffix, QStringLiteral("-seeds"));
@@ -123,7 +128,9 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("no prompt") << QString() << 5 << 3 << QStringLiteral("prompt: must hold at least one word");
         QTest::newRow("spaces only") << QStringLiteral("  ") << 5 << 3 << QStringLiteral("prompt:");
-        QTest::newRow("seeds x steps") << QStringLiteral("The sampler") << 4096 << 5000 << QStringLiteral("seeds: about 2.0e7 model passes of work, over the limit of 1.0e7");
+        QTest::newRow("seeds x steps") << QStringLiteral("The sampler") << 4096 << 5000
+                                       << QStringLiteral(
+                                              "seeds: about 2.0e7 model passes of work, over the limit of 1.0e7");
     }
     void badControlsAreRefusedInline()
     {
@@ -153,15 +160,16 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(test::writeSmallNpy(QDir(dir.path()).filePath(QStringLiteral("logits.npy"))));
-        const QJsonObject file{{QStringLiteral("logitlab"), 1},
-                               {QStringLiteral("experiment"), QStringLiteral("seed-sweep")},
-                               {QStringLiteral("name"), QStringLiteral("steps")},
-                               {QStringLiteral("distribution"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("file")},
-                                                                            {QStringLiteral("path"), QStringLiteral("logits.npy")},
-                                                                            {QStringLiteral("steps"), QStringLiteral("all")}}},
-                               {QStringLiteral("chain"), QStringLiteral("temperature=1")},
-                               {QStringLiteral("seeds"), QJsonObject{{QStringLiteral("first"), 1}, {QStringLiteral("count"), 10}}},
-                               {QStringLiteral("draws"), 100}};
+        const QJsonObject file{
+            {QStringLiteral("logitlab"), 1},
+            {QStringLiteral("experiment"), QStringLiteral("seed-sweep")},
+            {QStringLiteral("name"), QStringLiteral("steps")},
+            {QStringLiteral("distribution"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("file")},
+                                                         {QStringLiteral("path"), QStringLiteral("logits.npy")},
+                                                         {QStringLiteral("steps"), QStringLiteral("all")}}},
+            {QStringLiteral("chain"), QStringLiteral("temperature=1")},
+            {QStringLiteral("seeds"), QJsonObject{{QStringLiteral("first"), 1}, {QStringLiteral("count"), 10}}},
+            {QStringLiteral("draws"), 100}};
         const QString path = QDir(dir.path()).filePath(QStringLiteral("steps.json"));
         QFile out(path);
         QVERIFY(out.open(QIODevice::WriteOnly));
@@ -187,7 +195,8 @@ private slots:
         QCOMPARE(page.view(), SeedSweepPage::DrawsView);
         QVERIFY(!runAndWait(page));
         QVERIFY(page.errorLabel()->isVisible());
-        QVERIFY2(page.errorLabel()->text().contains(QLatin1String("distribution")), qPrintable(page.errorLabel()->text()));
+        QVERIFY2(page.errorLabel()->text().contains(QLatin1String("distribution")),
+                 qPrintable(page.errorLabel()->text()));
         page.everyStepBox()->setChecked(true);
         QVERIFY(runAndWait(page));  // and it keeps working
     }

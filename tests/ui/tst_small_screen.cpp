@@ -2,8 +2,8 @@
 // minimum size is within it) and no visible button, label, tab bar or value box is squeezed
 // below the size its text needs (its minimum size hint), before or after the page's first run.
 #include "ui/pages/experiment_page.h"
-#include "ui/window/main_window.h"
 #include "ui/pages/page.h"
+#include "ui/window/main_window.h"
 #include "ui/window/workbench.h"
 
 #include <QAbstractButton>
@@ -38,10 +38,10 @@ QStringList squeezed(QWidget* root, int* checked)
                             .arg(tabs->sizeHint().width());
             continue;
         }
-        const bool text = qobject_cast<QAbstractButton*>(w) != nullptr || qobject_cast<QAbstractSpinBox*>(w) != nullptr
-                          || qobject_cast<QComboBox*>(w) != nullptr
-                          || (qobject_cast<QLabel*>(w) != nullptr && !static_cast<QLabel*>(w)->wordWrap()
-                              && !static_cast<QLabel*>(w)->text().isEmpty());
+        const bool text = qobject_cast<QAbstractButton*>(w) != nullptr ||
+                          qobject_cast<QAbstractSpinBox*>(w) != nullptr || qobject_cast<QComboBox*>(w) != nullptr ||
+                          (qobject_cast<QLabel*>(w) != nullptr && !static_cast<QLabel*>(w)->wordWrap() &&
+                           !static_cast<QLabel*>(w)->text().isEmpty());
         if (!text)
             continue;
         ++*checked;

@@ -2,19 +2,19 @@
 // next to the controls with the control named, a run that fills the summary, charts and table
 // tabs, and a file saved from the page that the CLI's reader accepts unchanged.
 #include "app/kinds/result_table.h"
+#include "ui/forms/summation_form.h"
 #include "ui/models/result_table_model.h"
 #include "ui/pages/results_pane.h"
-#include "ui/forms/summation_form.h"
 #include "ui/pages/summation_page.h"
 
 #include <QChart>
 #include <QComboBox>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabBar>
-#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -89,7 +89,8 @@ private slots:
         QVERIFY2(summary.contains(QStringLiteral("over 40 shuffles")), qPrintable(summary));
         // Methods, shuffles, histogram, spread (the start asks for one), lesson.
         QCOMPARE(page.results()->tableTabs()->count(), 5);
-        QCOMPARE(page.resultTable()->rows, std::size_t{12 + 2});  // every order (numpy-sum included), best and worst shuffle
+        QCOMPARE(page.resultTable()->rows,
+                 std::size_t{12 + 2});  // every order (numpy-sum included), best and worst shuffle
         // On screen, results whose bits differ read differently (not "0.6" for every order).
         {
             const app::ResultTable methods = *page.resultTable();

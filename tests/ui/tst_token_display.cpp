@@ -2,11 +2,11 @@
 // chart's axis and the readouts, so the layout costs the same as for a short name; the model
 // keeps the whole name for editing and export, and a name over the read limit is refused with
 // a message naming its length and the limit.
-#include "ui/pages/explorer_page.h"
-#include "charts/logits_table_model.h"
 #include "app/io/model_csv.h"
+#include "charts/logits_table_model.h"
 #include "charts/probability_chart.h"
 #include "charts/token_display.h"
+#include "ui/pages/explorer_page.h"
 
 #include <QFile>
 #include <QLabel>
@@ -23,8 +23,9 @@ constexpr QChar kEllipsis(u'\u2026');
 // An Explorer state file with the lesson's five logits and `first` as the first token's name.
 QByteArray stateWithFirstToken(const QString& first)
 {
-    return QStringLiteral(R"({"format":"logitlab-explorer","version":2,"tokens":["%1","data","items","result","banana"],)"
-                          R"("logits":[3,2,1.5,1,-2],"sampler":{"semantics":"lesson","temperature":1,"topP":0.9}})")
+    return QStringLiteral(
+               R"({"format":"logitlab-explorer","version":2,"tokens":["%1","data","items","result","banana"],)"
+               R"("logits":[3,2,1.5,1,-2],"sampler":{"semantics":"lesson","temperature":1,"topP":0.9}})")
         .arg(first)
         .toUtf8();
 }
@@ -47,13 +48,18 @@ private slots:
         const QString forty(kShownTokenChars, QLatin1Char('x'));
         QTest::newRow("short") << QStringLiteral("users") << QStringLiteral("users");
         QTest::newRow("exactly the width") << forty << forty;
-        QTest::newRow("one over") << forty + QLatin1Char('y') << forty.left(20) + kEllipsis + forty.left(18) + QLatin1Char('y');
-        QTest::newRow("emoji at the head's cut") << QString(19, QLatin1Char('x')) + QStringLiteral("\U0001F600") + QString(21, QLatin1Char('y'))
-                                                 << QString(19, QLatin1Char('x')) + kEllipsis + QString(19, QLatin1Char('y'));
-        QTest::newRow("emoji at the tail's cut") << QString(22, QLatin1Char('x')) + QStringLiteral("\U0001F600") + QString(18, QLatin1Char('y'))
-                                                 << QString(20, QLatin1Char('x')) + kEllipsis + QString(18, QLatin1Char('y'));
-        QTest::newRow("end stays readable") << QStringLiteral("Ġ") + QString(50, QLatin1Char('_')) + QStringLiteral("Handler")
-                                            << QStringLiteral("Ġ") + QString(19, QLatin1Char('_')) + kEllipsis + QString(12, QLatin1Char('_')) + QStringLiteral("Handler");
+        QTest::newRow("one over") << forty + QLatin1Char('y')
+                                  << forty.left(20) + kEllipsis + forty.left(18) + QLatin1Char('y');
+        QTest::newRow("emoji at the head's cut")
+            << QString(19, QLatin1Char('x')) + QStringLiteral("\U0001F600") + QString(21, QLatin1Char('y'))
+            << QString(19, QLatin1Char('x')) + kEllipsis + QString(19, QLatin1Char('y'));
+        QTest::newRow("emoji at the tail's cut")
+            << QString(22, QLatin1Char('x')) + QStringLiteral("\U0001F600") + QString(18, QLatin1Char('y'))
+            << QString(20, QLatin1Char('x')) + kEllipsis + QString(18, QLatin1Char('y'));
+        QTest::newRow("end stays readable")
+            << QStringLiteral("Ġ") + QString(50, QLatin1Char('_')) + QStringLiteral("Handler")
+            << QStringLiteral("Ġ") + QString(19, QLatin1Char('_')) + kEllipsis + QString(12, QLatin1Char('_')) +
+                   QStringLiteral("Handler");
     }
     void shownName()
     {

@@ -1,8 +1,8 @@
 // The wheel policy of every page: a value control without focus passes the wheel to the scroll
 // area around it and keeps its value; with focus (a click or Tab) the wheel changes it. In the
 // workbench every slider, spin box and combo box is covered, on every page.
-#include "ui/window/main_window.h"
 #include "ui/forms/wheel_guard.h"
+#include "ui/window/main_window.h"
 #include "ui/window/workbench.h"
 
 #include <QAbstractSlider>

@@ -2,16 +2,16 @@
 // hand-offs between them through the page interface. The Explorer's "Junk risk of these
 // logits" and "Seed sweep of these logits" give its table to the target page, which shows it
 // and becomes current; a hand-off to a page that takes none, or to no page, changes nothing.
+#include "charts/logits_table_model.h"
 #include "support/example_files.h"
+#include "ui/forms/junk_risk_form.h"
 #include "ui/pages/batch_invariance_page.h"
 #include "ui/pages/explorer_page.h"
-#include "ui/forms/junk_risk_form.h"
 #include "ui/pages/junk_risk_page.h"
-#include "charts/logits_table_model.h"
 #include "ui/pages/loop_page.h"
-#include "ui/window/main_window.h"
 #include "ui/pages/seed_sweep_page.h"
 #include "ui/pages/summation_page.h"
+#include "ui/window/main_window.h"
 #include "ui/window/workbench.h"
 
 #include <QComboBox>
@@ -58,7 +58,8 @@ private slots:
         MainWindow window;
         const Workbench workbench = buildWorkbench(window);
         // Start on a page that is not the file's.
-        window.showPage(page == QLatin1String("junk-risk") ? static_cast<Page*>(workbench.seedSweep) : workbench.junkRisk);
+        window.showPage(page == QLatin1String("junk-risk") ? static_cast<Page*>(workbench.seedSweep)
+                                                           : workbench.junkRisk);
         QCOMPARE(window.openExperimentFrom(test::examplePath(file)), QString());
         QCOMPARE(window.currentPage()->id(), page);
         QTRY_VERIFY_WITH_TIMEOUT(!workbench.explorer->loading(), 30000);
@@ -83,8 +84,10 @@ private slots:
     {
         QTest::addColumn<QString>("button");
         QTest::addColumn<QString>("target");
-        QTest::newRow("junk risk") << "junkRiskButton" << "junk-risk";
-        QTest::newRow("seed sweep") << "seedSweepButton" << "seed-sweep";
+        QTest::newRow("junk risk") << "junkRiskButton"
+                                   << "junk-risk";
+        QTest::newRow("seed sweep") << "seedSweepButton"
+                                    << "seed-sweep";
     }
     void explorerHandsItsTableOver()
     {

@@ -4,14 +4,8 @@
 
 namespace logitlab::app {
 
-QString appVersion()
-{
-    return QStringLiteral(LOGITLAB_VERSION);
-}
+QString appVersion() { return QStringLiteral(LOGITLAB_VERSION); }
 
-QString gitHash()
-{
-    return QStringLiteral(LOGITLAB_GIT_HASH);
-}
+QString gitHash() { return QStringLiteral(LOGITLAB_GIT_HASH); }
 
 }  // namespace logitlab::app

@@ -26,9 +26,9 @@ CsvWriter& CsvWriter::addRow(const QStringList& fields)
 
 QString CsvWriter::quoteField(const QString& field)
 {
-    const bool needsQuotes = field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"'))
-                             || field.contains(QLatin1Char('\n')) || field.contains(QLatin1Char('\r'))
-                             || field.startsWith(QLatin1Char('#'));
+    const bool needsQuotes = field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"')) ||
+                             field.contains(QLatin1Char('\n')) || field.contains(QLatin1Char('\r')) ||
+                             field.startsWith(QLatin1Char('#'));
     if (!needsQuotes)
         return field;
     QString escaped = field;
@@ -36,9 +36,6 @@ QString CsvWriter::quoteField(const QString& field)
     return QLatin1Char('"') + escaped + QLatin1Char('"');
 }
 
-QString CsvWriter::number(double value)
-{
-    return QString::fromStdString(engine::formatDouble(value));
-}
+QString CsvWriter::number(double value) { return QString::fromStdString(engine::formatDouble(value)); }
 
 }  // namespace logitlab::app

@@ -1,17 +1,17 @@
 #include "app/io/experiment_file.h"
 
 #include "app/io/csv_writer.h"
+#include "app/io/file_sha256.h"
 #include "app/io/input_file.h"
 #include "app/io/json_duplicate_keys.h"
 #include "app/io/json_object_reader.h"
-#include "app/io/file_sha256.h"
 #include "app/io/logits_file.h"
-#include "engine/rng/rng_factory.h"
 #include "app/text/sampler_settings_json.h"
+#include "engine/models/synthetic_logits.h"
+#include "engine/rng/rng_factory.h"
 #include "engine/sampler/arithmetic.h"
 #include "engine/sampler/semantics.h"
 #include "engine/sampler/stateless_chain.h"
-#include "engine/models/synthetic_logits.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -30,8 +30,9 @@ namespace {
 using engine::Error;
 using Kind = DistributionSpec::Kind;
 
-const QStringList kDistributionKinds{QStringLiteral("logits"), QStringLiteral("probabilities"), QStringLiteral("file"),
-                                     QStringLiteral("zipf"), QStringLiteral("normal"), QStringLiteral("q-per-token")};
+const QStringList kDistributionKinds{QStringLiteral("logits"), QStringLiteral("probabilities"),
+                                     QStringLiteral("file"),   QStringLiteral("zipf"),
+                                     QStringLiteral("normal"), QStringLiteral("q-per-token")};
 
 // The two-token distribution of Kind::QPerToken: log(1 - q) and log(q), so softmax at T = 1 gives
 // back q (log 0 = -inf: a q of 0 or 1 leaves one token that is never drawn).
@@ -86,15 +87,17 @@ QString SettingSpec::arithmeticUsed() const
 
 QString SettingSpec::describe() const
 {
-    return isChain() ? semantics + QStringLiteral(": ") + chain : QString::fromStdString(engine::describeSettings(sampler));
+    return isChain() ? semantics + QStringLiteral(": ") + chain
+                     : QString::fromStdString(engine::describeSettings(sampler));
 }
 
 engine::Result<engine::Decoder> settingDecoder(const SettingSpec& s)
 {
     if (!s.isChain())
         return engine::decoderFromSettings(s.label.toStdString(), s.sampler);
-    auto chain = engine::parseStatelessChain(s.semantics.toStdString(), s.chain.toStdString(),
-                                             "a reply's risk at one fixed distribution per step needs a stateless chain");
+    auto chain =
+        engine::parseStatelessChain(s.semantics.toStdString(), s.chain.toStdString(),
+                                    "a reply's risk at one fixed distribution per step needs a stateless chain");
     if (!chain)
         return Error{chain.error()};
     engine::SamplerChain built = std::move(chain).value();
@@ -117,10 +120,13 @@ ExperimentHeader readHeader(JsonObjectReader& r, const QString& experiment)
     if (version.isUndefined())
         throw JsonFieldError{QStringLiteral("logitlab"), QStringLiteral("is missing: not a LogitLab experiment file")};
     if (!version.isDouble() || version.toDouble() != kExperimentFileVersion)
-        throw JsonFieldError{QStringLiteral("logitlab"),
-                             QStringLiteral("unknown version %1 (this build reads version %2)")
-                                 .arg(QString::fromUtf8(QJsonDocument(QJsonArray{version}).toJson(QJsonDocument::Compact)).mid(1).chopped(1))
-                                 .arg(kExperimentFileVersion)};
+        throw JsonFieldError{
+            QStringLiteral("logitlab"),
+            QStringLiteral("unknown version %1 (this build reads version %2)")
+                .arg(QString::fromUtf8(QJsonDocument(QJsonArray{version}).toJson(QJsonDocument::Compact))
+                         .mid(1)
+                         .chopped(1))
+                .arg(kExperimentFileVersion)};
     r.value(QStringLiteral("logitlab"));
     r.string(QStringLiteral("experiment"), {}, {experiment});
 
@@ -129,7 +135,8 @@ ExperimentHeader readHeader(JsonObjectReader& r, const QString& experiment)
     static const QRegularExpression namePattern(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"));
     if (!namePattern.match(spec.name).hasMatch())
         throw JsonFieldError{QStringLiteral("name"), QStringLiteral("must be 1-100 letters, digits, '.', '_' or '-' "
-                                                                    "(it names the output files), got \"%1\"").arg(spec.name)};
+                                                                    "(it names the output files), got \"%1\"")
+                                                         .arg(spec.name)};
     spec.description = r.string(QStringLiteral("description"), QString());
     return spec;
 }
@@ -168,8 +175,9 @@ DistributionSpec readDistribution(JsonObjectReader& r, bool allowSteps)
         if (r.has(QStringLiteral("tokens"))) {
             const QJsonArray tokens = r.array(QStringLiteral("tokens"));
             if (tokens.size() != values.size())
-                throw JsonFieldError{r.keyPath(QStringLiteral("tokens")),
-                                     QStringLiteral("has %1 names for %2 values").arg(tokens.size()).arg(values.size())};
+                throw JsonFieldError{
+                    r.keyPath(QStringLiteral("tokens")),
+                    QStringLiteral("has %1 names for %2 values").arg(tokens.size()).arg(values.size())};
             for (qsizetype i = 0; i < tokens.size(); ++i) {
                 if (!tokens[i].isString())
                     throw JsonFieldError{r.keyPath(QStringLiteral("tokens")) + QLatin1Char('.') + QString::number(i),
@@ -195,8 +203,9 @@ DistributionSpec readDistribution(JsonObjectReader& r, bool allowSteps)
             d.batch = r.integer(QStringLiteral("batch"), {}, -kMaxRow, kMaxRow);
         if (allowSteps && r.has(QStringLiteral("steps"))) {
             if (d.row)
-                throw JsonFieldError{r.keyPath(QStringLiteral("steps")),
-                                     QStringLiteral("cannot be given with \"row\": a row is one step, steps a range of them")};
+                throw JsonFieldError{
+                    r.keyPath(QStringLiteral("steps")),
+                    QStringLiteral("cannot be given with \"row\": a row is one step, steps a range of them")};
             d.steps = readStepRange(r);
         }
         // Not "vocabulary": that is V (an integer) for zipf and normal.
@@ -269,7 +278,8 @@ QJsonObject distributionToJson(const DistributionSpec& d)
     switch (d.kind) {
     case Kind::Logits:
     case Kind::Probabilities:
-        distribution.insert(d.kind == Kind::Logits ? QStringLiteral("logits") : QStringLiteral("probabilities"), numbers(d.values));
+        distribution.insert(d.kind == Kind::Logits ? QStringLiteral("logits") : QStringLiteral("probabilities"),
+                            numbers(d.values));
         if (!d.tokens.isEmpty())
             distribution.insert(QStringLiteral("tokens"), QJsonArray::fromStringList(d.tokens));
         break;
@@ -306,7 +316,8 @@ QJsonObject distributionToJson(const DistributionSpec& d)
 QJsonObject settingToJson(const SettingSpec& s)
 {
     if (s.isChain()) {
-        QJsonObject o{{QStringLiteral("label"), s.label}, {QStringLiteral("semantics"), s.semantics},
+        QJsonObject o{{QStringLiteral("label"), s.label},
+                      {QStringLiteral("semantics"), s.semantics},
                       {QStringLiteral("chain"), s.chain}};
         if (!s.arithmetic.isEmpty())
             o.insert(QStringLiteral("arithmetic"), s.arithmetic);
@@ -327,7 +338,10 @@ QString describeDistribution(const DistributionSpec& d, const QString& baseDir)
     case DistributionSpec::Kind::Zipf:
         return QStringLiteral("zipf vocabulary=%1 exponent=%2").arg(d.vocabulary).arg(CsvWriter::number(d.exponent));
     case DistributionSpec::Kind::Normal:
-        return QStringLiteral("normal vocabulary=%1 sigma=%2 seed=%3").arg(d.vocabulary).arg(CsvWriter::number(d.sigma)).arg(d.seed);
+        return QStringLiteral("normal vocabulary=%1 sigma=%2 seed=%3")
+            .arg(d.vocabulary)
+            .arg(CsvWriter::number(d.sigma))
+            .arg(d.seed);
     case DistributionSpec::Kind::QPerToken:
         return QStringLiteral("q-per-token q=%1 (tokens other, junk)").arg(CsvWriter::number(d.q));
     case DistributionSpec::Kind::File:
@@ -335,8 +349,11 @@ QString describeDistribution(const DistributionSpec& d, const QString& baseDir)
     }
     // The file's hash, so a CSV can be matched to the exact logits it came from (streamed: a
     // model's dump may be gigabytes).
-    const auto resolved = [&](const QString& path) { return QFileInfo(path).isAbsolute() ? path : QDir(baseDir).filePath(path); };
-    QString text = QStringLiteral("file %1 sha256=%2").arg(d.path, fileSha256(resolved(d.path)).value_or(QStringLiteral("unreadable")));
+    const auto resolved = [&](const QString& path) {
+        return QFileInfo(path).isAbsolute() ? path : QDir(baseDir).filePath(path);
+    };
+    QString text = QStringLiteral("file %1 sha256=%2")
+                       .arg(d.path, fileSha256(resolved(d.path)).value_or(QStringLiteral("unreadable")));
     if (!d.array.isEmpty())
         text += QStringLiteral(" array=%1").arg(d.array);
     if (d.batch)
@@ -346,8 +363,9 @@ QString describeDistribution(const DistributionSpec& d, const QString& baseDir)
     if (d.steps)
         text += QStringLiteral(" steps=%1").arg(describeStepRange(*d.steps));
     if (!d.vocabularyFile.isEmpty())
-        text += QStringLiteral(" vocabulary-file %1 sha256=%2")
-                    .arg(d.vocabularyFile, fileSha256(resolved(d.vocabularyFile)).value_or(QStringLiteral("unreadable")));
+        text +=
+            QStringLiteral(" vocabulary-file %1 sha256=%2")
+                .arg(d.vocabularyFile, fileSha256(resolved(d.vocabularyFile)).value_or(QStringLiteral("unreadable")));
     return text;
 }
 
@@ -356,7 +374,11 @@ engine::Result<QJsonObject> parseExperimentJson(const QByteArray& json, const QS
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(json, &error);
     if (error.error != QJsonParseError::NoError)
-        return Error{QStringLiteral("%1: malformed JSON at offset %2: %3").arg(source).arg(error.offset).arg(error.errorString()).toStdString()};
+        return Error{QStringLiteral("%1: malformed JSON at offset %2: %3")
+                         .arg(source)
+                         .arg(error.offset)
+                         .arg(error.errorString())
+                         .toStdString()};
     if (!document.isObject())
         return Error{QStringLiteral("%1: the file must hold one JSON object").arg(source).toStdString()};
     if (const auto duplicate = duplicateJsonKeyProblem(json))
@@ -377,7 +399,9 @@ engine::Result<QJsonObject> applyOverride(QJsonObject root, const QString& assig
     const qsizetype eq = assignment.indexOf(QLatin1Char('='));
     const QStringList path = assignment.left(eq).split(QLatin1Char('.'));
     if (eq <= 0 || path.contains(QString()))
-        return Error{QStringLiteral("--set: expected key=value (key like replies or junk.threshold), got \"%1\"").arg(assignment).toStdString()};
+        return Error{QStringLiteral("--set: expected key=value (key like replies or junk.threshold), got \"%1\"")
+                         .arg(assignment)
+                         .toStdString()};
     const QString text = assignment.mid(eq + 1);
     // JSON when it parses as JSON (numbers, true, [1, 2], {...}), else the text as a string.
     QJsonParseError error;
@@ -391,7 +415,8 @@ engine::Result<QJsonObject> applyOverride(QJsonObject root, const QString& assig
     }
 
     QString failure;
-    std::function<QJsonValue(const QJsonValue&, qsizetype)> set = [&](const QJsonValue& node, qsizetype depth) -> QJsonValue {
+    std::function<QJsonValue(const QJsonValue&, qsizetype)> set = [&](const QJsonValue& node,
+                                                                      qsizetype depth) -> QJsonValue {
         if (depth == path.size())
             return value;
         const QString& part = path[depth];
@@ -426,8 +451,11 @@ engine::Result<engine::Distribution> resolveDistribution(const DistributionSpec&
     switch (spec.kind) {
     case Kind::File: {
         if (spec.steps)
-            return engine::Error{"distribution.steps: this reads one distribution; give \"row\" instead of a range of steps"};
-        const auto resolved = [&](const QString& path) { return QFileInfo(path).isAbsolute() ? path : QDir(baseDir).filePath(path); };
+            return engine::Error{
+                "distribution.steps: this reads one distribution; give \"row\" instead of a range of steps"};
+        const auto resolved = [&](const QString& path) {
+            return QFileInfo(path).isAbsolute() ? path : QDir(baseDir).filePath(path);
+        };
         LogitsFileRequest request;
         request.array = spec.array;
         request.row = {spec.batch, spec.row};
@@ -454,7 +482,8 @@ engine::Result<engine::Distribution> resolveDistribution(const DistributionSpec&
     }
     d.logits.resize(spec.values.size());
     for (qsizetype i = 0; i < spec.values.size(); ++i)
-        d.logits[i] = spec.kind == Kind::Logits ? spec.values[i] : std::log(spec.values[i]);  // log 0 = -inf: never drawn
+        d.logits[i] =
+            spec.kind == Kind::Logits ? spec.values[i] : std::log(spec.values[i]);  // log 0 = -inf: never drawn
     for (const QString& t : spec.tokens)
         d.tokens.push_back(t.toStdString());
     return d;

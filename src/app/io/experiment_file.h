@@ -4,21 +4,21 @@
 // by its own spec (junk_risk_spec.h, seed_sweep_spec.h).
 #pragma once
 
+#include "app/io/json_object_reader.h"
+#include "app/text/step_range.h"
+#include "engine/core/input_limits.h"
+#include "engine/core/result.h"
 #include "engine/experiments/decoder.h"
 #include "engine/sampler/distribution.h"
-#include "engine/core/input_limits.h"
 #include "engine/sampler/sampler_chain.h"
-#include "app/io/json_object_reader.h"
-#include "engine/core/result.h"
 #include "engine/sampler/sampler_settings.h"
-#include "app/text/step_range.h"
 
 #include <QJsonObject>
 #include <QList>
 #include <QString>
 
-#include <optional>
 #include <QStringList>
+#include <optional>
 
 namespace logitlab::app {
 
@@ -34,12 +34,12 @@ struct DistributionSpec {
     std::optional<qint64> row;  // Kind::File: the step of a multi-step array; negative from the end
     std::optional<qint64> batch;
     std::optional<StepRange> steps;  // Kind::File: a range of steps (a reply), not one row; step_range.h
-    QString vocabularyFile;     // Kind::File: tokenizer.json or text, relative to the experiment file
-    qint64 vocabulary = 262144; // Zipf, Normal
-    double exponent = 1.0;      // Zipf
-    double sigma = 2.0;         // Normal
-    qint64 seed = 1;            // Normal
-    double q = 0.004;           // QPerToken: the per-token junk probability, in [0, 1]
+    QString vocabularyFile;          // Kind::File: tokenizer.json or text, relative to the experiment file
+    qint64 vocabulary = 262144;      // Zipf, Normal
+    double exponent = 1.0;           // Zipf
+    double sigma = 2.0;              // Normal
+    qint64 seed = 1;                 // Normal
+    double q = 0.004;                // QPerToken: the per-token junk probability, in [0, 1]
 
     friend bool operator==(const DistributionSpec&, const DistributionSpec&) = default;
 };
@@ -64,11 +64,11 @@ struct SettingSpec {
 
 inline constexpr int kExperimentFileVersion = 1;
 inline constexpr qint64 kMaxVocabulary = static_cast<qint64>(engine::kMaxValues);  // one limit for every source
-inline constexpr qint64 kMaxRow = qint64{1} << 40;  // `row` and `batch` of a file: the file's shape checks the range
+inline constexpr qint64 kMaxRow = qint64{1} << 40;   // `row` and `batch` of a file: the file's shape checks the range
 inline constexpr qint64 kMaxSeed = qint64{1} << 53;  // every whole number up to here is exact in JSON
 
 QStringList rngNameList();
-QStringList semanticsNames();  // the presets, by the names files use
+QStringList semanticsNames();   // the presets, by the names files use
 QStringList arithmeticNames();  // "exact", "library"
 // The chain's arithmetic: `choice` ("exact", "library") or the preset's default when empty.
 void applyArithmetic(engine::SamplerChain& chain, const QString& choice);
@@ -76,7 +76,7 @@ void applyArithmetic(engine::SamplerChain& chain, const QString& choice);
 QString arithmeticUsed(const QString& semantics, const QString& choice);
 
 struct ExperimentHeader {
-    QString name;         // names the output files
+    QString name;  // names the output files
     QString description;
 };
 

@@ -18,8 +18,8 @@ namespace {
 // `size` is what the file system says; a file that grows while it is read says less.
 std::string tooLarge(const QString& path, const std::string& size, qint64 maxBytes)
 {
-    return path.toStdString() + ": " + size + " is over the limit of "
-           + engine::groupedNumber(static_cast<std::size_t>(maxBytes)) + " bytes for an input file";
+    return path.toStdString() + ": " + size + " is over the limit of " +
+           engine::groupedNumber(static_cast<std::size_t>(maxBytes)) + " bytes for an input file";
 }
 
 // The checks that need no open file: opening a FIFO for reading blocks until a writer comes.

@@ -11,9 +11,9 @@ namespace {
 
 struct Frame {
     bool isObject = false;
-    QSet<QString> keys;  // objects: the keys seen so far
-    QString key;         // objects: the key whose value is being read
-    qsizetype index = 0; // arrays: the element being read
+    QSet<QString> keys;   // objects: the keys seen so far
+    QString key;          // objects: the key whose value is being read
+    qsizetype index = 0;  // arrays: the element being read
 };
 
 int hexValue(char c)
@@ -49,11 +49,21 @@ std::optional<QString> readString(const QByteArray& json, qsizetype& i)
         const char e = json[i + 1];
         i += 2;
         switch (e) {
-        case 'b': text += QLatin1Char('\b'); break;
-        case 'f': text += QLatin1Char('\f'); break;
-        case 'n': text += QLatin1Char('\n'); break;
-        case 'r': text += QLatin1Char('\r'); break;
-        case 't': text += QLatin1Char('\t'); break;
+        case 'b':
+            text += QLatin1Char('\b');
+            break;
+        case 'f':
+            text += QLatin1Char('\f');
+            break;
+        case 'n':
+            text += QLatin1Char('\n');
+            break;
+        case 'r':
+            text += QLatin1Char('\r');
+            break;
+        case 't':
+            text += QLatin1Char('\t');
+            break;
         case 'u': {
             if (i + 4 > json.size())
                 return std::nullopt;
@@ -68,7 +78,9 @@ std::optional<QString> readString(const QByteArray& json, qsizetype& i)
             i += 4;
             break;
         }
-        default: text += QLatin1Char(e); break;  // \" \\ \/
+        default:
+            text += QLatin1Char(e);
+            break;  // \" \\ \/
         }
         runStart = i;
     }

@@ -30,12 +30,9 @@ QString typeName(const QJsonValue& value)
     return QStringLiteral("nothing");
 }
 
-QString text(double value)
-{
-    return QString::fromStdString(engine::formatDouble(value));
-}
+QString text(double value) { return QString::fromStdString(engine::formatDouble(value)); }
 
-} // namespace
+}  // namespace
 
 JsonObjectReader::JsonObjectReader(QJsonObject object, QString path)
     : m_object(std::move(object)), m_path(std::move(path))
@@ -148,10 +145,10 @@ QJsonValue JsonObjectReader::value(const QString& key)
 
 void JsonObjectReader::finish() const
 {
-    QStringList keys = m_object.keys(); // sorted
+    QStringList keys = m_object.keys();  // sorted
     for (const QString& key : keys)
         if (!m_read.contains(key))
             throw JsonFieldError{keyPath(key), QStringLiteral("unknown key")};
 }
 
-} // namespace logitlab::app
+}  // namespace logitlab::app

@@ -15,8 +15,8 @@ namespace logitlab::app {
 
 // Thrown by JsonObjectReader and caught where the file is parsed; never crosses that boundary.
 struct JsonFieldError {
-    QString key;     // full path of the key
-    QString message; // what is wrong with it
+    QString key;      // full path of the key
+    QString message;  // what is wrong with it
 };
 
 class JsonObjectReader {
@@ -33,9 +33,9 @@ public:
     qint64 integer(const QString& key, std::optional<qint64> fallback, qint64 min, qint64 max);
     bool boolean(const QString& key, std::optional<bool> fallback);
     QString string(const QString& key, std::optional<QString> fallback, const QStringList& allowed = {});
-    QJsonArray array(const QString& key);   // required
-    QJsonObject object(const QString& key); // required
-    QJsonValue value(const QString& key);   // required, any type
+    QJsonArray array(const QString& key);    // required
+    QJsonObject object(const QString& key);  // required
+    QJsonValue value(const QString& key);    // required, any type
 
     // Throws for the first key (in sorted order) that no getter read.
     void finish() const;
@@ -54,4 +54,4 @@ private:
     QSet<QString> m_read;
 };
 
-} // namespace logitlab::app
+}  // namespace logitlab::app

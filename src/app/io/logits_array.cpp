@@ -2,9 +2,9 @@
 
 #include "app/io/input_file.h"
 #include "app/io/mapped_file.h"
-#include "engine/io/npy_header.h"
 #include "app/io/npz_member.h"
 #include "app/io/safetensors_header.h"
+#include "engine/io/npy_header.h"
 #include "engine/io/safetensors_layout.h"
 
 #include <QFile>
@@ -83,13 +83,15 @@ engine::Result<LogitsArray> LogitsArray::open(const QString& path, const QString
     opened.m_format = fileFormat(path);
     switch (opened.m_format) {
     case engine::LogitsFormat::Text:
-        return engine::Error{what + ": offset 0: expected a .npy (\\x93NUMPY), .npz (PK\\x03\\x04) or safetensors file"};
+        return engine::Error{what +
+                             ": offset 0: expected a .npy (\\x93NUMPY), .npz (PK\\x03\\x04) or safetensors file"};
     case engine::LogitsFormat::Npz: {
         auto member = maxMemberBytes >= 0 ? readNpzMember(path, array, maxMemberBytes) : readNpzMember(path, array);
         if (!member)
             return engine::Error{member.error()};
         opened.m_member = std::move(member->bytes);
-        auto layout = engine::parseNpy(byteSpan(opened.m_member), what + ", member " + member->name.toStdString(), values);
+        auto layout =
+            engine::parseNpy(byteSpan(opened.m_member), what + ", member " + member->name.toStdString(), values);
         if (!layout)
             return engine::Error{layout.error()};
         opened.m_layout = std::move(layout).value();
@@ -106,7 +108,8 @@ engine::Result<LogitsArray> LogitsArray::open(const QString& path, const QString
     const auto bytes = opened.m_mapped->bytes();
     if (opened.m_format == engine::LogitsFormat::Npy) {
         if (!array.isEmpty())
-            return engine::Error{what + ": --array '" + array.toStdString() + "' given, but a .npy file holds one array"};
+            return engine::Error{what + ": --array '" + array.toStdString() +
+                                 "' given, but a .npy file holds one array"};
         auto layout = engine::parseNpy(bytes, what, values);
         if (!layout)
             return engine::Error{layout.error()};
@@ -124,10 +127,7 @@ engine::Result<LogitsArray> LogitsArray::open(const QString& path, const QString
     return opened;
 }
 
-std::span<const unsigned char> LogitsArray::bytes() const
-{
-    return m_mapped ? m_mapped->bytes() : byteSpan(m_member);
-}
+std::span<const unsigned char> LogitsArray::bytes() const { return m_mapped ? m_mapped->bytes() : byteSpan(m_member); }
 
 namespace {
 

@@ -3,9 +3,9 @@
 // format comes from the content (engine::detectLogitsFormat), not the name.
 #pragma once
 
+#include "engine/core/result.h"
 #include "engine/io/logits_format.h"
 #include "engine/io/npy_header.h"
-#include "engine/core/result.h"
 #include "engine/io/tensor_layout.h"
 
 #include <QByteArray>

@@ -2,10 +2,10 @@
 
 #include "app/io/input_file.h"
 #include "app/io/logits_array.h"
-#include "engine/io/logits_parser.h"
 #include "app/io/mapped_file.h"
-#include "engine/experiments/step_entropy.h"
 #include "app/io/vocabulary_file.h"
+#include "engine/experiments/step_entropy.h"
+#include "engine/io/logits_parser.h"
 
 #include <QFileInfo>
 
@@ -50,14 +50,15 @@ engine::Result<LogitsFileContents> readLogitsFile(const QString& path, const Log
     contents.format = fileFormat(path);
     if (contents.format == engine::LogitsFormat::Text) {
         if (!request.array.isEmpty() || request.row.step || request.row.batch)
-            return engine::Error{path.toStdString()
-                                 + ": a text file holds one distribution; --array, --row and --batch are for .npy, .npz and "
-                                   "safetensors files"};
+            return engine::Error{
+                path.toStdString() +
+                ": a text file holds one distribution; --array, --row and --batch are for .npy, .npz and "
+                "safetensors files"};
         const auto bytes = readInputFile(path);
         if (!bytes)
             return engine::Error{bytes.error()};
-        auto parsed = engine::parseLogitsText(std::string_view(bytes->constData(), static_cast<std::size_t>(bytes->size())),
-                                              path.toStdString());
+        auto parsed = engine::parseLogitsText(
+            std::string_view(bytes->constData(), static_cast<std::size_t>(bytes->size())), path.toStdString());
         if (!parsed)
             return engine::Error{parsed.error()};
         contents.distribution = std::move(parsed).value();

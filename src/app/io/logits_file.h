@@ -3,11 +3,11 @@
 // (step, batch) chosen and the token names from a vocabulary file.
 #pragma once
 
-#include "engine/sampler/distribution.h"
 #include "app/run/experiment_runner.h"
-#include "engine/io/logits_format.h"
 #include "engine/core/result.h"
+#include "engine/io/logits_format.h"
 #include "engine/io/tensor_layout.h"
+#include "engine/sampler/distribution.h"
 
 #include <QString>
 
@@ -19,19 +19,19 @@ namespace logitlab::app {
 
 // What to read from a file that holds more than one distribution, and the names to give it.
 struct LogitsFileRequest {
-    QString array;               // .npz member or safetensors tensor; empty: `logits`, or the only one
-    engine::RowChoice row;       // step and batch; negative counts from the end
-    QString vocabulary;          // a tokenizer.json or a text file with one token per line, or empty
+    QString array;          // .npz member or safetensors tensor; empty: `logits`, or the only one
+    engine::RowChoice row;  // step and batch; negative counts from the end
+    QString vocabulary;     // a tokenizer.json or a text file with one token per line, or empty
 };
 
 struct LogitsFileContents {
     engine::Distribution distribution;
     std::vector<std::string> rawTokens;  // the tokenizer's spelling per id, when it differs from the names shown
     engine::LogitsFormat format = engine::LogitsFormat::Text;
-    std::vector<std::uint64_t> shape;    // of the array; empty for text
+    std::vector<std::uint64_t> shape;  // of the array; empty for text
     std::uint64_t batch = 0;
     std::uint64_t step = 0;
-    std::string vocabularyNote;          // ids without a token, said in words; or empty
+    std::string vocabularyNote;  // ids without a token, said in words; or empty
 };
 
 // Why `path` cannot be opened (missing, a folder, a device or FIFO, unreadable, over the size
@@ -46,7 +46,7 @@ engine::Result<engine::Distribution> readLogitsFile(const QString& path);
 // One line per step of an array's batch: its entropy at T = 1 (nats), for choosing a step.
 // Text files have one step. Polls `control` between steps (cancel, progress).
 struct StepSummary {
-    std::vector<double> entropy;         // by step
+    std::vector<double> entropy;  // by step
     std::vector<std::uint64_t> shape;
     engine::LogitsFormat format = engine::LogitsFormat::Text;
 };

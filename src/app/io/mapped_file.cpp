@@ -77,8 +77,8 @@ engine::Result<std::shared_ptr<const MappedFile>> MappedFile::open(const QString
     }
     auto bytes = readInputFile(path, kMaxReadFileBytes);
     if (!bytes)
-        return engine::Error{bytes.error() + " (it could not be memory-mapped: "
-                             + mapped->m_file.errorString().toStdString() + ")"};
+        return engine::Error{bytes.error() +
+                             " (it could not be memory-mapped: " + mapped->m_file.errorString().toStdString() + ")"};
     mapped->m_copy = std::move(bytes).value();
     mapped->m_data = reinterpret_cast<const unsigned char*>(mapped->m_copy.constData());
     mapped->m_size = static_cast<std::size_t>(mapped->m_copy.size());

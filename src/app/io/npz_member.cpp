@@ -47,9 +47,10 @@ std::unique_ptr<zip_t, ArchiveCloser> openArchive(const QString& path, std::stri
     zip_t* archive = zip_fdopen(fd.value(), ZIP_CHECKCONS, &code);
     if (!archive) {
         ::close(fd.value());
-        problem = path.toStdString() + ": "
-                  + (code == ZIP_ER_EXISTS ? std::string("not a readable .npz (zip) archive: two members have the same name")
-                                          : "not a readable .npz (zip) archive: " + zipMessage(code));
+        problem =
+            path.toStdString() + ": " +
+            (code == ZIP_ER_EXISTS ? std::string("not a readable .npz (zip) archive: two members have the same name")
+                                   : "not a readable .npz (zip) archive: " + zipMessage(code));
     }
     return std::unique_ptr<zip_t, ArchiveCloser>(archive);
 }
@@ -99,13 +100,14 @@ engine::Result<NpzMember> readNpzMember(const QString& path, const QString& arra
         if (array.isEmpty() && bare == QLatin1String(engine::kDefaultLogitsArray))
             chosen = i;  // np.savez(logits=..., sequences=...): the logits are meant
     }
-    const std::string list = names.isEmpty() ? std::string("no members") : names.join(QStringLiteral(", ")).toStdString();
+    const std::string list =
+        names.isEmpty() ? std::string("no members") : names.join(QStringLiteral(", ")).toStdString();
     if (count == 0)
         return engine::Error{what + ": holds no arrays (an empty .npz archive)"};
     if (array.isEmpty() && chosen < 0) {
         if (count != 1)
-            return engine::Error{what + ": holds " + std::to_string(count) + " arrays (" + list + ") and none is called "
-                                 + engine::kDefaultLogitsArray + "; " + engine::kNameTheArray};
+            return engine::Error{what + ": holds " + std::to_string(count) + " arrays (" + list +
+                                 ") and none is called " + engine::kDefaultLogitsArray + "; " + engine::kNameTheArray};
         chosen = 0;
     } else if (chosen < 0) {
         return engine::Error{what + ": no array '" + array.toStdString() + "'; it holds " + list};
@@ -113,17 +115,19 @@ engine::Result<NpzMember> readNpzMember(const QString& path, const QString& arra
 
     zip_stat_t stat;
     zip_stat_init(&stat);
-    if (zip_stat_index(archive.get(), static_cast<zip_uint64_t>(chosen), 0, &stat) != 0 || !(stat.valid & ZIP_STAT_SIZE))
-        return engine::Error{what + ": member " + names.value(static_cast<qsizetype>(chosen)).toStdString()
-                             + ": cannot read its size: " + zip_strerror(archive.get())};
+    if (zip_stat_index(archive.get(), static_cast<zip_uint64_t>(chosen), 0, &stat) != 0 ||
+        !(stat.valid & ZIP_STAT_SIZE))
+        return engine::Error{what + ": member " + names.value(static_cast<qsizetype>(chosen)).toStdString() +
+                             ": cannot read its size: " + zip_strerror(archive.get())};
     NpzMember member;
     member.name = QString::fromUtf8(stat.name);
     const std::string memberWhat = what + ", member " + member.name.toStdString();
     if (stat.size > static_cast<zip_uint64_t>(maxBytes))
-        return engine::Error{memberWhat + ": inflates to " + engine::groupedNumber(stat.size) + " bytes, over the limit of "
-                             + engine::groupedNumber(static_cast<std::size_t>(maxBytes))
-                             + " for an .npz member (save the array with numpy.save as .npy, which is memory-mapped)"};
-    std::unique_ptr<zip_file_t, MemberCloser> file(zip_fopen_index(archive.get(), static_cast<zip_uint64_t>(chosen), 0));
+        return engine::Error{memberWhat + ": inflates to " + engine::groupedNumber(stat.size) +
+                             " bytes, over the limit of " + engine::groupedNumber(static_cast<std::size_t>(maxBytes)) +
+                             " for an .npz member (save the array with numpy.save as .npy, which is memory-mapped)"};
+    std::unique_ptr<zip_file_t, MemberCloser> file(
+        zip_fopen_index(archive.get(), static_cast<zip_uint64_t>(chosen), 0));
     if (!file)
         return engine::Error{memberWhat + ": cannot open: " + zip_strerror(archive.get())};
     // Grown as the data really comes rather than allocated from the size the archive claims:
@@ -131,14 +135,15 @@ engine::Result<NpzMember> readNpzMember(const QString& path, const QString& arra
     member.bytes.reserve(static_cast<qsizetype>(std::min<zip_uint64_t>(stat.size, zip_uint64_t{64} << 20)));
     QByteArray chunk(1 << 20, Qt::Uninitialized);
     while (static_cast<zip_uint64_t>(member.bytes.size()) < stat.size) {
-        const zip_uint64_t want = std::min<zip_uint64_t>(static_cast<zip_uint64_t>(chunk.size()), stat.size - static_cast<zip_uint64_t>(member.bytes.size()));
+        const zip_uint64_t want = std::min<zip_uint64_t>(static_cast<zip_uint64_t>(chunk.size()),
+                                                         stat.size - static_cast<zip_uint64_t>(member.bytes.size()));
         const zip_int64_t n = zip_fread(file.get(), chunk.data(), want);
         if (n < 0)
-            return engine::Error{memberWhat + ": cannot read at byte " + std::to_string(member.bytes.size()) + " of its data: "
-                                 + zip_file_strerror(file.get())};
+            return engine::Error{memberWhat + ": cannot read at byte " + std::to_string(member.bytes.size()) +
+                                 " of its data: " + zip_file_strerror(file.get())};
         if (n == 0)
-            return engine::Error{memberWhat + ": the data ends at byte " + std::to_string(member.bytes.size()) + " of "
-                                 + std::to_string(stat.size) + " (truncated archive)"};
+            return engine::Error{memberWhat + ": the data ends at byte " + std::to_string(member.bytes.size()) +
+                                 " of " + std::to_string(stat.size) + " (truncated archive)"};
         member.bytes.append(chunk.constData(), static_cast<qsizetype>(n));
     }
     // One more read: libzip checks the CRC at the end of the stream.

@@ -13,10 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path nativePath(const QString& path)
-{
-    return fs::path(QDir::toNativeSeparators(path).toStdString());
-}
+fs::path nativePath(const QString& path) { return fs::path(QDir::toNativeSeparators(path).toStdString()); }
 
 // rename(2) through std::filesystem: replaces an existing file in one step, and says why it
 // failed in the operating system's words.
@@ -135,9 +132,6 @@ QStringList OutputSet::paths() const
     return paths;
 }
 
-QString OutputSet::stagingFolder() const
-{
-    return m_staging ? m_staging->path() : QString();
-}
+QString OutputSet::stagingFolder() const { return m_staging ? m_staging->path() : QString(); }
 
 }  // namespace logitlab::app

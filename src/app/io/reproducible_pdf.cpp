@@ -25,14 +25,16 @@ QByteArray withFixedPdfDates(QByteArray pdf, const std::optional<QDateTime>& dat
         const qsizetype open = pdf.indexOf('(', start + key.size());
         const qsizetype close = open < 0 ? -1 : pdf.indexOf(')', open);
         // Only the string right after the key (whitespace between), no further.
-        if (close < 0 || QByteArrayView(pdf).sliced(start + key.size(), open - start - key.size()).trimmed().size() != 0)
+        if (close < 0 ||
+            QByteArrayView(pdf).sliced(start + key.size(), open - start - key.size()).trimmed().size() != 0)
             continue;
         const qsizetype length = close + 1 - start;
         QByteArray entry;
         if (date)
-            entry = key.toByteArray() + " (D:" + date->toUTC().toString(QStringLiteral("yyyyMMddHHmmss")).toLatin1() + "Z)";
+            entry =
+                key.toByteArray() + " (D:" + date->toUTC().toString(QStringLiteral("yyyyMMddHHmmss")).toLatin1() + "Z)";
         if (entry.size() > length)
-            continue;  // never: Qt's own date is as long or longer
+            continue;                              // never: Qt's own date is as long or longer
         entry.append(length - entry.size(), ' ');  // whitespace between dictionary entries is free
         pdf.replace(start, length, entry);
     }

@@ -25,13 +25,14 @@ std::optional<std::uint64_t> wholeNumber(const QJsonValue& value)
 
 }  // namespace
 
-engine::Result<std::vector<engine::SafetensorsEntry>> parseSafetensorsHeader(const QByteArray& json, const std::string& what)
+engine::Result<std::vector<engine::SafetensorsEntry>> parseSafetensorsHeader(const QByteArray& json,
+                                                                             const std::string& what)
 {
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(json, &error);
     if (error.error != QJsonParseError::NoError)
-        return engine::Error{what + ": header at offset " + std::to_string(8 + error.offset)
-                             + ": not valid JSON: " + error.errorString().toStdString()};
+        return engine::Error{what + ": header at offset " + std::to_string(8 + error.offset) +
+                             ": not valid JSON: " + error.errorString().toStdString()};
     if (!document.isObject())
         return engine::Error{what + ": header at offset 8: expected a JSON object"};
     if (auto problem = duplicateJsonKeyProblem(json))

@@ -14,6 +14,7 @@
 namespace logitlab::app {
 
 // `json` is the header's N bytes; `what` names the file in messages. "__metadata__" is skipped.
-engine::Result<std::vector<engine::SafetensorsEntry>> parseSafetensorsHeader(const QByteArray& json, const std::string& what);
+engine::Result<std::vector<engine::SafetensorsEntry>> parseSafetensorsHeader(const QByteArray& json,
+                                                                             const std::string& what);
 
 }  // namespace logitlab::app

@@ -47,9 +47,6 @@ QString saveBytes(const QString& path, const QByteArray& bytes)
     return {};
 }
 
-QString saveText(const QString& path, const QString& text)
-{
-    return saveBytes(path, text.toUtf8());
-}
+QString saveText(const QString& path, const QString& text) { return saveBytes(path, text.toUtf8()); }
 
 }  // namespace logitlab::app

@@ -1,8 +1,8 @@
 #include "app/io/vocabulary_file.h"
 
 #include "app/io/input_file.h"
-#include "engine/core/input_limits.h"
 #include "app/io/json_duplicate_keys.h"
+#include "engine/core/input_limits.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -33,27 +33,30 @@ engine::Result<engine::TokenTable> parseTokenizerJson(const QByteArray& json, co
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(json, &error);
     if (error.error != QJsonParseError::NoError)
-        return engine::Error{what + ": offset " + std::to_string(error.offset) + ": not valid JSON: "
-                             + error.errorString().toStdString()};
+        return engine::Error{what + ": offset " + std::to_string(error.offset) +
+                             ": not valid JSON: " + error.errorString().toStdString()};
     if (auto problem = duplicateJsonKeyProblem(json))
         return engine::Error{what + ": " + problem->toStdString()};
     const QJsonObject root = document.object();
     const QJsonValue vocab = root.value(QLatin1String("model")).toObject().value(QLatin1String("vocab"));
     if (!vocab.isObject() && !vocab.isArray())
-        return engine::Error{what + ": field model.vocab: expected the tokenizer's vocabulary (a tokenizer.json of Hugging Face tokenizers)"};
+        return engine::Error{
+            what +
+            ": field model.vocab: expected the tokenizer's vocabulary (a tokenizer.json of Hugging Face tokenizers)"};
 
     engine::TokenTable table;
     table.spelling = spellingOf(root);
     const auto put = [&](qint64 id, const QString& token, const std::string& field) -> std::optional<std::string> {
         if (id < 0 || id >= static_cast<qint64>(engine::kMaxValues))
-            return what + ": " + field + ": id " + std::to_string(id) + " is outside 0 to "
-                   + engine::groupedNumber(engine::kMaxValues - 1);
+            return what + ": " + field + ": id " + std::to_string(id) + " is outside 0 to " +
+                   engine::groupedNumber(engine::kMaxValues - 1);
         const auto index = static_cast<std::size_t>(id);
         if (index >= table.byId.size())
             table.byId.resize(index + 1);
         const std::string text = token.toStdString();
         if (table.byId[index] && *table.byId[index] != text)
-            return what + ": " + field + ": id " + std::to_string(id) + " is already the token '" + *table.byId[index] + "'";
+            return what + ": " + field + ": id " + std::to_string(id) + " is already the token '" + *table.byId[index] +
+                   "'";
         if (!table.byId[index])
             ++table.tokenCount;
         table.byId[index] = text;
@@ -63,7 +66,8 @@ engine::Result<engine::TokenTable> parseTokenizerJson(const QByteArray& json, co
         const QJsonObject map = vocab.toObject();
         for (auto it = map.begin(); it != map.end(); ++it) {
             if (!it.value().isDouble() || it.value().toDouble() != static_cast<double>(it.value().toInteger()))
-                return engine::Error{what + ": field model.vocab['" + it.key().toStdString() + "']: expected a whole-number id"};
+                return engine::Error{what + ": field model.vocab['" + it.key().toStdString() +
+                                     "']: expected a whole-number id"};
             if (auto problem = put(it.value().toInteger(), it.key(), "model.vocab['" + it.key().toStdString() + "']"))
                 return engine::Error{*problem};
         }

@@ -1,7 +1,7 @@
 #include "app/kinds/batch_invariance_job.h"
 
-#include "app/text/counted.h"
 #include "app/kinds/result_table.h"
+#include "app/text/counted.h"
 #include "engine/core/work_limits.h"
 
 #include <QElapsedTimer>
@@ -20,10 +20,7 @@ namespace {
 using engine::BatchDecode;
 using engine::TopTwo;
 
-RunStatus cancelledStatus()
-{
-    return {RunStatus::State::Cancelled, QStringLiteral("cancelled")};
-}
+RunStatus cancelledStatus() { return {RunStatus::State::Cancelled, QStringLiteral("cancelled")}; }
 
 // A step's runner calls: one progress bar over every step of both plans.
 struct StepProgress {
@@ -45,7 +42,8 @@ RunStatus runDecode(BatchDecode::Decode& decode, int threads, StepProgress& prog
     while (!decode.done()) {
         std::vector<std::vector<TopTwo>> results(decode.itemCount());
         const RunStatus status = runWorkItems(
-            results.size(), threads, [&](int, std::size_t item) { results[item] = decode.evaluate(item); }, progress.forStep());
+            results.size(), threads, [&](int, std::size_t item) { results[item] = decode.evaluate(item); },
+            progress.forStep());
         if (!status.finished())
             return status;
         decode.advance(results);
@@ -98,7 +96,9 @@ void measureCost(const BatchDecode& decode, const engine::KernelPlan& plan, Batc
         row.batch = b;
         row.variableKernel = QString::fromStdString(kernel.name());
         row.variableMs = millisecondsOf([&] { (void)engine::applyHeadKernel(model.head(), H, kernel); });
-        row.invariantMs = millisecondsOf([&] { (void)engine::applyHeadKernel(model.head(), H, {engine::HeadKernel::Kind::Invariant, 1}); });
+        row.invariantMs = millisecondsOf([&] {
+            (void)engine::applyHeadKernel(model.head(), H, {engine::HeadKernel::Kind::Invariant, 1});
+        });
         qint64 steps = 0;
         for (auto it = counts.upper_bound(below); it != counts.end() && it->first <= b; ++it)
             steps += it->second;
@@ -110,7 +110,8 @@ void measureCost(const BatchDecode& decode, const engine::KernelPlan& plan, Batc
     outcome.costRatio = variableTotal > 0.0 ? invariantTotal / variableTotal : 0.0;
 }
 
-void runOneStep(const BatchInvarianceSpec& spec, int threads, const WorkControl& control, BatchInvarianceOutcome& outcome)
+void runOneStep(const BatchInvarianceSpec& spec, int threads, const WorkControl& control,
+                BatchInvarianceOutcome& outcome)
 {
     const auto parameters = toFlipParameters(spec);
     auto prepared = engine::BatchFlip::prepare(parameters.value());
@@ -122,7 +123,8 @@ void runOneStep(const BatchInvarianceSpec& spec, int threads, const WorkControl&
     const auto cancelled = [&control] { return control.isCancelled && control.isCancelled(); };
     std::vector<std::vector<engine::FlipPoint>> items(flip.searchItemCount());
     outcome.status = runWorkItems(
-        items.size(), threads, [&](int, std::size_t item) { items[item] = flip.runSearchItem(item, cancelled); }, control);
+        items.size(), threads, [&](int, std::size_t item) { items[item] = flip.runSearchItem(item, cancelled); },
+        control);
     if (!outcome.status.finished())
         return;
     if (cancelled()) {
@@ -135,8 +137,8 @@ void runOneStep(const BatchInvarianceSpec& spec, int threads, const WorkControl&
         const auto rows = flip.flipMap(precision, outcome.points, cancelled);
         outcome.flips.insert(outcome.flips.end(), rows.begin(), rows.end());
         for (const std::string& pair : flip.equalKernels(precision, outcome.points))
-            outcome.equalKernels << spec.precisions.value(static_cast<qsizetype>(precision)) + QStringLiteral(": ")
-                                        + QString::fromStdString(pair);
+            outcome.equalKernels << spec.precisions.value(static_cast<qsizetype>(precision)) + QStringLiteral(": ") +
+                                        QString::fromStdString(pair);
     }
     if (cancelled()) {
         outcome.status = cancelledStatus();
@@ -156,7 +158,8 @@ void runDecodeStudy(const BatchInvarianceSpec& spec, const QString& baseDir, con
     }
     auto prepared = BatchDecode::prepare(parameters.value());
     if (!prepared) {
-        outcome.status = {RunStatus::State::Failed, source + QStringLiteral(": ") + QString::fromStdString(prepared.error())};
+        outcome.status = {RunStatus::State::Failed,
+                          source + QStringLiteral(": ") + QString::fromStdString(prepared.error())};
         return;
     }
     const BatchDecode& decode = prepared.value();
@@ -199,11 +202,14 @@ engine::WorkEstimate batchInvarianceEstimate(const BatchInvarianceSpec& spec, in
     e.workLimit = engine::kMaxBatchInvarianceMultiplyAdds;
     if (spec.study == BatchInvarianceSpec::Study::OneStep) {
         const double precisions = static_cast<double>(std::max<qsizetype>(1, spec.precisions.size()));
-        const double points = precisions * static_cast<double>(spec.searchPrompts) * static_cast<double>(spec.searchSteps);
+        const double points =
+            precisions * static_cast<double>(spec.searchPrompts) * static_cast<double>(spec.searchSteps);
         // Every kernel at every state of the search, then each precision's walk to its near tie
         // and the batch sizes there.
-        e.work = points * kernels * head + precisions * (static_cast<double>(spec.searchSteps) + static_cast<double>(spec.maxBatch)) * head;
-        e.memoryBytes = precisions * head * 4.0 + points * 128.0 + static_cast<double>(std::max(1, threads)) * kernels * v * 4.0;
+        e.work = points * kernels * head +
+                 precisions * (static_cast<double>(spec.searchSteps) + static_cast<double>(spec.maxBatch)) * head;
+        e.memoryBytes =
+            precisions * head * 4.0 + points * 128.0 + static_cast<double>(std::max(1, threads)) * kernels * v * 4.0;
         e.outputRows = points + precisions * static_cast<double>(spec.maxBatch);
         e.chartPoints = points;
     } else {
@@ -216,25 +222,27 @@ engine::WorkEstimate batchInvarianceEstimate(const BatchInvarianceSpec& spec, in
             e.work += 4.0 * 2.0 * static_cast<double>(spec.maxBatch) * head;  // each plan twice, sizes summing to 2 B
         // The head, a state per trie node (at most one per run and step), the per-step node and
         // trace tables, the logits of a step's states.
-        e.memoryBytes = head * 4.0 + runs * steps * (h * 4.0 + 96.0) + static_cast<double>(std::max(1, threads)) * v * 64.0;
+        e.memoryBytes =
+            head * 4.0 + runs * steps * (h * 4.0 + 96.0) + static_cast<double>(std::max(1, threads)) * v * 64.0;
         e.outputRows = runs * 2.0 + steps;
         e.chartPoints = std::max(runs, steps) * 2.0;
     }
     return e;
 }
 
-BatchInvarianceOutcome runBatchInvariance(const BatchInvarianceSpec& spec, const QString& baseDir, const QString& source,
-                                          int threads, const WorkControl& control)
+BatchInvarianceOutcome runBatchInvariance(const BatchInvarianceSpec& spec, const QString& baseDir,
+                                          const QString& source, int threads, const WorkControl& control)
 {
     QElapsedTimer timer;
     timer.start();
     BatchInvarianceOutcome outcome;
     outcome.spec = spec;
     outcome.plan = QString::fromStdString(toKernelPlan(spec).describe());
-    if (auto problem = engine::checkEstimate((source + QStringLiteral(": model")).toStdString(), batchInvarianceEstimate(spec, threads),
-                                             spec.study == BatchInvarianceSpec::Study::OneStep
-                                                 ? "use a smaller model (vocabulary x hidden), fewer prompts or steps, or fewer precisions"
-                                                 : "use a smaller model (vocabulary x hidden), fewer runs or fewer steps")) {
+    if (auto problem = engine::checkEstimate(
+            (source + QStringLiteral(": model")).toStdString(), batchInvarianceEstimate(spec, threads),
+            spec.study == BatchInvarianceSpec::Study::OneStep
+                ? "use a smaller model (vocabulary x hidden), fewer prompts or steps, or fewer precisions"
+                : "use a smaller model (vocabulary x hidden), fewer runs or fewer steps")) {
         outcome.status = {RunStatus::State::Failed, QString::fromStdString(*problem)};
         return outcome;
     }
@@ -251,13 +259,14 @@ Provenance batchInvarianceProvenance(const BatchInvarianceSpec& spec, const QStr
     Provenance p(QStringLiteral("batch-invariance"));
     p.add(QStringLiteral("name"), spec.name)
         .add(QStringLiteral("study"), spec.studyName())
-        .add(QStringLiteral("model"), QStringLiteral("toy LM, V = %1, d = %2, seed %3, twin share %4, twin distance %5, logit scale %6")
-                                          .arg(spec.vocabulary)
-                                          .arg(spec.hidden)
-                                          .arg(spec.modelSeed)
-                                          .arg(spec.twinShare)
-                                          .arg(spec.twinDistance)
-                                          .arg(spec.logitScale))
+        .add(QStringLiteral("model"),
+             QStringLiteral("toy LM, V = %1, d = %2, seed %3, twin share %4, twin distance %5, logit scale %6")
+                 .arg(spec.vocabulary)
+                 .arg(spec.hidden)
+                 .arg(spec.modelSeed)
+                 .arg(spec.twinShare)
+                 .arg(spec.twinDistance)
+                 .arg(spec.logitScale))
         .add(QStringLiteral("plan"), QString::fromStdString(toKernelPlan(spec).describe()))
         .add(QStringLiteral("kernel-tile-rows"), QString::number(engine::kHeadTileRows))
         .add(QStringLiteral("max-batch"), QString::number(spec.maxBatch));
@@ -275,12 +284,14 @@ Provenance batchInvarianceProvenance(const BatchInvarianceSpec& spec, const QStr
         else if (!spec.traceSizes.isEmpty())
             trace = QStringLiteral("%1 inline sizes (run r starts at size r)").arg(spec.traceSizes.size());
         p.add(QStringLiteral("precision"), spec.precision)
-            .add(QStringLiteral("prompt"), QStringLiteral("seed %1, %2 tokens").arg(spec.promptSeed).arg(spec.promptLength))
+            .add(QStringLiteral("prompt"),
+                 QStringLiteral("seed %1, %2 tokens").arg(spec.promptSeed).arg(spec.promptLength))
             .add(QStringLiteral("runs"), QString::number(spec.runs))
             .add(QStringLiteral("steps"), QString::number(spec.steps))
             .add(QStringLiteral("trace"), trace);
     }
-    p.add(QStringLiteral("experiment-file"), QString::fromUtf8(QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact)));
+    p.add(QStringLiteral("experiment-file"),
+          QString::fromUtf8(QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact)));
     return p;
 }
 
@@ -294,21 +305,25 @@ QString batchInvarianceSummary(const BatchInvarianceOutcome& outcome)
             for (const auto& row : outcome.flips)
                 if (QString::fromStdString(row.precision) == precision && row.flipped)
                     flipped << QString::number(row.batch);
-            parts << QObject::tr("%1: %2").arg(precision, flipped.isEmpty() ? QObject::tr("no batch size flips")
-                                                                           : QObject::tr("batch sizes %1 flip").arg(flipped.join(QLatin1Char(','))));
+            parts << QObject::tr("%1: %2").arg(
+                precision, flipped.isEmpty() ? QObject::tr("no batch size flips")
+                                             : QObject::tr("batch sizes %1 flip").arg(flipped.join(QLatin1Char(','))));
         }
         QString equal;
         if (!outcome.equalKernels.isEmpty())
             equal = QObject::tr("; kernels giving equal bits on this build (choosing between them changes nothing): %1")
                         .arg(outcome.equalKernels.join(QStringLiteral(", ")));
-        return QObject::tr("%1: nearest tie per precision; %2%3").arg(spec.name, parts.join(QStringLiteral("; ")), equal);
+        return QObject::tr("%1: nearest tie per precision; %2%3")
+            .arg(spec.name, parts.join(QStringLiteral("; ")), equal);
     }
     const auto& s = outcome.decode.summary;
     QString cost;
     if (!outcome.costs.empty())
-        cost = QObject::tr("; the invariant kernel costs %1x the variable plan on this load").arg(outcome.costRatio, 0, 'f', 2);
-    return QObject::tr("%1: %2 runs x %3 steps: %4 distinct completions under the variable plan (common prefix %5 tokens), "
-                       "%6 under the invariant plan%7")
+        cost = QObject::tr("; the invariant kernel costs %1x the variable plan on this load")
+                   .arg(outcome.costRatio, 0, 'f', 2);
+    return QObject::tr(
+               "%1: %2 runs x %3 steps: %4 distinct completions under the variable plan (common prefix %5 tokens), "
+               "%6 under the invariant plan%7")
         .arg(spec.name)
         .arg(spec.runs)
         .arg(spec.steps)
@@ -318,15 +333,17 @@ QString batchInvarianceSummary(const BatchInvarianceOutcome& outcome)
         .arg(cost);
 }
 
-ExperimentResult batchInvarianceResult(const BatchInvarianceSpec& spec, const QString& baseDir, BatchInvarianceOutcome outcome,
-                                       int threads)
+ExperimentResult batchInvarianceResult(const BatchInvarianceSpec& spec, const QString& baseDir,
+                                       BatchInvarianceOutcome outcome, int threads)
 {
     ExperimentResult result = resultOf(QStringLiteral("batch-invariance"), spec.name, outcome.status);
     if (!result.status.finished())
         return result;
     result.provenance = batchInvarianceProvenance(spec, baseDir);
     result.tables = batchInvarianceTables(outcome);
-    result.summary = batchInvarianceSummary(outcome) + QObject::tr(" (%1 s on %2)").arg(outcome.seconds, 0, 'f', 2).arg(counted(threads, "thread", "threads"));
+    result.summary =
+        batchInvarianceSummary(outcome) +
+        QObject::tr(" (%1 s on %2)").arg(outcome.seconds, 0, 'f', 2).arg(counted(threads, "thread", "threads"));
     result.details = std::make_shared<const BatchInvarianceOutcome>(std::move(outcome));
     return result;
 }

@@ -4,13 +4,13 @@
 // result tables with provenance. Used by the CLI and the page alike.
 #pragma once
 
-#include "engine/experiments/batch_decode.h"
-#include "engine/experiments/batch_flip.h"
+#include "app/io/provenance.h"
 #include "app/kinds/batch_invariance_spec.h"
 #include "app/kinds/experiment_result.h"
 #include "app/run/experiment_runner.h"
-#include "app/io/provenance.h"
 #include "engine/core/work_limits.h"
+#include "engine/experiments/batch_decode.h"
+#include "engine/experiments/batch_flip.h"
 
 #include <QString>
 #include <QStringList>
@@ -39,11 +39,11 @@ struct BatchInvarianceOutcome {
     // Decode.
     engine::BatchDecode::Rows decode;
     std::vector<BatchCostRow> costs;
-    double costRatio = 0.0;  // invariant / variable time, weighted by how often each batch size occurs
-    double variableSeconds = 0.0;   // the decode's own time under each plan
+    double costRatio = 0.0;        // invariant / variable time, weighted by how often each batch size occurs
+    double variableSeconds = 0.0;  // the decode's own time under each plan
     double invariantSeconds = 0.0;
-    QString plan;  // the variable plan in words
-    std::uint64_t draws = 0;  // LM-head evaluations (columns of logits computed)
+    QString plan;                                                    // the variable plan in words
+    std::uint64_t draws = 0;                                         // LM-head evaluations (columns of logits computed)
     static constexpr const char* kWorkNoun = "LM-head evaluations";  // what `draws` counts, for the status bar
     double seconds = 0.0;
 };
@@ -53,8 +53,8 @@ struct BatchInvarianceOutcome {
 // runBatchInvariance refuses a run over a limit before it builds the model.
 engine::WorkEstimate batchInvarianceEstimate(const BatchInvarianceSpec& spec, int threads);
 
-BatchInvarianceOutcome runBatchInvariance(const BatchInvarianceSpec& spec, const QString& baseDir, const QString& source,
-                                          int threads, const WorkControl& control);
+BatchInvarianceOutcome runBatchInvariance(const BatchInvarianceSpec& spec, const QString& baseDir,
+                                          const QString& source, int threads, const WorkControl& control);
 
 Provenance batchInvarianceProvenance(const BatchInvarianceSpec& spec, const QString& baseDir);
 

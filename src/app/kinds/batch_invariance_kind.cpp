@@ -12,8 +12,8 @@ const ExperimentKind& batchInvarianceKind()
     static const SpecKind<BatchInvarianceSpec> kind(
         QStringLiteral("batch-invariance"), QObject::tr("Batch invariance"), parseBatchInvariance,
         [](const BatchInvarianceSpec& spec, const RunContext& c) {
-            return batchInvarianceResult(spec, c.baseDir, runBatchInvariance(spec, c.baseDir, c.source, c.threads, c.control),
-                                         c.threads);
+            return batchInvarianceResult(
+                spec, c.baseDir, runBatchInvariance(spec, c.baseDir, c.source, c.threads, c.control), c.threads);
         });
     return kind;
 }

@@ -3,8 +3,8 @@
 #include "app/io/experiment_file.h"
 #include "app/io/input_file.h"
 #include "app/io/json_object_reader.h"
-#include "engine/experiments/load_trace.h"
 #include "app/io/save_text.h"
+#include "engine/experiments/load_trace.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -57,10 +57,12 @@ void readPlan(JsonObjectReader& r, Spec& spec)
         s.kernel = step.string(QStringLiteral("kernel"), {});
         engine::HeadKernel kernel;
         if (!engine::parseKernelName(s.kernel.toStdString(), kernel))
-            throw JsonFieldError{step.keyPath(QStringLiteral("kernel")),
-                                 QStringLiteral("unknown kernel \"%1\": must be eigen-gemv, eigen-gemm, split-k-S (S in 2..%2) or invariant")
-                                     .arg(s.kernel.left(40))
-                                     .arg(engine::kMaxSplits)};
+            throw JsonFieldError{
+                step.keyPath(QStringLiteral("kernel")),
+                QStringLiteral(
+                    "unknown kernel \"%1\": must be eigen-gemv, eigen-gemm, split-k-S (S in 2..%2) or invariant")
+                    .arg(s.kernel.left(40))
+                    .arg(engine::kMaxSplits)};
         if (!spec.plan.isEmpty() && s.upTo <= spec.plan.back().upTo)
             throw JsonFieldError{step.keyPath(QStringLiteral("up_to")), QStringLiteral("must grow from step to step")};
         step.finish();
@@ -71,9 +73,11 @@ void readPlan(JsonObjectReader& r, Spec& spec)
 void readTrace(JsonObjectReader& parent, Spec& spec)
 {
     JsonObjectReader r(parent.object(QStringLiteral("trace")), QStringLiteral("trace"));
-    const int given = int(r.has(QStringLiteral("seed"))) + int(r.has(QStringLiteral("file"))) + int(r.has(QStringLiteral("sizes")));
+    const int given =
+        int(r.has(QStringLiteral("seed"))) + int(r.has(QStringLiteral("file"))) + int(r.has(QStringLiteral("sizes")));
     if (given != 1)
-        throw JsonFieldError{QStringLiteral("trace"), QStringLiteral("must hold exactly one of \"seed\", \"file\" or \"sizes\"")};
+        throw JsonFieldError{QStringLiteral("trace"),
+                             QStringLiteral("must hold exactly one of \"seed\", \"file\" or \"sizes\"")};
     if (r.has(QStringLiteral("seed"))) {
         spec.traceSeed = r.integer(QStringLiteral("seed"), {}, 0, kMaxSeed);
     } else if (r.has(QStringLiteral("file"))) {
@@ -83,10 +87,12 @@ void readTrace(JsonObjectReader& parent, Spec& spec)
     } else {
         const QJsonArray sizes = r.array(QStringLiteral("sizes"));
         if (sizes.isEmpty() || sizes.size() > engine::BatchDecodeParameters::kMaxSteps)
-            throw JsonFieldError{r.keyPath(QStringLiteral("sizes")),
-                                 QStringLiteral("must hold 1..%1 batch sizes").arg(engine::BatchDecodeParameters::kMaxSteps)};
+            throw JsonFieldError{
+                r.keyPath(QStringLiteral("sizes")),
+                QStringLiteral("must hold 1..%1 batch sizes").arg(engine::BatchDecodeParameters::kMaxSteps)};
         for (qsizetype i = 0; i < sizes.size(); ++i)
-            spec.traceSizes << JsonObjectReader::integerAt(sizes[i], r.keyPath(QStringLiteral("sizes.%1").arg(i)), 1, engine::kMaxBatch);
+            spec.traceSizes << JsonObjectReader::integerAt(sizes[i], r.keyPath(QStringLiteral("sizes.%1").arg(i)), 1,
+                                                           engine::kMaxBatch);
     }
     r.finish();
 }
@@ -98,8 +104,9 @@ Spec readSpec(const QJsonObject& root)
     const ExperimentHeader header = readHeader(r, QStringLiteral("batch-invariance"));
     spec.name = header.name;
     spec.description = header.description;
-    spec.study = r.string(QStringLiteral("study"), {}, batchStudyNames()) == QLatin1String("one-step") ? Spec::Study::OneStep
-                                                                                                       : Spec::Study::Decode;
+    spec.study = r.string(QStringLiteral("study"), {}, batchStudyNames()) == QLatin1String("one-step")
+                     ? Spec::Study::OneStep
+                     : Spec::Study::Decode;
     if (r.has(QStringLiteral("model"))) {
         JsonObjectReader model(r.object(QStringLiteral("model")), QStringLiteral("model"));
         readModel(model, spec);
@@ -111,13 +118,16 @@ Spec readSpec(const QJsonObject& root)
     if (spec.study == Spec::Study::OneStep && r.has(QStringLiteral("precisions"))) {
         const QJsonArray precisions = r.array(QStringLiteral("precisions"));
         if (precisions.isEmpty() || precisions.size() > 3)
-            throw JsonFieldError{QStringLiteral("precisions"), QStringLiteral("must name 1..3 of %1").arg(precisionList().join(QStringLiteral(", ")))};
+            throw JsonFieldError{
+                QStringLiteral("precisions"),
+                QStringLiteral("must name 1..3 of %1").arg(precisionList().join(QStringLiteral(", ")))};
         spec.precisions.clear();
         for (qsizetype i = 0; i < precisions.size(); ++i) {
             const QString path = QStringLiteral("precisions.%1").arg(i);
             const QString name = precisions[i].toString();
             if (!precisions[i].isString() || !precisionList().contains(name))
-                throw JsonFieldError{path, QStringLiteral("unknown precision: must be one of %1").arg(precisionList().join(QStringLiteral(", ")))};
+                throw JsonFieldError{path, QStringLiteral("unknown precision: must be one of %1")
+                                               .arg(precisionList().join(QStringLiteral(", ")))};
             if (spec.precisions.contains(name))
                 throw JsonFieldError{path, QStringLiteral("repeats %1").arg(name)};
             spec.precisions << name;
@@ -127,10 +137,12 @@ Spec readSpec(const QJsonObject& root)
         if (r.has(QStringLiteral("search"))) {
             JsonObjectReader search(r.object(QStringLiteral("search")), QStringLiteral("search"));
             spec.searchSeed = search.integer(QStringLiteral("seed"), spec.searchSeed, 0, kMaxSeed);
-            spec.searchPrompts = search.integer(QStringLiteral("prompts"), spec.searchPrompts, 1, engine::BatchFlipParameters::kMaxPrompts);
+            spec.searchPrompts = search.integer(QStringLiteral("prompts"), spec.searchPrompts, 1,
+                                                engine::BatchFlipParameters::kMaxPrompts);
             spec.promptLength = search.integer(QStringLiteral("prompt_length"), spec.promptLength, 0,
                                                engine::BatchDecodeParameters::kMaxPromptLength);
-            spec.searchSteps = search.integer(QStringLiteral("steps"), spec.searchSteps, 1, engine::BatchFlipParameters::kMaxStepsPerPrompt);
+            spec.searchSteps = search.integer(QStringLiteral("steps"), spec.searchSteps, 1,
+                                              engine::BatchFlipParameters::kMaxStepsPerPrompt);
             search.finish();
         }
     } else {
@@ -159,10 +171,7 @@ QString BatchInvarianceSpec::studyName() const
     return study == Study::OneStep ? QStringLiteral("one-step") : QStringLiteral("decode");
 }
 
-QStringList batchStudyNames()
-{
-    return {QStringLiteral("one-step"), QStringLiteral("decode")};
-}
+QStringList batchStudyNames() { return {QStringLiteral("one-step"), QStringLiteral("decode")}; }
 
 engine::Result<BatchInvarianceSpec> parseBatchInvariance(const QJsonObject& root, const QString& source)
 {
@@ -200,7 +209,8 @@ QJsonObject toJson(const BatchInvarianceSpec& spec)
         return root;
     }
     root.insert(QStringLiteral("precision"), spec.precision);
-    root.insert(QStringLiteral("prompt"), QJsonObject{{QStringLiteral("seed"), spec.promptSeed}, {QStringLiteral("length"), spec.promptLength}});
+    root.insert(QStringLiteral("prompt"),
+                QJsonObject{{QStringLiteral("seed"), spec.promptSeed}, {QStringLiteral("length"), spec.promptLength}});
     root.insert(QStringLiteral("runs"), spec.runs);
     root.insert(QStringLiteral("steps"), spec.steps);
     QJsonObject trace;
@@ -266,8 +276,8 @@ engine::Result<engine::BatchFlipParameters> toFlipParameters(const BatchInvarian
     return p;
 }
 
-engine::Result<engine::BatchDecodeParameters> toDecodeParameters(const BatchInvarianceSpec& spec, const QString& baseDir,
-                                                                 const QString& source)
+engine::Result<engine::BatchDecodeParameters> toDecodeParameters(const BatchInvarianceSpec& spec,
+                                                                 const QString& baseDir, const QString& source)
 {
     engine::BatchDecodeParameters p;
     p.model = toModelParameters(spec);
@@ -284,10 +294,13 @@ engine::Result<engine::BatchDecodeParameters> toDecodeParameters(const BatchInva
         const QString path = QDir(baseDir).absoluteFilePath(spec.traceFile);
         const auto bytes = readInputFile(path);
         if (!bytes)
-            return Error{QStringLiteral("%1: trace.file: %2").arg(source, QString::fromStdString(bytes.error())).toStdString()};
+            return Error{
+                QStringLiteral("%1: trace.file: %2").arg(source, QString::fromStdString(bytes.error())).toStdString()};
         const auto trace = engine::parseLoadTrace(bytes.value().toStdString());
         if (!trace)
-            return Error{QStringLiteral("%1: trace.file: %2: %3").arg(source, spec.traceFile, QString::fromStdString(trace.error())).toStdString()};
+            return Error{QStringLiteral("%1: trace.file: %2: %3")
+                             .arg(source, spec.traceFile, QString::fromStdString(trace.error()))
+                             .toStdString()};
         p.trace = trace.value();
     }
     return p;

@@ -11,9 +11,9 @@
 // Reading is strict, like every experiment file: errors name the file and the key.
 #pragma once
 
+#include "engine/core/result.h"
 #include "engine/experiments/batch_decode.h"
 #include "engine/experiments/batch_flip.h"
-#include "engine/core/result.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -56,8 +56,8 @@ struct BatchInvarianceSpec {
     qint64 runs = 100;
     qint64 steps = 50;
     qint64 traceSeed = 1;
-    QString traceFile;          // relative to the experiment file
-    QList<qint64> traceSizes;   // inline trace
+    QString traceFile;         // relative to the experiment file
+    QList<qint64> traceSizes;  // inline trace
     bool measureCost = true;
 
     QString studyName() const;
@@ -75,7 +75,7 @@ QString writeBatchInvarianceFile(const QString& path, const BatchInvarianceSpec&
 engine::ToyModelParameters toModelParameters(const BatchInvarianceSpec& spec);
 engine::KernelPlan toKernelPlan(const BatchInvarianceSpec& spec);
 engine::Result<engine::BatchFlipParameters> toFlipParameters(const BatchInvarianceSpec& spec);
-engine::Result<engine::BatchDecodeParameters> toDecodeParameters(const BatchInvarianceSpec& spec, const QString& baseDir,
-                                                                 const QString& source);
+engine::Result<engine::BatchDecodeParameters> toDecodeParameters(const BatchInvarianceSpec& spec,
+                                                                 const QString& baseDir, const QString& source);
 
 }  // namespace logitlab::app

@@ -14,8 +14,8 @@ namespace logitlab::app {
 const std::vector<const ExperimentKind*>& experimentKinds()
 {
     // The one list of kinds: a new experiment adds its line here and nothing elsewhere.
-    static const std::vector<const ExperimentKind*> kinds{&junkRiskKind(), &seedSweepKind(), &summationKind(),
-                                                          &batchInvarianceKind(), &explorerKind(), &loopKind()};
+    static const std::vector<const ExperimentKind*> kinds{&junkRiskKind(),        &seedSweepKind(), &summationKind(),
+                                                          &batchInvarianceKind(), &explorerKind(),  &loopKind()};
     return kinds;
 }
 
@@ -39,16 +39,18 @@ engine::Result<const ExperimentKind*> kindOfFile(const QJsonObject& root, const 
 {
     // The Explorer's state files say what they are with "format", experiment files with
     // "experiment".
-    if (!root.contains(QStringLiteral("experiment")) && root.value(QStringLiteral("format")) == QLatin1String(kExplorerFormat))
+    if (!root.contains(QStringLiteral("experiment")) &&
+        root.value(QStringLiteral("format")) == QLatin1String(kExplorerFormat))
         return &explorerKind();
     const QJsonValue id = root.value(QStringLiteral("experiment"));
     const ExperimentKind* kind = id.isString() ? findExperimentKind(id.toString()) : nullptr;
     if (!kind || kind == &explorerKind()) {
         QStringList ids = experimentKindIds();
         ids.removeAll(explorerKind().id());
-        return engine::Error{QStringLiteral("%1: experiment: must be one of %2 (or an Explorer state file, \"format\": \"%3\")")
-                                 .arg(source, ids.join(QStringLiteral(", ")), QLatin1String(kExplorerFormat))
-                                 .toStdString()};
+        return engine::Error{
+            QStringLiteral("%1: experiment: must be one of %2 (or an Explorer state file, \"format\": \"%3\")")
+                .arg(source, ids.join(QStringLiteral(", ")), QLatin1String(kExplorerFormat))
+                .toStdString()};
     }
     return kind;
 }

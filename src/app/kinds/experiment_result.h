@@ -4,9 +4,9 @@
 // kind's charts read (`details`, e.g. a JunkRiskOutcome).
 #pragma once
 
-#include "app/run/experiment_runner.h"
 #include "app/io/provenance.h"
 #include "app/kinds/result_table.h"
+#include "app/run/experiment_runner.h"
 
 #include <QString>
 

@@ -44,7 +44,8 @@ ExperimentResult runState(const ExplorerState& state, const RunContext& context)
 
 const ExperimentKind& explorerKind()
 {
-    static const SpecKind<ExplorerState> kind(QStringLiteral("explorer"), QObject::tr("Explorer"), parseState, runState);
+    static const SpecKind<ExplorerState> kind(QStringLiteral("explorer"), QObject::tr("Explorer"), parseState,
+                                              runState);
     return kind;
 }
 

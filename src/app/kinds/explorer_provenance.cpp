@@ -1,11 +1,11 @@
 #include "app/kinds/explorer_provenance.h"
 
+#include "engine/core/number_format.h"
+#include "engine/models/token_reference.h"
 #include "engine/sampler/arithmetic.h"
 #include "engine/sampler/chain_settings.h"
-#include "engine/core/number_format.h"
 #include "engine/sampler/sampler_settings.h"
 #include "engine/sampler/semantics.h"
-#include "engine/models/token_reference.h"
 
 #include <QCoreApplication>
 #include <QStringList>
@@ -14,10 +14,7 @@ namespace logitlab::app {
 
 namespace {
 
-QString number(double v)
-{
-    return QString::fromStdString(engine::formatDouble(v));
-}
+QString number(double v) { return QString::fromStdString(engine::formatDouble(v)); }
 
 }  // namespace
 
@@ -45,9 +42,10 @@ Provenance explorerProvenance(const ExplorerState& state, const QString& chainTe
     QStringList stages;
     for (const auto& stage : order)
         stages << QString::fromStdString(stage);
-    p.add(QStringLiteral("order"), (chain.stages.order.empty() ? QCoreApplication::translate("Provenance", "preset: ")
-                                                               : QCoreApplication::translate("Provenance", "custom: ")) +
-                                       stages.join(QStringLiteral(", ")));
+    p.add(QStringLiteral("order"),
+          (chain.stages.order.empty() ? QCoreApplication::translate("Provenance", "preset: ")
+                                      : QCoreApplication::translate("Provenance", "custom: ")) +
+              stages.join(QStringLiteral(", ")));
     p.add(QStringLiteral("chain"), chainText);
     p.add(QStringLiteral("source"), source);
     const auto& logits = state.distribution.logits;

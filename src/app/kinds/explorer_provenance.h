@@ -3,8 +3,8 @@
 // text, where the table came from, its size (and its logits when small), and the draw settings.
 #pragma once
 
-#include "app/kinds/explorer_state.h"
 #include "app/io/provenance.h"
+#include "app/kinds/explorer_state.h"
 
 #include <QString>
 

@@ -2,13 +2,13 @@
 
 #include "app/kinds/explorer_provenance.h"
 
+#include "engine/core/number_format.h"
+#include "engine/io/logits_parser.h"
 #include "engine/sampler/chain_settings.h"
 #include "engine/sampler/explorer_chain.h"
-#include "engine/io/logits_parser.h"
-#include "engine/core/number_format.h"
-#include "engine/stats/pooled_fit_test.h"
 #include "engine/sampler/sampler_settings.h"
 #include "engine/sampler/semantics.h"
+#include "engine/stats/pooled_fit_test.h"
 
 #include <QObject>
 
@@ -18,10 +18,7 @@ namespace logitlab::app {
 
 namespace {
 
-QString number(double v)
-{
-    return QString::fromStdString(engine::formatDouble(v));
-}
+QString number(double v) { return QString::fromStdString(engine::formatDouble(v)); }
 
 // The `count` most likely ids (ties: lower id first).
 std::vector<std::int32_t> topIds(const engine::PreparedDistribution& table, int count)
@@ -40,8 +37,9 @@ QString tokenName(const engine::PreparedDistribution& table, std::int32_t id)
 QString explorerChainText(const engine::ExplorerChain& c)
 {
     if (!c.lessonOnly()) {
-        QString text = QString::fromStdString(engine::semanticsName(c.semantics) + ": " + engine::describeExplorerChain(c))
-                       + QObject::tr(" → renormalise → draw");
+        QString text =
+            QString::fromStdString(engine::semanticsName(c.semantics) + ": " + engine::describeExplorerChain(c)) +
+            QObject::tr(" → renormalise → draw");
         if (c.xtcAtRandom())
             text += QObject::tr(" (XTC fires with probability %1: shown firing)").arg(number(*c.stages.xtcProbability));
         return text;
@@ -86,7 +84,8 @@ engine::Result<ExplorerRun> runExplorer(ExplorerState state, const QString& sour
     auto table = std::make_shared<engine::PreparedDistribution>(engine::prepareDistribution(state.distribution));
     if (table->problem)
         return fail("logits: " + *table->problem);
-    if (auto problem = engine::validateExplorerChain(state.chain, static_cast<std::size_t>(table->distribution.logits.size())))
+    if (auto problem =
+            engine::validateExplorerChain(state.chain, static_cast<std::size_t>(table->distribution.logits.size())))
         return fail("sampler: " + *problem);
     const auto& logits = table->distribution.logits;
     if (control.started)
@@ -142,15 +141,16 @@ ResultTable explorerTokenTable(std::shared_ptr<const engine::PreparedDistributio
     t.title = QObject::tr("Tokens");
     t.rows = table->distribution.tokens.size();
     t.columns = {
-        {QStringLiteral("token_id"), QObject::tr("id"), Kind::Integer, [](std::size_t i) { return QVariant(qint64(i)); },
-         QObject::tr("The token's id.")},
+        {QStringLiteral("token_id"), QObject::tr("id"), Kind::Integer,
+         [](std::size_t i) { return QVariant(qint64(i)); }, QObject::tr("The token's id.")},
         {QStringLiteral("token"), QObject::tr("token"), Kind::Text,
          [table](std::size_t i) { return QVariant(QString::fromStdString(table->distribution.tokens[i])); },
          QObject::tr("The token's text.")},
         {QStringLiteral("logit"), QObject::tr("logit"), Kind::Real,
          [table](std::size_t i) { return QVariant(table->distribution.logits[static_cast<Eigen::Index>(i)]); },
          QObject::tr("The model's raw score.")},
-        {QStringLiteral("p"), QObject::tr("p at T"), Kind::Real, [analysis](std::size_t i) { return QVariant(analysis->probabilities[i]); },
+        {QStringLiteral("p"), QObject::tr("p at T"), Kind::Real,
+         [analysis](std::size_t i) { return QVariant(analysis->probabilities[i]); },
          QObject::tr("Softmax of the logits divided by the temperature.")},
         {QStringLiteral("survivor"), QObject::tr("survivor"), Kind::Integer,
          [position](std::size_t i) { return QVariant(qint64((*position)[i] >= 0 ? 1 : 0)); },
@@ -161,7 +161,8 @@ ResultTable explorerTokenTable(std::shared_ptr<const engine::PreparedDistributio
              return QVariant(s >= 0 ? analysis->survivors[static_cast<std::size_t>(s)].p : 0.0);
          },
          QObject::tr("The survivor's share after the survivors are rescaled to sum to 1.")},
-        {QStringLiteral("rank"), QObject::tr("rank"), Kind::Integer, [table](std::size_t i) { return QVariant(qint64(table->rank[i])); },
+        {QStringLiteral("rank"), QObject::tr("rank"), Kind::Integer,
+         [table](std::size_t i) { return QVariant(qint64(table->rank[i])); },
          QObject::tr("Position by probability, 1 = most likely.")},
     };
     return t;
@@ -176,11 +177,13 @@ ResultTable explorerSweepTable(const ExplorerRun& run)
     t.title = QObject::tr("Temperature sweep");
     t.rows = points->size();
     t.columns = {
-        columnOf(points, QStringLiteral("temperature"), QObject::tr("T"), Kind::Real,
-                 [](const engine::SweepPoint& p) { return p.temperature; }, QObject::tr("The temperature."), 2),
-        columnOf(points, QStringLiteral("survivors"), QObject::tr("survivors"), Kind::Integer,
-                 [](const engine::SweepPoint& p) { return qint64(p.survivors); },
-                 QObject::tr("Tokens the chain keeps at this temperature.")),
+        columnOf(
+            points, QStringLiteral("temperature"), QObject::tr("T"), Kind::Real,
+            [](const engine::SweepPoint& p) { return p.temperature; }, QObject::tr("The temperature."), 2),
+        columnOf(
+            points, QStringLiteral("survivors"), QObject::tr("survivors"), Kind::Integer,
+            [](const engine::SweepPoint& p) { return qint64(p.survivors); },
+            QObject::tr("Tokens the chain keeps at this temperature.")),
     };
     for (std::size_t k = 0; k < run.tracked.size(); ++k) {
         const QString name = tokenName(*run.table, run.tracked[k]);
@@ -202,16 +205,19 @@ ResultTable explorerDrawsTable(const ExplorerRun& run)
     t.title = QObject::tr("Draws");
     t.rows = draws->expected.size();
     t.columns = {
-        {QStringLiteral("token_id"), QObject::tr("id"), Kind::Integer, [draws](std::size_t i) { return QVariant(qint64(draws->expected[i].id)); },
-         QObject::tr("The token's id.")},
+        {QStringLiteral("token_id"), QObject::tr("id"), Kind::Integer,
+         [draws](std::size_t i) { return QVariant(qint64(draws->expected[i].id)); }, QObject::tr("The token's id.")},
         {QStringLiteral("token"), QObject::tr("token"), Kind::Text,
-         [draws, table](std::size_t i) { return QVariant(tokenName(*table, draws->expected[i].id)); }, QObject::tr("The token.")},
-        {QStringLiteral("p"), QObject::tr("p per draw"), Kind::Real, [draws](std::size_t i) { return QVariant(draws->expected[i].p); },
+         [draws, table](std::size_t i) { return QVariant(tokenName(*table, draws->expected[i].id)); },
+         QObject::tr("The token.")},
+        {QStringLiteral("p"), QObject::tr("p per draw"), Kind::Real,
+         [draws](std::size_t i) { return QVariant(draws->expected[i].p); },
          QObject::tr("The chance one draw gives the token.")},
-        {QStringLiteral("expected"), QObject::tr("expected"), Kind::Real, [draws, n](std::size_t i) { return QVariant(n * draws->expected[i].p); },
-         QObject::tr("Draws times p."), 1},
+        {QStringLiteral("expected"), QObject::tr("expected"), Kind::Real,
+         [draws, n](std::size_t i) { return QVariant(n * draws->expected[i].p); }, QObject::tr("Draws times p."), 1},
         {QStringLiteral("drawn"), QObject::tr("drawn"), Kind::Integer,
-         [draws](std::size_t i) { return QVariant(qint64(draws->counts.counts[i])); }, QObject::tr("How often the seeded draws gave it.")},
+         [draws](std::size_t i) { return QVariant(qint64(draws->counts.counts[i])); },
+         QObject::tr("How often the seeded draws gave it.")},
     };
     return t;
 }
@@ -226,8 +232,8 @@ ResultTable explorerCompareTable(const ExplorerRun& run)
     t.title = QObject::tr("Compare presets");
     t.rows = ids->size();
     t.columns = {
-        {QStringLiteral("token_id"), QObject::tr("id"), Kind::Integer, [ids](std::size_t i) { return QVariant(qint64((*ids)[i])); },
-         QObject::tr("The token's id.")},
+        {QStringLiteral("token_id"), QObject::tr("id"), Kind::Integer,
+         [ids](std::size_t i) { return QVariant(qint64((*ids)[i])); }, QObject::tr("The token's id.")},
         {QStringLiteral("token"), QObject::tr("token"), Kind::Text,
          [ids, table](std::size_t i) { return QVariant(tokenName(*table, (*ids)[i])); }, QObject::tr("The token.")},
     };
@@ -242,7 +248,8 @@ ResultTable explorerCompareTable(const ExplorerRun& run)
                 for (std::size_t i = 0; i < ids->size(); ++i)
                     if ((*ids)[i] == c.id)
                         (*p)[i] = c.p;
-        t.columns.push_back({QStringLiteral("p:") + preset, preset, Kind::Real, [p](std::size_t i) { return QVariant((*p)[i]); },
+        t.columns.push_back({QStringLiteral("p:") + preset, preset, Kind::Real,
+                             [p](std::size_t i) { return QVariant((*p)[i]); },
                              QObject::tr("Renormalised p under the %1 preset (0: cut).").arg(preset)});
     }
     return t;
@@ -254,7 +261,8 @@ ExperimentResult explorerResult(ExplorerRun run, const QString& name, const QStr
     result.kind = QStringLiteral("explorer");
     result.name = name;
     result.provenance = explorerProvenance(run.state, explorerChainText(run.state.chain), source);
-    result.provenance.add(QStringLiteral("result: draws test"), run.drawsTest.isEmpty() ? QObject::tr("no draws") : run.drawsTest);
+    result.provenance.add(QStringLiteral("result: draws test"),
+                          run.drawsTest.isEmpty() ? QObject::tr("no draws") : run.drawsTest);
     const auto& presets = engine::allSemantics();
     for (std::size_t s = 0; s < presets.size() && s < run.compare.size(); ++s)
         if (!run.compare[s])

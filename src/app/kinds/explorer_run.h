@@ -5,12 +5,12 @@
 #pragma once
 
 #include "app/kinds/experiment_result.h"
-#include "app/run/experiment_runner.h"
-#include "engine/sampler/explorer_draws.h"
 #include "app/kinds/explorer_state.h"
+#include "app/run/experiment_runner.h"
+#include "engine/experiments/temperature_sweep.h"
+#include "engine/sampler/explorer_draws.h"
 #include "engine/sampler/prepared_distribution.h"
 #include "engine/sampler/sampler_analysis.h"
-#include "engine/experiments/temperature_sweep.h"
 
 #include <QString>
 #include <QStringList>
@@ -20,20 +20,20 @@
 
 namespace logitlab::app {
 
-inline constexpr int kExplorerTrackedTokens = 5;   // curves in the temperature sweep
-inline constexpr int kExplorerComparedTokens = 12; // tokens in the compare chart and table
+inline constexpr int kExplorerTrackedTokens = 5;    // curves in the temperature sweep
+inline constexpr int kExplorerComparedTokens = 12;  // tokens in the compare chart and table
 
 struct ExplorerRun {
     ExplorerState state;
     std::shared_ptr<const engine::PreparedDistribution> table;
     std::shared_ptr<const engine::SamplerAnalysis> analysis;
-    std::vector<engine::SweepPoint> sweep;          // at sweepTemperatures(), chain at T = 1 otherwise
-    std::vector<std::int32_t> tracked;              // the sweep's tokens, most likely first
-    engine::ExplorerDraws draws;                    // empty when the chain leaves nothing to draw
-    double drawsPValue = NAN;                       // chi-square of the draws (NaN: no valid test)
-    QString drawsTest;                              // the test in words, or why there is none
+    std::vector<engine::SweepPoint> sweep;                       // at sweepTemperatures(), chain at T = 1 otherwise
+    std::vector<std::int32_t> tracked;                           // the sweep's tokens, most likely first
+    engine::ExplorerDraws draws;                                 // empty when the chain leaves nothing to draw
+    double drawsPValue = NAN;                                    // chi-square of the draws (NaN: no valid test)
+    QString drawsTest;                                           // the test in words, or why there is none
     std::vector<engine::Result<engine::CandidateList>> compare;  // allSemantics() order
-    std::vector<std::int32_t> compared;             // the compared tokens, most likely first
+    std::vector<std::int32_t> compared;                          // the compared tokens, most likely first
 };
 
 // The state's logits and chain checked, then every view computed. Errors name the source.

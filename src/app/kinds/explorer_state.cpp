@@ -1,12 +1,12 @@
 #include "app/kinds/explorer_state.h"
 
 #include "app/io/experiment_file.h"
-#include "app/io/json_object_reader.h"
-#include "engine/core/input_limits.h"
 #include "app/io/json_duplicate_keys.h"
-#include "engine/io/logits_parser.h"
-#include "engine/core/number_format.h"
+#include "app/io/json_object_reader.h"
 #include "app/text/sampler_settings_json.h"
+#include "engine/core/input_limits.h"
+#include "engine/core/number_format.h"
+#include "engine/io/logits_parser.h"
 #include "engine/rng/rng_factory.h"
 
 #include <QJsonArray>
@@ -59,18 +59,20 @@ engine::ExplorerChain samplerFromJson(JsonObjectReader& r)
     for (const engine::SamplerParameter& p : engine::samplerParameters()) {
         const QString key = readSamplerSetting(r, p, settings);
         // A spin box keeps `decimals` places: a value with more would change when shown.
-        if (!key.isEmpty() && p.field
-            && QString::number(*(settings.*p.field), 'f', p.decimals).toDouble() != *(settings.*p.field))
-            throw JsonFieldError{r.keyPath(key), QStringLiteral("has more than the %1 decimals the Explorer holds, got %2")
-                                                     .arg(p.decimals)
-                                                     .arg(QString::fromStdString(engine::formatDouble(*(settings.*p.field))))};
+        if (!key.isEmpty() && p.field &&
+            QString::number(*(settings.*p.field), 'f', p.decimals).toDouble() != *(settings.*p.field))
+            throw JsonFieldError{r.keyPath(key),
+                                 QStringLiteral("has more than the %1 decimals the Explorer holds, got %2")
+                                     .arg(p.decimals)
+                                     .arg(QString::fromStdString(engine::formatDouble(*(settings.*p.field))))};
     }
     engine::ExplorerChain chain = engine::fromChainSettings(std::move(settings), semantics);
     if (r.has(QStringLiteral("order"))) {
         const QJsonArray order = r.array(QStringLiteral("order"));
         for (qsizetype i = 0; i < order.size(); ++i) {
             if (!order[i].isString())
-                throw JsonFieldError{r.keyPath(QStringLiteral("order[%1]").arg(i)), QStringLiteral("must be a stage name")};
+                throw JsonFieldError{r.keyPath(QStringLiteral("order[%1]").arg(i)),
+                                     QStringLiteral("must be a stage name")};
             chain.stages.order.push_back(order[i].toString().toStdString());
         }
     }
@@ -96,10 +98,11 @@ ExplorerState stateFromJson(const QJsonObject& root)
     if (logits.isEmpty())
         throw JsonFieldError{QStringLiteral("logits"), QStringLiteral("missing or empty")};
     if (static_cast<std::size_t>(logits.size()) > engine::kMaxValues)  // the limit every reader applies
-        throw JsonFieldError{QStringLiteral("logits"),
-                             QStringLiteral("%1 values; the limit is %2")
-                                 .arg(QString::fromStdString(engine::groupedNumber(static_cast<std::size_t>(logits.size()))),
-                                      QString::fromStdString(engine::groupedNumber(engine::kMaxValues)))};
+        throw JsonFieldError{
+            QStringLiteral("logits"),
+            QStringLiteral("%1 values; the limit is %2")
+                .arg(QString::fromStdString(engine::groupedNumber(static_cast<std::size_t>(logits.size()))),
+                     QString::fromStdString(engine::groupedNumber(engine::kMaxValues)))};
     if (tokens.size() != logits.size())
         throw JsonFieldError{QStringLiteral("tokens"),
                              QStringLiteral("%1 names for %2 logits").arg(tokens.size()).arg(logits.size())};
@@ -133,15 +136,18 @@ ExplorerState stateFromJson(const QJsonObject& root)
         if (draw.has(QStringLiteral("seed"))) {
             const QJsonValue seed = draw.value(QStringLiteral("seed"));
             bool ok = true;
-            state.seed = seed.isString() ? seed.toString().toULongLong(&ok)
-                                         : static_cast<quint64>(JsonObjectReader::integerAt(seed, seedKey, 0, kMaxSeedNumber));
+            state.seed = seed.isString()
+                             ? seed.toString().toULongLong(&ok)
+                             : static_cast<quint64>(JsonObjectReader::integerAt(seed, seedKey, 0, kMaxSeedNumber));
             if (!ok)
-                throw JsonFieldError{seedKey, QStringLiteral("must be a whole number, got \"%1\"").arg(seed.toString())};
+                throw JsonFieldError{seedKey,
+                                     QStringLiteral("must be a whole number, got \"%1\"").arg(seed.toString())};
         }
         if (state.seed > ExplorerState::kMaxSeed)
-            throw JsonFieldError{seedKey, QStringLiteral("must be in 0..%1 (what the Explorer's seed box holds), got %2")
-                                              .arg(ExplorerState::kMaxSeed)
-                                              .arg(state.seed)};
+            throw JsonFieldError{seedKey,
+                                 QStringLiteral("must be in 0..%1 (what the Explorer's seed box holds), got %2")
+                                     .arg(ExplorerState::kMaxSeed)
+                                     .arg(state.seed)};
         state.draws = draw.integer(QStringLiteral("count"), state.draws, 1, ExplorerState::kMaxDraws);
         draw.finish();
     }
@@ -168,8 +174,8 @@ QByteArray explorerStateToJson(const ExplorerState& state)
         {QStringLiteral("logits"), logits},
         {QStringLiteral("sampler"), sampler},
         {QStringLiteral("draw"), QJsonObject{{QStringLiteral("rng"), state.rng},
-                                            {QStringLiteral("seed"), QString::number(state.seed)},
-                                            {QStringLiteral("count"), state.draws}}},
+                                             {QStringLiteral("seed"), QString::number(state.seed)},
+                                             {QStringLiteral("count"), state.draws}}},
     };
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
@@ -189,11 +195,12 @@ engine::Result<ExplorerState> explorerStateFromJson(const QByteArray& json, cons
     if (root.value(QStringLiteral("format")).toString() != kFormat)
         return fail(source, QStringLiteral("format: expected \"%1\"").arg(kFormat));
     const QJsonValue version = root.value(QStringLiteral("version"));
-    if (!version.isDouble() || version.toDouble() < 1 || version.toDouble() > ExplorerState::kVersion
-        || version.toDouble() != std::floor(version.toDouble()))
-        return fail(source, QStringLiteral("version: %1 is not one this LogitLab reads (1..%2)")
-                                .arg(version.isDouble() ? QString::number(version.toDouble()) : QStringLiteral("missing"))
-                                .arg(ExplorerState::kVersion));
+    if (!version.isDouble() || version.toDouble() < 1 || version.toDouble() > ExplorerState::kVersion ||
+        version.toDouble() != std::floor(version.toDouble()))
+        return fail(source,
+                    QStringLiteral("version: %1 is not one this LogitLab reads (1..%2)")
+                        .arg(version.isDouble() ? QString::number(version.toDouble()) : QStringLiteral("missing"))
+                        .arg(ExplorerState::kVersion));
 
     auto state = readStrictly<ExplorerState>(stateFromJson, root, source);
     if (!state)

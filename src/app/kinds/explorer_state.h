@@ -6,8 +6,8 @@
 // nobody knows is refused with the key named, never clamped or replaced by a default.
 #pragma once
 
-#include "engine/sampler/distribution.h"
 #include "engine/core/result.h"
+#include "engine/sampler/distribution.h"
 #include "engine/sampler/explorer_chain.h"
 
 #include <QByteArray>

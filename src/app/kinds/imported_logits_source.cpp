@@ -1,9 +1,9 @@
 #include "app/kinds/imported_logits_source.h"
 
-#include "engine/core/input_limits.h"
 #include "app/io/logits_file.h"
 #include "app/io/npz_member.h"
 #include "app/io/vocabulary_file.h"
+#include "engine/core/input_limits.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -19,9 +19,8 @@ QString resolvedPath(const QString& path, const QString& baseDir)
     return QDir(baseDir).filePath(path);
 }
 
-engine::Result<std::shared_ptr<const ImportedLogitsSource>> ImportedLogitsSource::open(const LoopReplaySpec& spec,
-                                                                                       const QString& baseDir,
-                                                                                       const WorkControl& control)
+engine::Result<std::shared_ptr<const ImportedLogitsSource>>
+ImportedLogitsSource::open(const LoopReplaySpec& spec, const QString& baseDir, const WorkControl& control)
 {
     using engine::Error;
     std::shared_ptr<ImportedLogitsSource> source(new ImportedLogitsSource);
@@ -34,11 +33,11 @@ engine::Result<std::shared_ptr<const ImportedLogitsSource>> ImportedLogitsSource
     source->m_array = std::move(array).value();
     const engine::TensorLayout& layout = source->m_array.layout();
     if (layout.shape.size() < 2)
-        return Error{layout.what + ": shape " + engine::shapeText(layout.shape)
-                     + " holds one distribution; a replay needs [steps, V] or [batch, steps, V]"};
+        return Error{layout.what + ": shape " + engine::shapeText(layout.shape) +
+                     " holds one distribution; a replay needs [steps, V] or [batch, steps, V]"};
     if (spec.batch < 0 || static_cast<std::uint64_t>(spec.batch) >= layout.batches())
-        return Error{layout.what + ": batch " + std::to_string(spec.batch) + " is outside shape " + engine::shapeText(layout.shape)
-                     + " (0 to " + std::to_string(layout.batches() - 1) + ")"};
+        return Error{layout.what + ": batch " + std::to_string(spec.batch) + " is outside shape " +
+                     engine::shapeText(layout.shape) + " (0 to " + std::to_string(layout.batches() - 1) + ")"};
     source->m_batch = static_cast<std::uint64_t>(spec.batch);
     source->m_steps = static_cast<std::size_t>(layout.steps());
     const std::uint64_t v = layout.vocabulary();
@@ -65,8 +64,9 @@ engine::Result<std::shared_ptr<const ImportedLogitsSource>> ImportedLogitsSource
     if (!sequences.isEmpty()) {
         // At most a prompt of kMaxValues tokens and the reply, per batch, as int64: a longer
         // array is refused before it is inflated.
-        const double most = 4096.0 + 8.0 * static_cast<double>(layout.batches())
-                                         * (static_cast<double>(source->m_steps) + static_cast<double>(engine::kMaxValues));
+        const double most =
+            4096.0 + 8.0 * static_cast<double>(layout.batches()) *
+                         (static_cast<double>(source->m_steps) + static_cast<double>(engine::kMaxValues));
         auto ids = LogitsArray::open(source->m_path, sequences, engine::ArrayValues::Integers,
                                      static_cast<qint64>(std::min(most, static_cast<double>(kMaxNpzMemberBytes))));
         if (!ids)
@@ -74,16 +74,18 @@ engine::Result<std::shared_ptr<const ImportedLogitsSource>> ImportedLogitsSource
         const engine::TensorLayout& idLayout = ids->layout();
         const std::uint64_t idBatches = idLayout.shape.size() == 2 ? idLayout.shape[0] : 1;
         if (idBatches != layout.batches())
-            return Error{idLayout.what + ": shape " + engine::shapeText(idLayout.shape) + " holds " + std::to_string(idBatches)
-                         + " sequences; expected one per batch of the logits " + engine::shapeText(layout.shape)};
+            return Error{idLayout.what + ": shape " + engine::shapeText(idLayout.shape) + " holds " +
+                         std::to_string(idBatches) + " sequences; expected one per batch of the logits " +
+                         engine::shapeText(layout.shape)};
         auto tokens = ids->tokenIds(source->m_batch, v);
         if (!tokens)
             return Error{tokens.error()};
         // generate's sequences are the prompt then one token per step: the last `steps` are the reply.
         if (tokens->size() < source->m_steps)
-            return Error{idLayout.what + ": shape " + engine::shapeText(idLayout.shape) + ": " + std::to_string(tokens->size())
-                         + " tokens, but the logits have " + std::to_string(source->m_steps)
-                         + " steps; expected at least one token per step (the prompt, then the reply)"};
+            return Error{idLayout.what + ": shape " + engine::shapeText(idLayout.shape) + ": " +
+                         std::to_string(tokens->size()) + " tokens, but the logits have " +
+                         std::to_string(source->m_steps) +
+                         " steps; expected at least one token per step (the prompt, then the reply)"};
         const auto promptLength = static_cast<std::ptrdiff_t>(tokens->size() - source->m_steps);
         source->m_prompt.assign(tokens->begin(), tokens->begin() + promptLength);
         source->m_actual.assign(tokens->begin() + promptLength, tokens->end());

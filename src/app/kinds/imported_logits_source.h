@@ -5,9 +5,9 @@
 // file is opened (NaN, +inf refused there, with progress and cancel), so stepping never fails.
 #pragma once
 
-#include "app/run/experiment_runner.h"
 #include "app/io/logits_array.h"
 #include "app/kinds/loop_spec.h"
+#include "app/run/experiment_runner.h"
 #include "engine/core/result.h"
 #include "engine/models/step_logits_source.h"
 
@@ -22,8 +22,8 @@ namespace logitlab::app {
 class ImportedLogitsSource final : public engine::StepLogitsSource {
 public:
     // `baseDir` is where a relative path starts. Errors name the file, the field and the place.
-    static engine::Result<std::shared_ptr<const ImportedLogitsSource>> open(const LoopReplaySpec& spec, const QString& baseDir,
-                                                                            const WorkControl& control = {});
+    static engine::Result<std::shared_ptr<const ImportedLogitsSource>>
+    open(const LoopReplaySpec& spec, const QString& baseDir, const WorkControl& control = {});
 
     std::size_t vocabSize() const override { return m_tokens.size(); }
     const std::vector<std::string>& tokens() const override { return m_tokens; }

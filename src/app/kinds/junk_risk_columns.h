@@ -18,10 +18,14 @@ template <class Row>
 std::vector<ResultColumn> junkRiskSettingColumns(const std::shared_ptr<const std::vector<Row>>& rows)
 {
     using Kind = ResultColumn::Kind;
-    return {columnOf(rows, QStringLiteral("setting"), QObject::tr("setting"), Kind::Text,
-                     [](const Row& r) { return QString::fromStdString(r.setting); }, QObject::tr("The decoding setting's label.")),
-            columnOf(rows, QStringLiteral("chain"), QObject::tr("chain"), Kind::Text,
-                     [](const Row& r) { return QString::fromStdString(r.chain); }, QObject::tr("The setting's sampler chain."))};
+    return {columnOf(
+                rows, QStringLiteral("setting"), QObject::tr("setting"), Kind::Text,
+                [](const Row& r) { return QString::fromStdString(r.setting); },
+                QObject::tr("The decoding setting's label.")),
+            columnOf(
+                rows, QStringLiteral("chain"), QObject::tr("chain"), Kind::Text,
+                [](const Row& r) { return QString::fromStdString(r.chain); },
+                QObject::tr("The setting's sampler chain."))};
 }
 
 // `withJunk` explains replies_with_junk ("among their first N", "... first n").
@@ -33,16 +37,21 @@ std::vector<ResultColumn> junkRiskMonteCarloColumns(const std::shared_ptr<const 
     // No interval without replies (the analytic-only rows of a run with replies = 0).
     const auto sampled = [](const Row& r, double value) { return r.replies ? value : NAN; };
     return {
-        columnOf(rows, QStringLiteral("replies"), QObject::tr("replies"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.replies); }, QObject::tr("Monte Carlo replies drawn.")),
-        columnOf(rows, QStringLiteral("replies_with_junk"), QObject::tr("with junk"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.repliesWithJunk); }, withJunk),
-        columnOf(rows, QStringLiteral("p_any_mc"), QObject::tr("P(junk) Monte Carlo"), Kind::Real,
-                 [sampled](const Row& r) { return sampled(r, r.monteCarlo); }, QObject::tr("Share of replies with junk.")),
-        columnOf(rows, QStringLiteral("p_any_mc_low"), QObject::tr("95% low"), Kind::Real,
-                 [sampled](const Row& r) { return sampled(r, r.low); }, QObject::tr("95% Wilson interval, low end.")),
-        columnOf(rows, QStringLiteral("p_any_mc_high"), QObject::tr("95% high"), Kind::Real,
-                 [sampled](const Row& r) { return sampled(r, r.high); }, QObject::tr("95% Wilson interval, high end.")),
+        columnOf(
+            rows, QStringLiteral("replies"), QObject::tr("replies"), Kind::Integer,
+            [](const Row& r) { return qint64(r.replies); }, QObject::tr("Monte Carlo replies drawn.")),
+        columnOf(
+            rows, QStringLiteral("replies_with_junk"), QObject::tr("with junk"), Kind::Integer,
+            [](const Row& r) { return qint64(r.repliesWithJunk); }, withJunk),
+        columnOf(
+            rows, QStringLiteral("p_any_mc"), QObject::tr("P(junk) Monte Carlo"), Kind::Real,
+            [sampled](const Row& r) { return sampled(r, r.monteCarlo); }, QObject::tr("Share of replies with junk.")),
+        columnOf(
+            rows, QStringLiteral("p_any_mc_low"), QObject::tr("95% low"), Kind::Real,
+            [sampled](const Row& r) { return sampled(r, r.low); }, QObject::tr("95% Wilson interval, low end.")),
+        columnOf(
+            rows, QStringLiteral("p_any_mc_high"), QObject::tr("95% high"), Kind::Real,
+            [sampled](const Row& r) { return sampled(r, r.high); }, QObject::tr("95% Wilson interval, high end.")),
     };
 }
 

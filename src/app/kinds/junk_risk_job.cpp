@@ -1,9 +1,9 @@
 #include "app/kinds/junk_risk_job.h"
 
-#include "app/text/counted.h"
 #include "app/kinds/junk_risk_columns.h"
 #include "app/kinds/junk_risk_tallies.h"
 #include "app/kinds/reply_junk_risk_job.h"
+#include "app/text/counted.h"
 #include "engine/core/work_limits.h"
 
 #include <QDir>
@@ -48,7 +48,8 @@ JunkRiskOutcome runJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, co
         // The chart draws at most 1,000 Monte Carlo points a setting (junk_risk_chart.cpp).
         e.chartPoints = std::min(static_cast<double>(parameters->lengths.size()), 1000.0) * settings;
         e.memoryBytes = e.outputRows * 256.0;
-        if (auto problem = engine::checkEstimate("lengths", e, "ask for fewer lengths or fewer settings (a point per length and setting)"))
+        if (auto problem = engine::checkEstimate(
+                "lengths", e, "ask for fewer lengths or fewer settings (a point per length and setting)"))
             return fail(*problem);
     }
     const auto cancelled = [&control] { return control.isCancelled && control.isCancelled(); };
@@ -122,22 +123,29 @@ ResultTable junkRiskTable(std::vector<engine::JunkRiskRow> rows)
     table.rows = shared->size();
     table.columns = junkRiskSettingColumns(shared);
     for (ResultColumn& column : std::vector<ResultColumn>{
-             columnOf(shared, QStringLiteral("n"), QObject::tr("N"), Kind::Integer, [](const Row& r) { return qint64(r.length); },
-                      QObject::tr("Reply length in tokens.")),
-             columnOf(shared, QStringLiteral("q_before"), QObject::tr("q before"), Kind::Real, [](const Row& r) { return r.qBefore; },
-                      QObject::tr("Junk mass per step in the model's distribution (T = 1, no filter).")),
-             columnOf(shared, QStringLiteral("q_after"), QObject::tr("q after"), Kind::Real, [](const Row& r) { return r.qAfter; },
-                      QObject::tr("Junk mass per step after the setting's chain.")),
-             columnOf(shared, QStringLiteral("p_any_analytic"), QObject::tr("P(junk) analytic"), Kind::Real,
-                      [](const Row& r) { return r.analytic; }, QObject::tr("1 - (1 - q after)^N.")),
-             columnOf(shared, QStringLiteral("expected_junk"), QObject::tr("N·q"), Kind::Real,
-                      [](const Row& r) { return r.expectedCount; }, QObject::tr("Expected junk tokens per reply."))})
+             columnOf(
+                 shared, QStringLiteral("n"), QObject::tr("N"), Kind::Integer,
+                 [](const Row& r) { return qint64(r.length); }, QObject::tr("Reply length in tokens.")),
+             columnOf(
+                 shared, QStringLiteral("q_before"), QObject::tr("q before"), Kind::Real,
+                 [](const Row& r) { return r.qBefore; },
+                 QObject::tr("Junk mass per step in the model's distribution (T = 1, no filter).")),
+             columnOf(
+                 shared, QStringLiteral("q_after"), QObject::tr("q after"), Kind::Real,
+                 [](const Row& r) { return r.qAfter; }, QObject::tr("Junk mass per step after the setting's chain.")),
+             columnOf(
+                 shared, QStringLiteral("p_any_analytic"), QObject::tr("P(junk) analytic"), Kind::Real,
+                 [](const Row& r) { return r.analytic; }, QObject::tr("1 - (1 - q after)^N.")),
+             columnOf(
+                 shared, QStringLiteral("expected_junk"), QObject::tr("N·q"), Kind::Real,
+                 [](const Row& r) { return r.expectedCount; }, QObject::tr("Expected junk tokens per reply."))})
         table.columns.push_back(std::move(column));
-    for (ResultColumn& column : junkRiskMonteCarloColumns(shared, QObject::tr("Replies holding at least one junk token.")))
+    for (ResultColumn& column :
+         junkRiskMonteCarloColumns(shared, QObject::tr("Replies holding at least one junk token.")))
         table.columns.push_back(std::move(column));
-    table.columns.push_back(columnOf(shared, QStringLiteral("mean_junk_mc"), QObject::tr("junk per reply"), Kind::Real,
-                                     [](const Row& r) { return r.replies ? r.meanCount : NAN; },
-                                     QObject::tr("Junk tokens per sampled reply.")));
+    table.columns.push_back(columnOf(
+        shared, QStringLiteral("mean_junk_mc"), QObject::tr("junk per reply"), Kind::Real,
+        [](const Row& r) { return r.replies ? r.meanCount : NAN; }, QObject::tr("Junk tokens per sampled reply.")));
     return table;
 }
 

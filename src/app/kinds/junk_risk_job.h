@@ -3,13 +3,13 @@
 // rows into CSV with provenance. Used by the CLI and the GUI page alike.
 #pragma once
 
+#include "app/io/provenance.h"
 #include "app/kinds/experiment_result.h"
+#include "app/kinds/junk_risk_spec.h"
+#include "app/kinds/result_table.h"
 #include "app/run/experiment_runner.h"
 #include "engine/experiments/junk_risk.h"
-#include "app/kinds/junk_risk_spec.h"
-#include "app/io/provenance.h"
 #include "engine/experiments/reply_junk_risk.h"
-#include "app/kinds/result_table.h"
 
 #include <QString>
 #include <QStringList>
@@ -20,12 +20,12 @@ namespace logitlab::app {
 
 struct JunkRiskOutcome {
     RunStatus status;
-    std::vector<engine::JunkRiskRow> rows; // empty unless status.finished()
+    std::vector<engine::JunkRiskRow> rows;  // empty unless status.finished()
     // Along a reply (spec.alongReply()): one row per (setting, step) instead of `rows`.
     std::vector<engine::ReplyJunkRiskRow> replyRows;
-    std::uint64_t draws = 0;               // tokens actually sampled
-    std::size_t junkCount = 0;             // how many tokens the junk definition makes junk
-    QStringList junkNames;                 // the first junk tokens by name ("#id" without names)
+    std::uint64_t draws = 0;    // tokens actually sampled
+    std::size_t junkCount = 0;  // how many tokens the junk definition makes junk
+    QStringList junkNames;      // the first junk tokens by name ("#id" without names)
     double seconds = 0.0;
 };
 
@@ -36,7 +36,6 @@ inline constexpr std::size_t kNamedJunkTokens = 12;
 // back as Failed with a message starting with `source`.
 JunkRiskOutcome runJunkRisk(const JunkRiskSpec& spec, const QString& baseDir, const QString& source, int threads,
                             const WorkControl& control);
-
 
 // Every parameter, and the experiment file's canonical JSON. Not the thread count: the CSV must
 // be byte-identical for any thread count.
@@ -55,4 +54,4 @@ ResultTable junkRiskTable(std::vector<engine::JunkRiskRow> rows);
 QString junkRiskCsv(const Provenance& provenance, const std::vector<engine::JunkRiskRow>& rows);
 QString junkRiskCsv(const Provenance& provenance, const std::vector<engine::ReplyJunkRiskRow>& rows);
 
-} // namespace logitlab::app
+}  // namespace logitlab::app

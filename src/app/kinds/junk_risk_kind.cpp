@@ -12,7 +12,8 @@ const ExperimentKind& junkRiskKind()
     static const SpecKind<JunkRiskSpec> kind(
         QStringLiteral("junk-risk"), QObject::tr("Junk risk"), parseJunkRisk,
         [](const JunkRiskSpec& spec, const RunContext& c) {
-            return junkRiskResult(spec, c.baseDir, runJunkRisk(spec, c.baseDir, c.source, c.threads, c.control), c.threads);
+            return junkRiskResult(spec, c.baseDir, runJunkRisk(spec, c.baseDir, c.source, c.threads, c.control),
+                                  c.threads);
         });
     return kind;
 }

@@ -2,9 +2,9 @@
 
 #include "app/io/json_object_reader.h"
 #include "app/io/logits_file.h"
-#include "engine/rng/rng_factory.h"
 #include "app/io/save_text.h"
 #include "engine/models/synthetic_logits.h"
+#include "engine/rng/rng_factory.h"
 
 #include <QDir>
 #include <QFile>
@@ -66,9 +66,11 @@ LengthSpec readLengths(JsonObjectReader& parent)
         if (items.isEmpty() || items.size() > kMaxLengths)
             throw JsonFieldError{key, QStringLiteral("must hold 1..%1 lengths").arg(kMaxLengths)};
         for (qsizetype i = 0; i < items.size(); ++i) {
-            const qint64 n = JsonObjectReader::integerAt(items[i], key + QLatin1Char('.') + QString::number(i), 1, maxLength);
+            const qint64 n =
+                JsonObjectReader::integerAt(items[i], key + QLatin1Char('.') + QString::number(i), 1, maxLength);
             if (!l.list.isEmpty() && n <= l.list.back())
-                throw JsonFieldError{key + QLatin1Char('.') + QString::number(i), QStringLiteral("lengths must be ascending without repeats")};
+                throw JsonFieldError{key + QLatin1Char('.') + QString::number(i),
+                                     QStringLiteral("lengths must be ascending without repeats")};
             l.list << n;
         }
         return l;
@@ -87,7 +89,8 @@ LengthSpec readLengths(JsonObjectReader& parent)
         l.step = r.integer(QStringLiteral("step"), l.step, 1, maxLength);
     r.finish();
     if (!l.logSpacing && (l.to - l.from) / l.step + 1 > kMaxLengths)
-        throw JsonFieldError{r.keyPath(QStringLiteral("step")), QStringLiteral("gives more than %1 lengths").arg(kMaxLengths)};
+        throw JsonFieldError{r.keyPath(QStringLiteral("step")),
+                             QStringLiteral("gives more than %1 lengths").arg(kMaxLengths)};
     return l;
 }
 
@@ -101,8 +104,9 @@ JunkRiskSpec readSpec(const QJsonObject& root)
         spec.name = header.name;
         spec.description = header.description;
         if (r.has(QStringLiteral("distribution")))
-            throw JsonFieldError{QStringLiteral("reply"), QStringLiteral("give either \"reply\" (the built-in model) or "
-                                                                         "\"distribution\", not both")};
+            throw JsonFieldError{QStringLiteral("reply"),
+                                 QStringLiteral("give either \"reply\" (the built-in model) or "
+                                                "\"distribution\", not both")};
         JsonObjectReader reply(r.object(QStringLiteral("reply")), QStringLiteral("reply"));
         spec.reply = readReply(reply);
     } else {
@@ -128,8 +132,9 @@ JunkRiskSpec readSpec(const QJsonObject& root)
 
     // Along a reply every step is a length: the rows are the reply's steps.
     if (spec.alongReply() && r.has(QStringLiteral("lengths")))
-        throw JsonFieldError{QStringLiteral("lengths"), QStringLiteral("not used along a reply: there is one row per step "
-                                                                       "of the reply")};
+        throw JsonFieldError{QStringLiteral("lengths"),
+                             QStringLiteral("not used along a reply: there is one row per step "
+                                            "of the reply")};
     if (!spec.alongReply())
         spec.lengths = readLengths(r);
     spec.replies = r.integer(QStringLiteral("replies"), spec.replies, 0, engine::JunkRiskExperiment::kMaxReplies);
@@ -161,7 +166,8 @@ std::vector<std::int64_t> LengthSpec::expand() const
     // Geometric spacing rounded to whole tokens; rounding can repeat small lengths, so dedupe.
     const double ratio = std::log(static_cast<double>(to) / static_cast<double>(from));
     for (qint64 i = 0; i < points; ++i) {
-        const double x = static_cast<double>(from) * std::exp(ratio * static_cast<double>(i) / static_cast<double>(points - 1));
+        const double x =
+            static_cast<double>(from) * std::exp(ratio * static_cast<double>(i) / static_cast<double>(points - 1));
         const auto n = std::clamp<std::int64_t>(std::llround(x), from, to);
         if (out.empty() || n > out.back())
             out.push_back(n);
@@ -214,9 +220,10 @@ QJsonObject toJson(const JunkRiskSpec& spec)
             list.append(n);
         lengths = list;
     } else {
-        QJsonObject range{{QStringLiteral("from"), spec.lengths.from},
-                          {QStringLiteral("to"), spec.lengths.to},
-                          {QStringLiteral("spacing"), spec.lengths.logSpacing ? QStringLiteral("log") : QStringLiteral("linear")}};
+        QJsonObject range{
+            {QStringLiteral("from"), spec.lengths.from},
+            {QStringLiteral("to"), spec.lengths.to},
+            {QStringLiteral("spacing"), spec.lengths.logSpacing ? QStringLiteral("log") : QStringLiteral("linear")}};
         if (spec.lengths.logSpacing)
             range.insert(QStringLiteral("points"), spec.lengths.points);
         else

@@ -5,12 +5,12 @@
 #pragma once
 
 #include "app/io/experiment_file.h"
+#include "app/kinds/step_source.h"
+#include "engine/core/result.h"
 #include "engine/experiments/junk_definition.h"
 #include "engine/experiments/junk_risk.h"
 #include "engine/experiments/reply_junk_risk.h"
-#include "engine/core/result.h"
 #include "engine/sampler/sampler_settings.h"
-#include "app/kinds/step_source.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -24,7 +24,7 @@ namespace logitlab::app {
 
 // An explicit list, or a range: from..to in steps, or `points` log-spaced values.
 struct LengthSpec {
-    QList<qint64> list; // used when !isRange
+    QList<qint64> list;  // used when !isRange
     bool isRange = false;
     qint64 from = 1;
     qint64 to = 1000;
@@ -32,7 +32,7 @@ struct LengthSpec {
     bool logSpacing = false;
     qint64 points = 30;
 
-    std::vector<std::int64_t> expand() const; // ascending, distinct
+    std::vector<std::int64_t> expand() const;  // ascending, distinct
     friend bool operator==(const LengthSpec&, const LengthSpec&) = default;
 };
 
@@ -49,7 +49,7 @@ struct JunkRiskSpec {
     qint64 replies = 10000;
     qint64 seed = 42;
     QString rng = QStringLiteral("mt19937_64");
-    bool logLengthAxis = true; // chart.log_n
+    bool logLengthAxis = true;  // chart.log_n
 
     bool alongReply() const { return reply.has_value() || distribution.steps.has_value(); }
 
@@ -65,11 +65,11 @@ engine::Result<JunkRiskSpec> parseJunkRiskText(const QByteArray& json, const QSt
 engine::Result<JunkRiskSpec> readJunkRiskFile(const QString& path);
 
 QJsonObject toJson(const JunkRiskSpec& spec);
-QString writeJunkRiskFile(const QString& path, const JunkRiskSpec& spec); // error message or empty
+QString writeJunkRiskFile(const QString& path, const JunkRiskSpec& spec);  // error message or empty
 
 // Everything the engine needs; errors name the file.
 engine::Result<engine::JunkRiskParameters> toParameters(const JunkRiskSpec& spec, const QString& baseDir);
 // Along a reply: the settings, junk, replies, seed and rng (the steps come from step_source.h).
 engine::Result<engine::ReplyJunkRiskParameters> toReplyParameters(const JunkRiskSpec& spec);
 
-} // namespace logitlab::app
+}  // namespace logitlab::app

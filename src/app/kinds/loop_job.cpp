@@ -1,12 +1,12 @@
 #include "app/kinds/loop_job.h"
 
-#include "engine/models/builtin_model.h"
-#include "engine/sampler/chain_text.h"
-#include "app/text/counted.h"
 #include "app/io/file_sha256.h"
 #include "app/kinds/imported_logits_source.h"
-#include "engine/rng/rng_factory.h"
+#include "app/text/counted.h"
+#include "engine/models/builtin_model.h"
 #include "engine/models/word_tokens.h"
+#include "engine/rng/rng_factory.h"
+#include "engine/sampler/chain_text.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -54,10 +54,7 @@ LoopTrack trackOf(const engine::GenerationLoop& loop, const QString& label)
     return track;
 }
 
-LoopOutcome runLoop(const LoopSpec& spec, const WorkControl& control)
-{
-    return runLoop(spec, QString(), control);
-}
+LoopOutcome runLoop(const LoopSpec& spec, const WorkControl& control) { return runLoop(spec, QString(), control); }
 
 LoopOutcome runLoop(const LoopSpec& spec, const QString& baseDir, const WorkControl& control,
                     std::shared_ptr<const engine::StepLogitsSource> source)
@@ -119,7 +116,8 @@ LoopOutcome runLoop(const LoopSpec& spec, const QString& baseDir, const WorkCont
             words.push_back(loop.vocabulary()[static_cast<std::size_t>(id)]);
         outcome.promptText = QString::fromStdString(engine::joinWordTokens(words));
     } else {
-        outcome.promptText = QString::fromStdString(engine::joinWordTokens(engine::wordTokens(spec.prompt.toStdString())));
+        outcome.promptText =
+            QString::fromStdString(engine::joinWordTokens(engine::wordTokens(spec.prompt.toStdString())));
     }
     outcome.vocabulary = loop.vocabulary();
     outcome.draws = done;
@@ -138,14 +136,17 @@ Provenance loopProvenance(const LoopSpec& spec, const QString& baseDir)
         const auto sha = [&baseDir](const QString& path) {
             return fileSha256(resolvedPath(path, baseDir)).value_or(QStringLiteral("unreadable"));
         };
-        p.add(QStringLiteral("model"), QStringLiteral("replay of a model's dump, teacher-forced (the history is the model's own tokens)"))
+        p.add(QStringLiteral("model"),
+              QStringLiteral("replay of a model's dump, teacher-forced (the history is the model's own tokens)"))
             .add(QStringLiteral("logits-file"), QStringLiteral("%1 sha256=%2").arg(r.path, sha(r.path)))
             .add(QStringLiteral("array"), r.array.isEmpty() ? QStringLiteral("(the only one)") : r.array)
             .add(QStringLiteral("batch"), QString::number(r.batch))
-            .add(QStringLiteral("sequences"), r.sequences ? (r.sequences->isEmpty() ? QStringLiteral("none") : *r.sequences)
-                                                          : QStringLiteral("'sequences' when the file has it"));
+            .add(QStringLiteral("sequences"), r.sequences
+                                                  ? (r.sequences->isEmpty() ? QStringLiteral("none") : *r.sequences)
+                                                  : QStringLiteral("'sequences' when the file has it"));
         if (!r.vocabularyFile.isEmpty())
-            p.add(QStringLiteral("vocabulary-file"), QStringLiteral("%1 sha256=%2").arg(r.vocabularyFile, sha(r.vocabularyFile)));
+            p.add(QStringLiteral("vocabulary-file"),
+                  QStringLiteral("%1 sha256=%2").arg(r.vocabularyFile, sha(r.vocabularyFile)));
         p.add(QStringLiteral("steps"), spec.steps ? QString::number(spec.steps) : QStringLiteral("all of the file's"));
     } else {
         const auto model = engine::builtinModel();
@@ -156,9 +157,9 @@ Provenance loopProvenance(const LoopSpec& spec, const QString& baseDir)
             .add(QStringLiteral("prompt"), spec.prompt)
             .add(QStringLiteral("steps"), QString::number(spec.steps));
     }
-    p
-        .add(QStringLiteral("semantics"), spec.semantics)
-        .add(QStringLiteral("chain"), chain ? QString::fromStdString(engine::formatChain(chain.value(), true)) : spec.chain)
+    p.add(QStringLiteral("semantics"), spec.semantics)
+        .add(QStringLiteral("chain"),
+             chain ? QString::fromStdString(engine::formatChain(chain.value(), true)) : spec.chain)
         .add(QStringLiteral("arithmetic"), arithmeticUsed(spec.semantics, spec.arithmetic))
         .add(QStringLiteral("rng"), spec.rng)
         .add(QStringLiteral("seed"), QString::number(spec.seed))
@@ -194,60 +195,83 @@ ResultTable loopStepsTable(std::shared_ptr<const std::vector<LoopStepRow>> share
     table.title = QObject::tr("Steps");
     table.rows = shared->size();
     table.columns = {
-        columnOf(shared, QStringLiteral("run"), QObject::tr("run"), Kind::Text, [](const Row& r) { return r.run; },
-                 QObject::tr("main, or the branch")),
-        columnOf(shared, QStringLiteral("step"), QObject::tr("step"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.step.index); }, QObject::tr("0-based step: one forward pass each")),
-        columnOf(shared, QStringLiteral("token"), QObject::tr("token"), Kind::Text,
-                 [](const Row& r) { return r.token == QStringLiteral("\n") ? QStringLiteral("\\n") : r.token; },
-                 QObject::tr("The chosen token (\\n: a paragraph break)")),
-        columnOf(shared, QStringLiteral("token_id"), QObject::tr("id"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.step.token); }, QObject::tr("The token's id in the model's vocabulary")),
-        columnOf(shared, QStringLiteral("forced"), QObject::tr("forced"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.step.forced ? 1 : 0); }, QObject::tr("1 when a branch chose the token")),
-        columnOf(shared, QStringLiteral("probability"), QObject::tr("p"), Kind::Real,
-                 [](const Row& r) { return r.step.probability; },
-                 QObject::tr("Its probability after the chain: what the draw used (0 for a forced token the chain cut)")),
-        columnOf(shared, QStringLiteral("model_probability"), QObject::tr("p model"), Kind::Real,
-                 [](const Row& r) { return r.step.modelProbability; }, QObject::tr("Its probability in the model's own distribution")),
-        columnOf(shared, QStringLiteral("rank"), QObject::tr("rank"), Kind::Integer, [](const Row& r) { return qint64(r.step.rank); },
-                 QObject::tr("1 = the model's most likely token")),
-        columnOf(shared, QStringLiteral("entropy_bits"), QObject::tr("entropy (bits)"), Kind::Real,
-                 [](const Row& r) { return r.step.entropyBits; }, QObject::tr("Entropy of the model's distribution at this step")),
-        columnOf(shared, QStringLiteral("survivors"), QObject::tr("survivors"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.step.survivors); }, QObject::tr("Tokens the chain left with p > 0")),
-        columnOf(shared, QStringLiteral("cut_mass"), QObject::tr("cut mass"), Kind::Real, [](const Row& r) { return r.step.cutMass; },
-                 QObject::tr("The model's probability the chain removed")),
-        columnOf(shared, QStringLiteral("mirostat_mu"), QObject::tr("mirostat mu"), Kind::Real, [](const Row& r) { return r.step.mu; },
-                 QObject::tr("Mirostat's mu before the step (empty without mirostat)")),
+        columnOf(
+            shared, QStringLiteral("run"), QObject::tr("run"), Kind::Text, [](const Row& r) { return r.run; },
+            QObject::tr("main, or the branch")),
+        columnOf(
+            shared, QStringLiteral("step"), QObject::tr("step"), Kind::Integer,
+            [](const Row& r) { return qint64(r.step.index); }, QObject::tr("0-based step: one forward pass each")),
+        columnOf(
+            shared, QStringLiteral("token"), QObject::tr("token"), Kind::Text,
+            [](const Row& r) { return r.token == QStringLiteral("\n") ? QStringLiteral("\\n") : r.token; },
+            QObject::tr("The chosen token (\\n: a paragraph break)")),
+        columnOf(
+            shared, QStringLiteral("token_id"), QObject::tr("id"), Kind::Integer,
+            [](const Row& r) { return qint64(r.step.token); }, QObject::tr("The token's id in the model's vocabulary")),
+        columnOf(
+            shared, QStringLiteral("forced"), QObject::tr("forced"), Kind::Integer,
+            [](const Row& r) { return qint64(r.step.forced ? 1 : 0); }, QObject::tr("1 when a branch chose the token")),
+        columnOf(
+            shared, QStringLiteral("probability"), QObject::tr("p"), Kind::Real,
+            [](const Row& r) { return r.step.probability; },
+            QObject::tr("Its probability after the chain: what the draw used (0 for a forced token the chain cut)")),
+        columnOf(
+            shared, QStringLiteral("model_probability"), QObject::tr("p model"), Kind::Real,
+            [](const Row& r) { return r.step.modelProbability; },
+            QObject::tr("Its probability in the model's own distribution")),
+        columnOf(
+            shared, QStringLiteral("rank"), QObject::tr("rank"), Kind::Integer,
+            [](const Row& r) { return qint64(r.step.rank); }, QObject::tr("1 = the model's most likely token")),
+        columnOf(
+            shared, QStringLiteral("entropy_bits"), QObject::tr("entropy (bits)"), Kind::Real,
+            [](const Row& r) { return r.step.entropyBits; },
+            QObject::tr("Entropy of the model's distribution at this step")),
+        columnOf(
+            shared, QStringLiteral("survivors"), QObject::tr("survivors"), Kind::Integer,
+            [](const Row& r) { return qint64(r.step.survivors); }, QObject::tr("Tokens the chain left with p > 0")),
+        columnOf(
+            shared, QStringLiteral("cut_mass"), QObject::tr("cut mass"), Kind::Real,
+            [](const Row& r) { return r.step.cutMass; }, QObject::tr("The model's probability the chain removed")),
+        columnOf(
+            shared, QStringLiteral("mirostat_mu"), QObject::tr("mirostat mu"), Kind::Real,
+            [](const Row& r) { return r.step.mu; },
+            QObject::tr("Mirostat's mu before the step (empty without mirostat)")),
     };
     if (!replay)
         return table;
     // A replay: the model's own token against the pick, and how the chain saw it.
     const auto escaped = [](const QString& t) { return t == QStringLiteral("\n") ? QStringLiteral("\\n") : t; };
-    table.columns.insert(table.columns.end(), {
-                  columnOf(shared, QStringLiteral("actual_token"), QObject::tr("model's token"), Kind::Text,
-                              [escaped](const Row& r) { return escaped(r.actual); },
-                              QObject::tr("The token the model produced here (the file's sequences), or the argmax when unknown"))
-                  , columnOf(shared, QStringLiteral("actual_id"), QObject::tr("its id"), Kind::Integer,
-                              [](const Row& r) { return qint64(r.step.actual); })
-                  , columnOf(shared, QStringLiteral("actual_known"), QObject::tr("known"), Kind::Integer,
-                              [](const Row& r) { return qint64(r.step.actualKnown ? 1 : 0); },
-                              QObject::tr("1 when the file gave the model's token; 0: the argmax stands in"))
-                  , columnOf(shared, QStringLiteral("match"), QObject::tr("match"), Kind::Integer,
-                              [](const Row& r) { return qint64(r.step.matches() ? 1 : 0); },
-                              QObject::tr("1 when the sampler picked the model's token"))
-                  , columnOf(shared, QStringLiteral("actual_probability"), QObject::tr("its p"), Kind::Real,
-                              [](const Row& r) { return r.step.actualProbability; },
-                              QObject::tr("The model's token's probability after the chain (0 when cut)"))
-                  , columnOf(shared, QStringLiteral("actual_model_probability"), QObject::tr("its p model"), Kind::Real,
-                              [](const Row& r) { return r.step.actualModelProbability; },
-                              QObject::tr("The model's token's probability in the model's own distribution"))
-                  , columnOf(shared, QStringLiteral("actual_rank"), QObject::tr("its rank"), Kind::Integer,
-                              [](const Row& r) { return qint64(r.step.actualRank); }, QObject::tr("1 = the most likely token"))
-                  , columnOf(shared, QStringLiteral("actual_cut"), QObject::tr("cut"), Kind::Integer,
-                              [](const Row& r) { return qint64(r.step.actualCut ? 1 : 0); },
-                              QObject::tr("1 when the chain removed the model's token: this sampler could not have produced it"))});
+    table.columns.insert(
+        table.columns.end(),
+        {columnOf(
+             shared, QStringLiteral("actual_token"), QObject::tr("model's token"), Kind::Text,
+             [escaped](const Row& r) { return escaped(r.actual); },
+             QObject::tr("The token the model produced here (the file's sequences), or the argmax when unknown")),
+         columnOf(shared, QStringLiteral("actual_id"), QObject::tr("its id"), Kind::Integer,
+                  [](const Row& r) { return qint64(r.step.actual); }),
+         columnOf(
+             shared, QStringLiteral("actual_known"), QObject::tr("known"), Kind::Integer,
+             [](const Row& r) { return qint64(r.step.actualKnown ? 1 : 0); },
+             QObject::tr("1 when the file gave the model's token; 0: the argmax stands in")),
+         columnOf(
+             shared, QStringLiteral("match"), QObject::tr("match"), Kind::Integer,
+             [](const Row& r) { return qint64(r.step.matches() ? 1 : 0); },
+             QObject::tr("1 when the sampler picked the model's token")),
+         columnOf(
+             shared, QStringLiteral("actual_probability"), QObject::tr("its p"), Kind::Real,
+             [](const Row& r) { return r.step.actualProbability; },
+             QObject::tr("The model's token's probability after the chain (0 when cut)")),
+         columnOf(
+             shared, QStringLiteral("actual_model_probability"), QObject::tr("its p model"), Kind::Real,
+             [](const Row& r) { return r.step.actualModelProbability; },
+             QObject::tr("The model's token's probability in the model's own distribution")),
+         columnOf(
+             shared, QStringLiteral("actual_rank"), QObject::tr("its rank"), Kind::Integer,
+             [](const Row& r) { return qint64(r.step.actualRank); }, QObject::tr("1 = the most likely token")),
+         columnOf(
+             shared, QStringLiteral("actual_cut"), QObject::tr("cut"), Kind::Integer,
+             [](const Row& r) { return qint64(r.step.actualCut ? 1 : 0); },
+             QObject::tr("1 when the chain removed the model's token: this sampler could not have produced it"))});
     return table;
 }
 
@@ -274,16 +298,20 @@ ResultTable loopTextTable(const LoopOutcome& outcome)
     table.title = QObject::tr("Text");
     table.rows = shared->size();
     table.columns = {
-        columnOf(shared, QStringLiteral("run"), QObject::tr("run"), Kind::Text, [](const Row& r) { return r.track.label; }),
+        columnOf(shared, QStringLiteral("run"), QObject::tr("run"), Kind::Text,
+                 [](const Row& r) { return r.track.label; }),
         columnOf(shared, QStringLiteral("tokens"), QObject::tr("tokens"), Kind::Integer,
                  [](const Row& r) { return qint64(r.track.steps.size()); }),
-        columnOf(shared, QStringLiteral("first_divergent_step"), QObject::tr("differs from step"), Kind::Integer,
-                 [](const Row& r) { return r.divergesAt < 0 ? QVariant() : QVariant(r.divergesAt); },
-                 QObject::tr("The first step where this run chose another token than the main run")),
-        columnOf(shared, QStringLiteral("probability_gap"), QObject::tr("p gap there"), Kind::Real,
-                 [](const Row& r) { return r.gap; },
-                 QObject::tr("The model's probability of the main run's token minus this run's, at that step")),
-        columnOf(shared, QStringLiteral("text"), QObject::tr("text"), Kind::Text, [](const Row& r) { return r.track.text; }),
+        columnOf(
+            shared, QStringLiteral("first_divergent_step"), QObject::tr("differs from step"), Kind::Integer,
+            [](const Row& r) { return r.divergesAt < 0 ? QVariant() : QVariant(r.divergesAt); },
+            QObject::tr("The first step where this run chose another token than the main run")),
+        columnOf(
+            shared, QStringLiteral("probability_gap"), QObject::tr("p gap there"), Kind::Real,
+            [](const Row& r) { return r.gap; },
+            QObject::tr("The model's probability of the main run's token minus this run's, at that step")),
+        columnOf(shared, QStringLiteral("text"), QObject::tr("text"), Kind::Text,
+                 [](const Row& r) { return r.track.text; }),
     };
     return table;
 }
@@ -318,7 +346,9 @@ ExperimentResult loopResult(const LoopSpec& spec, LoopOutcome outcome, const QSt
     result.provenance = loopProvenance(spec, baseDir);
     result.tables = {loopStepsTable(outcome.tracks), loopTextTable(outcome)};
     const std::size_t ran = outcome.tracks.empty() ? 0 : outcome.tracks.front().steps.size();
-    QString summary = QObject::tr("%1: %2 in %3 s").arg(spec.name, counted(qint64(ran), "step", "steps")).arg(outcome.seconds, 0, 'f', 3);
+    QString summary = QObject::tr("%1: %2 in %3 s")
+                          .arg(spec.name, counted(qint64(ran), "step", "steps"))
+                          .arg(outcome.seconds, 0, 'f', 3);
     if (spec.replay && !outcome.tracks.empty())
         summary += QStringLiteral("; ") + replaySummary(outcome.tracks.front().steps);
     if (spec.branch)

@@ -4,12 +4,12 @@
 // Used by `logitlab-cli run` and the Loop page alike.
 #pragma once
 
+#include "app/io/provenance.h"
 #include "app/kinds/experiment_result.h"
+#include "app/kinds/loop_spec.h"
+#include "app/kinds/result_table.h"
 #include "app/run/experiment_runner.h"
 #include "engine/experiments/generation_loop.h"
-#include "app/kinds/loop_spec.h"
-#include "app/io/provenance.h"
-#include "app/kinds/result_table.h"
 
 #include <QString>
 #include <QStringList>
@@ -22,17 +22,17 @@ namespace logitlab::app {
 
 // What a finished run holds: each run's steps, tokens by name and text.
 struct LoopTrack {
-    QString label;                     // "main", "branch"
+    QString label;  // "main", "branch"
     std::vector<engine::LoopStep> steps;
-    QStringList tokens;                // every step's token by name
-    QStringList actualTokens;          // a replay: the model's token (or the argmax) by name, per step
-    QString text;                      // the generated text
+    QStringList tokens;        // every step's token by name
+    QStringList actualTokens;  // a replay: the model's token (or the argmax) by name, per step
+    QString text;              // the generated text
 };
 
 struct LoopOutcome {
     RunStatus status;
-    QString promptText;                // the prompt's tokens joined again
-    std::vector<LoopTrack> tracks;     // main, then the branch
+    QString promptText;             // the prompt's tokens joined again
+    std::vector<LoopTrack> tracks;  // main, then the branch
     std::optional<engine::Divergence> divergence;
     std::vector<std::string> vocabulary;  // the model's tokens, for the charts
     // The loops themselves, so that the page can step on from where the run ended.
@@ -40,7 +40,7 @@ struct LoopOutcome {
     std::shared_ptr<const engine::GenerationLoop> branchLoop;
     std::shared_ptr<const engine::StepLogitsSource> source;  // the replayed file, open (null for the built-in model)
     double seconds = 0.0;
-    std::uint64_t draws = 0;           // steps taken (ExperimentPage's status line)
+    std::uint64_t draws = 0;  // steps taken (ExperimentPage's status line)
 };
 
 // The steps of a loop with its tokens named and its text (for a track of the page's own runs).

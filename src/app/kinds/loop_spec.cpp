@@ -1,16 +1,16 @@
 #include "app/kinds/loop_spec.h"
 
+#include "app/io/json_object_reader.h"
+#include "app/io/save_text.h"
+#include "app/kinds/imported_logits_source.h"
+#include "engine/core/work_limits.h"
 #include "engine/models/builtin_model.h"
+#include "engine/models/word_tokens.h"
+#include "engine/rng/rng_factory.h"
+#include "engine/rng/seed_split.h"
 #include "engine/sampler/chain_settings.h"
 #include "engine/sampler/chain_text.h"
-#include "app/kinds/imported_logits_source.h"
-#include "app/io/json_object_reader.h"
-#include "engine/rng/rng_factory.h"
-#include "app/io/save_text.h"
-#include "engine/rng/seed_split.h"
 #include "engine/sampler/semantics.h"
-#include "engine/models/word_tokens.h"
-#include "engine/core/work_limits.h"
 
 #include <QJsonDocument>
 
@@ -39,11 +39,13 @@ LoopSpec readSpec(const QJsonObject& root)
         const bool hasToken = b.has(QStringLiteral("token"));
         const bool hasSeed = b.has(QStringLiteral("seed"));
         if (hasToken == hasSeed)
-            throw JsonFieldError{QStringLiteral("branch"), QStringLiteral("needs exactly one of \"token\" and \"seed\"")};
+            throw JsonFieldError{QStringLiteral("branch"),
+                                 QStringLiteral("needs exactly one of \"token\" and \"seed\"")};
         if (hasToken && spec.replay)
-            throw JsonFieldError{QStringLiteral("branch.token"),
-                                 QStringLiteral("a replay is teacher-forced: a forced token would not change the logits that follow; "
-                                                "branch with \"seed\"")};
+            throw JsonFieldError{
+                QStringLiteral("branch.token"),
+                QStringLiteral("a replay is teacher-forced: a forced token would not change the logits that follow; "
+                               "branch with \"seed\"")};
         if (hasToken) {
             branch.token = b.string(QStringLiteral("token"), {});
             if (!branchTokenId(branch))
@@ -86,7 +88,8 @@ void readLoopModelKeys(JsonObjectReader& r, LoopSpec& spec, bool allowReplay)
     } else {
         spec.prompt = r.string(QStringLiteral("prompt"), {});
         if (engine::wordTokens(spec.prompt.toStdString()).empty())
-            throw JsonFieldError{QStringLiteral("prompt"), QStringLiteral("must hold at least one word: the model needs a prompt to continue")};
+            throw JsonFieldError{QStringLiteral("prompt"),
+                                 QStringLiteral("must hold at least one word: the model needs a prompt to continue")};
         spec.steps = r.integer(QStringLiteral("steps"), spec.steps, 1, kMaxLoopSteps);
     }
     spec.semantics = r.string(QStringLiteral("semantics"), spec.semantics, semanticsNames());
@@ -105,10 +108,7 @@ engine::Result<LoopSpec> parseLoop(const QJsonObject& root, const QString& sourc
     return readStrictly<LoopSpec>(readSpec, root, source);
 }
 
-engine::Result<LoopSpec> readLoopFile(const QString& path)
-{
-    return readExperimentFile<LoopSpec>(path, parseLoop);
-}
+engine::Result<LoopSpec> readLoopFile(const QString& path) { return readExperimentFile<LoopSpec>(path, parseLoop); }
 
 QJsonObject toJson(const LoopSpec& spec)
 {
@@ -157,8 +157,8 @@ engine::Result<engine::SamplerChain> loopChain(const LoopSpec& spec)
     if (!semantics)
         return Error{"semantics: unknown preset '" + spec.semantics.toStdString() + "'"};
     auto chain = spec.chain.trimmed().isEmpty()
-        ? engine::buildChain(engine::withLibraryDefaults({}, *semantics), *semantics)
-        : engine::parseChain(spec.chain.toStdString(), *semantics);
+                     ? engine::buildChain(engine::withLibraryDefaults({}, *semantics), *semantics)
+                     : engine::parseChain(spec.chain.toStdString(), *semantics);
     if (!chain)
         return chain;
     applyArithmetic(chain.value(), spec.arithmetic);
@@ -172,26 +172,29 @@ engine::Result<std::size_t> loopStepCount(const LoopSpec& spec, const engine::St
     if (steps == 0 && available)
         steps = *available;
     if (available && steps > *available)
-        return Error{"steps: " + std::to_string(steps) + " asked, but the file holds " + std::to_string(*available) + " steps"};
+        return Error{"steps: " + std::to_string(steps) + " asked, but the file holds " + std::to_string(*available) +
+                     " steps"};
     if (spec.branch && static_cast<std::size_t>(spec.branch->at) >= steps)
-        return Error{"branch.at: step " + std::to_string(spec.branch->at) + " is past the run's last step (" + std::to_string(steps)
-                     + " steps)"};
+        return Error{"branch.at: step " + std::to_string(spec.branch->at) + " is past the run's last step (" +
+                     std::to_string(steps) + " steps)"};
     // Only now is the run's size known (a replay's 0 is the file's step count): refused before
     // any step when it is over a limit.
     const auto chain = loopChain(spec);
     if (chain) {
         const std::size_t promptTokens = spec.replay ? 0 : engine::wordTokens(spec.prompt.toStdString()).size();
-        const engine::WorkEstimate estimate = loopEstimate(spec, steps, source.vocabSize(), promptTokens, chain.value());
-        if (auto problem = engine::checkEstimate("steps", estimate,
-                                                 spec.replay ? "ask for fewer steps with \"steps\" (0 replays every step of the file)"
-                                                             : "ask for fewer steps"))
+        const engine::WorkEstimate estimate =
+            loopEstimate(spec, steps, source.vocabSize(), promptTokens, chain.value());
+        if (auto problem = engine::checkEstimate(
+                "steps", estimate,
+                spec.replay ? "ask for fewer steps with \"steps\" (0 replays every step of the file)"
+                            : "ask for fewer steps"))
             return Error{*problem};
     }
     return steps;
 }
 
-engine::WorkEstimate loopEstimate(const LoopSpec& spec, std::size_t steps, std::size_t vocabSize, std::size_t promptTokens,
-                                  const engine::SamplerChain& chain)
+engine::WorkEstimate loopEstimate(const LoopSpec& spec, std::size_t steps, std::size_t vocabSize,
+                                  std::size_t promptTokens, const engine::SamplerChain& chain)
 {
     const double tracks = spec.branch ? 2.0 : 1.0;
     const double stepsRun = static_cast<double>(steps) * tracks;
@@ -199,20 +202,23 @@ engine::WorkEstimate loopEstimate(const LoopSpec& spec, std::size_t steps, std::
     e.unit = "steps";
     e.workLimit = engine::kMaxLoopWorkSteps;
     // The chain over the vocabulary, then the model's softmax, rank and entropy: four passes.
-    e.work = engine::sampleSteps(chain, vocabSize, vocabSize, stepsRun, promptTokens) + 3.0 * stepsRun * static_cast<double>(vocabSize);
+    e.work = engine::sampleSteps(chain, vocabSize, vocabSize, stepsRun, promptTokens) +
+             3.0 * stepsRun * static_cast<double>(vocabSize);
     // A step's record with its top tokens, its snapshot (chain and generator), its table row and
     // track copy: about 3 KiB; DRY's automaton of the history (prompt + steps) once, a few
     // hundred bytes a token; the vocabulary-sized buffers.
     const auto active = chain.activeStages();
-    const bool dry = std::any_of(active.begin(), active.end(), [](const engine::SamplerStage* s) { return s->name() == "dry"; });
-    e.memoryBytes = stepsRun * 3072.0 + (dry ? 512.0 * (static_cast<double>(promptTokens) + stepsRun) : 0.0)
-                    + 64.0 * static_cast<double>(vocabSize) + 8.0 * static_cast<double>(promptTokens);
+    const bool dry =
+        std::any_of(active.begin(), active.end(), [](const engine::SamplerStage* s) { return s->name() == "dry"; });
+    e.memoryBytes = stepsRun * 3072.0 + (dry ? 512.0 * (static_cast<double>(promptTokens) + stepsRun) : 0.0) +
+                    64.0 * static_cast<double>(vocabSize) + 8.0 * static_cast<double>(promptTokens);
     e.outputRows = stepsRun + tracks;
     e.chartPoints = stepsRun;
     return e;
 }
 
-engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec, std::shared_ptr<const engine::StepLogitsSource> source)
+engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec,
+                                                std::shared_ptr<const engine::StepLogitsSource> source)
 {
     auto chain = loopChain(spec);
     if (!chain)
@@ -228,7 +234,8 @@ engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec, std::share
             return Error{"logits: the file is not open yet"};
         const auto* imported = dynamic_cast<const ImportedLogitsSource*>(source.get());
         auto prompt = imported ? imported->prompt() : std::vector<std::int32_t>{};
-        return engine::GenerationLoop(std::move(source), std::move(chain).value(), std::move(rng).value(), std::move(prompt));
+        return engine::GenerationLoop(std::move(source), std::move(chain).value(), std::move(rng).value(),
+                                      std::move(prompt));
     }
     const auto model = engine::builtinModel();
     auto prompt = model->contextIds(engine::wordTokens(spec.prompt.toStdString()));

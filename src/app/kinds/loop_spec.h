@@ -6,9 +6,9 @@
 #pragma once
 
 #include "app/io/experiment_file.h"
-#include "engine/experiments/generation_loop.h"
 #include "engine/core/result.h"
 #include "engine/core/work_limits.h"
+#include "engine/experiments/generation_loop.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -21,20 +21,20 @@ namespace logitlab::app {
 inline constexpr qint64 kMaxLoopSteps = 4096;
 
 struct LoopBranchSpec {
-    qint64 at = 0;                 // 0-based step where the branch differs
-    QString token;                 // force this token (by name) ...
-    std::optional<qint64> seed;    // ... or draw from here on with this seed
+    qint64 at = 0;               // 0-based step where the branch differs
+    QString token;               // force this token (by name) ...
+    std::optional<qint64> seed;  // ... or draw from here on with this seed
     friend bool operator==(const LoopBranchSpec&, const LoopBranchSpec&) = default;
 };
 
 // A model's dump to replay (docs/import.md, "Replaying a generation"). Paths are relative to
 // the experiment file.
 struct LoopReplaySpec {
-    QString path;                       // .npy, .npz or safetensors
-    QString array;                      // the logits' .npz member or safetensors tensor; empty: `logits`, or the only one
-    qint64 batch = 0;                   // of a [batch, steps, V] array
-    std::optional<QString> sequences;   // the model's tokens: nullopt, "sequences" when the file has it; "": none
-    QString vocabularyFile;             // tokenizer.json or text; empty: tokens named "<id N>"
+    QString path;      // .npy, .npz or safetensors
+    QString array;     // the logits' .npz member or safetensors tensor; empty: `logits`, or the only one
+    qint64 batch = 0;  // of a [batch, steps, V] array
+    std::optional<QString> sequences;  // the model's tokens: nullopt, "sequences" when the file has it; "": none
+    QString vocabularyFile;            // tokenizer.json or text; empty: tokens named "<id N>"
     friend bool operator==(const LoopReplaySpec&, const LoopReplaySpec&) = default;
 };
 
@@ -42,7 +42,7 @@ struct LoopSpec {
     QString name = QStringLiteral("loop");
     QString description;
     QString prompt;
-    qint64 steps = 40;   // a replay: 0 (the default there) replays every step of the file
+    qint64 steps = 40;  // a replay: 0 (the default there) replays every step of the file
     QString semantics = QStringLiteral("llama.cpp");
     QString chain;       // chain text; empty: the preset's library defaults
     QString arithmetic;  // "exact", "library", or empty for the preset's
@@ -75,8 +75,8 @@ engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec,
 // an error when the file holds fewer than asked.
 engine::Result<std::size_t> loopStepCount(const LoopSpec& spec, const engine::StepLogitsSource& source);
 // What a run of `steps` steps costs (work, memory, rows, chart points), checked by loopStepCount.
-engine::WorkEstimate loopEstimate(const LoopSpec& spec, std::size_t steps, std::size_t vocabSize, std::size_t promptTokens,
-                                  const engine::SamplerChain& chain);
+engine::WorkEstimate loopEstimate(const LoopSpec& spec, std::size_t steps, std::size_t vocabSize,
+                                  std::size_t promptTokens, const engine::SamplerChain& chain);
 // The branch's token id in the built-in model (the spec was checked by parseLoop).
 std::optional<std::int32_t> branchTokenId(const LoopBranchSpec& branch);
 

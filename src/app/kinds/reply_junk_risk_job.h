@@ -4,10 +4,10 @@
 // this for a spec that walks a reply; its outcome and result types are shared.
 #pragma once
 
-#include "app/run/experiment_runner.h"
 #include "app/kinds/junk_risk_spec.h"
-#include "engine/experiments/reply_junk_risk.h"
 #include "app/kinds/result_table.h"
+#include "app/run/experiment_runner.h"
+#include "engine/experiments/reply_junk_risk.h"
 #include "engine/experiments/step_distributions.h"
 
 #include <QString>

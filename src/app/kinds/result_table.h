@@ -57,11 +57,14 @@ QString resultTableCsv(const Provenance& provenance, const ResultTable& table);
 
 // A table column over a vector captured by value (shared, so copies of the table are cheap).
 template <class Row, class Get>
-ResultColumn columnOf(std::shared_ptr<const std::vector<Row>> rows, QString name, QString title, ResultColumn::Kind kind,
-                      Get get, QString toolTip = {}, int decimals = -1)
+ResultColumn columnOf(std::shared_ptr<const std::vector<Row>> rows, QString name, QString title,
+                      ResultColumn::Kind kind, Get get, QString toolTip = {}, int decimals = -1)
 {
-    return {std::move(name), std::move(title), kind,
-            [rows = std::move(rows), get](std::size_t i) { return QVariant(get((*rows)[i])); }, std::move(toolTip),
+    return {std::move(name),
+            std::move(title),
+            kind,
+            [rows = std::move(rows), get](std::size_t i) { return QVariant(get((*rows)[i])); },
+            std::move(toolTip),
             decimals};
 }
 

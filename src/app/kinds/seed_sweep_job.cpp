@@ -1,7 +1,7 @@
 #include "app/kinds/seed_sweep_job.h"
 
-#include "app/text/counted.h"
 #include "app/io/csv_writer.h"
+#include "app/text/counted.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -13,10 +13,7 @@ namespace logitlab::app {
 
 namespace {
 
-QString hex(std::uint64_t value)
-{
-    return QStringLiteral("%1").arg(value, 16, 16, QLatin1Char('0'));
-}
+QString hex(std::uint64_t value) { return QStringLiteral("%1").arg(value, 16, 16, QLatin1Char('0')); }
 
 // "D=0.05 p=0.4", or why there is no test (a chain that leaves one token has 0 degrees of freedom).
 QString ksText(const engine::KsTest& ks, const engine::SeedSweepSummary& s)
@@ -28,10 +25,7 @@ QString ksText(const engine::KsTest& ks, const engine::SeedSweepSummary& s)
 }
 
 // A per-seed p-value, or an empty cell where the test had 0 degrees of freedom.
-QVariant pValue(const engine::FitTest& test)
-{
-    return test.tested ? QVariant(test.pValue) : QVariant();
-}
+QVariant pValue(const engine::FitTest& test) { return test.tested ? QVariant(test.pValue) : QVariant(); }
 
 }  // namespace
 
@@ -49,7 +43,8 @@ SeedSweepOutcome runSeedSweep(const SeedSweepSpec& spec, const QString& baseDir,
     outcome.chain = QString::fromStdString(input->parameters.source->describe());
     auto prepared = engine::SeedSweepExperiment::prepare(input->parameters);
     if (!prepared) {
-        outcome.status = {RunStatus::State::Failed, source + QStringLiteral(": ") + QString::fromStdString(prepared.error())};
+        outcome.status = {RunStatus::State::Failed,
+                          source + QStringLiteral(": ") + QString::fromStdString(prepared.error())};
         return outcome;
     }
     const engine::SeedSweepExperiment& experiment = prepared.value();
@@ -91,8 +86,9 @@ Provenance& addSamplingProvenance(Provenance& p, const SeedSweepSpec& spec)
         .add(QStringLiteral("chain"), spec.chain)
         .add(QStringLiteral("arithmetic"), arithmeticUsed(spec.semantics, spec.arithmetic))
         .add(QStringLiteral("rng"), spec.rng)
-        .add(QStringLiteral("seeds"), spec.seedRange ? QStringLiteral("%1..%2").arg(spec.firstSeed).arg(spec.firstSeed + spec.seedCount - 1)
-                                                     : QStringLiteral("%1 listed").arg(spec.seedList.size()));
+        .add(QStringLiteral("seeds"),
+             spec.seedRange ? QStringLiteral("%1..%2").arg(spec.firstSeed).arg(spec.firstSeed + spec.seedCount - 1)
+                            : QStringLiteral("%1 listed").arg(spec.seedList.size()));
 }
 
 Provenance seedSweepProvenance(const SeedSweepSpec& spec, const QString& baseDir)
@@ -104,7 +100,8 @@ Provenance seedSweepProvenance(const SeedSweepSpec& spec, const QString& baseDir
     addSamplingProvenance(p, spec)
         .add(QStringLiteral("draws-per-seed"), QString::number(spec.draws))
         .add(QStringLiteral("seeds-per-work-item"), QString::number(engine::SeedSweepExperiment::kSeedsPerItem))
-        .add(QStringLiteral("experiment-file"), QString::fromUtf8(QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact)));
+        .add(QStringLiteral("experiment-file"),
+             QString::fromUtf8(QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact)));
     return p;
 }
 
@@ -113,9 +110,11 @@ Provenance seedSweepResultHeader(const Provenance& provenance, const SeedSweepOu
     const auto& s = outcome.summary;
     Provenance p = provenance;
     p.add(QStringLiteral("result: evaluated chain"), outcome.chain)
-        .add(QStringLiteral("result: per-seed tests use"), QStringLiteral("%1 bins (tokens expecting < 5 draws pooled)").arg(s.pooledBins))
+        .add(QStringLiteral("result: per-seed tests use"),
+             QStringLiteral("%1 bins (tokens expecting < 5 draws pooled)").arg(s.pooledBins))
         .add(QStringLiteral("result: per-seed G-tests use"),
-             QStringLiteral("%1 bins (tokens expecting < 10 draws pooled; p of G / q, Williams' correction)").arg(s.gTestBins))
+             QStringLiteral("%1 bins (tokens expecting < 10 draws pooled; p of G / q, Williams' correction)")
+                 .arg(s.gTestBins))
         .add(QStringLiteral("result: KS of chi-square p-values"), ksText(s.chiSquareUniformity, s))
         .add(QStringLiteral("result: KS of G-test p-values"), ksText(s.gTestUniformity, s))
         .add(QStringLiteral("result: pooled chi-square"),
@@ -129,11 +128,13 @@ Provenance seedSweepResultHeader(const Provenance& provenance, const SeedSweepOu
     if (s.comparedIdentical)
         p.add(QStringLiteral("result: compared seeds"), QStringLiteral("identical sequences"));
     else if (s.firstDifference)
-        p.add(QStringLiteral("result: compared seeds"), QStringLiteral("first differ at draw %1").arg(*s.firstDifference));
+        p.add(QStringLiteral("result: compared seeds"),
+              QStringLiteral("first differ at draw %1").arg(*s.firstDifference));
     return p;
 }
 
-ExperimentResult seedSweepResult(const SeedSweepSpec& spec, const QString& baseDir, SeedSweepOutcome outcome, int threads)
+ExperimentResult seedSweepResult(const SeedSweepSpec& spec, const QString& baseDir, SeedSweepOutcome outcome,
+                                 int threads)
 {
     ExperimentResult result = resultOf(QStringLiteral("seed-sweep"), spec.name, outcome.status);
     if (!result.status.finished())
@@ -143,14 +144,15 @@ ExperimentResult seedSweepResult(const SeedSweepSpec& spec, const QString& baseD
     // A chain that leaves one token has nothing to test: say so instead of a KS p-value of 1s.
     const QString test = outcome.summary.tested() ? QObject::tr("KS p = %1").arg(ks.pValue, 0, 'g', 3)
                                                   : QString::fromStdString(outcome.summary.noTest);
-    result.summary = QObject::tr("%1: %2 x %3 in %4 s on %5; %6; first seed %7")
-                         .arg(spec.name)
-                         .arg(counted(qint64(outcome.results.size()), "seed", "seeds"))
-                         .arg(counted(qint64(spec.draws), "draw", "draws"))
-                         .arg(outcome.seconds, 0, 'f', 2)
-                         .arg(counted(threads, "thread", "threads"))
-                         .arg(test)
-                         .arg(outcome.replayIdentical ? QObject::tr("replayed bit for bit") : QObject::tr("did NOT replay"));
+    result.summary =
+        QObject::tr("%1: %2 x %3 in %4 s on %5; %6; first seed %7")
+            .arg(spec.name)
+            .arg(counted(qint64(outcome.results.size()), "seed", "seeds"))
+            .arg(counted(qint64(spec.draws), "draw", "draws"))
+            .arg(outcome.seconds, 0, 'f', 2)
+            .arg(counted(threads, "thread", "threads"))
+            .arg(test)
+            .arg(outcome.replayIdentical ? QObject::tr("replayed bit for bit") : QObject::tr("did NOT replay"));
     auto run = std::make_shared<const SeedSweepRun>(SeedSweepRun{spec, std::move(outcome)});
     const auto shared = std::shared_ptr<const SeedSweepOutcome>(run, &run->outcome);
     result.tables = {seedSweepTokensTable(shared), seedSweepSeedsTable(shared)};
@@ -169,23 +171,31 @@ ResultTable seedSweepTokensTable(std::shared_ptr<const SeedSweepOutcome> outcome
     table.title = QObject::tr("Per token");
     table.rows = outcome->summary.tokens.size();
     table.columns = {
-        {QStringLiteral("token_id"), QObject::tr("id"), Kind::Integer, [token](std::size_t i) { return QVariant(qint64(token(i).id)); },
-         QObject::tr("The token's id.")},
+        {QStringLiteral("token_id"), QObject::tr("id"), Kind::Integer,
+         [token](std::size_t i) { return QVariant(qint64(token(i).id)); }, QObject::tr("The token's id.")},
         {QStringLiteral("token"), QObject::tr("token"), Kind::Text,
-         [outcome](std::size_t i) { return QVariant(outcome->tokenNames.value(static_cast<qsizetype>(i))); }, QObject::tr("The token.")},
+         [outcome](std::size_t i) { return QVariant(outcome->tokenNames.value(static_cast<qsizetype>(i))); },
+         QObject::tr("The token.")},
         {QStringLiteral("p"), QObject::tr("p"), Kind::Real, real(&engine::TokenSpread::expected),
          QObject::tr("The probability the chain gives the token."), 4},
         {QStringLiteral("pooled_count"), QObject::tr("drawn (all seeds)"), Kind::Integer,
-         [token](std::size_t i) { return QVariant(qint64(token(i).pooled)); }, QObject::tr("Draws of the token over every seed.")},
-        {QStringLiteral("expected_count"), QObject::tr("expected"), Kind::Real, real(&engine::TokenSpread::expectedPooled),
-         QObject::tr("p times seeds times draws."), 1},
-        {QStringLiteral("min"), QObject::tr("min"), Kind::Real, real(&engine::TokenSpread::min), QObject::tr("Fewest draws in one seed."), 0},
-        {QStringLiteral("q1"), QObject::tr("q1"), Kind::Real, real(&engine::TokenSpread::q1), QObject::tr("Lower quartile of the per-seed counts."), 1},
-        {QStringLiteral("median"), QObject::tr("median"), Kind::Real, real(&engine::TokenSpread::median), QObject::tr("Median per-seed count."), 1},
-        {QStringLiteral("q3"), QObject::tr("q3"), Kind::Real, real(&engine::TokenSpread::q3), QObject::tr("Upper quartile of the per-seed counts."), 1},
-        {QStringLiteral("max"), QObject::tr("max"), Kind::Real, real(&engine::TokenSpread::max), QObject::tr("Most draws in one seed."), 0},
+         [token](std::size_t i) { return QVariant(qint64(token(i).pooled)); },
+         QObject::tr("Draws of the token over every seed.")},
+        {QStringLiteral("expected_count"), QObject::tr("expected"), Kind::Real,
+         real(&engine::TokenSpread::expectedPooled), QObject::tr("p times seeds times draws."), 1},
+        {QStringLiteral("min"), QObject::tr("min"), Kind::Real, real(&engine::TokenSpread::min),
+         QObject::tr("Fewest draws in one seed."), 0},
+        {QStringLiteral("q1"), QObject::tr("q1"), Kind::Real, real(&engine::TokenSpread::q1),
+         QObject::tr("Lower quartile of the per-seed counts."), 1},
+        {QStringLiteral("median"), QObject::tr("median"), Kind::Real, real(&engine::TokenSpread::median),
+         QObject::tr("Median per-seed count."), 1},
+        {QStringLiteral("q3"), QObject::tr("q3"), Kind::Real, real(&engine::TokenSpread::q3),
+         QObject::tr("Upper quartile of the per-seed counts."), 1},
+        {QStringLiteral("max"), QObject::tr("max"), Kind::Real, real(&engine::TokenSpread::max),
+         QObject::tr("Most draws in one seed."), 0},
         {QStringLiteral("times_most_drawn"), QObject::tr("seeds where most drawn"), Kind::Integer,
-         [token](std::size_t i) { return QVariant(qint64(token(i).timesMostDrawn)); }, QObject::tr("Seeds in which the token was drawn most.")},
+         [token](std::size_t i) { return QVariant(qint64(token(i).timesMostDrawn)); },
+         QObject::tr("Seeds in which the token was drawn most.")},
     };
     return table;
 }
@@ -199,29 +209,37 @@ ResultTable seedSweepSeedsTable(std::shared_ptr<const SeedSweepOutcome> outcome)
     table.title = QObject::tr("Per seed");
     table.rows = outcome->results.size();
     table.columns = {
-        {QStringLiteral("seed"), QObject::tr("seed"), Kind::Integer, [seed](std::size_t i) { return QVariant(qulonglong(seed(i).seed)); },
-         QObject::tr("The seed.")},
-        {QStringLiteral("chi_square"), QObject::tr("chi-square"), Kind::Real, [seed](std::size_t i) { return QVariant(seed(i).chiSquare.statistic); },
+        {QStringLiteral("seed"), QObject::tr("seed"), Kind::Integer,
+         [seed](std::size_t i) { return QVariant(qulonglong(seed(i).seed)); }, QObject::tr("The seed.")},
+        {QStringLiteral("chi_square"), QObject::tr("chi-square"), Kind::Real,
+         [seed](std::size_t i) { return QVariant(seed(i).chiSquare.statistic); },
          QObject::tr("Pearson's statistic of the seed's counts against the expected ones."), 3},
         {QStringLiteral("chi_square_df"), QObject::tr("df"), Kind::Integer,
-         [seed](std::size_t i) { return QVariant(qint64(seed(i).chiSquare.degreesOfFreedom)); }, QObject::tr("Degrees of freedom after pooling.")},
-        {QStringLiteral("chi_square_p"), QObject::tr("chi-square p"), Kind::Real, [seed](std::size_t i) { return pValue(seed(i).chiSquare); },
+         [seed](std::size_t i) { return QVariant(qint64(seed(i).chiSquare.degreesOfFreedom)); },
+         QObject::tr("Degrees of freedom after pooling.")},
+        {QStringLiteral("chi_square_p"), QObject::tr("chi-square p"), Kind::Real,
+         [seed](std::size_t i) { return pValue(seed(i).chiSquare); },
          QObject::tr("Chi-square p-value: flat between 0 and 1 for a correct sampler."), 4},
-        {QStringLiteral("g"), QObject::tr("G"), Kind::Real, [seed](std::size_t i) { return QVariant(seed(i).gTest.statistic); },
+        {QStringLiteral("g"), QObject::tr("G"), Kind::Real,
+         [seed](std::size_t i) { return QVariant(seed(i).gTest.statistic); },
          QObject::tr("The G-test (likelihood ratio) statistic."), 3},
         {QStringLiteral("g_p"), QObject::tr("G p"), Kind::Real, [seed](std::size_t i) { return pValue(seed(i).gTest); },
          QObject::tr("G-test p-value."), 4},
         {QStringLiteral("most_drawn"), QObject::tr("most drawn"), Kind::Text,
-         [outcome, seed](std::size_t i) { return QVariant(outcome->tokenNames.value(static_cast<qsizetype>(seed(i).mostDrawn))); },
+         [outcome, seed](std::size_t i) {
+             return QVariant(outcome->tokenNames.value(static_cast<qsizetype>(seed(i).mostDrawn)));
+         },
          QObject::tr("The token drawn most often with this seed.")},
-        {QStringLiteral("sequence_hash"), QObject::tr("sequence hash"), Kind::Text, [seed](std::size_t i) { return QVariant(hex(seed(i).hash)); },
+        {QStringLiteral("sequence_hash"), QObject::tr("sequence hash"), Kind::Text,
+         [seed](std::size_t i) { return QVariant(hex(seed(i).hash)); },
          QObject::tr("Hash of the drawn sequence: equal hashes, equal sequences.")},
     };
     const int shown = std::min<int>(kSeedTableTokenColumns, static_cast<int>(outcome->tokenNames.size()));
     for (int t = 0; t < shown; ++t)
-        table.columns.push_back({QStringLiteral("count:") + outcome->tokenNames[t], outcome->tokenNames[t], Kind::Integer,
-                                 [seed, t](std::size_t i) { return QVariant(qint64(seed(i).counts[static_cast<std::size_t>(t)])); },
-                                 QObject::tr("Draws of this token with this seed.")});
+        table.columns.push_back(
+            {QStringLiteral("count:") + outcome->tokenNames[t], outcome->tokenNames[t], Kind::Integer,
+             [seed, t](std::size_t i) { return QVariant(qint64(seed(i).counts[static_cast<std::size_t>(t)])); },
+             QObject::tr("Draws of this token with this seed.")});
     return table;
 }
 

@@ -4,12 +4,12 @@
 // GUI page alike.
 #pragma once
 
-#include "app/kinds/experiment_result.h"
-#include "app/run/experiment_runner.h"
 #include "app/io/provenance.h"
+#include "app/kinds/experiment_result.h"
 #include "app/kinds/result_table.h"
-#include "engine/experiments/seed_sweep.h"
 #include "app/kinds/seed_sweep_spec.h"
+#include "app/run/experiment_runner.h"
+#include "engine/experiments/seed_sweep.h"
 
 #include <QString>
 #include <QStringList>
@@ -23,9 +23,9 @@ struct SeedSweepOutcome {
     RunStatus status;
     std::vector<engine::SeedResult> results;  // one per seed, in the spec's order
     engine::SeedSweepSummary summary;
-    QStringList tokenNames;                   // per outcome, most probable first
-    QString chain;                            // the chain as evaluated, for titles
-    bool replayIdentical = false;             // the first seed, drawn again, gave the same hash
+    QStringList tokenNames;        // per outcome, most probable first
+    QString chain;                 // the chain as evaluated, for titles
+    bool replayIdentical = false;  // the first seed, drawn again, gave the same hash
     std::uint64_t draws = 0;
     double seconds = 0.0;
 };
@@ -62,7 +62,8 @@ struct SeedSweepRun {
     SeedSweepSpec spec;
     SeedSweepOutcome outcome;
 };
-ExperimentResult seedSweepResult(const SeedSweepSpec& spec, const QString& baseDir, SeedSweepOutcome outcome, int threads);
+ExperimentResult seedSweepResult(const SeedSweepSpec& spec, const QString& baseDir, SeedSweepOutcome outcome,
+                                 int threads);
 
 // The per-token table (<name>.csv) and the per-seed table (<name>-seeds.csv), as the result
 // tables the CSV and the page both read.

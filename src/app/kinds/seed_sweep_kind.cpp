@@ -18,8 +18,10 @@ const ExperimentKind& seedSweepKind()
             if (spec.isSequence())
                 return sequenceSweepResult(spec, runSequenceSweep(spec, c.source, c.threads, c.control), c.threads);
             if (spec.distribution.steps)  // every step of an imported file in turn
-                return stepSweepResult(spec, c.baseDir, runStepSweep(spec, c.baseDir, c.source, c.threads, c.control), c.threads);
-            return seedSweepResult(spec, c.baseDir, runSeedSweep(spec, c.baseDir, c.source, c.threads, c.control), c.threads);
+                return stepSweepResult(spec, c.baseDir, runStepSweep(spec, c.baseDir, c.source, c.threads, c.control),
+                                       c.threads);
+            return seedSweepResult(spec, c.baseDir, runSeedSweep(spec, c.baseDir, c.source, c.threads, c.control),
+                                   c.threads);
         });
     return kind;
 }

@@ -1,14 +1,14 @@
 #include "app/kinds/seed_sweep_spec.h"
 
+#include "app/io/json_object_reader.h"
+#include "engine/core/work_limits.h"
+#include "engine/models/word_tokens.h"
 #include "engine/sampler/candidate.h"
 #include "engine/sampler/chain_evaluation.h"
 #include "engine/sampler/chain_text.h"
-#include "app/io/json_object_reader.h"
 #include "engine/sampler/sampler_context.h"
 #include "engine/sampler/semantics.h"
 #include "engine/sampler/stateless_chain.h"
-#include "engine/models/word_tokens.h"
-#include "engine/core/work_limits.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -49,7 +49,8 @@ void readSeeds(JsonObjectReader& r, SeedSweepSpec& spec)
     spec.firstSeed = range.integer(QStringLiteral("first"), 0, 0, kMaxSeed);
     spec.seedCount = range.integer(QStringLiteral("count"), {}, 1, maxSeeds);
     if (spec.firstSeed + spec.seedCount - 1 > kMaxSeed)
-        throw JsonFieldError{range.keyPath(QStringLiteral("count")), QStringLiteral("runs past the largest seed %1").arg(kMaxSeed)};
+        throw JsonFieldError{range.keyPath(QStringLiteral("count")),
+                             QStringLiteral("runs past the largest seed %1").arg(kMaxSeed)};
     range.finish();
 }
 
@@ -60,8 +61,9 @@ void readSequenceKeys(JsonObjectReader& r, SeedSweepSpec& spec)
     // The distribution mode's keys say something else here: name them rather than "unknown key".
     for (const char* key : {"distribution", "draws", "compare"})
         if (r.has(QLatin1String(key)))
-            throw JsonFieldError{QLatin1String(key), QStringLiteral("is not read by a sweep over whole replies (\"source\": \"sequence\"): "
-                                                                    "the model is the built-in one and the reply length is \"steps\"")};
+            throw JsonFieldError{QLatin1String(key),
+                                 QStringLiteral("is not read by a sweep over whole replies (\"source\": \"sequence\"): "
+                                                "the model is the built-in one and the reply length is \"steps\"")};
     LoopSpec loop = replyLoopSpec(spec, 0);
     readLoopModelKeys(r, loop);
     spec.prompt = loop.prompt;
@@ -71,11 +73,13 @@ void readSequenceKeys(JsonObjectReader& r, SeedSweepSpec& spec)
     spec.arithmetic = loop.arithmetic;
     spec.rng = r.string(QStringLiteral("rng"), spec.rng, rngNameList());
     readSeeds(r, spec);
-    if (auto problem = engine::checkWork("seeds", sequenceSweepPasses(spec), static_cast<double>(kMaxSequenceSweepPasses),
-                                         "fewer seeds, shorter replies or a shorter prompt (every seed reads the prompt and "
-                                         "makes one model pass per step)",
-                                         "model passes"))
-        throw JsonFieldError{QStringLiteral("seeds"), QString::fromStdString(problem->substr(std::string("seeds: ").size()))};
+    if (auto problem =
+            engine::checkWork("seeds", sequenceSweepPasses(spec), static_cast<double>(kMaxSequenceSweepPasses),
+                              "fewer seeds, shorter replies or a shorter prompt (every seed reads the prompt and "
+                              "makes one model pass per step)",
+                              "model passes"))
+        throw JsonFieldError{QStringLiteral("seeds"),
+                             QString::fromStdString(problem->substr(std::string("seeds: ").size()))};
 }
 
 }  // namespace
@@ -85,7 +89,8 @@ double sequenceSweepPasses(const SeedSweepSpec& spec)
     // Each seed tokenises and copies the prompt into its loop, and the chain's history scans read
     // it: every kPromptTokensPerPass prompt tokens cost about one model pass.
     const double promptTokens = static_cast<double>(engine::wordTokens(spec.prompt.toStdString()).size());
-    return static_cast<double>(spec.seeds().size()) * (static_cast<double>(spec.steps) + promptTokens / kPromptTokensPerPass);
+    return static_cast<double>(spec.seeds().size()) *
+           (static_cast<double>(spec.steps) + promptTokens / kPromptTokensPerPass);
 }
 
 namespace {
@@ -125,7 +130,8 @@ SeedSweepSpec readSpec(const QJsonObject& root)
         for (int i = 0; i < 2; ++i) {
             const qint64 s = i == 0 ? spec.compare->first : spec.compare->second;
             if (std::find(seeds.begin(), seeds.end(), static_cast<std::uint64_t>(s)) == seeds.end())
-                throw JsonFieldError{QStringLiteral("compare.%1").arg(i), QStringLiteral("seed %1 is not one of the swept seeds").arg(s)};
+                throw JsonFieldError{QStringLiteral("compare.%1").arg(i),
+                                     QStringLiteral("seed %1 is not one of the swept seeds").arg(s)};
         }
     }
     r.finish();
@@ -174,8 +180,8 @@ QJsonObject toJson(const SeedSweepSpec& spec)
         root.insert(QStringLiteral("arithmetic"), spec.arithmetic);
     root.insert(QStringLiteral("rng"), spec.rng);
     if (spec.seedRange) {
-        root.insert(QStringLiteral("seeds"), QJsonObject{{QStringLiteral("first"), spec.firstSeed},
-                                                         {QStringLiteral("count"), spec.seedCount}});
+        root.insert(QStringLiteral("seeds"),
+                    QJsonObject{{QStringLiteral("first"), spec.firstSeed}, {QStringLiteral("count"), spec.seedCount}});
     } else {
         QJsonArray list;
         for (qint64 s : spec.seedList)

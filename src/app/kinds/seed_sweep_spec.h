@@ -15,8 +15,8 @@
 #include "app/io/experiment_file.h"
 #include "app/kinds/loop_spec.h"
 #include "engine/core/result.h"
-#include "engine/sampler/sampler_chain.h"
 #include "engine/experiments/seed_sweep.h"
+#include "engine/sampler/sampler_chain.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -47,16 +47,16 @@ struct SeedSweepSpec {
     DistributionSpec distribution;
     QString semantics = QStringLiteral("lesson");
     QString chain = QStringLiteral("temperature=1");  // compact chain text under `semantics`
-    QString arithmetic;  // "exact" or "library"; empty: the preset's default
+    QString arithmetic;                               // "exact" or "library"; empty: the preset's default
     QString rng = QStringLiteral("mulberry32");
-    bool seedRange = true;      // seeds given as first + count (else the explicit list)
+    bool seedRange = true;  // seeds given as first + count (else the explicit list)
     qint64 firstSeed = 0;
     qint64 seedCount = 100;
     QList<qint64> seedList;
-    qint64 draws = 1000;        // per seed
+    qint64 draws = 1000;  // per seed
     std::optional<std::pair<qint64, qint64>> compare;
-    QString prompt;             // Sequence: what every seed's reply continues
-    qint64 steps = 20;          // Sequence: tokens per reply
+    QString prompt;     // Sequence: what every seed's reply continues
+    qint64 steps = 20;  // Sequence: tokens per reply
 
     bool isSequence() const { return source == Source::Sequence; }
     std::vector<std::uint64_t> seeds() const;

@@ -1,10 +1,10 @@
 #include "app/kinds/sequence_sweep_job.h"
 
-#include "engine/models/builtin_model.h"
-#include "engine/sampler/chain_text.h"
-#include "app/text/counted.h"
 #include "app/kinds/seed_sweep_job.h"
+#include "app/text/counted.h"
+#include "engine/models/builtin_model.h"
 #include "engine/models/word_tokens.h"
+#include "engine/sampler/chain_text.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -25,10 +25,7 @@ QString seedList(const std::vector<std::uint64_t>& seeds)
     return out.join(QLatin1Char(' '));
 }
 
-QVariant optionalStep(const std::optional<std::size_t>& step)
-{
-    return step ? QVariant(qint64(*step)) : QVariant();
-}
+QVariant optionalStep(const std::optional<std::size_t>& step) { return step ? QVariant(qint64(*step)) : QVariant(); }
 
 }  // namespace
 
@@ -40,10 +37,12 @@ SequenceSweepOutcome runSequenceSweep(const SeedSweepSpec& spec, const QString& 
     SequenceSweepOutcome outcome;
     const auto chain = sweepChain(spec);
     if (!chain) {
-        outcome.status = {RunStatus::State::Failed, source + QStringLiteral(": ") + QString::fromStdString(chain.error())};
+        outcome.status = {RunStatus::State::Failed,
+                          source + QStringLiteral(": ") + QString::fromStdString(chain.error())};
         return outcome;
     }
-    outcome.chain = QString::fromStdString(spec.semantics.toStdString() + ": " + engine::formatChain(chain.value(), true));
+    outcome.chain =
+        QString::fromStdString(spec.semantics.toStdString() + ": " + engine::formatChain(chain.value(), true));
     outcome.seeds = spec.seeds();
     outcome.replies.assign(outcome.seeds.size(), {});
     const auto steps = static_cast<std::size_t>(spec.steps);
@@ -86,7 +85,8 @@ Provenance sequenceSweepProvenance(const SeedSweepSpec& spec)
         .add(QStringLiteral("steps"), QString::number(spec.steps));
     addSamplingProvenance(p, spec)
         .add(QStringLiteral("seeds-per-work-item"), QStringLiteral("1"))
-        .add(QStringLiteral("experiment-file"), QString::fromUtf8(QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact)));
+        .add(QStringLiteral("experiment-file"),
+             QString::fromUtf8(QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact)));
     return p;
 }
 
@@ -95,10 +95,15 @@ Provenance sequenceSweepResultHeader(const Provenance& provenance, const Sequenc
     Provenance p = provenance;
     const auto& census = outcome.census;
     p.add(QStringLiteral("result: evaluated chain"), outcome.chain)
-        .add(QStringLiteral("result: distinct replies"), QStringLiteral("%1 of %2").arg(census.replies.size()).arg(counted(qint64(outcome.seeds.size()), "seed", "seeds")));
+        .add(QStringLiteral("result: distinct replies"),
+             QStringLiteral("%1 of %2")
+                 .arg(census.replies.size())
+                 .arg(counted(qint64(outcome.seeds.size()), "seed", "seeds")));
     if (!census.replies.empty())
         p.add(QStringLiteral("result: reference reply (the most common; first differences are counted from it)"),
-              QStringLiteral("%1, first seed %2").arg(counted(qint64(census.replies.front().seeds.size()), "seed", "seeds")).arg(census.replies.front().seeds.front()));
+              QStringLiteral("%1, first seed %2")
+                  .arg(counted(qint64(census.replies.front().seeds.size()), "seed", "seeds"))
+                  .arg(census.replies.front().seeds.front()));
     return p;
 }
 
@@ -108,15 +113,16 @@ ExperimentResult sequenceSweepResult(const SeedSweepSpec& spec, SequenceSweepOut
     if (!result.status.finished())
         return result;
     result.provenance = sequenceSweepResultHeader(sequenceSweepProvenance(spec), outcome);
-    result.summary = QObject::tr("%1: %2 x %3 in %4 s on %5; %6; the most common from %7")
-                         .arg(spec.name)
-                         .arg(counted(qint64(outcome.seeds.size()), "seed", "seeds"))
-                         .arg(counted(qint64(spec.steps), "step", "steps"))
-                         .arg(outcome.seconds, 0, 'f', 2)
-                         .arg(counted(threads, "thread", "threads"))
-                         .arg(counted(qint64(outcome.census.replies.size()), "distinct reply", "distinct replies"))
-                         .arg(counted(qint64(outcome.census.replies.empty() ? 0 : outcome.census.replies.front().seeds.size()), "seed",
-                                      "seeds"));
+    result.summary =
+        QObject::tr("%1: %2 x %3 in %4 s on %5; %6; the most common from %7")
+            .arg(spec.name)
+            .arg(counted(qint64(outcome.seeds.size()), "seed", "seeds"))
+            .arg(counted(qint64(spec.steps), "step", "steps"))
+            .arg(outcome.seconds, 0, 'f', 2)
+            .arg(counted(threads, "thread", "threads"))
+            .arg(counted(qint64(outcome.census.replies.size()), "distinct reply", "distinct replies"))
+            .arg(counted(qint64(outcome.census.replies.empty() ? 0 : outcome.census.replies.front().seeds.size()),
+                         "seed", "seeds"));
     auto run = std::make_shared<const SequenceSweepRun>(SequenceSweepRun{spec, std::move(outcome)});
     const auto shared = std::shared_ptr<const SequenceSweepOutcome>(run, &run->outcome);
     result.tables = {sequenceRepliesTable(shared), sequenceSeedsTable(shared), sequenceFirstDifferenceTable(shared)};
@@ -133,9 +139,11 @@ ResultTable sequenceRepliesTable(std::shared_ptr<const SequenceSweepOutcome> out
     table.title = QObject::tr("Distinct replies");
     table.rows = outcome->census.replies.size();
     table.columns = {
-        {QStringLiteral("reply"), QObject::tr("reply"), Kind::Integer, [](std::size_t i) { return QVariant(qint64(i + 1)); },
+        {QStringLiteral("reply"), QObject::tr("reply"), Kind::Integer,
+         [](std::size_t i) { return QVariant(qint64(i + 1)); },
          QObject::tr("1 = the most common reply, the reference the first differences are counted from.")},
-        {QStringLiteral("seeds"), QObject::tr("seeds"), Kind::Integer, [reply](std::size_t i) { return QVariant(qint64(reply(i).seeds.size())); },
+        {QStringLiteral("seeds"), QObject::tr("seeds"), Kind::Integer,
+         [reply](std::size_t i) { return QVariant(qint64(reply(i).seeds.size())); },
          QObject::tr("How many seeds gave this reply.")},
         {QStringLiteral("share"), QObject::tr("share"), Kind::Real,
          [reply, seeds](std::size_t i) { return QVariant(static_cast<double>(reply(i).seeds.size()) / seeds); },
@@ -144,8 +152,10 @@ ResultTable sequenceRepliesTable(std::shared_ptr<const SequenceSweepOutcome> out
          [reply](std::size_t i) { return optionalStep(reply(i).firstDifference); },
          QObject::tr("The first 0-based step where this reply differs from reply 1 (empty for reply 1).")},
         {QStringLiteral("text"), QObject::tr("text"), Kind::Text,
-         [outcome](std::size_t i) { return QVariant(outcome->replyTexts.value(static_cast<qsizetype>(i))); }, QObject::tr("The reply.")},
-        {QStringLiteral("seed_list"), QObject::tr("which seeds"), Kind::Text, [reply](std::size_t i) { return QVariant(seedList(reply(i).seeds)); },
+         [outcome](std::size_t i) { return QVariant(outcome->replyTexts.value(static_cast<qsizetype>(i))); },
+         QObject::tr("The reply.")},
+        {QStringLiteral("seed_list"), QObject::tr("which seeds"), Kind::Text,
+         [reply](std::size_t i) { return QVariant(seedList(reply(i).seeds)); },
          QObject::tr("The seeds that gave this reply, in the sweep's order.")},
     };
     return table;
@@ -159,8 +169,8 @@ ResultTable sequenceSeedsTable(std::shared_ptr<const SequenceSweepOutcome> outco
     table.title = QObject::tr("Per seed");
     table.rows = outcome->seeds.size();
     table.columns = {
-        {QStringLiteral("seed"), QObject::tr("seed"), Kind::Integer, [outcome](std::size_t i) { return QVariant(qulonglong(outcome->seeds[i])); },
-         QObject::tr("The seed.")},
+        {QStringLiteral("seed"), QObject::tr("seed"), Kind::Integer,
+         [outcome](std::size_t i) { return QVariant(qulonglong(outcome->seeds[i])); }, QObject::tr("The seed.")},
         {QStringLiteral("reply"), QObject::tr("reply"), Kind::Integer,
          [outcome](std::size_t i) { return QVariant(qint64(outcome->census.replyOf[i] + 1)); },
          QObject::tr("Which distinct reply the seed gave (1 = the most common).")},

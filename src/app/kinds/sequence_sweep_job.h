@@ -5,12 +5,12 @@
 // CSV and the page: the distinct replies, the seeds, the first-difference steps.
 #pragma once
 
-#include "app/kinds/experiment_result.h"
-#include "app/run/experiment_runner.h"
 #include "app/io/provenance.h"
-#include "engine/experiments/reply_census.h"
+#include "app/kinds/experiment_result.h"
 #include "app/kinds/result_table.h"
 #include "app/kinds/seed_sweep_spec.h"
+#include "app/run/experiment_runner.h"
+#include "engine/experiments/reply_census.h"
 
 #include <QString>
 #include <QStringList>
@@ -22,12 +22,12 @@ namespace logitlab::app {
 
 struct SequenceSweepOutcome {
     RunStatus status;
-    std::vector<std::uint64_t> seeds;                 // in the spec's order
-    std::vector<std::vector<std::int32_t>> replies;   // per seed
+    std::vector<std::uint64_t> seeds;                // in the spec's order
+    std::vector<std::vector<std::int32_t>> replies;  // per seed
     engine::ReplyCensus census;
-    QStringList replyTexts;                           // per distinct reply (census order)
-    QString chain;                                    // the chain as evaluated, for titles
-    std::uint64_t draws = 0;                          // model passes (the page's status line)
+    QStringList replyTexts;   // per distinct reply (census order)
+    QString chain;            // the chain as evaluated, for titles
+    std::uint64_t draws = 0;  // model passes (the page's status line)
     double seconds = 0.0;
 };
 

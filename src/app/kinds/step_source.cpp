@@ -1,11 +1,11 @@
 #include "app/kinds/step_source.h"
 
-#include "engine/models/builtin_model.h"
 #include "app/io/logits_array.h"
 #include "app/io/logits_file.h"
+#include "app/io/vocabulary_file.h"
 #include "app/kinds/loop_spec.h"
 #include "app/text/step_range.h"
-#include "app/io/vocabulary_file.h"
+#include "engine/models/builtin_model.h"
 #include "engine/models/word_tokens.h"
 
 #include <QDir>
@@ -87,7 +87,9 @@ QString describeReply(const ReplySpec& reply)
 
 engine::Result<engine::StepDistributions> fileSteps(const DistributionSpec& spec, const QString& baseDir)
 {
-    const auto resolved = [&](const QString& path) { return QFileInfo(path).isAbsolute() ? path : QDir(baseDir).filePath(path); };
+    const auto resolved = [&](const QString& path) {
+        return QFileInfo(path).isAbsolute() ? path : QDir(baseDir).filePath(path);
+    };
     const QString path = resolved(spec.path);
     const std::string what = path.toStdString();
     if (!spec.steps)
@@ -101,7 +103,8 @@ engine::Result<engine::StepDistributions> fileSteps(const DistributionSpec& spec
     if (!opened)
         return Error{opened.error()};
     auto array = std::make_shared<const LogitsArray>(std::move(opened).value());
-    const auto range = resolveStepRange(*spec.steps, array->layout().steps(), array->layout().what, "distribution.steps");
+    const auto range =
+        resolveStepRange(*spec.steps, array->layout().steps(), array->layout().what, "distribution.steps");
     if (!range)
         return Error{range.error()};
     // The batch as "row" would choose it, with the range's first step standing in for the row.
@@ -130,12 +133,14 @@ engine::Result<engine::StepDistributions> fileSteps(const DistributionSpec& spec
     return steps;
 }
 
-engine::Result<engine::StepDistributions> builtinReplySteps(const ReplySpec& reply, const std::function<bool()>& cancelled)
+engine::Result<engine::StepDistributions> builtinReplySteps(const ReplySpec& reply,
+                                                            const std::function<bool()>& cancelled)
 {
     if (engine::wordTokens(reply.prompt.toStdString()).empty())
         return Error{"reply.prompt: must hold at least one word: the model continues a prompt"};
     if (reply.length < 1 || reply.length > kMaxReplyLength)
-        return Error{"reply.length: " + std::to_string(reply.length) + " is outside 1.." + std::to_string(kMaxReplyLength)};
+        return Error{"reply.length: " + std::to_string(reply.length) + " is outside 1.." +
+                     std::to_string(kMaxReplyLength)};
     auto loop = makeLoop(loopSpecOf(reply));
     if (!loop)
         return Error{"reply: " + loop.error()};

@@ -20,10 +20,10 @@ namespace logitlab::app {
 // A reply of the built-in model: the experiment file's "reply" object (docs/experiments.md).
 struct ReplySpec {
     QString prompt;
-    qint64 length = 40;                             // tokens generated, 1..kMaxReplyLength
+    qint64 length = 40;  // tokens generated, 1..kMaxReplyLength
     QString semantics = QStringLiteral("llama.cpp");
-    QString chain;                                  // any chain, stateful stages too; empty: the preset's defaults
-    QString arithmetic;                             // "exact", "library", or empty for the preset's
+    QString chain;       // any chain, stateful stages too; empty: the preset's defaults
+    QString arithmetic;  // "exact", "library", or empty for the preset's
     qint64 seed = 42;
     QString rng = QStringLiteral("mulberry32");
     friend bool operator==(const ReplySpec&, const ReplySpec&) = default;

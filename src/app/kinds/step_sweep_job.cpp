@@ -1,9 +1,9 @@
 #include "app/kinds/step_sweep_job.h"
 
-#include "app/text/counted.h"
 #include "app/io/logits_array.h"
-#include "engine/experiments/step_entropy.h"
+#include "app/text/counted.h"
 #include "engine/core/work_limits.h"
+#include "engine/experiments/step_entropy.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -18,10 +18,7 @@ namespace logitlab::app {
 
 namespace {
 
-QVariant optionalReal(const std::optional<double>& value)
-{
-    return value ? QVariant(*value) : QVariant();
-}
+QVariant optionalReal(const std::optional<double>& value) { return value ? QVariant(*value) : QVariant(); }
 
 }  // namespace
 
@@ -48,8 +45,9 @@ StepSweepRow stepSweepRow(std::uint64_t step, double entropyBits, const SeedSwee
     if (s.tested() && s.pooledChiSquare.tested)
         row.pooledP = s.pooledChiSquare.pValue;
     row.noTest = QString::fromStdString(s.noTest);
-    const auto most = std::max_element(s.tokens.begin(), s.tokens.end(),
-                                       [](const engine::TokenSpread& a, const engine::TokenSpread& b) { return a.pooled < b.pooled; });
+    const auto most = std::max_element(
+        s.tokens.begin(), s.tokens.end(),
+        [](const engine::TokenSpread& a, const engine::TokenSpread& b) { return a.pooled < b.pooled; });
     if (most != s.tokens.end())
         row.mostDrawn = outcome.tokenNames.value(static_cast<qsizetype>(most - s.tokens.begin()));
     row.consistent = seedSweepConsistent(s);
@@ -83,14 +81,16 @@ StepSweepOutcome runStepSweep(const SeedSweepSpec& spec, const QString& baseDir,
     };
     const DistributionSpec& d = spec.distribution;
     if (d.kind != DistributionSpec::Kind::File || !d.steps)
-        return fail(source + QStringLiteral(": distribution.steps: a sweep over steps needs a logits file with \"steps\""));
+        return fail(source +
+                    QStringLiteral(": distribution.steps: a sweep over steps needs a logits file with \"steps\""));
     const QString path = QFileInfo(d.path).isAbsolute() ? d.path : QDir(baseDir).filePath(d.path);
     // Opened once for the shape and each step's entropy: the rows are read from the mapping
     // one at a time, never the whole array.
     auto array = LogitsArray::open(path, d.array);
     if (!array)
         return fail(source + QStringLiteral(": distribution: ") + QString::fromStdString(array.error()));
-    const auto range = resolveStepRange(*d.steps, array->layout().steps(), (source + QStringLiteral(": distribution")).toStdString());
+    const auto range =
+        resolveStepRange(*d.steps, array->layout().steps(), (source + QStringLiteral(": distribution")).toStdString());
     if (!range)
         return fail(QString::fromStdString(range.error()));
     const auto batch = engine::resolveRow(array->layout(), {d.batch, static_cast<std::int64_t>(range->first)});
@@ -99,9 +99,10 @@ StepSweepOutcome runStepSweep(const SeedSweepSpec& spec, const QString& baseDir,
     const std::uint64_t first = range->first;
     const std::uint64_t count = range->second - range->first + 1;
     // Every step is a whole seed sweep: the limits hold for the steps together, not per step.
-    if (auto problem = engine::checkEstimate((source + QStringLiteral(": distribution.steps")).toStdString(),
-                                             stepSweepEstimate(spec, count, array->layout().vocabulary()),
-                                             "sweep fewer steps (a range such as \"0-99\"), fewer seeds or fewer draws"))
+    if (auto problem =
+            engine::checkEstimate((source + QStringLiteral(": distribution.steps")).toStdString(),
+                                  stepSweepEstimate(spec, count, array->layout().vocabulary()),
+                                  "sweep fewer steps (a range such as \"0-99\"), fewer seeds or fewer draws"))
         return fail(QString::fromStdString(*problem));
     if (control.started)
         control.started(static_cast<std::size_t>(count));
@@ -131,17 +132,21 @@ StepSweepOutcome runStepSweep(const SeedSweepSpec& spec, const QString& baseDir,
     return outcome;
 }
 
-ExperimentResult stepSweepResult(const SeedSweepSpec& spec, const QString& baseDir, StepSweepOutcome outcome, int threads)
+ExperimentResult stepSweepResult(const SeedSweepSpec& spec, const QString& baseDir, StepSweepOutcome outcome,
+                                 int threads)
 {
     ExperimentResult result = resultOf(QStringLiteral("seed-sweep"), spec.name, outcome.status);
     if (!result.status.finished())
         return result;
     Provenance p = seedSweepProvenance(spec, baseDir);
-    const auto tested = std::count_if(outcome.rows.begin(), outcome.rows.end(), [](const StepSweepRow& r) { return r.ksP.has_value(); });
-    const auto consistent = std::count_if(outcome.rows.begin(), outcome.rows.end(), [](const StepSweepRow& r) { return r.consistent; });
+    const auto tested = std::count_if(outcome.rows.begin(), outcome.rows.end(),
+                                      [](const StepSweepRow& r) { return r.ksP.has_value(); });
+    const auto consistent =
+        std::count_if(outcome.rows.begin(), outcome.rows.end(), [](const StepSweepRow& r) { return r.consistent; });
     p.add(QStringLiteral("result: steps swept"), QString::number(outcome.rows.size()))
         .add(QStringLiteral("result: steps with a valid test"), QString::number(tested))
-        .add(QStringLiteral("result: steps consistent with a correct sampler (KS p >= %1)").arg(kSeedSweepAlpha), QString::number(consistent));
+        .add(QStringLiteral("result: steps consistent with a correct sampler (KS p >= %1)").arg(kSeedSweepAlpha),
+             QString::number(consistent));
     result.provenance = p;
     result.summary = QObject::tr("%1: %2 x %3 x %4 in %5 s on %6; %7 of %8 tested steps consistent")
                          .arg(spec.name)
@@ -166,27 +171,41 @@ ResultTable stepSweepTable(std::shared_ptr<const StepSweepOutcome> outcome)
     table.title = QObject::tr("Per step");
     table.rows = outcome->rows.size();
     table.columns = {
-        columnOf(rows, QStringLiteral("step"), QObject::tr("step"), Kind::Integer, [](const StepSweepRow& r) { return qint64(r.step); },
-                 QObject::tr("0-based step of the file's array.")),
-        columnOf(rows, QStringLiteral("entropy_bits"), QObject::tr("entropy (bits)"), Kind::Real,
-                 [](const StepSweepRow& r) { return r.entropyBits; }, QObject::tr("Entropy of the step's logits at T = 1, before the chain."), 3),
-        columnOf(rows, QStringLiteral("outcomes"), QObject::tr("tokens left"), Kind::Integer,
-                 [](const StepSweepRow& r) { return qint64(r.outcomes); }, QObject::tr("Tokens the chain leaves with p > 0 at this step.")),
-        columnOf(rows, QStringLiteral("distinct_drawn"), QObject::tr("distinct drawn"), Kind::Integer,
-                 [](const StepSweepRow& r) { return qint64(r.distinctDrawn); },
-                 QObject::tr("Of those, the tokens drawn at least once over every seed.")),
-        columnOf(rows, QStringLiteral("pooled_bins"), QObject::tr("bins"), Kind::Integer,
-                 [](const StepSweepRow& r) { return qint64(r.pooledBins); },
-                 QObject::tr("Bins of the per-seed tests after pooling tokens expecting fewer than 5 draws.")),
-        columnOf(rows, QStringLiteral("ks_p"), QObject::tr("KS p"), Kind::Real, [](const StepSweepRow& r) { return optionalReal(r.ksP); },
-                 QObject::tr("KS test of the per-seed chi-square p-values; empty where no test is valid."), 4),
-        columnOf(rows, QStringLiteral("pooled_chi_square_p"), QObject::tr("pooled chi-square p"), Kind::Real,
-                 [](const StepSweepRow& r) { return optionalReal(r.pooledP); },
-                 QObject::tr("All seeds' draws against the claimed probabilities; empty where no test is valid."), 4),
-        columnOf(rows, QStringLiteral("no_test"), QObject::tr("why no test"), Kind::Text, [](const StepSweepRow& r) { return r.noTest; },
-                 QObject::tr("Why the step has no valid test (empty when it has one).")),
-        columnOf(rows, QStringLiteral("most_drawn"), QObject::tr("most drawn"), Kind::Text, [](const StepSweepRow& r) { return r.mostDrawn; },
-                 QObject::tr("The token drawn most often over every seed.")),
+        columnOf(
+            rows, QStringLiteral("step"), QObject::tr("step"), Kind::Integer,
+            [](const StepSweepRow& r) { return qint64(r.step); }, QObject::tr("0-based step of the file's array.")),
+        columnOf(
+            rows, QStringLiteral("entropy_bits"), QObject::tr("entropy (bits)"), Kind::Real,
+            [](const StepSweepRow& r) { return r.entropyBits; },
+            QObject::tr("Entropy of the step's logits at T = 1, before the chain."), 3),
+        columnOf(
+            rows, QStringLiteral("outcomes"), QObject::tr("tokens left"), Kind::Integer,
+            [](const StepSweepRow& r) { return qint64(r.outcomes); },
+            QObject::tr("Tokens the chain leaves with p > 0 at this step.")),
+        columnOf(
+            rows, QStringLiteral("distinct_drawn"), QObject::tr("distinct drawn"), Kind::Integer,
+            [](const StepSweepRow& r) { return qint64(r.distinctDrawn); },
+            QObject::tr("Of those, the tokens drawn at least once over every seed.")),
+        columnOf(
+            rows, QStringLiteral("pooled_bins"), QObject::tr("bins"), Kind::Integer,
+            [](const StepSweepRow& r) { return qint64(r.pooledBins); },
+            QObject::tr("Bins of the per-seed tests after pooling tokens expecting fewer than 5 draws.")),
+        columnOf(
+            rows, QStringLiteral("ks_p"), QObject::tr("KS p"), Kind::Real,
+            [](const StepSweepRow& r) { return optionalReal(r.ksP); },
+            QObject::tr("KS test of the per-seed chi-square p-values; empty where no test is valid."), 4),
+        columnOf(
+            rows, QStringLiteral("pooled_chi_square_p"), QObject::tr("pooled chi-square p"), Kind::Real,
+            [](const StepSweepRow& r) { return optionalReal(r.pooledP); },
+            QObject::tr("All seeds' draws against the claimed probabilities; empty where no test is valid."), 4),
+        columnOf(
+            rows, QStringLiteral("no_test"), QObject::tr("why no test"), Kind::Text,
+            [](const StepSweepRow& r) { return r.noTest; },
+            QObject::tr("Why the step has no valid test (empty when it has one).")),
+        columnOf(
+            rows, QStringLiteral("most_drawn"), QObject::tr("most drawn"), Kind::Text,
+            [](const StepSweepRow& r) { return r.mostDrawn; },
+            QObject::tr("The token drawn most often over every seed.")),
     };
     return table;
 }

@@ -6,12 +6,12 @@
 // p-values are empty where the sweep has no test (one outcome, or too few draws per token).
 #pragma once
 
-#include "app/kinds/experiment_result.h"
-#include "app/run/experiment_runner.h"
 #include "app/io/provenance.h"
+#include "app/kinds/experiment_result.h"
 #include "app/kinds/result_table.h"
 #include "app/kinds/seed_sweep_job.h"
 #include "app/kinds/seed_sweep_spec.h"
+#include "app/run/experiment_runner.h"
 #include "engine/core/work_limits.h"
 
 #include <QString>
@@ -23,21 +23,21 @@
 namespace logitlab::app {
 
 struct StepSweepRow {
-    std::uint64_t step = 0;            // 0-based step of the file's array
-    double entropyBits = 0.0;          // of the step's logits at T = 1, before the chain
-    std::uint64_t outcomes = 0;        // tokens the chain leaves with p > 0
-    std::uint64_t distinctDrawn = 0;   // of those, drawn at least once over every seed
-    int pooledBins = 0;                // bins of the per-seed tests after pooling
-    std::optional<double> ksP;         // KS of the per-seed chi-square p-values; none: not valid here
-    std::optional<double> pooledP;     // pooled chi-square over every seed; none: not valid here
-    QString noTest;                    // why there is no test, when there is none
-    QString mostDrawn;                 // the token drawn most over every seed
-    bool consistent = false;           // seedSweepConsistent at this step
+    std::uint64_t step = 0;           // 0-based step of the file's array
+    double entropyBits = 0.0;         // of the step's logits at T = 1, before the chain
+    std::uint64_t outcomes = 0;       // tokens the chain leaves with p > 0
+    std::uint64_t distinctDrawn = 0;  // of those, drawn at least once over every seed
+    int pooledBins = 0;               // bins of the per-seed tests after pooling
+    std::optional<double> ksP;        // KS of the per-seed chi-square p-values; none: not valid here
+    std::optional<double> pooledP;    // pooled chi-square over every seed; none: not valid here
+    QString noTest;                   // why there is no test, when there is none
+    QString mostDrawn;                // the token drawn most over every seed
+    bool consistent = false;          // seedSweepConsistent at this step
 };
 
 struct StepSweepOutcome {
     RunStatus status;
-    std::vector<StepSweepRow> rows;    // in step order
+    std::vector<StepSweepRow> rows;  // in step order
     std::uint64_t draws = 0;
     double seconds = 0.0;
 };
@@ -61,7 +61,8 @@ struct StepSweepRun {
     StepSweepOutcome outcome;
 };
 // Table <name>.csv (one row per step); details hold a std::shared_ptr<const StepSweepRun>.
-ExperimentResult stepSweepResult(const SeedSweepSpec& spec, const QString& baseDir, StepSweepOutcome outcome, int threads);
+ExperimentResult stepSweepResult(const SeedSweepSpec& spec, const QString& baseDir, StepSweepOutcome outcome,
+                                 int threads);
 ResultTable stepSweepTable(std::shared_ptr<const StepSweepOutcome> outcome);
 
 }  // namespace logitlab::app

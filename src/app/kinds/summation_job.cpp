@@ -45,12 +45,14 @@ SummationOutcome runSummation(const SummationSpec& spec, const QString& baseDir,
     outcome.lesson = engine::lessonSums();
     auto parameters = toParameters(spec, baseDir);
     if (!parameters) {
-        outcome.status = {RunStatus::State::Failed, source + QStringLiteral(": ") + QString::fromStdString(parameters.error())};
+        outcome.status = {RunStatus::State::Failed,
+                          source + QStringLiteral(": ") + QString::fromStdString(parameters.error())};
         return outcome;
     }
-    if (auto problem = engine::checkEstimate("shuffles", summationEstimate(parameters.value(), threads),
-                                             "use fewer terms, fewer shuffles or fewer methods (terms x (methods + shuffles) "
-                                             "are summed)")) {
+    if (auto problem =
+            engine::checkEstimate("shuffles", summationEstimate(parameters.value(), threads),
+                                  "use fewer terms, fewer shuffles or fewer methods (terms x (methods + shuffles) "
+                                  "are summed)")) {
         outcome.status = {RunStatus::State::Failed, source + QStringLiteral(": ") + QString::fromStdString(*problem)};
         return outcome;
     }
@@ -61,7 +63,8 @@ SummationOutcome runSummation(const SummationSpec& spec, const QString& baseDir,
         return outcome;
     }
     if (!prepared) {
-        outcome.status = {RunStatus::State::Failed, source + QStringLiteral(": ") + QString::fromStdString(prepared.error())};
+        outcome.status = {RunStatus::State::Failed,
+                          source + QStringLiteral(": ") + QString::fromStdString(prepared.error())};
         return outcome;
     }
     const engine::SummationExperiment& experiment = prepared.value();
@@ -70,7 +73,9 @@ SummationOutcome runSummation(const SummationSpec& spec, const QString& baseDir,
     std::vector<double> results(experiment.itemCount());
     outcome.status = runWorkItems(
         experiment.itemCount(), workers,
-        [&](int worker, std::size_t item) { results[item] = experiment.runItem(item, scratch[static_cast<std::size_t>(worker)]); },
+        [&](int worker, std::size_t item) {
+            results[item] = experiment.runItem(item, scratch[static_cast<std::size_t>(worker)]);
+        },
         control);
     if (!outcome.status.finished())
         return outcome;
@@ -91,13 +96,16 @@ Provenance summationProvenance(const SummationSpec& spec, const QString& baseDir
         .add(QStringLiteral("shuffles"), QString::number(spec.shuffles))
         .add(QStringLiteral("seed"), QString::number(spec.seed))
         .add(QStringLiteral("rng"), QStringLiteral("splitmix64 per term set and per shuffle, Lemire bounded integers"))
-        .add(QStringLiteral("shape"), QStringLiteral("split=%1 lanes=%2 threads=%3").arg(spec.split).arg(spec.lanes).arg(spec.threads))
-        .add(QStringLiteral("spread"), spec.spreadMaxN == 0 ? QStringLiteral("none")
-                                                            : QStringLiteral("N=100..%1, %2 terms per N")
-                                                                  .arg(spec.spreadMaxN)
-                                                                  .arg(spec.spreadTerms))
-        .add(QStringLiteral("reference"), QStringLiteral("exact sum (fixed-point superaccumulator), rounded once to nearest even"))
-        .add(QStringLiteral("experiment-file"), QString::fromUtf8(QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact)));
+        .add(QStringLiteral("shape"),
+             QStringLiteral("split=%1 lanes=%2 threads=%3").arg(spec.split).arg(spec.lanes).arg(spec.threads))
+        .add(QStringLiteral("spread"),
+             spec.spreadMaxN == 0
+                 ? QStringLiteral("none")
+                 : QStringLiteral("N=100..%1, %2 terms per N").arg(spec.spreadMaxN).arg(spec.spreadTerms))
+        .add(QStringLiteral("reference"),
+             QStringLiteral("exact sum (fixed-point superaccumulator), rounded once to nearest even"))
+        .add(QStringLiteral("experiment-file"),
+             QString::fromUtf8(QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact)));
     return p;
 }
 
@@ -111,16 +119,10 @@ std::shared_ptr<const std::vector<Row>> shared(const std::vector<Row>& rows)
     return std::make_shared<const std::vector<Row>>(rows);
 }
 
-QString text(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
+QString text(const std::string& s) { return QString::fromStdString(s); }
 
 // No number for a result that overflowed (its result reads inf) or became NaN.
-QVariant ulpsCell(bool finite, std::int64_t ulps)
-{
-    return finite ? QVariant(qint64(ulps)) : QVariant();
-}
+QVariant ulpsCell(bool finite, std::int64_t ulps) { return finite ? QVariant(qint64(ulps)) : QVariant(); }
 
 ResultTable methodsTable(const engine::SummationSummary& s)
 {
@@ -130,21 +132,27 @@ ResultTable methodsTable(const engine::SummationSummary& s)
     t.title = QObject::tr("Methods");
     t.rows = rows->size();
     t.columns = {
-        columnOf(rows, QStringLiteral("method"), QObject::tr("method"), Kind::Text, [](const Row& r) { return text(r.method); },
-                 QObject::tr("The summation order.")),
-        columnOf(rows, QStringLiteral("result"), QObject::tr("result"), Kind::Real,
-                 [](const Row& r) { return std::isnan(r.value) ? QVariant() : QVariant(r.value); },
-                 QObject::tr("The sum in the accumulator's format."), ResultColumn::kEveryDigit),
-        columnOf(rows, QStringLiteral("bits"), QObject::tr("bits"), Kind::Text, [](const Row& r) { return text(r.bits); },
-                 QObject::tr("The result's bit pattern in the accumulator's format.")),
-        columnOf(rows, QStringLiteral("error_ulps"), QObject::tr("error (ULPs)"), Kind::Integer,
-                 [](const Row& r) { return ulpsCell(r.finite, r.ulps); },
-                 QObject::tr("Representable numbers between the result and the exact sum, in the accumulator's format.")),
-        columnOf(rows, QStringLiteral("error"), QObject::tr("error"), Kind::Real,
-                 [](const Row& r) { return r.finite ? QVariant(r.error) : QVariant(); },
-                 QObject::tr("result - exact sum (in float64).")),
-        columnOf(rows, QStringLiteral("order"), QObject::tr("order"), Kind::Text,
-                 [](const Row& r) { return text(r.description); }, QObject::tr("What the order is.")),
+        columnOf(
+            rows, QStringLiteral("method"), QObject::tr("method"), Kind::Text,
+            [](const Row& r) { return text(r.method); }, QObject::tr("The summation order.")),
+        columnOf(
+            rows, QStringLiteral("result"), QObject::tr("result"), Kind::Real,
+            [](const Row& r) { return std::isnan(r.value) ? QVariant() : QVariant(r.value); },
+            QObject::tr("The sum in the accumulator's format."), ResultColumn::kEveryDigit),
+        columnOf(
+            rows, QStringLiteral("bits"), QObject::tr("bits"), Kind::Text, [](const Row& r) { return text(r.bits); },
+            QObject::tr("The result's bit pattern in the accumulator's format.")),
+        columnOf(
+            rows, QStringLiteral("error_ulps"), QObject::tr("error (ULPs)"), Kind::Integer,
+            [](const Row& r) { return ulpsCell(r.finite, r.ulps); },
+            QObject::tr("Representable numbers between the result and the exact sum, in the accumulator's format.")),
+        columnOf(
+            rows, QStringLiteral("error"), QObject::tr("error"), Kind::Real,
+            [](const Row& r) { return r.finite ? QVariant(r.error) : QVariant(); },
+            QObject::tr("result - exact sum (in float64).")),
+        columnOf(
+            rows, QStringLiteral("order"), QObject::tr("order"), Kind::Text,
+            [](const Row& r) { return text(r.description); }, QObject::tr("What the order is.")),
     };
     return t;
 }
@@ -158,17 +166,23 @@ ResultTable shufflesTable(const engine::SummationSummary& s)
     t.title = QObject::tr("Shuffles");
     t.rows = rows->size();
     t.columns = {
-        columnOf(rows, QStringLiteral("shuffle"), QObject::tr("shuffle"), Kind::Integer, [](const Row& r) { return qint64(r.index); },
-                 QObject::tr("The shuffle's number k.")),
-        columnOf(rows, QStringLiteral("seed"), QObject::tr("seed"), Kind::Text,
-                 [](const Row& r) { return QString::number(r.seed); }, QObject::tr("The shuffle's own stream seed.")),
-        columnOf(rows, QStringLiteral("result"), QObject::tr("result"), Kind::Real,
-                 [](const Row& r) { return std::isnan(r.value) ? QVariant() : QVariant(r.value); },
-                 QObject::tr("The sum in this random order."), ResultColumn::kEveryDigit),
-        columnOf(rows, QStringLiteral("bits"), QObject::tr("bits"), Kind::Text, [](const Row& r) { return text(r.bits); },
-                 QObject::tr("The result's bits.")),
-        columnOf(rows, QStringLiteral("error_ulps"), QObject::tr("error (ULPs)"), Kind::Integer,
-                 [](const Row& r) { return ulpsCell(r.finite, r.ulps); }, QObject::tr("Distance from the exact sum in ULPs.")),
+        columnOf(
+            rows, QStringLiteral("shuffle"), QObject::tr("shuffle"), Kind::Integer,
+            [](const Row& r) { return qint64(r.index); }, QObject::tr("The shuffle's number k.")),
+        columnOf(
+            rows, QStringLiteral("seed"), QObject::tr("seed"), Kind::Text,
+            [](const Row& r) { return QString::number(r.seed); }, QObject::tr("The shuffle's own stream seed.")),
+        columnOf(
+            rows, QStringLiteral("result"), QObject::tr("result"), Kind::Real,
+            [](const Row& r) { return std::isnan(r.value) ? QVariant() : QVariant(r.value); },
+            QObject::tr("The sum in this random order."), ResultColumn::kEveryDigit),
+        columnOf(
+            rows, QStringLiteral("bits"), QObject::tr("bits"), Kind::Text, [](const Row& r) { return text(r.bits); },
+            QObject::tr("The result's bits.")),
+        columnOf(
+            rows, QStringLiteral("error_ulps"), QObject::tr("error (ULPs)"), Kind::Integer,
+            [](const Row& r) { return ulpsCell(r.finite, r.ulps); },
+            QObject::tr("Distance from the exact sum in ULPs.")),
     };
     return t;
 }
@@ -182,12 +196,15 @@ ResultTable histogramTable(const engine::SummationSummary& s)
     t.title = QObject::tr("Histogram");
     t.rows = rows->size();
     t.columns = {
-        columnOf(rows, QStringLiteral("ulps_low"), QObject::tr("from (ULPs)"), Kind::Integer, [](const Row& r) { return qint64(r.low); },
-                 QObject::tr("The bin's lowest error in ULPs.")),
-        columnOf(rows, QStringLiteral("ulps_high"), QObject::tr("to (ULPs)"), Kind::Integer, [](const Row& r) { return qint64(r.high); },
-                 QObject::tr("The bin's highest error in ULPs.")),
-        columnOf(rows, QStringLiteral("shuffles"), QObject::tr("shuffles"), Kind::Integer, [](const Row& r) { return qint64(r.count); },
-                 QObject::tr("Random orders whose result lies in the bin.")),
+        columnOf(
+            rows, QStringLiteral("ulps_low"), QObject::tr("from (ULPs)"), Kind::Integer,
+            [](const Row& r) { return qint64(r.low); }, QObject::tr("The bin's lowest error in ULPs.")),
+        columnOf(
+            rows, QStringLiteral("ulps_high"), QObject::tr("to (ULPs)"), Kind::Integer,
+            [](const Row& r) { return qint64(r.high); }, QObject::tr("The bin's highest error in ULPs.")),
+        columnOf(
+            rows, QStringLiteral("shuffles"), QObject::tr("shuffles"), Kind::Integer,
+            [](const Row& r) { return qint64(r.count); }, QObject::tr("Random orders whose result lies in the bin.")),
     };
     return t;
 }
@@ -201,22 +218,30 @@ ResultTable spreadTable(const engine::SummationSummary& s)
     t.title = QObject::tr("Spread vs N");
     t.rows = rows->size();
     t.columns = {
-        columnOf(rows, QStringLiteral("n"), QObject::tr("N"), Kind::Integer, [](const Row& r) { return qint64(r.n); },
-                 QObject::tr("Terms summed.")),
-        columnOf(rows, QStringLiteral("shuffles"), QObject::tr("shuffles"), Kind::Integer, [](const Row& r) { return qint64(r.shuffles); },
-                 QObject::tr("Random orders tried at this N.")),
-        columnOf(rows, QStringLiteral("distinct"), QObject::tr("distinct results"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.distinct); }, QObject::tr("Different results over the orders.")),
-        columnOf(rows, QStringLiteral("min_ulps"), QObject::tr("min (ULPs)"), Kind::Integer, [](const Row& r) { return qint64(r.minUlps); },
-                 QObject::tr("The lowest result's error in ULPs.")),
-        columnOf(rows, QStringLiteral("max_ulps"), QObject::tr("max (ULPs)"), Kind::Integer, [](const Row& r) { return qint64(r.maxUlps); },
-                 QObject::tr("The highest result's error in ULPs.")),
-        columnOf(rows, QStringLiteral("spread_ulps"), QObject::tr("spread (ULPs)"), Kind::Integer,
-                 [](const Row& r) { return qint64(r.spreadUlps); }, QObject::tr("max - min, in ULPs.")),
-        columnOf(rows, QStringLiteral("relative_spread"), QObject::tr("relative spread"), Kind::Real,
-                 [](const Row& r) { return r.relativeSpread; }, QObject::tr("(max - min) / |exact sum|.")),
-        columnOf(rows, QStringLiteral("exact"), QObject::tr("exact sum"), Kind::Real, [](const Row& r) { return r.exact; },
-                 QObject::tr("The exact sum of this N's terms (in float64).")),
+        columnOf(
+            rows, QStringLiteral("n"), QObject::tr("N"), Kind::Integer, [](const Row& r) { return qint64(r.n); },
+            QObject::tr("Terms summed.")),
+        columnOf(
+            rows, QStringLiteral("shuffles"), QObject::tr("shuffles"), Kind::Integer,
+            [](const Row& r) { return qint64(r.shuffles); }, QObject::tr("Random orders tried at this N.")),
+        columnOf(
+            rows, QStringLiteral("distinct"), QObject::tr("distinct results"), Kind::Integer,
+            [](const Row& r) { return qint64(r.distinct); }, QObject::tr("Different results over the orders.")),
+        columnOf(
+            rows, QStringLiteral("min_ulps"), QObject::tr("min (ULPs)"), Kind::Integer,
+            [](const Row& r) { return qint64(r.minUlps); }, QObject::tr("The lowest result's error in ULPs.")),
+        columnOf(
+            rows, QStringLiteral("max_ulps"), QObject::tr("max (ULPs)"), Kind::Integer,
+            [](const Row& r) { return qint64(r.maxUlps); }, QObject::tr("The highest result's error in ULPs.")),
+        columnOf(
+            rows, QStringLiteral("spread_ulps"), QObject::tr("spread (ULPs)"), Kind::Integer,
+            [](const Row& r) { return qint64(r.spreadUlps); }, QObject::tr("max - min, in ULPs.")),
+        columnOf(
+            rows, QStringLiteral("relative_spread"), QObject::tr("relative spread"), Kind::Real,
+            [](const Row& r) { return r.relativeSpread; }, QObject::tr("(max - min) / |exact sum|.")),
+        columnOf(
+            rows, QStringLiteral("exact"), QObject::tr("exact sum"), Kind::Real, [](const Row& r) { return r.exact; },
+            QObject::tr("The exact sum of this N's terms (in float64).")),
     };
     return t;
 }
@@ -230,14 +255,20 @@ ResultTable lessonTable(const std::vector<engine::LessonSum>& lesson)
     t.title = QObject::tr("Lesson");
     t.rows = rows->size();
     t.columns = {
-        columnOf(rows, QStringLiteral("expression"), QObject::tr("expression"), Kind::Text,
-                 [](const Row& r) { return text(r.expression); }, QObject::tr("Evaluated in float64, in the order written.")),
-        columnOf(rows, QStringLiteral("value"), QObject::tr("value"), Kind::Text, [](const Row& r) { return text(r.shortest); },
-                 QObject::tr("The shortest decimal that reads back to the result.")),
-        columnOf(rows, QStringLiteral("bits"), QObject::tr("bits"), Kind::Text, [](const Row& r) { return text(r.bits); },
-                 QObject::tr("The result's float64 bits.")),
-        columnOf(rows, QStringLiteral("why"), QObject::tr("why"), Kind::Text, [](const Row& r) { return text(r.explanation); },
-                 QObject::tr("What the rounding did.")),
+        columnOf(
+            rows, QStringLiteral("expression"), QObject::tr("expression"), Kind::Text,
+            [](const Row& r) { return text(r.expression); },
+            QObject::tr("Evaluated in float64, in the order written.")),
+        columnOf(
+            rows, QStringLiteral("value"), QObject::tr("value"), Kind::Text,
+            [](const Row& r) { return text(r.shortest); },
+            QObject::tr("The shortest decimal that reads back to the result.")),
+        columnOf(
+            rows, QStringLiteral("bits"), QObject::tr("bits"), Kind::Text, [](const Row& r) { return text(r.bits); },
+            QObject::tr("The result's float64 bits.")),
+        columnOf(
+            rows, QStringLiteral("why"), QObject::tr("why"), Kind::Text,
+            [](const Row& r) { return text(r.explanation); }, QObject::tr("What the rounding did.")),
     };
     return t;
 }
@@ -258,7 +289,8 @@ std::vector<ResultTable> summationTables(const SummationOutcome& outcome)
     return tables;
 }
 
-ExperimentResult summationResult(const SummationSpec& spec, const QString& baseDir, SummationOutcome outcome, int threads)
+ExperimentResult summationResult(const SummationSpec& spec, const QString& baseDir, SummationOutcome outcome,
+                                 int threads)
 {
     ExperimentResult result = resultOf(QStringLiteral("summation-order"), spec.name, outcome.status);
     if (!result.status.finished())

@@ -4,14 +4,14 @@
 // the result tables the CSV and the page share: methods, shuffles, histogram, spread, lesson.
 #pragma once
 
-#include "app/kinds/experiment_result.h"
-#include "app/run/experiment_runner.h"
 #include "app/io/provenance.h"
+#include "app/kinds/experiment_result.h"
 #include "app/kinds/result_table.h"
+#include "app/kinds/summation_spec.h"
+#include "app/run/experiment_runner.h"
+#include "engine/core/work_limits.h"
 #include "engine/experiments/summation_lesson.h"
 #include "engine/experiments/summation_order.h"
-#include "app/kinds/summation_spec.h"
-#include "engine/core/work_limits.h"
 
 #include <QString>
 
@@ -21,9 +21,9 @@ namespace logitlab::app {
 
 struct SummationOutcome {
     RunStatus status;
-    engine::SummationSummary summary;     // filled when status.finished()
-    std::vector<engine::LessonSum> lesson; // the lesson's two examples, both orders each
-    std::uint64_t draws = 0;               // orders summed (methods and shuffles)
+    engine::SummationSummary summary;                 // filled when status.finished()
+    std::vector<engine::LessonSum> lesson;            // the lesson's two examples, both orders each
+    std::uint64_t draws = 0;                          // orders summed (methods and shuffles)
     static constexpr const char* kWorkNoun = "sums";  // what `draws` counts, for the status bar
     double seconds = 0.0;
 };

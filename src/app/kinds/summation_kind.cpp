@@ -12,7 +12,8 @@ const ExperimentKind& summationKind()
     static const SpecKind<SummationSpec> kind(
         QStringLiteral("summation-order"), QObject::tr("Summation order"), parseSummation,
         [](const SummationSpec& spec, const RunContext& c) {
-            return summationResult(spec, c.baseDir, runSummation(spec, c.baseDir, c.source, c.threads, c.control), c.threads);
+            return summationResult(spec, c.baseDir, runSummation(spec, c.baseDir, c.source, c.threads, c.control),
+                                   c.threads);
         });
     return kind;
 }

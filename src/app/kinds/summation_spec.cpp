@@ -36,7 +36,8 @@ SummationSpec readSpec(const QJsonObject& root)
     spec.description = header.description;
 
     JsonObjectReader terms(r.object(QStringLiteral("terms")), QStringLiteral("terms"));
-    spec.distribution = terms.string(QStringLiteral("distribution"), {}, toQStringList(engine::termDistributionNames()));
+    spec.distribution =
+        terms.string(QStringLiteral("distribution"), {}, toQStringList(engine::termDistributionNames()));
     if (spec.distribution == QLatin1String("list")) {
         if (terms.has(QStringLiteral("values")) == terms.has(QStringLiteral("file")))
             throw JsonFieldError{terms.keyPath(QStringLiteral("values")),
@@ -81,14 +82,16 @@ SummationSpec readSpec(const QJsonObject& root)
     }
     spec.shuffles = r.integer(QStringLiteral("shuffles"), spec.shuffles, 0, P::kMaxShuffles);
     if (spec.methods.isEmpty() && spec.shuffles == 0)
-        throw JsonFieldError{QStringLiteral("methods"), QStringLiteral("list at least one method, or ask for shuffles")};
+        throw JsonFieldError{QStringLiteral("methods"),
+                             QStringLiteral("list at least one method, or ask for shuffles")};
     spec.seed = r.integer(QStringLiteral("seed"), spec.seed, 0, kMaxSeed);
     if (r.has(QStringLiteral("shape"))) {
         JsonObjectReader shape(r.object(QStringLiteral("shape")), QStringLiteral("shape"));
         spec.split = static_cast<int>(shape.integer(QStringLiteral("split"), spec.split, 1, P::kMaxSplit));
         spec.lanes = static_cast<int>(shape.integer(QStringLiteral("lanes"), spec.lanes, 1, P::kMaxLanes));
         if ((spec.lanes & (spec.lanes - 1)) != 0)
-            throw JsonFieldError{shape.keyPath(QStringLiteral("lanes")), QStringLiteral("must be a power of two, got %1").arg(spec.lanes)};
+            throw JsonFieldError{shape.keyPath(QStringLiteral("lanes")),
+                                 QStringLiteral("must be a power of two, got %1").arg(spec.lanes)};
         spec.threads = static_cast<int>(shape.integer(QStringLiteral("threads"), spec.threads, 1, P::kMaxThreads));
         shape.finish();
     }
@@ -150,8 +153,8 @@ QJsonObject toJson(const SummationSpec& spec)
              {QStringLiteral("shape"), QJsonObject{{QStringLiteral("split"), spec.split},
                                                    {QStringLiteral("lanes"), spec.lanes},
                                                    {QStringLiteral("threads"), spec.threads}}},
-             {QStringLiteral("spread"), QJsonObject{{QStringLiteral("max_n"), spec.spreadMaxN},
-                                                    {QStringLiteral("terms"), spec.spreadTerms}}}})
+             {QStringLiteral("spread"),
+              QJsonObject{{QStringLiteral("max_n"), spec.spreadMaxN}, {QStringLiteral("terms"), spec.spreadTerms}}}})
         root.insert(key, value);
     return root;
 }
@@ -182,8 +185,8 @@ engine::Result<engine::SummationParameters> toParameters(const SummationSpec& sp
             const auto bytes = readInputFile(path);
             if (!bytes)
                 return Error{"terms.file: " + bytes.error()};
-            auto terms = engine::parseTermsText(std::string_view(bytes->constData(), static_cast<std::size_t>(bytes->size())),
-                                                spec.file.toStdString());
+            auto terms = engine::parseTermsText(
+                std::string_view(bytes->constData(), static_cast<std::size_t>(bytes->size())), spec.file.toStdString());
             if (!terms)
                 return Error{"terms.file: " + terms.error()};
             p.listed = std::move(terms).value();
@@ -207,14 +210,16 @@ engine::Result<engine::SummationParameters> toParameters(const SummationSpec& sp
 QString describeTerms(const SummationSpec& spec, const QString& baseDir)
 {
     if (spec.distribution != QLatin1String("list"))
-        return QStringLiteral("%1 x %2").arg(QString::fromStdString(engine::describeTermDistribution(
-                                                 *engine::termDistributionFromName(spec.distribution.toStdString()), spec.scale)))
+        return QStringLiteral("%1 x %2")
+            .arg(QString::fromStdString(engine::describeTermDistribution(
+                *engine::termDistributionFromName(spec.distribution.toStdString()), spec.scale)))
             .arg(spec.n);
     if (spec.file.isEmpty())
         return QStringLiteral("a list of %1 terms").arg(spec.values.size());
     const auto bytes = readInputFile(termsPath(spec, baseDir));
-    const QString hash = bytes ? QString::fromLatin1(QCryptographicHash::hash(bytes.value(), QCryptographicHash::Sha256).toHex())
-                               : QStringLiteral("unreadable");
+    const QString hash =
+        bytes ? QString::fromLatin1(QCryptographicHash::hash(bytes.value(), QCryptographicHash::Sha256).toHex())
+              : QStringLiteral("unreadable");
     return QStringLiteral("file %1 sha256=%2").arg(spec.file, hash);
 }
 

@@ -20,13 +20,13 @@ struct SummationSpec {
     QString name = QStringLiteral("summation-order");
     QString description;
     QString distribution = QStringLiteral("normal");  // engine::termDistributionNames()
-    qint64 n = 10000;       // generated distributions
+    qint64 n = 10000;                                 // generated distributions
     double scale = 1.0;
-    QList<double> values;   // "list": the terms in the file ...
-    QString file;           // ... or a file of terms, one per line, relative to the experiment file
+    QList<double> values;  // "list": the terms in the file ...
+    QString file;          // ... or a file of terms, one per line, relative to the experiment file
     QString storage = QStringLiteral("float32");
     QString accumulator = QStringLiteral("float32");
-    QStringList methods;    // engine::sumMethodNames(); all of them by default
+    QStringList methods;  // engine::sumMethodNames(); all of them by default
     qint64 shuffles = 1000;
     qint64 seed = 42;
     int split = 4;

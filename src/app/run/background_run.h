@@ -37,9 +37,8 @@ WorkControl promiseWorkControl(QPromise<Result>& promise)
 template <class Outcome>
 QFuture<Outcome> runInBackground(std::function<Outcome(const WorkControl&)> job)
 {
-    return QtConcurrent::run([job = std::move(job)](QPromise<Outcome>& promise) {
-        promise.addResult(job(promiseWorkControl(promise)));
-    });
+    return QtConcurrent::run(
+        [job = std::move(job)](QPromise<Outcome>& promise) { promise.addResult(job(promiseWorkControl(promise))); });
 }
 
 }  // namespace logitlab::app

@@ -13,10 +13,7 @@
 
 namespace logitlab::app {
 
-int defaultThreadCount()
-{
-    return std::max(1, QThread::idealThreadCount());
-}
+int defaultThreadCount() { return std::max(1, QThread::idealThreadCount()); }
 
 RunStatus runWorkItems(std::size_t count, int threads, const std::function<void(int, std::size_t)>& body,
                        const WorkControl& control)
@@ -115,4 +112,4 @@ RunStatus runWorkItems(std::size_t count, int threads, const std::function<void(
     return {};
 }
 
-} // namespace logitlab::app
+}  // namespace logitlab::app

@@ -15,15 +15,15 @@ namespace logitlab::app {
 struct RunStatus {
     enum class State { Finished, Cancelled, Failed };
     State state = State::Finished;
-    QString message; // why it failed; empty otherwise
+    QString message;  // why it failed; empty otherwise
 
     bool finished() const { return state == State::Finished; }
 };
 
 struct WorkControl {
-    std::function<bool()> isCancelled;              // polled between items, from any thread
-    std::function<void(std::size_t total)> started; // once, before the first item
-    std::function<void(std::size_t done)> progress; // called on the runner's own thread
+    std::function<bool()> isCancelled;               // polled between items, from any thread
+    std::function<void(std::size_t total)> started;  // once, before the first item
+    std::function<void(std::size_t done)> progress;  // called on the runner's own thread
 };
 
 // Default thread count: all cores.
@@ -34,4 +34,4 @@ int defaultThreadCount();
 RunStatus runWorkItems(std::size_t count, int threads, const std::function<void(int worker, std::size_t item)>& body,
                        const WorkControl& control);
 
-} // namespace logitlab::app
+}  // namespace logitlab::app

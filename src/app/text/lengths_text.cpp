@@ -23,7 +23,9 @@ QString lengthsText(const LengthSpec& l)
 engine::Result<LengthSpec> parseLengthsText(const QString& text)
 {
     const qint64 max = engine::JunkRiskExperiment::kMaxLength;
-    const auto fail = [](const QString& why) { return engine::Error{QObject::tr("Lengths: %1").arg(why).toStdString()}; };
+    const auto fail = [](const QString& why) {
+        return engine::Error{QObject::tr("Lengths: %1").arg(why).toStdString()};
+    };
     LengthSpec l;
     static const QRegularExpression range(
         QStringLiteral("^\\s*(\\d+)\\s*\\.\\.\\s*(\\d+)\\s*(?:(log|step)\\s+(\\d+))?\\s*$"));

@@ -83,7 +83,8 @@ QString manPageRoff(const ManPage& page)
 {
     QString out;
     out += QStringLiteral(".\\\" Generated from the option tables of %1; do not edit.\n").arg(page.name);
-    out += QStringLiteral(".TH \"%1\" \"1\" \"\" \"LogitLab %2\" \"User Commands\"\n").arg(page.name.toUpper(), page.version);
+    out += QStringLiteral(".TH \"%1\" \"1\" \"\" \"LogitLab %2\" \"User Commands\"\n")
+               .arg(page.name.toUpper(), page.version);
     out += QStringLiteral(".SH NAME\n%1 \\- %2\n").arg(escaped(page.name), escaped(page.summary));
     out += QStringLiteral(".SH SYNOPSIS\n");
     for (const QString& line : page.synopsis) {

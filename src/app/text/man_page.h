@@ -19,9 +19,9 @@ struct ManOptionGroup {
 };
 
 struct ManPage {
-    QString name;      // "logitlab-cli"
-    QString version;   // "0.2.0"
-    QString summary;   // the NAME line after the dash
+    QString name;          // "logitlab-cli"
+    QString version;       // "0.2.0"
+    QString summary;       // the NAME line after the dash
     QStringList synopsis;  // one usage line each, program name first
     QString description;   // paragraphs separated by blank lines
     QString optionsTitle = QStringLiteral("OPTIONS");

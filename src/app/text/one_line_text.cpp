@@ -7,11 +7,16 @@ namespace {
 QString escaped(QChar c)
 {
     switch (c.unicode()) {
-    case u'\n': return QStringLiteral("\\n");
-    case u'\r': return QStringLiteral("\\r");
-    case u'\t': return QStringLiteral("\\t");
-    case u'\0': return QStringLiteral("\\0");
-    default: break;
+    case u'\n':
+        return QStringLiteral("\\n");
+    case u'\r':
+        return QStringLiteral("\\r");
+    case u'\t':
+        return QStringLiteral("\\t");
+    case u'\0':
+        return QStringLiteral("\\0");
+    default:
+        break;
     }
     if (c.unicode() < 0x100)
         return QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));

@@ -26,8 +26,8 @@ QString readSamplerSetting(JsonObjectReader& reader, const engine::SamplerParame
     } else if (parameter.list)
         settings.*parameter.list = reader.string(key, {}).toStdString();
     else if (engine::isWholeNumber(parameter))
-        settings.*parameter.field = static_cast<double>(reader.integer(key, {}, static_cast<qint64>(parameter.minimum),
-                                                                       static_cast<qint64>(parameter.maximum)));
+        settings.*parameter.field = static_cast<double>(
+            reader.integer(key, {}, static_cast<qint64>(parameter.minimum), static_cast<qint64>(parameter.maximum)));
     else
         settings.*parameter.field = reader.number(key, {}, parameter.minimum, parameter.maximum);
     return key;

@@ -4,8 +4,8 @@
 // are still read; a file that gives both spellings of one setting is refused.
 #pragma once
 
-#include "engine/sampler/chain_settings.h"
 #include "app/io/json_object_reader.h"
+#include "engine/sampler/chain_settings.h"
 #include "engine/sampler/sampler_parameters.h"
 #include "engine/sampler/sampler_settings.h"
 

@@ -83,7 +83,8 @@ engine::Result<QList<SettingSpec>> settingsFromLines(const QString& text)
         const QString chain = compact(parts.last());
         if (chain.isEmpty())
             return fail(QObject::tr("no chain: e.g. temperature=1, top-p=0.9"));
-        const auto lesson = (preset.isEmpty() || preset == QLatin1String("lesson")) ? lessonValues(chain) : std::nullopt;
+        const auto lesson =
+            (preset.isEmpty() || preset == QLatin1String("lesson")) ? lessonValues(chain) : std::nullopt;
         if (lesson) {
             s.sampler = *lesson;
             if (auto problem = engine::validateSettings(s.sampler))
@@ -99,7 +100,8 @@ engine::Result<QList<SettingSpec>> settingsFromLines(const QString& text)
         out << s;
     }
     if (out.isEmpty() || out.size() > kMaxSettings)
-        return engine::Error{QObject::tr("Settings: give 1 to %1 settings, one per line").arg(kMaxSettings).toStdString()};
+        return engine::Error{
+            QObject::tr("Settings: give 1 to %1 settings, one per line").arg(kMaxSettings).toStdString()};
     return out;
 }
 

@@ -18,8 +18,9 @@ StepRange readStepRange(JsonObjectReader& r, const QString& key)
     const QJsonValue value = r.value(key);
     if (value.isString()) {
         if (value.toString() != QLatin1String("all"))
-            throw JsonFieldError{r.keyPath(key), QStringLiteral("must be \"all\" or {\"from\": F, \"to\": T}, got \"%1\"")
-                                                     .arg(value.toString())};
+            throw JsonFieldError{
+                r.keyPath(key),
+                QStringLiteral("must be \"all\" or {\"from\": F, \"to\": T}, got \"%1\"").arg(value.toString())};
         return StepRange{};
     }
     if (!value.isObject())
@@ -65,8 +66,8 @@ engine::Result<StepRange> parseStepRangeText(const QString& text)
     return r;
 }
 
-engine::Result<std::pair<std::uint64_t, std::uint64_t>> resolveStepRange(const StepRange& range, std::uint64_t steps,
-                                                                         const std::string& what, const std::string& key)
+engine::Result<std::pair<std::uint64_t, std::uint64_t>>
+resolveStepRange(const StepRange& range, std::uint64_t steps, const std::string& what, const std::string& key)
 {
     const std::string where = what + ": " + key + ": ";
     if (steps < 2)
@@ -77,16 +78,17 @@ engine::Result<std::pair<std::uint64_t, std::uint64_t>> resolveStepRange(const S
     const qint64 first = resolve(range.from);
     const qint64 last = resolve(range.to);
     const auto outside = [&](const char* end, qint64 given) {
-        return engine::Error{where + end + " " + std::to_string(given) + " is outside the array's " + std::to_string(n)
-                             + " steps (0.." + std::to_string(n - 1) + ", or -" + std::to_string(n) + "..-1 from the end)"};
+        return engine::Error{where + end + " " + std::to_string(given) + " is outside the array's " +
+                             std::to_string(n) + " steps (0.." + std::to_string(n - 1) + ", or -" + std::to_string(n) +
+                             "..-1 from the end)"};
     };
     if (first < 0 || first >= n)
         return outside("from", range.from);
     if (last < 0 || last >= n)
         return outside("to", range.to);
     if (first > last)
-        return engine::Error{where + "from " + std::to_string(range.from) + " (step " + std::to_string(first)
-                             + ") is after to " + std::to_string(range.to) + " (step " + std::to_string(last) + ")"};
+        return engine::Error{where + "from " + std::to_string(range.from) + " (step " + std::to_string(first) +
+                             ") is after to " + std::to_string(range.to) + " (step " + std::to_string(last) + ")"};
     return std::pair{static_cast<std::uint64_t>(first), static_cast<std::uint64_t>(last)};
 }
 

@@ -15,8 +15,8 @@ std::optional<std::string> tokenNameProblem(std::string_view name)
     const std::size_t length = utf8Length(name);
     if (length <= kMaxTokenNameChars)
         return std::nullopt;
-    return "is " + groupedNumber(length) + " characters long; token names are limited to "
-           + groupedNumber(kMaxTokenNameChars);
+    return "is " + groupedNumber(length) + " characters long; token names are limited to " +
+           groupedNumber(kMaxTokenNameChars);
 }
 
 std::string groupedNumber(std::size_t value)

@@ -14,7 +14,7 @@ struct Error {
 template <class T>
 class Result {
 public:
-    Result(T value) : m_data(std::move(value)) {}  // NOLINT: implicit on purpose, like std::expected
+    Result(T value) : m_data(std::move(value)) {}      // NOLINT: implicit on purpose, like std::expected
     Result(Error error) : m_data(std::move(error)) {}  // NOLINT
 
     bool ok() const { return std::holds_alternative<T>(m_data); }

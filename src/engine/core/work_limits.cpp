@@ -30,7 +30,8 @@ double sampleSteps(const SamplerChain& chain, std::size_t vocabSize, std::size_t
                    std::size_t historyLength)
 {
     if (!chain.stateful())
-        return static_cast<double>(vocabSize) + draws * (1.0 + std::log2(static_cast<double>(std::max<std::size_t>(survivors, 1))));
+        return static_cast<double>(vocabSize) +
+               draws * (1.0 + std::log2(static_cast<double>(std::max<std::size_t>(survivors, 1))));
     const double h0 = static_cast<double>(historyLength);
     double steps = draws * static_cast<double>(vocabSize);
     for (const SamplerStage* stage : chain.activeStages()) {
@@ -72,10 +73,7 @@ std::string readableBytes(double bytes)
 
 namespace {
 
-std::string limitsNote()
-{
-    return " (docs/reliability.md, limits)";
-}
+std::string limitsNote() { return " (docs/reliability.md, limits)"; }
 
 }  // namespace
 
@@ -84,8 +82,8 @@ std::optional<std::string> checkWork(const std::string& what, double steps, doub
 {
     if (steps <= limit)
         return std::nullopt;
-    return what + ": about " + readableCount(steps) + " " + unit + " of work, over the limit of " + readableCount(limit)
-        + limitsNote() + "; " + advice;
+    return what + ": about " + readableCount(steps) + " " + unit + " of work, over the limit of " +
+           readableCount(limit) + limitsNote() + "; " + advice;
 }
 
 std::optional<std::string> checkEstimate(const std::string& what, const WorkEstimate& e, const std::string& advice)
@@ -94,14 +92,14 @@ std::optional<std::string> checkEstimate(const std::string& what, const WorkEsti
         if (auto problem = checkWork(what, e.work, e.workLimit, advice, e.unit))
             return problem;
     if (!(e.memoryBytes <= kMaxRunMemoryBytes))
-        return what + ": about " + readableBytes(e.memoryBytes) + " of memory, over the limit of "
-            + readableBytes(kMaxRunMemoryBytes) + limitsNote() + "; " + advice;
+        return what + ": about " + readableBytes(e.memoryBytes) + " of memory, over the limit of " +
+               readableBytes(kMaxRunMemoryBytes) + limitsNote() + "; " + advice;
     if (!(e.outputRows <= kMaxOutputRows))
-        return what + ": about " + readableCount(e.outputRows) + " result rows, over the limit of "
-            + readableCount(kMaxOutputRows) + limitsNote() + "; " + advice;
+        return what + ": about " + readableCount(e.outputRows) + " result rows, over the limit of " +
+               readableCount(kMaxOutputRows) + limitsNote() + "; " + advice;
     if (!(e.chartPoints <= kMaxChartPoints))
-        return what + ": about " + readableCount(e.chartPoints) + " points in one chart, over the limit of "
-            + readableCount(kMaxChartPoints) + limitsNote() + "; " + advice;
+        return what + ": about " + readableCount(e.chartPoints) + " points in one chart, over the limit of " +
+               readableCount(kMaxChartPoints) + limitsNote() + "; " + advice;
     return std::nullopt;
 }
 

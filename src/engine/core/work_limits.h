@@ -44,12 +44,13 @@ struct WorkEstimate {
     double workLimit = 0.0;      // 0: work is not limited here (checked elsewhere)
     double memoryBytes = 0.0;
     double outputRows = 0.0;
-    double chartPoints = 0.0;    // of the largest chart
+    double chartPoints = 0.0;  // of the largest chart
 };
 
 // The first resource over its limit, as "<what>: about 5.0e13 draws of work, over the limit of
 // 1.0e10 (docs/reliability.md, limits); <advice>", or nothing.
-std::optional<std::string> checkEstimate(const std::string& what, const WorkEstimate& estimate, const std::string& advice);
+std::optional<std::string> checkEstimate(const std::string& what, const WorkEstimate& estimate,
+                                         const std::string& advice);
 
 // Numbers in those messages: below a million whole and grouped ("640,000"), above it with two
 // significant digits ("5.0e13"); bytes in MiB or GiB ("4.2 GiB").

@@ -27,8 +27,9 @@ Result<BatchDecode> BatchDecode::prepare(const BatchDecodeParameters& p)
     decode.m_promptState = decode.m_model->read(decode.m_prompt);
     decode.m_traces.reserve(static_cast<std::size_t>(p.runs));
     for (std::int64_t r = 0; r < p.runs; ++r)
-        decode.m_traces.push_back(p.trace.empty() ? seededLoadTrace(p.traceSeed, static_cast<std::uint64_t>(r), p.steps, p.maxBatch)
-                                                  : fileLoadTrace(p.trace, static_cast<std::uint64_t>(r), p.steps));
+        decode.m_traces.push_back(p.trace.empty()
+                                      ? seededLoadTrace(p.traceSeed, static_cast<std::uint64_t>(r), p.steps, p.maxBatch)
+                                      : fileLoadTrace(p.trace, static_cast<std::uint64_t>(r), p.steps));
     return decode;
 }
 
@@ -125,7 +126,9 @@ void BatchDecode::Decode::advance(const std::vector<std::vector<TopTwo>>& result
             if (m_step + 1 < m_owner->m_parameters.steps)
                 child.state = model.next(m_nodes[static_cast<std::size_t>(node)].state, token, position);
             m_nodes.push_back(std::move(child));
-            found = m_nodes[static_cast<std::size_t>(node)].children.emplace(token, static_cast<std::int64_t>(m_nodes.size() - 1)).first;
+            found = m_nodes[static_cast<std::size_t>(node)]
+                        .children.emplace(token, static_cast<std::int64_t>(m_nodes.size() - 1))
+                        .first;
         }
         m_runNode[r] = found->second;
         left.insert(node);
@@ -219,7 +222,8 @@ BatchDecode::Rows BatchDecode::rows(const Decode& variable, const Decode& invari
         s.referenceGap = top.gap;
         out.steps.push_back(s);
         // All runs share the tokens of steps before the first step that splits them.
-        const bool split = t + 1 < T ? variable.m_distinct[static_cast<std::size_t>(t + 1)] > 1 : variable.distinctCompletions() > 1;
+        const bool split =
+            t + 1 < T ? variable.m_distinct[static_cast<std::size_t>(t + 1)] > 1 : variable.distinctCompletions() > 1;
         if (split && out.summary.commonPrefix == T)
             out.summary.commonPrefix = t;
     }

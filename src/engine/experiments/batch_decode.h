@@ -12,9 +12,9 @@
 // count.
 #pragma once
 
+#include "engine/core/result.h"
 #include "engine/experiments/head_logits.h"
 #include "engine/kernels/lm_head_kernels.h"
-#include "engine/core/result.h"
 #include "engine/models/toy_language_model.h"
 
 #include <cstdint>
@@ -29,8 +29,8 @@ struct BatchDecodeParameters {
     ToyModelParameters model;
     std::uint64_t promptSeed = 1;
     std::int64_t promptLength = 8;
-    std::int64_t runs = 100;   // R
-    std::int64_t steps = 50;   // T
+    std::int64_t runs = 100;  // R
+    std::int64_t steps = 50;  // T
     std::int64_t maxBatch = 16;
     KernelPlan plan = KernelPlan::server();  // the variable plan
     std::uint64_t traceSeed = 1;
@@ -44,10 +44,10 @@ struct BatchDecodeParameters {
 // One run of the variable plan against the invariant reference.
 struct DecodeRunRow {
     std::int64_t run = 0;
-    std::int64_t completion = 0;     // index of its distinct completion, numbered by first run
+    std::int64_t completion = 0;       // index of its distinct completion, numbered by first run
     std::int64_t firstDivergent = -1;  // first step whose token differs from the reference, -1: none
-    std::int64_t batch = 0;          // the batch size at that step
-    std::string kernel;              // the kernel at that step
+    std::int64_t batch = 0;            // the batch size at that step
+    std::string kernel;                // the kernel at that step
     std::int32_t referenceToken = -1;
     std::int32_t token = -1;
     double referenceGap = 0.0;  // the invariant kernel's top-two gap there
@@ -56,10 +56,10 @@ struct DecodeRunRow {
 
 struct DecodeStepRow {
     std::int64_t step = 0;
-    std::int64_t distinctStates = 0;     // distinct prefixes the R runs occupy before the step
-    std::int64_t evaluations = 0;        // (prefix, kernel) pairs evaluated
-    std::int64_t runsDiverged = 0;       // runs whose prefix differs from the reference after it
-    std::int64_t firstDivergences = 0;   // runs whose first divergent step is this one
+    std::int64_t distinctStates = 0;    // distinct prefixes the R runs occupy before the step
+    std::int64_t evaluations = 0;       // (prefix, kernel) pairs evaluated
+    std::int64_t runsDiverged = 0;      // runs whose prefix differs from the reference after it
+    std::int64_t firstDivergences = 0;  // runs whose first divergent step is this one
     double meanBatch = 0.0;
     std::int32_t referenceToken = 0;
     double referenceGap = 0.0;
@@ -132,7 +132,7 @@ public:
         std::vector<Group> m_groups;
         std::int64_t m_evaluations = 0;
         // Per step: the runs' (node, kernel) and the top two it got, for the rows.
-        std::vector<std::vector<std::int64_t>> m_nodeAt;   // [step][run] node before the step
+        std::vector<std::vector<std::int64_t>> m_nodeAt;  // [step][run] node before the step
         std::vector<std::map<std::pair<std::int64_t, HeadKernel>, TopTwo>> m_topAt;
         std::vector<std::int64_t> m_distinct;
         std::vector<std::int64_t> m_evaluationsAt;

@@ -22,7 +22,8 @@ HeadMatrix logitsOf(const ToyLanguageModel& model, const ToyLanguageModel::Vecto
 
 // The state at (prompt, step) of the search's greedy walk under the invariant kernel.
 ToyLanguageModel::Vector walk(const ToyLanguageModel& model, const BatchFlipParameters& p, std::int64_t prompt,
-                              std::int64_t steps, std::vector<TopTwo>* tops, const std::function<bool()>& cancelled = {})
+                              std::int64_t steps, std::vector<TopTwo>* tops,
+                              const std::function<bool()>& cancelled = {})
 {
     const HeadKernel invariant{HeadKernel::Kind::Invariant, 1};
     const auto tokens = model.prompt(streamSeed(p.searchSeed, static_cast<std::uint64_t>(prompt)), p.promptLength);
@@ -75,7 +76,8 @@ std::vector<FlipPoint> BatchFlip::runSearchItem(std::size_t item, const std::fun
     const std::size_t precision = item / static_cast<std::size_t>(m_parameters.prompts);
     const auto prompt = static_cast<std::int64_t>(item % static_cast<std::size_t>(m_parameters.prompts));
     const ToyLanguageModel& model = *m_models[precision];
-    const auto tokens = model.prompt(streamSeed(m_parameters.searchSeed, static_cast<std::uint64_t>(prompt)), m_parameters.promptLength);
+    const auto tokens = model.prompt(streamSeed(m_parameters.searchSeed, static_cast<std::uint64_t>(prompt)),
+                                     m_parameters.promptLength);
     ToyLanguageModel::Vector h = model.read(tokens);
     std::vector<FlipPoint> points;
     for (std::int64_t t = 0; t < m_parameters.stepsPerPrompt; ++t) {
@@ -142,9 +144,9 @@ std::vector<std::string> BatchFlip::equalKernels(std::size_t precision, const st
     std::vector<std::string> equal;
     for (std::size_t a = 0; a < kernels.size(); ++a)
         for (std::size_t b = a + 1; b < kernels.size(); ++b)
-            if (logits[a].col(0).size() == logits[b].col(0).size()
-                && std::memcmp(logits[a].col(0).data(), logits[b].col(0).data(),
-                               sizeof(float) * static_cast<std::size_t>(logits[a].rows())) == 0)
+            if (logits[a].col(0).size() == logits[b].col(0).size() &&
+                std::memcmp(logits[a].col(0).data(), logits[b].col(0).data(),
+                            sizeof(float) * static_cast<std::size_t>(logits[a].rows())) == 0)
                 equal.push_back(kernels[a].name() + " = " + kernels[b].name());
     return equal;
 }

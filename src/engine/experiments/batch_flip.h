@@ -9,8 +9,8 @@
 // pure functions of their index, merged in index order.
 #pragma once
 
-#include "engine/kernels/lm_head_kernels.h"
 #include "engine/core/result.h"
+#include "engine/kernels/lm_head_kernels.h"
 #include "engine/models/toy_language_model.h"
 
 #include <cstdint>
@@ -24,9 +24,9 @@ namespace logitlab::engine {
 struct BatchFlipParameters {
     ToyModelParameters model;  // its precision is replaced by each of `precisions`
     std::vector<StoragePrecision> precisions{StoragePrecision::Float32};
-    std::int64_t maxBatch = 16;     // B
+    std::int64_t maxBatch = 16;  // B
     KernelPlan plan = KernelPlan::server();
-    std::uint64_t searchSeed = 1;   // prompt p is prompt(streamSeed(searchSeed, p))
+    std::uint64_t searchSeed = 1;  // prompt p is prompt(streamSeed(searchSeed, p))
     std::int64_t prompts = 8;
     std::int64_t promptLength = 8;
     std::int64_t stepsPerPrompt = 16;
@@ -39,9 +39,9 @@ struct FlipPoint {
     std::string precision;
     std::int64_t prompt = 0;
     std::int64_t step = 0;
-    double gap = 0.0;    // top-two gap under the invariant kernel
-    double error = 0.0;  // max over tokens of (largest - smallest logit across the kernels)
-    bool flipped = false;  // the kernels disagree on the argmax
+    double gap = 0.0;         // top-two gap under the invariant kernel
+    double error = 0.0;       // max over tokens of (largest - smallest logit across the kernels)
+    bool flipped = false;     // the kernels disagree on the argmax
     std::int32_t token = 0;   // the invariant kernel's argmax
     std::int32_t second = 0;  // its runner-up
 };
@@ -50,12 +50,12 @@ struct FlipBatchRow {
     std::string precision;
     std::int64_t batch = 0;
     std::string kernel;
-    std::int32_t token = 0;         // the argmax under this batch size's kernel
-    bool flipped = false;           // differs from batch 1's argmax
+    std::int32_t token = 0;  // the argmax under this batch size's kernel
+    bool flipped = false;    // differs from batch 1's argmax
     bool differsFromInvariant = false;
-    double gap = 0.0;               // this kernel's top-two gap
-    double maxDifference = 0.0;     // max |logit - invariant logit|
-    std::int64_t prompt = 0;        // where the near tie was found
+    double gap = 0.0;            // this kernel's top-two gap
+    double maxDifference = 0.0;  // max |logit - invariant logit|
+    std::int64_t prompt = 0;     // where the near tie was found
     std::int64_t step = 0;
 };
 
@@ -83,7 +83,7 @@ private:
 
     BatchFlipParameters m_parameters;
     std::vector<std::shared_ptr<const ToyLanguageModel>> m_models;  // one per precision
-    std::vector<HeadKernel> m_kernels;  // the variable plan's, then invariant
+    std::vector<HeadKernel> m_kernels;                              // the variable plan's, then invariant
 };
 
 }  // namespace logitlab::engine

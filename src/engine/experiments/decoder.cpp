@@ -10,4 +10,4 @@ Decoder decoderFromSettings(std::string label, const SamplerSettings& settings)
                    [settings](const Eigen::ArrayXd& logits) { return candidates(logits, settings); }};
 }
 
-} // namespace logitlab::engine
+}  // namespace logitlab::engine

@@ -13,12 +13,12 @@
 namespace logitlab::engine {
 
 struct Decoder {
-    std::string label;       // short name for tables and legends, e.g. "top-p 0.9"
-    std::string description; // the full chain, e.g. "temperature=1,top-p=0.9"
+    std::string label;        // short name for tables and legends, e.g. "top-p 0.9"
+    std::string description;  // the full chain, e.g. "temperature=1,top-p=0.9"
     std::function<CandidateList(const Eigen::ArrayXd& logits)> candidates;
 };
 
 // Precondition: validateSettings(settings) passed.
 Decoder decoderFromSettings(std::string label, const SamplerSettings& settings);
 
-} // namespace logitlab::engine
+}  // namespace logitlab::engine

@@ -1,10 +1,10 @@
 #include "engine/experiments/generation_loop.h"
 
+#include "engine/models/model_logits_source.h"
+#include "engine/models/word_tokens.h"
 #include "engine/sampler/draw.h"
 #include "engine/stages/mirostat_v1_stage.h"
 #include "engine/stages/mirostat_v2_stage.h"
-#include "engine/models/model_logits_source.h"
-#include "engine/models/word_tokens.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,13 +14,14 @@ namespace logitlab::engine {
 
 GenerationLoop::GenerationLoop(std::shared_ptr<const NgramModel> model, SamplerChain chain, std::unique_ptr<Rng> rng,
                                std::vector<std::int32_t> prompt)
-    : GenerationLoop(std::make_shared<const ModelLogitsSource>(model), std::move(chain), std::move(rng), std::move(prompt))
+    : GenerationLoop(std::make_shared<const ModelLogitsSource>(model), std::move(chain), std::move(rng),
+                     std::move(prompt))
 {
     m_model = std::move(model);
 }
 
-GenerationLoop::GenerationLoop(std::shared_ptr<const StepLogitsSource> source, SamplerChain chain, std::unique_ptr<Rng> rng,
-                               std::vector<std::int32_t> prompt)
+GenerationLoop::GenerationLoop(std::shared_ptr<const StepLogitsSource> source, SamplerChain chain,
+                               std::unique_ptr<Rng> rng, std::vector<std::int32_t> prompt)
     : m_source(std::move(source)), m_chain(std::move(chain)), m_rng(std::move(rng)), m_prompt(std::move(prompt)),
       m_context(m_prompt)
 {
@@ -37,9 +38,10 @@ GenerationLoop::GenerationLoop(std::shared_ptr<const StepLogitsSource> source, S
 }
 
 GenerationLoop::GenerationLoop(const GenerationLoop& other)
-    : m_source(other.m_source), m_model(other.m_model), m_chain(other.m_chain), m_rng(other.m_rng->clone()), m_prompt(other.m_prompt),
-      m_context(other.m_context), m_samplerContext(other.m_samplerContext), m_promptHistory(other.m_promptHistory), m_steps(other.m_steps), m_picks(other.m_picks),
-      m_logits(other.m_logits), m_finalP(other.m_finalP), m_modelP(other.m_modelP)
+    : m_source(other.m_source), m_model(other.m_model), m_chain(other.m_chain), m_rng(other.m_rng->clone()),
+      m_prompt(other.m_prompt), m_context(other.m_context), m_samplerContext(other.m_samplerContext),
+      m_promptHistory(other.m_promptHistory), m_steps(other.m_steps), m_picks(other.m_picks), m_logits(other.m_logits),
+      m_finalP(other.m_finalP), m_modelP(other.m_modelP)
 {
     for (const Snapshot& s : other.m_snapshots)
         m_snapshots.push_back({s.chain, s.rng->clone()});
@@ -55,7 +57,8 @@ GenerationLoop::GenerationLoop(const GenerationLoop& other, std::size_t count)
 {
     count = std::min(count, other.m_steps.size());
     const auto kept = static_cast<std::ptrdiff_t>(count);
-    m_context.assign(other.m_context.begin(), other.m_context.begin() + static_cast<std::ptrdiff_t>(m_prompt.size()) + kept);
+    m_context.assign(other.m_context.begin(),
+                     other.m_context.begin() + static_cast<std::ptrdiff_t>(m_prompt.size()) + kept);
     m_samplerContext.history.resize(m_promptHistory + count);
     m_steps.assign(other.m_steps.begin(), other.m_steps.begin() + kept);
     m_picks.assign(other.m_picks.begin(), other.m_picks.begin() + kept);
@@ -86,8 +89,8 @@ double GenerationLoop::mirostatMu() const
 void GenerationLoop::acceptToken(const CandidateArray& final, std::int32_t token)
 {
     // A token the chain cut only joins the history (mirostat's mu moves only by a kept token's surprise).
-    const auto kept = std::find_if(final.data().begin(), final.data().end(),
-                                   [token](const TokenData& t) { return t.id == token; });
+    const auto kept =
+        std::find_if(final.data().begin(), final.data().end(), [token](const TokenData& t) { return t.id == token; });
     if (kept != final.data().end() && kept->p > 0.0)
         m_chain.accept(final, static_cast<std::size_t>(kept - final.data().begin()), m_samplerContext);
     m_samplerContext.history.push_back(token);
@@ -193,8 +196,9 @@ const LoopStep& GenerationLoop::step(std::optional<std::int32_t> forced)
             entropy -= p * std::log2(p);
     }
     record.entropyBits = entropy;
-    record.topLogitGap = k >= 2 ? m_logits[static_cast<std::size_t>(ids[0])] - m_logits[static_cast<std::size_t>(ids[1])]
-                                : std::numeric_limits<double>::infinity();
+    record.topLogitGap = k >= 2
+                             ? m_logits[static_cast<std::size_t>(ids[0])] - m_logits[static_cast<std::size_t>(ids[1])]
+                             : std::numeric_limits<double>::infinity();
 
     for (std::size_t i = 0; i < k; ++i) {
         const auto id = static_cast<std::size_t>(ids[i]);
@@ -223,15 +227,9 @@ void GenerationLoop::rewind(std::size_t count)
     m_samplerContext.history.resize(m_promptHistory + count);
 }
 
-void GenerationLoop::reseed(std::unique_ptr<Rng> rng)
-{
-    m_rng = std::move(rng);
-}
+void GenerationLoop::reseed(std::unique_ptr<Rng> rng) { m_rng = std::move(rng); }
 
-std::vector<std::int32_t> GenerationLoop::tokens() const
-{
-    return m_picks;
-}
+std::vector<std::int32_t> GenerationLoop::tokens() const { return m_picks; }
 
 std::vector<std::int32_t> GenerationLoop::history() const
 {
@@ -259,10 +257,7 @@ std::optional<Divergence> firstDivergence(const std::vector<LoopStep>& a, const 
 
 namespace logitlab::engine {
 
-bool isGreedyNearTie(const LoopStep& step)
-{
-    return step.survivors == 1 && step.topLogitGap <= kNearTieLogitGap;
-}
+bool isGreedyNearTie(const LoopStep& step) { return step.survivors == 1 && step.topLogitGap <= kNearTieLogitGap; }
 
 ReplayAgreement replayAgreement(const std::vector<LoopStep>& steps)
 {

@@ -30,26 +30,26 @@ struct LoopCandidate {
 };
 
 struct LoopStep {
-    std::size_t index = 0;         // 0-based step
-    std::int32_t token = 0;        // the chosen token's id
-    bool forced = false;           // chosen by a branch, not drawn
-    double probability = 0.0;      // its probability after the chain (what the draw used)
-    double modelProbability = 0.0; // its probability in the model's own distribution
-    std::int64_t rank = 0;         // 1 = the model's most likely token (ties by id)
-    double entropyBits = 0.0;      // of the model's distribution
-    std::size_t survivors = 0;     // tokens the chain left with p > 0
-    double cutMass = 0.0;          // the model's probability the chain removed
-    double mu = 0.0;               // mirostat's mu before the step; NaN without mirostat
-    std::vector<LoopCandidate> top; // the model's most likely tokens, most likely first
-    double topLogitGap = 0.0;      // logit of the most likely token minus the second's (near-ties)
+    std::size_t index = 0;           // 0-based step
+    std::int32_t token = 0;          // the chosen token's id
+    bool forced = false;             // chosen by a branch, not drawn
+    double probability = 0.0;        // its probability after the chain (what the draw used)
+    double modelProbability = 0.0;   // its probability in the model's own distribution
+    std::int64_t rank = 0;           // 1 = the model's most likely token (ties by id)
+    double entropyBits = 0.0;        // of the model's distribution
+    std::size_t survivors = 0;       // tokens the chain left with p > 0
+    double cutMass = 0.0;            // the model's probability the chain removed
+    double mu = 0.0;                 // mirostat's mu before the step; NaN without mirostat
+    std::vector<LoopCandidate> top;  // the model's most likely tokens, most likely first
+    double topLogitGap = 0.0;        // logit of the most likely token minus the second's (near-ties)
 
     // Teacher-forced replay only: the token the history got at this step and how the chain saw it.
-    std::int32_t actual = -1;            // the model's token, or the argmax when the source does not know it; -1: no replay
-    bool actualKnown = false;            // the source knew the model's token (else `actual` is the argmax)
-    double actualProbability = 0.0;      // after the chain (0 when the chain cut it)
-    double actualModelProbability = 0.0; // in the model's own distribution
-    std::int64_t actualRank = 0;         // 1 = the model's most likely token (ties by id)
-    bool actualCut = false;              // the chain removed the model's token
+    std::int32_t actual = -1;        // the model's token, or the argmax when the source does not know it; -1: no replay
+    bool actualKnown = false;        // the source knew the model's token (else `actual` is the argmax)
+    double actualProbability = 0.0;  // after the chain (0 when the chain cut it)
+    double actualModelProbability = 0.0;  // in the model's own distribution
+    std::int64_t actualRank = 0;          // 1 = the model's most likely token (ties by id)
+    bool actualCut = false;               // the chain removed the model's token
     bool matches() const { return actual >= 0 && actual == token; }
 };
 
@@ -94,7 +94,8 @@ public:
 
     const std::vector<LoopStep>& steps() const { return m_steps; }
     std::vector<std::int32_t> tokens() const;  // the picks (forced or drawn), step by step
-    std::vector<std::int32_t> history() const; // what the source read: the picks, or under teacher forcing the actual tokens
+    std::vector<std::int32_t>
+    history() const;           // what the source read: the picks, or under teacher forcing the actual tokens
     std::string text() const;  // the generated tokens as text (joinWordTokens)
     // The built-in model; only for a loop made from one (hasModel()).
     const NgramModel& model() const { return *m_model; }
@@ -126,8 +127,8 @@ private:
     SamplerContext m_samplerContext;      // history: the prompt's known tokens + generated
     std::size_t m_promptHistory = 0;      // how many of the history's tokens are the prompt's
     std::vector<LoopStep> m_steps;
-    std::vector<std::int32_t> m_picks;   // the tokens chosen (drawn or forced), by step
-    std::vector<Snapshot> m_snapshots;    // the state before each step
+    std::vector<std::int32_t> m_picks;  // the tokens chosen (drawn or forced), by step
+    std::vector<Snapshot> m_snapshots;  // the state before each step
     std::vector<double> m_logits;
     std::vector<double> m_finalP;
     std::vector<double> m_modelP;  // the model's softmax at the current step

@@ -74,4 +74,4 @@ Result<std::vector<std::uint8_t>> junkMask(const Eigen::ArrayXd& probabilities, 
     return mask;
 }
 
-} // namespace logitlab::engine
+}  // namespace logitlab::engine

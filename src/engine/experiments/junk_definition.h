@@ -14,13 +14,13 @@ namespace logitlab::engine {
 
 struct JunkDefinition {
     enum class Kind {
-        BelowProbability, // p < threshold
-        TailMass,         // the least likely tokens whose total probability is at most `value`
-        Ids,              // an explicit list
+        BelowProbability,  // p < threshold
+        TailMass,          // the least likely tokens whose total probability is at most `value`
+        Ids,               // an explicit list
     };
     Kind kind = Kind::BelowProbability;
-    double value = 0.01;           // the threshold or the tail share
-    std::vector<std::int32_t> ids; // for Kind::Ids
+    double value = 0.01;            // the threshold or the tail share
+    std::vector<std::int32_t> ids;  // for Kind::Ids
 
     friend bool operator==(const JunkDefinition&, const JunkDefinition&) = default;
 };
@@ -33,4 +33,4 @@ std::string describeJunk(const JunkDefinition& junk);
 // of range, a threshold or share outside [0, 1].
 Result<std::vector<std::uint8_t>> junkMask(const Eigen::ArrayXd& probabilities, const JunkDefinition& junk);
 
-} // namespace logitlab::engine
+}  // namespace logitlab::engine

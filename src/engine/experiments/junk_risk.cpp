@@ -1,14 +1,14 @@
 #include "engine/experiments/junk_risk.h"
 
-#include "engine/io/logits_parser.h"
 #include "engine/core/number_format.h"
+#include "engine/core/work_limits.h"
+#include "engine/io/logits_parser.h"
 #include "engine/rng/rng_factory.h"
 #include "engine/rng/seed_split.h"
+#include "engine/rng/uniform_bits.h"
 #include "engine/sampler/softmax.h"
 #include "engine/stats/statistics.h"
-#include "engine/rng/uniform_bits.h"
 #include "engine/stats/wilson_interval.h"
-#include "engine/core/work_limits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -51,7 +51,8 @@ std::optional<std::string> validate(const JunkRiskParameters& p)
     if (auto message = validateLogits(p.logits))
         return message;
     if (!p.tokens.empty() && p.tokens.size() != static_cast<std::size_t>(p.logits.size()))
-        return "tokens: " + std::to_string(p.tokens.size()) + " names for " + std::to_string(p.logits.size()) + " logits";
+        return "tokens: " + std::to_string(p.tokens.size()) + " names for " + std::to_string(p.logits.size()) +
+               " logits";
     if (p.decoders.empty())
         return "settings: at least one decoding setting is needed";
     if (p.lengths.empty())
@@ -65,10 +66,11 @@ std::optional<std::string> validate(const JunkRiskParameters& p)
     }
     if (p.replies > JunkRiskExperiment::kMaxReplies)
         return "replies: at most " + std::to_string(JunkRiskExperiment::kMaxReplies);
-    const double draws = static_cast<double>(p.replies) * static_cast<double>(p.lengths.back())
-        * static_cast<double>(p.decoders.size());
-    if (auto tooMuch = checkWork("replies", draws, kMaxJunkRiskDraws,
-                                 "use fewer replies or shorter lengths (replies x longest length x settings draws)", "draws"))
+    const double draws =
+        static_cast<double>(p.replies) * static_cast<double>(p.lengths.back()) * static_cast<double>(p.decoders.size());
+    if (auto tooMuch =
+            checkWork("replies", draws, kMaxJunkRiskDraws,
+                      "use fewer replies or shorter lengths (replies x longest length x settings draws)", "draws"))
         return tooMuch;
     const auto& names = rngNames();
     if (std::find(names.begin(), names.end(), p.rng) == names.end())
@@ -76,7 +78,7 @@ std::optional<std::string> validate(const JunkRiskParameters& p)
     return std::nullopt;
 }
 
-} // namespace
+}  // namespace
 
 void JunkRiskCounts::add(const JunkRiskCounts& other)
 {
@@ -143,8 +145,8 @@ Result<JunkRiskExperiment> JunkRiskExperiment::prepare(JunkRiskParameters parame
         // is 0): refuse rather than report it. The chain itself keeps probabilities finite.
         for (const Candidate& c : list)
             if (!(c.p >= 0.0 && c.p <= 1.0))
-                return Error{"settings: '" + decoder.label + "' gives token #" + std::to_string(c.id)
-                             + " a probability that is not in [0, 1]: " + formatDouble(c.p)};
+                return Error{"settings: '" + decoder.label + "' gives token #" + std::to_string(c.id) +
+                             " a probability that is not in [0, 1]: " + formatDouble(c.p)};
         // Junk candidates first, then the rest, each in the chain's order: a relabelling that
         // leaves the distribution unchanged and makes the junk test a comparison.
         CandidateList ordered = list;
@@ -178,8 +180,8 @@ JunkRiskCounts JunkRiskExperiment::emptyCounts() const
 
 void JunkRiskExperiment::runItem(std::size_t index, JunkRiskCounts& into) const
 {
-    const JunkRiskItem item = junkRiskItem(index, m_itemsPerSetting, m_repliesPerItem, m_parameters.replies,
-                                           m_parameters.seed);
+    const JunkRiskItem item =
+        junkRiskItem(index, m_itemsPerSetting, m_repliesPerItem, m_parameters.replies, m_parameters.seed);
     const Setting& s = m_settings[item.setting];
     withEngine(m_parameters.rng, item.seed, [&](auto& engine) {
         simulateReplies(engine, s.table, s.junkCount, m_parameters.lengths, item.replies, into.firstJunk[item.setting],
@@ -246,4 +248,4 @@ std::vector<JunkRiskHighlight> junkRiskHighlights(const std::vector<JunkRiskRow>
     return out;
 }
 
-} // namespace logitlab::engine
+}  // namespace logitlab::engine

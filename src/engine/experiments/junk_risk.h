@@ -8,10 +8,10 @@
 // length and observed at every requested length (its prefixes), so all lengths cost one pass.
 #pragma once
 
-#include "engine/rng/alias_table.h"
+#include "engine/core/result.h"
 #include "engine/experiments/decoder.h"
 #include "engine/experiments/junk_definition.h"
-#include "engine/core/result.h"
+#include "engine/rng/alias_table.h"
 
 #include <Eigen/Core>
 #include <cstdint>
@@ -22,30 +22,30 @@
 namespace logitlab::engine {
 
 struct JunkRiskParameters {
-    Eigen::ArrayXd logits; // the per-step distribution, the same at every step
-    std::vector<std::string> tokens; // optional names, one per logit (only for naming junk tokens)
+    Eigen::ArrayXd logits;            // the per-step distribution, the same at every step
+    std::vector<std::string> tokens;  // optional names, one per logit (only for naming junk tokens)
     JunkDefinition junk;
-    std::vector<Decoder> decoders;     // at least one
-    std::vector<std::int64_t> lengths; // reply lengths N: ascending, distinct, 1..kMaxLength
-    std::uint64_t replies = 10000;     // Monte Carlo replies per setting (0: analytic only)
+    std::vector<Decoder> decoders;      // at least one
+    std::vector<std::int64_t> lengths;  // reply lengths N: ascending, distinct, 1..kMaxLength
+    std::uint64_t replies = 10000;      // Monte Carlo replies per setting (0: analytic only)
     std::uint64_t seed = 42;
-    std::string rng = "mt19937_64"; // one of rngNames()
+    std::string rng = "mt19937_64";  // one of rngNames()
 };
 
 struct JunkRiskRow {
-    std::string setting;        // the decoder's label
-    std::string chain;          // the decoder's description
-    std::int64_t length = 0;    // N
-    double qBefore = 0.0;       // junk mass per step in the model's distribution (T = 1, no filter)
-    double qAfter = 0.0;        // junk mass per step after the decoding chain
-    double analytic = 0.0;      // 1 - (1 - qAfter)^N
-    double expectedCount = 0.0; // N * qAfter
+    std::string setting;         // the decoder's label
+    std::string chain;           // the decoder's description
+    std::int64_t length = 0;     // N
+    double qBefore = 0.0;        // junk mass per step in the model's distribution (T = 1, no filter)
+    double qAfter = 0.0;         // junk mass per step after the decoding chain
+    double analytic = 0.0;       // 1 - (1 - qAfter)^N
+    double expectedCount = 0.0;  // N * qAfter
     std::uint64_t replies = 0;
     std::uint64_t repliesWithJunk = 0;
-    double monteCarlo = 0.0; // repliesWithJunk / replies (NaN without replies)
-    double low = 0.0;        // 95% Wilson interval of monteCarlo
+    double monteCarlo = 0.0;  // repliesWithJunk / replies (NaN without replies)
+    double low = 0.0;         // 95% Wilson interval of monteCarlo
     double high = 1.0;
-    double meanCount = 0.0; // junk tokens per reply in the samples (NaN without replies)
+    double meanCount = 0.0;  // junk tokens per reply in the samples (NaN without replies)
 };
 
 // The lesson's two numbers for one setting at one reply length N: the chance of at least one
@@ -54,8 +54,8 @@ struct JunkRiskHighlight {
     std::string setting;
     double q = 0.0;
     std::int64_t length = 0;
-    double atLeastOne = 0.0; // 1 - (1 - q)^N
-    double none = 1.0;       // (1 - q)^N, computed directly so its digits survive
+    double atLeastOne = 0.0;  // 1 - (1 - q)^N
+    double none = 1.0;        // (1 - q)^N, computed directly so its digits survive
     // The Monte Carlo estimate when the table holds N (NaN otherwise or without replies).
     double monteCarlo = 0.0;
 };
@@ -65,8 +65,8 @@ std::vector<JunkRiskHighlight> junkRiskHighlights(const std::vector<JunkRiskRow>
 
 // Integer tallies, indexed [setting][length]: exact, so any merge order gives the same sums.
 struct JunkRiskCounts {
-    std::vector<std::vector<std::uint64_t>> firstJunk;  // replies whose first junk falls in (N[j-1], N[j]]
-    std::vector<std::vector<std::uint64_t>> junkTokens; // junk tokens at positions in (N[j-1], N[j]]
+    std::vector<std::vector<std::uint64_t>> firstJunk;   // replies whose first junk falls in (N[j-1], N[j]]
+    std::vector<std::vector<std::uint64_t>> junkTokens;  // junk tokens at positions in (N[j-1], N[j]]
     std::uint64_t draws = 0;
 
     void add(const JunkRiskCounts& other);
@@ -120,9 +120,9 @@ public:
 
 private:
     struct Setting {
-        AliasTable table;              // over the candidates, junk ones first
-        std::vector<std::int32_t> ids; // token id of each table index
-        std::uint32_t junkCount = 0;   // table indices below this are junk tokens
+        AliasTable table;               // over the candidates, junk ones first
+        std::vector<std::int32_t> ids;  // token id of each table index
+        std::uint32_t junkCount = 0;    // table indices below this are junk tokens
         double qAfter = 0.0;
     };
     JunkRiskExperiment(JunkRiskParameters parameters, std::vector<Setting> settings, double qBefore,
@@ -136,4 +136,4 @@ private:
     std::size_t m_itemsPerSetting = 0;
 };
 
-} // namespace logitlab::engine
+}  // namespace logitlab::engine

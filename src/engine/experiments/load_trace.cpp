@@ -7,10 +7,13 @@
 
 namespace logitlab::engine {
 
-std::vector<std::int64_t> seededLoadTrace(std::uint64_t seed, std::uint64_t run, std::int64_t steps, std::int64_t maxBatch)
+std::vector<std::int64_t> seededLoadTrace(std::uint64_t seed, std::uint64_t run, std::int64_t steps,
+                                          std::int64_t maxBatch)
 {
     std::uint64_t state = streamSeed(seed, run);
-    const auto below = [&state](std::int64_t n) { return static_cast<std::int64_t>(splitMix64(state) % static_cast<std::uint64_t>(n)); };
+    const auto below = [&state](std::int64_t n) {
+        return static_cast<std::int64_t>(splitMix64(state) % static_cast<std::uint64_t>(n));
+    };
     std::vector<std::int64_t> out;
     out.reserve(static_cast<std::size_t>(std::max<std::int64_t>(steps, 0)));
     std::int64_t batch = 1 + below(maxBatch);
@@ -55,10 +58,11 @@ Result<std::vector<std::int64_t>> parseLoadTrace(const std::string& text)
         std::int64_t value = 0;
         const auto [ptr, ec] = std::from_chars(line.data(), line.data() + line.size(), value);
         if (ec != std::errc() || ptr != line.data() + line.size())
-            return Error{"line " + std::to_string(lineNumber) + ": \"" + line.substr(0, 40) + "\" is not a whole batch size"};
+            return Error{"line " + std::to_string(lineNumber) + ": \"" + line.substr(0, 40) +
+                         "\" is not a whole batch size"};
         if (value < 1 || value > kMaxBatch)
-            return Error{"line " + std::to_string(lineNumber) + ": batch size " + std::to_string(value) + ": must be 1.."
-                         + std::to_string(kMaxBatch)};
+            return Error{"line " + std::to_string(lineNumber) + ": batch size " + std::to_string(value) +
+                         ": must be 1.." + std::to_string(kMaxBatch)};
         out.push_back(value);
         if (end == text.size())
             break;

@@ -15,7 +15,8 @@ namespace logitlab::engine {
 inline constexpr std::int64_t kMaxBatch = 256;
 
 // Run `run`'s batch sizes for `steps` steps, each in 1..maxBatch, from the run's own stream.
-std::vector<std::int64_t> seededLoadTrace(std::uint64_t seed, std::uint64_t run, std::int64_t steps, std::int64_t maxBatch);
+std::vector<std::int64_t> seededLoadTrace(std::uint64_t seed, std::uint64_t run, std::int64_t steps,
+                                          std::int64_t maxBatch);
 
 // Run `run`'s view of a trace file's sizes.
 std::vector<std::int64_t> fileLoadTrace(const std::vector<std::int64_t>& trace, std::uint64_t run, std::int64_t steps);

@@ -34,8 +34,9 @@ ReplyCensus countReplies(const std::vector<std::uint64_t>& seeds, const std::vec
     // Most seeds first; a stable sort keeps first appearance as the tie-break.
     std::vector<std::size_t> order(groups.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&groups](std::size_t a, std::size_t b) { return groups[a].seeds.size() > groups[b].seeds.size(); });
+    std::stable_sort(order.begin(), order.end(), [&groups](std::size_t a, std::size_t b) {
+        return groups[a].seeds.size() > groups[b].seeds.size();
+    });
     std::vector<std::size_t> rankOf(groups.size());
     for (std::size_t r = 0; r < order.size(); ++r) {
         rankOf[order[r]] = r;

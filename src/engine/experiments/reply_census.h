@@ -16,16 +16,16 @@ namespace logitlab::engine {
 
 struct DistinctReply {
     std::vector<std::int32_t> tokens;
-    std::vector<std::uint64_t> seeds;             // in the sweep's order; the count is seeds.size()
-    std::optional<std::size_t> firstDifference;   // from the reference; none for the reference itself
+    std::vector<std::uint64_t> seeds;            // in the sweep's order; the count is seeds.size()
+    std::optional<std::size_t> firstDifference;  // from the reference; none for the reference itself
 };
 
 struct ReplyCensus {
-    std::vector<DistinctReply> replies;           // most seeds first, ties by first seed; [0] is the reference
-    std::vector<std::size_t> replyOf;             // per seed (sweep order): index into replies
+    std::vector<DistinctReply> replies;  // most seeds first, ties by first seed; [0] is the reference
+    std::vector<std::size_t> replyOf;    // per seed (sweep order): index into replies
     std::vector<std::optional<std::size_t>> firstDifference;  // per seed; none: identical to the reference
     std::vector<std::uint64_t> firstDifferenceHistogram;      // seeds per step 0..length-1 where they first differ
-    std::vector<std::uint64_t> distinctAfter;     // [k]: distinct replies among the first k + 1 seeds
+    std::vector<std::uint64_t> distinctAfter;                 // [k]: distinct replies among the first k + 1 seeds
 };
 
 // The first index where the two differ; the shorter length when one is a prefix of the other;

@@ -1,12 +1,12 @@
 #include "engine/experiments/reply_junk_risk.h"
 
-#include "engine/io/logits_parser.h"
 #include "engine/core/number_format.h"
-#include "engine/rng/rng_factory.h"
-#include "engine/sampler/softmax.h"
-#include "engine/rng/uniform_bits.h"
-#include "engine/stats/wilson_interval.h"
 #include "engine/core/work_limits.h"
+#include "engine/io/logits_parser.h"
+#include "engine/rng/rng_factory.h"
+#include "engine/rng/uniform_bits.h"
+#include "engine/sampler/softmax.h"
+#include "engine/stats/wilson_interval.h"
 
 #include <algorithm>
 #include <cmath>
@@ -42,16 +42,16 @@ std::optional<std::string> validate(const ReplyJunkRiskParameters& p, const Step
     if (steps.count == 0)
         return "steps: the reply has no steps";
     if (steps.count > ReplyJunkRiskExperiment::kMaxSteps)
-        return "steps: " + std::to_string(steps.count) + " steps, at most "
-               + std::to_string(ReplyJunkRiskExperiment::kMaxSteps);
+        return "steps: " + std::to_string(steps.count) + " steps, at most " +
+               std::to_string(ReplyJunkRiskExperiment::kMaxSteps);
     if (!steps.logits)
         return "steps: no source of distributions";
     if (p.decoders.empty())
         return "settings: at least one decoding setting is needed";
     if (p.replies > JunkRiskExperiment::kMaxReplies)
         return "replies: at most " + std::to_string(JunkRiskExperiment::kMaxReplies);
-    const double draws = static_cast<double>(p.replies) * static_cast<double>(steps.count)
-        * static_cast<double>(p.decoders.size());
+    const double draws =
+        static_cast<double>(p.replies) * static_cast<double>(steps.count) * static_cast<double>(p.decoders.size());
     if (auto tooMuch = checkWork("replies", draws, kMaxJunkRiskDraws,
                                  "use fewer replies or a shorter reply (replies x steps x settings draws)", "draws"))
         return tooMuch;
@@ -127,8 +127,8 @@ Result<ReplyJunkRiskExperiment> ReplyJunkRiskExperiment::prepare(ReplyJunkRiskPa
         if (vocabulary < 0)
             vocabulary = row.size();
         if (row.size() == 0 || row.size() != vocabulary)
-            return Error{where + "holds " + std::to_string(row.size()) + " logits, step "
-                         + std::to_string(steps.sourceStep(0)) + " " + std::to_string(vocabulary)};
+            return Error{where + "holds " + std::to_string(row.size()) + " logits, step " +
+                         std::to_string(steps.sourceStep(0)) + " " + std::to_string(vocabulary)};
         if (auto message = validateLogits(row))
             return Error{where + *message};
         const Eigen::ArrayXd model = softmax(row, 1.0);
@@ -150,8 +150,8 @@ Result<ReplyJunkRiskExperiment> ReplyJunkRiskExperiment::prepare(ReplyJunkRiskPa
             double q = 0.0;
             for (const Candidate& c : list) {
                 if (!(c.p >= 0.0 && c.p <= 1.0))
-                    return Error{where + "settings: '" + decoder.label + "' gives token #" + std::to_string(c.id)
-                                 + " a probability that is not in [0, 1]: " + formatDouble(c.p)};
+                    return Error{where + "settings: '" + decoder.label + "' gives token #" + std::to_string(c.id) +
+                                 " a probability that is not in [0, 1]: " + formatDouble(c.p)};
                 if (mask.value()[static_cast<std::size_t>(c.id)])
                     q += c.p;
             }
@@ -178,8 +178,8 @@ JunkRiskCounts ReplyJunkRiskExperiment::emptyCounts() const
 
 void ReplyJunkRiskExperiment::runItem(std::size_t index, JunkRiskCounts& into) const
 {
-    const JunkRiskItem item = junkRiskItem(index, m_itemsPerSetting, m_repliesPerItem, m_parameters.replies,
-                                           m_parameters.seed);
+    const JunkRiskItem item =
+        junkRiskItem(index, m_itemsPerSetting, m_repliesPerItem, m_parameters.replies, m_parameters.seed);
     const Setting& s = m_settings[item.setting];
     withEngine(m_parameters.rng, item.seed, [&](auto& engine) {
         simulateReplies(engine, s.tables, item.replies, into.firstJunk[item.setting], into.junkTokens[item.setting]);

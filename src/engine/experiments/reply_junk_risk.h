@@ -13,12 +13,12 @@
 // seed, setting), block), tallies are integers, so any thread count gives the same result.
 #pragma once
 
-#include "engine/rng/alias_table.h"
+#include "engine/core/result.h"
 #include "engine/experiments/decoder.h"
 #include "engine/experiments/junk_definition.h"
 #include "engine/experiments/junk_risk.h"
-#include "engine/core/result.h"
 #include "engine/experiments/step_distributions.h"
+#include "engine/rng/alias_table.h"
 
 #include <cstdint>
 #include <functional>
@@ -28,11 +28,11 @@
 namespace logitlab::engine {
 
 struct ReplyJunkRiskParameters {
-    JunkDefinition junk;                // judged on each step's own T = 1 distribution
-    std::vector<Decoder> decoders;      // at least one (stateless chains)
-    std::uint64_t replies = 10000;      // Monte Carlo replies per setting (0: analytic only)
+    JunkDefinition junk;            // judged on each step's own T = 1 distribution
+    std::vector<Decoder> decoders;  // at least one (stateless chains)
+    std::uint64_t replies = 10000;  // Monte Carlo replies per setting (0: analytic only)
     std::uint64_t seed = 42;
-    std::string rng = "mt19937_64";     // one of rngNames()
+    std::string rng = "mt19937_64";  // one of rngNames()
 };
 
 struct ReplyJunkRiskRow {
@@ -47,8 +47,8 @@ struct ReplyJunkRiskRow {
     double expectedCount = 0.0;    // sum_{t<=n} q_t
     std::uint64_t replies = 0;
     std::uint64_t repliesWithJunk = 0;  // replies with junk among their first n tokens
-    double monteCarlo = 0.0;       // repliesWithJunk / replies (NaN without replies)
-    double low = 0.0;              // 95% Wilson interval of monteCarlo
+    double monteCarlo = 0.0;            // repliesWithJunk / replies (NaN without replies)
+    double low = 0.0;                   // 95% Wilson interval of monteCarlo
     double high = 1.0;
 };
 
@@ -80,8 +80,8 @@ public:
 
 private:
     struct Setting {
-        std::vector<double> q;            // q_t per step
-        std::vector<AliasTable> tables;   // per step: index 0 junk (q_t), 1 the rest
+        std::vector<double> q;           // q_t per step
+        std::vector<AliasTable> tables;  // per step: index 0 junk (q_t), 1 the rest
     };
     ReplyJunkRiskExperiment(ReplyJunkRiskParameters parameters, std::vector<Setting> settings,
                             std::vector<double> qBefore, std::vector<std::uint64_t> sourceSteps,

@@ -1,9 +1,9 @@
 #include "engine/experiments/seed_sweep.h"
 
 #include "engine/core/number_format.h"
+#include "engine/core/work_limits.h"
 #include "engine/rng/rng_factory.h"
 #include "engine/stats/sequence_hash.h"
-#include "engine/core/work_limits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,10 +35,10 @@ double quantile(const std::vector<std::uint32_t>& sorted, double q)
 
 SeedSweepExperiment::SeedSweepExperiment(SeedSweepParameters parameters) : m_parameters(std::move(parameters))
 {
-    m_binOf = poolSmallBins(m_parameters.source->expected(), m_parameters.drawsPerSeed, kMinExpectedPerBin,
-                            m_binExpected);
-    m_gBinOf = poolSmallBins(m_parameters.source->expected(), m_parameters.drawsPerSeed, kMinExpectedPerGBin,
-                             m_gBinExpected);
+    m_binOf =
+        poolSmallBins(m_parameters.source->expected(), m_parameters.drawsPerSeed, kMinExpectedPerBin, m_binExpected);
+    m_gBinOf =
+        poolSmallBins(m_parameters.source->expected(), m_parameters.drawsPerSeed, kMinExpectedPerGBin, m_gBinExpected);
 }
 
 std::uint64_t SeedSweepExperiment::memoryEstimate(std::uint64_t seeds, std::uint64_t outcomes)
@@ -58,22 +58,24 @@ Result<SeedSweepExperiment> SeedSweepExperiment::prepare(SeedSweepParameters p)
     if (p.seeds.empty())
         return Error{"seeds: at least one seed is needed"};
     if (p.seeds.size() > kMaxSeeds)
-        return Error{"seeds: " + std::to_string(p.seeds.size()) + " seeds is more than the limit of "
-                     + std::to_string(kMaxSeeds)};
+        return Error{"seeds: " + std::to_string(p.seeds.size()) + " seeds is more than the limit of " +
+                     std::to_string(kMaxSeeds)};
     if (p.drawsPerSeed == 0)
         return Error{"draws: must be at least 1 per seed"};
     if (p.drawsPerSeed > kMaxDrawsPerSeed)
-        return Error{"draws: " + std::to_string(p.drawsPerSeed) + " per seed is more than the limit of "
-                     + std::to_string(kMaxDrawsPerSeed)};
+        return Error{"draws: " + std::to_string(p.drawsPerSeed) + " per seed is more than the limit of " +
+                     std::to_string(kMaxDrawsPerSeed)};
     const std::uint64_t bytes = memoryEstimate(p.seeds.size(), p.source->outcomeIds().size());
     if (bytes > kMaxMemoryBytes)
-        return Error{"seeds: " + std::to_string(p.seeds.size()) + " seeds x " + std::to_string(p.source->outcomeIds().size())
-                     + " tokens would need about " + formatDouble(std::ceil(double(bytes) / double(1 << 20)))
-                     + " MiB of counts, more than the " + std::to_string(kMaxMemoryBytes >> 20)
-                     + " MiB allowed; use fewer seeds or a chain that keeps fewer tokens"};
+        return Error{"seeds: " + std::to_string(p.seeds.size()) + " seeds x " +
+                     std::to_string(p.source->outcomeIds().size()) + " tokens would need about " +
+                     formatDouble(std::ceil(double(bytes) / double(1 << 20))) + " MiB of counts, more than the " +
+                     std::to_string(kMaxMemoryBytes >> 20) +
+                     " MiB allowed; use fewer seeds or a chain that keeps fewer tokens"};
     // After the memory check: a sweep too large for memory is told so first.
-    if (auto tooMuch = checkWork("draws", static_cast<double>(p.seeds.size()) * static_cast<double>(p.drawsPerSeed),
-                                 kMaxSeedSweepDraws, "use fewer seeds or fewer draws per seed (seeds x draws)", "draws"))
+    if (auto tooMuch =
+            checkWork("draws", static_cast<double>(p.seeds.size()) * static_cast<double>(p.drawsPerSeed),
+                      kMaxSeedSweepDraws, "use fewer seeds or fewer draws per seed (seeds x draws)", "draws"))
         return Error{*tooMuch};
     std::unordered_set<std::uint64_t> distinct(p.seeds.begin(), p.seeds.end());
     if (distinct.size() != p.seeds.size())
@@ -118,8 +120,8 @@ SeedResult SeedSweepExperiment::runSeed(std::uint64_t seed) const
         done += n;
     }
     result.hash = hash.value();
-    result.mostDrawn = static_cast<std::uint32_t>(
-        std::max_element(result.counts.begin(), result.counts.end()) - result.counts.begin());
+    result.mostDrawn = static_cast<std::uint32_t>(std::max_element(result.counts.begin(), result.counts.end()) -
+                                                  result.counts.begin());
 
     std::vector<std::uint64_t> binned(m_binExpected.size(), 0);
     for (std::size_t i = 0; i < result.counts.size(); ++i)
@@ -150,23 +152,23 @@ SeedSweepSummary SeedSweepExperiment::summarise(const std::vector<SeedResult>& r
     summary.pooledBins = static_cast<int>(m_binExpected.size());
     summary.gTestBins = static_cast<int>(m_gBinExpected.size());
     if (ids.size() > 1 && m_binExpected.size() >= 2 && m_gBinExpected.size() < 2)
-        summary.gNoTest = "no G-test: fewer than two bins expecting " + formatDouble(kMinExpectedPerGBin)
-            + " draws per seed; draw more";
+        summary.gNoTest = "no G-test: fewer than two bins expecting " + formatDouble(kMinExpectedPerGBin) +
+                          " draws per seed; draw more";
     summary.pValueHistogram.assign(kHistogramBins, 0);
     std::vector<double> chiPValues, gPValues;
     if (ids.size() == 1)
         summary.noTest = "no test: one outcome";
     else if (m_binExpected.size() < 2)
-        summary.noTest = "no test: one bin (every token expects fewer than "
-            + formatDouble(kMinExpectedPerBin) + " draws per seed; draw more)";
+        summary.noTest = "no test: one bin (every token expects fewer than " + formatDouble(kMinExpectedPerBin) +
+                         " draws per seed; draw more)";
     for (const SeedResult& r : results) {
         if (!r.chiSquare.tested)
             continue;  // 0 degrees of freedom: a p-value of 1 that tests nothing
         chiPValues.push_back(r.chiSquare.pValue);
         if (r.gTest.tested)
             gPValues.push_back(r.gTest.pValue);
-        const auto bin = std::min<std::size_t>(static_cast<std::size_t>(r.chiSquare.pValue * kHistogramBins),
-                                               kHistogramBins - 1);
+        const auto bin =
+            std::min<std::size_t>(static_cast<std::size_t>(r.chiSquare.pValue * kHistogramBins), kHistogramBins - 1);
         ++summary.pValueHistogram[bin];
     }
     summary.chiSquareUniformity = ksUniformTest(chiPValues);
@@ -202,10 +204,7 @@ SeedSweepSummary SeedSweepExperiment::summarise(const std::vector<SeedResult>& r
     return summary;
 }
 
-std::uint64_t SeedSweepExperiment::replayHash(std::uint64_t seed) const
-{
-    return runSeed(seed).hash;
-}
+std::uint64_t SeedSweepExperiment::replayHash(std::uint64_t seed) const { return runSeed(seed).hash; }
 
 std::optional<std::uint64_t> SeedSweepExperiment::firstDifference(std::uint64_t a, std::uint64_t b) const
 {

@@ -9,8 +9,8 @@
 #pragma once
 
 #include "engine/core/result.h"
-#include "engine/stats/statistics.h"
 #include "engine/experiments/sweep_source.h"
+#include "engine/stats/statistics.h"
 
 #include <array>
 #include <cstdint>
@@ -24,7 +24,7 @@ namespace logitlab::engine {
 struct SeedSweepParameters {
     std::shared_ptr<const SweepSource> source;
     std::string rng = "mulberry32";
-    std::vector<std::uint64_t> seeds;           // distinct, at least one
+    std::vector<std::uint64_t> seeds;  // distinct, at least one
     std::uint64_t drawsPerSeed = 1000;
     std::optional<std::array<std::uint64_t, 2>> compared;  // two seeds whose sequences are compared
 };
@@ -34,15 +34,15 @@ struct SeedResult {
     std::vector<std::uint32_t> counts;  // per outcome, in the source's order
     FitTest chiSquare;
     FitTest gTest;
-    std::uint64_t hash = 0;             // SequenceHash of the drawn token ids
-    std::uint32_t mostDrawn = 0;        // outcome index with the highest count (ties: more probable)
+    std::uint64_t hash = 0;       // SequenceHash of the drawn token ids
+    std::uint32_t mostDrawn = 0;  // outcome index with the highest count (ties: more probable)
 };
 
 struct TokenSpread {
     std::int32_t id = 0;
-    double expected = 0.0;          // claimed probability
-    std::uint64_t pooled = 0;       // count over all seeds
-    double expectedPooled = 0.0;    // expected * seeds * draws
+    double expected = 0.0;                                // claimed probability
+    std::uint64_t pooled = 0;                             // count over all seeds
+    double expectedPooled = 0.0;                          // expected * seeds * draws
     double min = 0, q1 = 0, median = 0, q3 = 0, max = 0;  // of the per-seed counts
     std::uint64_t timesMostDrawn = 0;
 };
@@ -50,13 +50,13 @@ struct TokenSpread {
 struct SeedSweepSummary {
     std::vector<TokenSpread> tokens;
     FitTest pooledChiSquare;
-    KsTest chiSquareUniformity;     // KS of the per-seed chi-square p-values against U(0,1)
+    KsTest chiSquareUniformity;  // KS of the per-seed chi-square p-values against U(0,1)
     KsTest gTestUniformity;
-    std::vector<std::uint64_t> pValueHistogram;  // chi-square p-values in kHistogramBins equal bins
+    std::vector<std::uint64_t> pValueHistogram;    // chi-square p-values in kHistogramBins equal bins
     std::optional<std::uint64_t> firstDifference;  // of the compared seeds; none if identical
     bool comparedIdentical = false;
-    int pooledBins = 0;             // bins the per-seed chi-square uses after pooling small ones
-    int gTestBins = 0;              // and the per-seed G-test (kMinExpectedPerGBin)
+    int pooledBins = 0;  // bins the per-seed chi-square uses after pooling small ones
+    int gTestBins = 0;   // and the per-seed G-test (kMinExpectedPerGBin)
     // Why the G-test is not valid when the chi-square is (fewer than two bins of 10): empty
     // otherwise. gTestUniformity is then untested.
     std::string gNoTest;
@@ -104,9 +104,9 @@ private:
     SeedResult runSeed(std::uint64_t seed) const;
 
     SeedSweepParameters m_parameters;
-    std::vector<std::size_t> m_binOf;     // outcome -> pooled bin
-    std::vector<double> m_binExpected;    // pooled bins' probabilities
-    std::vector<std::size_t> m_gBinOf;    // the same for the G-test's bins
+    std::vector<std::size_t> m_binOf;   // outcome -> pooled bin
+    std::vector<double> m_binExpected;  // pooled bins' probabilities
+    std::vector<std::size_t> m_gBinOf;  // the same for the G-test's bins
     std::vector<double> m_gBinExpected;
 };
 

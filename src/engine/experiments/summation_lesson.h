@@ -9,7 +9,7 @@
 namespace logitlab::engine {
 
 struct LessonSum {
-    std::string expression;   // "(0.1 + 1e20) - 1e20"
+    std::string expression;  // "(0.1 + 1e20) - 1e20"
     double value = 0.0;
     std::string shortest;     // the shortest text that reads back to the value: "0.6000000000000001"
     std::string bits;         // "0x3fe3333333333334"

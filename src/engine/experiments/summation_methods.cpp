@@ -1,7 +1,7 @@
 #include "engine/experiments/summation_methods.h"
 
-#include "engine/stats/exact_sum.h"
 #include "engine/rng/seed_split.h"
+#include "engine/stats/exact_sum.h"
 
 #include <algorithm>
 #include <bit>
@@ -372,10 +372,7 @@ constexpr MethodName kMethods[] = {
 
 }  // namespace
 
-std::string_view sumMethodName(SumMethod method)
-{
-    return kMethods[static_cast<int>(method)].name;
-}
+std::string_view sumMethodName(SumMethod method) { return kMethods[static_cast<int>(method)].name; }
 
 std::optional<SumMethod> sumMethodFromName(std::string_view name)
 {
@@ -454,7 +451,8 @@ double sumInOrder(SumMethod method, std::span<const double> terms, FloatFormat a
     return 0.0;
 }
 
-double shuffledSum(std::span<const float> terms, FloatFormat accumulator, std::uint64_t seed, std::vector<float>& scratch)
+double shuffledSum(std::span<const float> terms, FloatFormat accumulator, std::uint64_t seed,
+                   std::vector<float>& scratch)
 {
     return shuffleIn(terms, accumulator, seed, scratch);
 }

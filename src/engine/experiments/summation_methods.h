@@ -62,7 +62,8 @@ double sumInOrder(SumMethod method, std::span<const double> terms, FloatFormat a
 // Lemire's bounded integers), summed left to right as they are drawn. `scratch` is reused
 // between calls (it is overwritten with a copy of the terms); the result depends only on the
 // terms, the format and the seed. Float terms are for storage formats of 32 bits or fewer.
-double shuffledSum(std::span<const float> terms, FloatFormat accumulator, std::uint64_t seed, std::vector<float>& scratch);
+double shuffledSum(std::span<const float> terms, FloatFormat accumulator, std::uint64_t seed,
+                   std::vector<float>& scratch);
 double shuffledSum(std::span<const double> terms, FloatFormat accumulator, std::uint64_t seed,
                    std::vector<double>& scratch);
 

@@ -1,9 +1,9 @@
 #include "engine/experiments/summation_order.h"
 
-#include "engine/stats/exact_sum.h"
 #include "engine/core/input_limits.h"
 #include "engine/core/number_format.h"
 #include "engine/rng/seed_split.h"
+#include "engine/stats/exact_sum.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,10 +21,7 @@ std::uint64_t termSeed(std::uint64_t seed, std::int64_t n)
     return streamSeed(seed ^ 0x7465726d73ull, static_cast<std::uint64_t>(n));  // "terms"
 }
 
-bool isPowerOfTwo(int x)
-{
-    return x > 0 && (x & (x - 1)) == 0;
-}
+bool isPowerOfTwo(int x) { return x > 0 && (x & (x - 1)) == 0; }
 
 std::optional<std::string> checkParameters(const SummationParameters& p)
 {
@@ -122,9 +119,10 @@ Result<SummationExperiment> SummationExperiment::prepare(SummationParameters par
     const bool listed = parameters.distribution == TermDistribution::List;
     const std::int64_t n = listed ? static_cast<std::int64_t>(parameters.listed.size()) : parameters.n;
     const std::uint64_t mainSeed = listed ? parameters.seed : termSeed(parameters.seed, n);
-    auto main = makeSet(listed ? parameters.listed
-                               : generateTerms(parameters.distribution, static_cast<std::size_t>(n), parameters.scale, mainSeed),
-                        mainSeed, parameters.shuffles, true);
+    auto main = makeSet(
+        listed ? parameters.listed
+               : generateTerms(parameters.distribution, static_cast<std::size_t>(n), parameters.scale, mainSeed),
+        mainSeed, parameters.shuffles, true);
     if (!main)
         return Error{main.error()};
     e.m_sets.push_back(std::move(main).value());
@@ -134,8 +132,9 @@ Result<SummationExperiment> SummationExperiment::prepare(SummationParameters par
             if (cancelled && cancelled())
                 break;
             const std::uint64_t seed = termSeed(parameters.seed, size);
-            auto set = makeSet(generateTerms(parameters.distribution, static_cast<std::size_t>(size), parameters.scale, seed),
-                               seed, spreadShuffles(size, parameters.spreadTerms), false);
+            auto set =
+                makeSet(generateTerms(parameters.distribution, static_cast<std::size_t>(size), parameters.scale, seed),
+                        seed, spreadShuffles(size, parameters.spreadTerms), false);
             if (!set)
                 return Error{"spread at N = " + groupedNumber(static_cast<std::size_t>(size)) + ": " + set.error()};
             e.m_sets.push_back(std::move(set).value());
@@ -240,10 +239,12 @@ SummationSummary SummationExperiment::summarize(const std::vector<double>& resul
                 hi = &r;
         }
         if (lo && (anyFinite || !std::isfinite(lo->value) || !std::isfinite(hi->value))) {
-            out.methods.push_back(methodRow("shuffle min", "the lowest of the random orders (shuffle " +
-                                                               std::to_string(lo->index) + ")", lo->value));
-            out.methods.push_back(methodRow("shuffle max", "the highest of the random orders (shuffle " +
-                                                               std::to_string(hi->index) + ")", hi->value));
+            out.methods.push_back(
+                methodRow("shuffle min", "the lowest of the random orders (shuffle " + std::to_string(lo->index) + ")",
+                          lo->value));
+            out.methods.push_back(
+                methodRow("shuffle max", "the highest of the random orders (shuffle " + std::to_string(hi->index) + ")",
+                          hi->value));
         }
     }
     out.nonFiniteShuffles = static_cast<std::int64_t>(
@@ -264,7 +265,9 @@ SummationSummary SummationExperiment::summarize(const std::vector<double>& resul
                 break;
         }
         for (const ShuffleRow& r : finite)
-            ++out.histogram[static_cast<std::size_t>((static_cast<std::uint64_t>(r.ulps) - static_cast<std::uint64_t>(low)) / width)].count;
+            ++out.histogram[static_cast<std::size_t>(
+                                (static_cast<std::uint64_t>(r.ulps) - static_cast<std::uint64_t>(low)) / width)]
+                  .count;
     }
 
     for (std::size_t s = 1; s < m_sets.size(); ++s) {

@@ -6,10 +6,10 @@
 // prepare() does the once-per-term-set work (drawing, rounding, the exact sum).
 #pragma once
 
-#include "engine/kernels/float_formats.h"
 #include "engine/core/result.h"
 #include "engine/experiments/summation_methods.h"
 #include "engine/experiments/summation_terms.h"
+#include "engine/kernels/float_formats.h"
 
 #include <cstdint>
 #include <functional>
@@ -20,9 +20,9 @@ namespace logitlab::engine {
 
 struct SummationParameters {
     TermDistribution distribution = TermDistribution::Normal;
-    std::int64_t n = 10000;       // generated terms (not for List)
-    double scale = 1.0;           // multiplies generated terms
-    std::vector<double> listed;   // List: the terms
+    std::int64_t n = 10000;      // generated terms (not for List)
+    double scale = 1.0;          // multiplies generated terms
+    std::vector<double> listed;  // List: the terms
     FloatFormat storage = FloatFormat::Float32;
     FloatFormat accumulator = FloatFormat::Float32;
     std::vector<SumMethod> methods = allSumMethods();
@@ -45,13 +45,13 @@ struct SummationParameters {
 };
 
 struct SumMethodRow {
-    std::string method;       // "pairwise", or "shuffle min" / "shuffle max" over the K orders
+    std::string method;  // "pairwise", or "shuffle min" / "shuffle max" over the K orders
     std::string description;
-    double value = 0.0;       // in the accumulator's format; may be infinite after overflow
+    double value = 0.0;  // in the accumulator's format; may be infinite after overflow
     std::string bits;
     bool finite = true;
-    std::int64_t ulps = 0;    // value's distance from the exact sum in the accumulator's ULPs (finite only)
-    double error = 0.0;       // value - exact (the exact sum rounded to float64), finite only
+    std::int64_t ulps = 0;  // value's distance from the exact sum in the accumulator's ULPs (finite only)
+    double error = 0.0;     // value - exact (the exact sum rounded to float64), finite only
 };
 
 struct ShuffleRow {
@@ -73,25 +73,25 @@ struct UlpBin {
 struct SpreadRow {
     std::int64_t n = 0;
     std::int64_t shuffles = 0;
-    std::int64_t distinct = 0;      // distinct results over the shuffles
-    std::int64_t minUlps = 0;       // finite results only
+    std::int64_t distinct = 0;  // distinct results over the shuffles
+    std::int64_t minUlps = 0;   // finite results only
     std::int64_t maxUlps = 0;
-    std::int64_t spreadUlps = 0;    // max - min (saturated)
-    double exact = 0.0;             // the exact sum in float64
-    double relativeSpread = 0.0;    // (max - min) / |exact|; 0 when exact is 0
+    std::int64_t spreadUlps = 0;  // max - min (saturated)
+    double exact = 0.0;           // the exact sum in float64
+    double relativeSpread = 0.0;  // (max - min) / |exact|; 0 when exact is 0
 };
 
 struct SummationSummary {
-    double exact = 0.0;             // exact sum rounded to the accumulator's format
-    double exactFloat64 = 0.0;      // and to float64
+    double exact = 0.0;         // exact sum rounded to the accumulator's format
+    double exactFloat64 = 0.0;  // and to float64
     std::string exactBits;
     std::int64_t terms = 0;
     std::int64_t distinctShuffles = 0;  // distinct results over the K shuffles
     std::int64_t distinctAll = 0;       // over the shuffles and every method
     std::vector<SumMethodRow> methods;
     std::vector<ShuffleRow> shuffles;
-    std::vector<UlpBin> histogram;      // finite shuffles only ...
-    std::int64_t nonFiniteShuffles = 0; // ... these (+-inf, NaN, or any when the exact sum overflows) are outside it
+    std::vector<UlpBin> histogram;       // finite shuffles only ...
+    std::int64_t nonFiniteShuffles = 0;  // ... these (+-inf, NaN, or any when the exact sum overflows) are outside it
     std::vector<SpreadRow> spread;
 };
 
@@ -122,13 +122,13 @@ public:
 
     struct TermSet {
         std::int64_t n = 0;
-        std::vector<double> wide;    // the terms in storage format, as doubles (main set, or float64 storage)
-        std::vector<float> narrow;   // the same as floats, for storage of 32 bits or fewer
-        double exact = 0.0;          // rounded to the accumulator's format
+        std::vector<double> wide;   // the terms in storage format, as doubles (main set, or float64 storage)
+        std::vector<float> narrow;  // the same as floats, for storage of 32 bits or fewer
+        double exact = 0.0;         // rounded to the accumulator's format
         double exactFloat64 = 0.0;
         std::uint64_t shuffleSeed = 0;
         std::int64_t shuffles = 0;
-        std::size_t firstItem = 0;   // its first shuffle's item
+        std::size_t firstItem = 0;  // its first shuffle's item
     };
 
 private:

@@ -19,18 +19,12 @@ struct DistributionName {
 };
 
 constexpr DistributionName kNames[] = {
-    {TermDistribution::Normal, "normal"},
-    {TermDistribution::Uniform, "uniform"},
-    {TermDistribution::Cauchy, "cauchy"},
-    {TermDistribution::Mixed, "mixed"},
-    {TermDistribution::List, "list"},
+    {TermDistribution::Normal, "normal"}, {TermDistribution::Uniform, "uniform"}, {TermDistribution::Cauchy, "cauchy"},
+    {TermDistribution::Mixed, "mixed"},   {TermDistribution::List, "list"},
 };
 
 // A uniform double in (0, 1): 53 bits, never 0 (Box-Muller takes its log).
-double openUniform(std::uint64_t& state)
-{
-    return (static_cast<double>(splitMix64(state) >> 11) + 0.5) * 0x1.0p-53;
-}
+double openUniform(std::uint64_t& state) { return (static_cast<double>(splitMix64(state) >> 11) + 0.5) * 0x1.0p-53; }
 
 }  // namespace
 

@@ -3,9 +3,9 @@
 // whole decodes of a model behind the same interface.
 #pragma once
 
+#include "engine/rng/rng.h"
 #include "engine/sampler/candidate.h"
 #include "engine/sampler/cumulative_walk.h"
-#include "engine/rng/rng.h"
 
 #include <cstdint>
 #include <string>

@@ -18,8 +18,7 @@ std::vector<double> sweepTemperatures(double maxTemperature)
 
 std::vector<SweepPoint> temperatureSweep(const Eigen::Ref<const Eigen::ArrayXd>& logits, const SamplerSettings& base,
                                          const std::vector<double>& temperatures,
-                                         const std::vector<std::int32_t>& tracked,
-                                         const std::function<bool()>& stop)
+                                         const std::vector<std::int32_t>& tracked, const std::function<bool()>& stop)
 {
     std::vector<SweepPoint> points;
     points.reserve(temperatures.size());

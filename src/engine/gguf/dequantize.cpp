@@ -13,7 +13,10 @@ namespace logitlab::engine::gguf {
 namespace {
 
 std::uint8_t u8(const std::byte* p, std::size_t i) { return std::to_integer<std::uint8_t>(p[i]); }
-std::uint16_t u16(const std::byte* p, std::size_t i) { return static_cast<std::uint16_t>(u8(p, i) | (u8(p, i + 1) << 8)); }
+std::uint16_t u16(const std::byte* p, std::size_t i)
+{
+    return static_cast<std::uint16_t>(u8(p, i) | (u8(p, i + 1) << 8));
+}
 std::int8_t i8(const std::byte* p, std::size_t i) { return static_cast<std::int8_t>(u8(p, i)); }
 float half(const std::byte* p, std::size_t i) { return halfToFloat(u16(p, i)); }
 
@@ -115,7 +118,9 @@ void q6_K(const std::byte* b, float* y)
             const int q2 = ((c & 0x0F) | (((h >> 2) & 3) << 4)) - 32;
             const int q3 = ((a >> 4) | (((h >> 4) & 3) << 4)) - 32;
             const int q4 = ((c >> 4) | (((h >> 6) & 3) << 4)) - 32;
-            const auto scale = [&](int k) { return static_cast<float>(i8(sc, static_cast<std::size_t>(8 * n + is + 2 * k))); };
+            const auto scale = [&](int k) {
+                return static_cast<float>(i8(sc, static_cast<std::size_t>(8 * n + is + 2 * k)));
+            };
             y[128 * n + l + 0] = d * scale(0) * static_cast<float>(q1);
             y[128 * n + l + 32] = d * scale(1) * static_cast<float>(q2);
             y[128 * n + l + 64] = d * scale(2) * static_cast<float>(q3);

@@ -13,7 +13,7 @@ namespace logitlab::engine::gguf {
 
 namespace {
 
-constexpr std::uint64_t kMinKeyValueBytes = 8 + 4 + 1;     // key length, type, the smallest value
+constexpr std::uint64_t kMinKeyValueBytes = 8 + 4 + 1;            // key length, type, the smallest value
 constexpr std::uint64_t kMinTensorInfoBytes = 8 + 4 + 8 + 4 + 8;  // name length, dims, one ne, type, offset
 
 std::string grouped(std::uint64_t value) { return groupedNumber(static_cast<std::size_t>(value)); }
@@ -42,17 +42,22 @@ std::uint64_t minimumBytes(GgufType type)
     switch (type) {
     case GgufType::Uint8:
     case GgufType::Int8:
-    case GgufType::Bool: return 1;
+    case GgufType::Bool:
+        return 1;
     case GgufType::Uint16:
-    case GgufType::Int16: return 2;
+    case GgufType::Int16:
+        return 2;
     case GgufType::Uint32:
     case GgufType::Int32:
-    case GgufType::Float32: return 4;
+    case GgufType::Float32:
+        return 4;
     case GgufType::Uint64:
     case GgufType::Int64:
     case GgufType::Float64:
-    case GgufType::String: return 8;
-    case GgufType::Array: return 4 + 8;
+    case GgufType::String:
+        return 8;
+    case GgufType::Array:
+        return 4 + 8;
     }
     return 1;
 }
@@ -67,8 +72,10 @@ bool isIntegerType(GgufType type)
     case GgufType::Uint32:
     case GgufType::Int32:
     case GgufType::Uint64:
-    case GgufType::Int64: return true;
-    default: return false;
+    case GgufType::Int64:
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -92,8 +99,8 @@ public:
     {
         if (bytes > left())
             return fail(field, m_pos,
-                        "needs " + byteCount(bytes) + ", but only " + grouped(left()) + (left() == 1 ? " is" : " are")
-                            + " left (truncated)");
+                        "needs " + byteCount(bytes) + ", but only " + grouped(left()) + (left() == 1 ? " is" : " are") +
+                            " left (truncated)");
         return std::nullopt;
     }
 
@@ -125,8 +132,8 @@ public:
             return fail(field + " length", at, grouped(length) + " bytes is over the limit of " + grouped(limit));
         if (length > left())
             return fail(field, at,
-                        "a length of " + byteCount(length) + " runs past the end of the file (" + byteCount(left())
-                            + " left; truncated)");
+                        "a length of " + byteCount(length) + " runs past the end of the file (" + byteCount(left()) +
+                            " left; truncated)");
         std::string text(reinterpret_cast<const char*>(m_bytes.data() + m_pos), static_cast<std::size_t>(length));
         m_pos += length;
         return text;
@@ -137,14 +144,22 @@ public:
     {
         const std::uint64_t at = m_pos;
         switch (type) {
-        case GgufType::Uint8: return scalar<std::uint8_t>(field, 1);
-        case GgufType::Int8: return scalar<std::int8_t>(field, 1);
-        case GgufType::Uint16: return scalar<std::uint16_t>(field, 2);
-        case GgufType::Int16: return scalar<std::int16_t>(field, 2);
-        case GgufType::Uint32: return scalar<std::uint32_t>(field, 4);
-        case GgufType::Int32: return scalar<std::int32_t>(field, 4);
-        case GgufType::Uint64: return scalar<std::uint64_t>(field, 8);
-        case GgufType::Int64: return scalar<std::int64_t>(field, 8);
+        case GgufType::Uint8:
+            return scalar<std::uint8_t>(field, 1);
+        case GgufType::Int8:
+            return scalar<std::int8_t>(field, 1);
+        case GgufType::Uint16:
+            return scalar<std::uint16_t>(field, 2);
+        case GgufType::Int16:
+            return scalar<std::int16_t>(field, 2);
+        case GgufType::Uint32:
+            return scalar<std::uint32_t>(field, 4);
+        case GgufType::Int32:
+            return scalar<std::int32_t>(field, 4);
+        case GgufType::Uint64:
+            return scalar<std::uint64_t>(field, 8);
+        case GgufType::Int64:
+            return scalar<std::int64_t>(field, 8);
         case GgufType::Float32: {
             auto bits = integer(field, 4);
             if (!bits)
@@ -209,12 +224,12 @@ private:
         const std::uint64_t each = minimumBytes(elementType);
         if (*count > left() / each)
             return fail(field + " element count", countAt,
-                        grouped(*count) + " elements of " + ggufTypeName(*type) + " need at least " + grouped(each)
-                            + " bytes each, but only " + grouped(left()) + " bytes are left");
+                        grouped(*count) + " elements of " + ggufTypeName(*type) + " need at least " + grouped(each) +
+                            " bytes each, but only " + grouped(left()) + " bytes are left");
         if (*count > kMaxArrayElements - arrayElements)
             return fail(field + " element count", countAt,
-                        grouped(*count) + " elements take the file's arrays over the limit of "
-                            + grouped(kMaxArrayElements) + " elements");
+                        grouped(*count) + " elements take the file's arrays over the limit of " +
+                            grouped(kMaxArrayElements) + " elements");
         arrayElements += *count;
         GgufArray out;
         out.elementType = elementType;
@@ -293,27 +308,41 @@ std::optional<double> numberOf(const GgufValue& v)
 std::string ggufTypeName(std::uint32_t type)
 {
     switch (type) {
-    case 0: return "uint8";
-    case 1: return "int8";
-    case 2: return "uint16";
-    case 3: return "int16";
-    case 4: return "uint32";
-    case 5: return "int32";
-    case 6: return "float32";
-    case 7: return "bool";
-    case 8: return "string";
-    case 9: return "array";
-    case 10: return "uint64";
-    case 11: return "int64";
-    case 12: return "float64";
-    default: return "type " + std::to_string(type);
+    case 0:
+        return "uint8";
+    case 1:
+        return "int8";
+    case 2:
+        return "uint16";
+    case 3:
+        return "int16";
+    case 4:
+        return "uint32";
+    case 5:
+        return "int32";
+    case 6:
+        return "float32";
+    case 7:
+        return "bool";
+    case 8:
+        return "string";
+    case 9:
+        return "array";
+    case 10:
+        return "uint64";
+    case 11:
+        return "int64";
+    case 12:
+        return "float64";
+    default:
+        return "type " + std::to_string(type);
     }
 }
 
 GgufType typeOf(const GgufValue& value)
 {
-    static constexpr GgufType byIndex[] = {GgufType::Uint8,  GgufType::Int8,   GgufType::Uint16,  GgufType::Int16,
-                                           GgufType::Uint32, GgufType::Int32,  GgufType::Uint64,  GgufType::Int64,
+    static constexpr GgufType byIndex[] = {GgufType::Uint8,   GgufType::Int8,    GgufType::Uint16, GgufType::Int16,
+                                           GgufType::Uint32,  GgufType::Int32,   GgufType::Uint64, GgufType::Int64,
                                            GgufType::Float32, GgufType::Float64, GgufType::Bool,   GgufType::String,
                                            GgufType::Array};
     return byIndex[value.index()];
@@ -329,10 +358,7 @@ std::uint64_t TensorInfo::elements() const
 
 std::uint64_t TensorInfo::rows() const { return ne.empty() || ne[0] == 0 ? 0 : elements() / ne[0]; }
 
-std::uint64_t TensorInfo::rowBytes() const
-{
-    return ne.empty() ? 0 : ne[0] / blockWeights(type) * blockBytes(type);
-}
+std::uint64_t TensorInfo::rowBytes() const { return ne.empty() ? 0 : ne[0] / blockWeights(type) * blockBytes(type); }
 
 std::span<const std::byte> TensorInfo::row(std::uint64_t r) const
 {
@@ -367,9 +393,8 @@ Result<GgufFile> GgufFile::parse(std::span<const std::byte> bytes, const std::st
         return Error{version.error()};
     if (*version != 2 && *version != 3)
         return r.fail("version", 4,
-                      "version " + std::to_string(*version) + " is not read (GGUF versions 2 and 3 are"
-                          + (*version == 1 ? "; version 1 files predate 64-bit counts: convert the model again)"
-                                           : ")"));
+                      "version " + std::to_string(*version) + " is not read (GGUF versions 2 and 3 are" +
+                          (*version == 1 ? "; version 1 files predate 64-bit counts: convert the model again)" : ")"));
     file.m_version = static_cast<std::uint32_t>(*version);
 
     auto tensorCount = r.integer("tensor count", 8);
@@ -379,17 +404,18 @@ Result<GgufFile> GgufFile::parse(std::span<const std::byte> bytes, const std::st
     if (!keyCount)
         return Error{keyCount.error()};
     if (*tensorCount > kMaxTensors)
-        return r.fail("tensor count", 8, grouped(*tensorCount) + " tensors is over the limit of " + grouped(kMaxTensors));
+        return r.fail("tensor count", 8,
+                      grouped(*tensorCount) + " tensors is over the limit of " + grouped(kMaxTensors));
     if (*keyCount > kMaxKeys)
         return r.fail("metadata key count", 16, grouped(*keyCount) + " keys is over the limit of " + grouped(kMaxKeys));
     if (*keyCount > r.left() / kMinKeyValueBytes)
         return r.fail("metadata key count", 16,
-                      grouped(*keyCount) + " keys need at least " + grouped(kMinKeyValueBytes) + " bytes each, but only "
-                          + grouped(r.left()) + " bytes follow the header");
+                      grouped(*keyCount) + " keys need at least " + grouped(kMinKeyValueBytes) +
+                          " bytes each, but only " + grouped(r.left()) + " bytes follow the header");
     if (*tensorCount > (r.left() - *keyCount * kMinKeyValueBytes) / kMinTensorInfoBytes)
         return r.fail("tensor count", 8,
-                      grouped(*tensorCount) + " tensors need at least " + grouped(kMinTensorInfoBytes)
-                          + " bytes each besides the keys, but only " + grouped(r.left()) + " bytes follow the header");
+                      grouped(*tensorCount) + " tensors need at least " + grouped(kMinTensorInfoBytes) +
+                          " bytes each besides the keys, but only " + grouped(r.left()) + " bytes follow the header");
 
     // Metadata.
     for (std::uint64_t i = 0; i < *keyCount; ++i) {
@@ -455,8 +481,7 @@ Result<GgufFile> GgufFile::parse(std::span<const std::byte> bytes, const std::st
             if (*ne == 0)
                 return r.fail(neField, neAt, "a dimension of 0 (every dimension is at least 1)");
             if (*ne > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) / elements)
-                return r.fail(neField, neAt,
-                              "a dimension of " + grouped(*ne) + " takes the element count past 2^63");
+                return r.fail(neField, neAt, "a dimension of " + grouped(*ne) + " takes the element count past 2^63");
             elements *= *ne;
             t.ne.push_back(*ne);
         }
@@ -467,13 +492,13 @@ Result<GgufFile> GgufFile::parse(std::span<const std::byte> bytes, const std::st
         const auto ggml = ggmlTypeFromNumber(static_cast<std::uint32_t>(*type));
         if (!ggml)
             return r.fail(field + " type", typeAt,
-                          "ggml type " + std::to_string(*type)
-                              + " is not read (F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K and Q6_K are)");
+                          "ggml type " + std::to_string(*type) +
+                              " is not read (F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K and Q6_K are)");
         t.type = *ggml;
         if (t.ne[0] % blockWeights(t.type) != 0)
             return r.fail(field + " ne[0]", dimsAt + 4,
-                          "a row of " + grouped(t.ne[0]) + " weights is not a whole number of " + std::string(ggmlTypeName(t.type))
-                              + " blocks of " + std::to_string(blockWeights(t.type)));
+                          "a row of " + grouped(t.ne[0]) + " weights is not a whole number of " +
+                              std::string(ggmlTypeName(t.type)) + " blocks of " + std::to_string(blockWeights(t.type)));
         const std::uint64_t blocks = elements / blockWeights(t.type);
         if (blocks > std::numeric_limits<std::uint64_t>::max() / blockBytes(t.type))
             return r.fail(field, nameAt, "its size in bytes overflows 64 bits");
@@ -499,11 +524,13 @@ Result<GgufFile> GgufFile::parse(std::span<const std::byte> bytes, const std::st
             return r.fail(field, pending[i].offsetAt,
                           "offset " + grouped(t.offset) + " is not a multiple of the alignment " + grouped(alignment));
         const std::uint64_t size = pending[i].bytes;
-        if (dataStart > bytes.size() || t.offset > bytes.size() - dataStart || size > bytes.size() - dataStart - t.offset)
+        if (dataStart > bytes.size() || t.offset > bytes.size() - dataStart ||
+            size > bytes.size() - dataStart - t.offset)
             return r.fail(field, pending[i].offsetAt,
-                          grouped(size) + " bytes of " + std::string(ggmlTypeName(t.type)) + " at data offset "
-                              + grouped(t.offset) + " (file byte " + grouped(dataStart) + " + offset) run past the end of the file ("
-                              + grouped(bytes.size()) + " bytes; truncated)");
+                          grouped(size) + " bytes of " + std::string(ggmlTypeName(t.type)) + " at data offset " +
+                              grouped(t.offset) + " (file byte " + grouped(dataStart) +
+                              " + offset) run past the end of the file (" + grouped(bytes.size()) +
+                              " bytes; truncated)");
         t.data = bytes.subspan(static_cast<std::size_t>(dataStart + t.offset), static_cast<std::size_t>(size));
     }
     return file;
@@ -523,7 +550,10 @@ const TensorInfo* GgufFile::tensor(const std::string& name) const
 
 namespace {
 
-Error missing(const std::string& what, const std::string& key) { return Error{what + ": metadata key '" + shown(key) + "' is missing"}; }
+Error missing(const std::string& what, const std::string& key)
+{
+    return Error{what + ": metadata key '" + shown(key) + "' is missing"};
+}
 Error wrong(const std::string& what, const std::string& key, const GgufValue& v, const std::string& expected)
 {
     return Error{what + ": metadata key '" + shown(key) + "' holds " + holds(v) + "; expected " + expected};
@@ -552,7 +582,8 @@ Result<std::uint64_t> GgufFile::unsignedInteger(const std::string& key) const
         return wrong(m_what, key, *v, "a whole number");
     const auto s = signedOf(*v);
     if (!s || *s < 0)
-        return Error{m_what + ": metadata key '" + shown(key) + "' is " + std::to_string(s.value_or(0)) + "; expected a number >= 0"};
+        return Error{m_what + ": metadata key '" + shown(key) + "' is " + std::to_string(s.value_or(0)) +
+                     "; expected a number >= 0"};
     return static_cast<std::uint64_t>(*s);
 }
 
@@ -613,7 +644,8 @@ Result<std::vector<std::int32_t>> GgufFile::intArray(const std::string& key) con
     for (std::size_t i = 0; i < a->values.size(); ++i) {
         const auto s = signedOf(a->values[i]);
         if (!s || *s < std::numeric_limits<std::int32_t>::min() || *s > std::numeric_limits<std::int32_t>::max())
-            return Error{m_what + ": metadata key '" + shown(key) + "'[" + std::to_string(i) + "] is outside the int32 range"};
+            return Error{m_what + ": metadata key '" + shown(key) + "'[" + std::to_string(i) +
+                         "] is outside the int32 range"};
         out.push_back(static_cast<std::int32_t>(*s));
     }
     return out;

@@ -7,8 +7,8 @@
 // The GgufFile keeps spans into the bytes given to parse(): they must outlive it.
 #pragma once
 
-#include "engine/gguf/ggml_type.h"
 #include "engine/core/result.h"
+#include "engine/gguf/ggml_type.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -24,12 +24,12 @@ namespace logitlab::engine::gguf {
 // The limits of the reader (besides the bytes left, which bound every count first).
 inline constexpr std::uint64_t kMaxTensors = 1'000'000;
 inline constexpr std::uint64_t kMaxKeys = 100'000;
-inline constexpr std::uint64_t kMaxKeyBytes = 65'535;              // the spec's limit on keys
-inline constexpr std::uint64_t kMaxStringBytes = std::uint64_t{1} << 20;  // a string value, not in an array
+inline constexpr std::uint64_t kMaxKeyBytes = 65'535;                       // the spec's limit on keys
+inline constexpr std::uint64_t kMaxStringBytes = std::uint64_t{1} << 20;    // a string value, not in an array
 inline constexpr std::uint64_t kMaxArrayElements = std::uint64_t{1} << 23;  // all arrays of a file together
-inline constexpr std::uint64_t kMaxTensorNameBytes = 64;           // ggml's GGML_MAX_NAME
-inline constexpr std::uint32_t kMaxDims = 4;                       // ggml's GGML_MAX_DIMS
-inline constexpr std::uint32_t kDefaultAlignment = 32;             // GGUF_DEFAULT_ALIGNMENT
+inline constexpr std::uint64_t kMaxTensorNameBytes = 64;                    // ggml's GGML_MAX_NAME
+inline constexpr std::uint32_t kMaxDims = 4;                                // ggml's GGML_MAX_DIMS
+inline constexpr std::uint32_t kDefaultAlignment = 32;                      // GGUF_DEFAULT_ALIGNMENT
 
 // GGUF's metadata value types (gguf_type), as the file numbers them.
 enum class GgufType : std::uint32_t {
@@ -53,9 +53,8 @@ std::string ggufTypeName(std::uint32_t type);
 // One metadata value. Arrays hold one element type; GGUF's nested arrays are refused. The
 // variant's index is not the GgufType: use typeOf().
 struct GgufArray;
-using GgufValue = std::variant<std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t,
-                               std::int32_t, std::uint64_t, std::int64_t, float, double, bool, std::string,
-                               GgufArray>;
+using GgufValue = std::variant<std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t, std::int32_t,
+                               std::uint64_t, std::int64_t, float, double, bool, std::string, GgufArray>;
 struct GgufArray {
     GgufType elementType = GgufType::Uint8;  // kept for empty arrays
     std::vector<GgufValue> values;           // every element of elementType
@@ -67,8 +66,8 @@ struct TensorInfo {
     GgmlType type = GgmlType::F32;
     // ggml's order: ne[0] is the row length (the fastest-varying dimension). 1 to 4 entries.
     std::vector<std::uint64_t> ne;
-    std::uint64_t offset = 0;        // from the start of the data section
-    std::span<const std::byte> data; // the tensor's bytes, inside the bytes given to parse()
+    std::uint64_t offset = 0;         // from the start of the data section
+    std::span<const std::byte> data;  // the tensor's bytes, inside the bytes given to parse()
     std::uint64_t elements() const;
     std::uint64_t rows() const;      // elements() / ne[0]
     std::uint64_t rowBytes() const;  // bytes of one row of ne[0] weights (whole blocks)
@@ -91,10 +90,10 @@ public:
     const GgufValue* find(const std::string& key) const;
     // Typed look-ups: an error names the key and says what it holds instead, or that it is missing.
     Result<std::string> string(const std::string& key) const;
-    Result<std::uint64_t> unsignedInteger(const std::string& key) const;   // any integer type >= 0
-    Result<double> number(const std::string& key) const;                   // any integer or float
+    Result<std::uint64_t> unsignedInteger(const std::string& key) const;  // any integer type >= 0
+    Result<double> number(const std::string& key) const;                  // any integer or float
     Result<std::vector<std::string>> stringArray(const std::string& key) const;
-    Result<std::vector<float>> floatArray(const std::string& key) const;  // an array of any numbers
+    Result<std::vector<float>> floatArray(const std::string& key) const;       // an array of any numbers
     Result<std::vector<std::int32_t>> intArray(const std::string& key) const;  // integers in int32 range
 
     const std::vector<TensorInfo>& tensors() const { return m_tensors; }  // in file order

@@ -20,10 +20,9 @@ LogitsFormat detectLogitsFormat(std::span<const unsigned char> head)
     // reader then names it), rather than text with a NUL byte.
     if (head.size() >= 9 && head[8] == '{' && head[7] == 0 && head[6] == 0 && head[5] == 0)
         return LogitsFormat::Safetensors;
-    if (head.size() >= 9 && head[8] == '{'
-        && std::any_of(head.begin(), head.begin() + 8, [](unsigned char c) {
-               return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c >= 0x80;
-           }))
+    if (head.size() >= 9 && head[8] == '{' && std::any_of(head.begin(), head.begin() + 8, [](unsigned char c) {
+            return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c >= 0x80;
+        }))
         return LogitsFormat::Safetensors;
     return LogitsFormat::Text;
 }

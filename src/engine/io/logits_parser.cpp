@@ -46,8 +46,9 @@ std::optional<std::string> notPlainText(std::string_view text)
         return "is UTF-16 text; save it as UTF-8";
     const auto nul = text.find('\0');
     if (nul != std::string_view::npos)
-        return "holds a NUL byte at line " + std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n'))
-               + ": not a text file (UTF-16 text must be saved as UTF-8)";
+        return "holds a NUL byte at line " +
+               std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n')) +
+               ": not a text file (UTF-16 text must be saved as UTF-8)";
     return std::nullopt;
 }
 
@@ -93,13 +94,13 @@ Result<std::vector<double>> parseNumberList(std::string_view text, std::string_v
     std::vector<double> values;
     const auto parts = detail::splitOn(text, ',');
     if (parts.size() > kMaxValues)
-        return Error{std::string(field) + ": " + groupedNumber(parts.size()) + " items; the limit is "
-                     + groupedNumber(kMaxValues)};
+        return Error{std::string(field) + ": " + groupedNumber(parts.size()) + " items; the limit is " +
+                     groupedNumber(kMaxValues)};
     for (std::size_t i = 0; i < parts.size(); ++i) {
         const auto value = parseDouble(parts[i]);
         if (!value)
-            return Error{std::string(field) + ": item " + std::to_string(i + 1) + " (" + quoted(trim(parts[i]))
-                         + ") is not a number"};
+            return Error{std::string(field) + ": item " + std::to_string(i + 1) + " (" + quoted(trim(parts[i])) +
+                         ") is not a number"};
         values.push_back(*value);
     }
     return values;
@@ -204,8 +205,8 @@ Result<Distribution> parseLogitsText(std::string_view text, std::string_view sou
             format = isCsv ? Format::Csv : Format::Numbers;
             if (isCsv) {
                 auto header = splitCsvRecord(line);
-                if (header.ok() && header->size() == 2 && trim(header->at(0)) == "token"
-                    && trim(header->at(1)) == "logit")
+                if (header.ok() && header->size() == 2 && trim(header->at(0)) == "token" &&
+                    trim(header->at(1)) == "logit")
                     continue;
             }
         }

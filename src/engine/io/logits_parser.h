@@ -3,11 +3,11 @@
 // the place (item number, or file:line).
 #pragma once
 
-#include "engine/sampler/distribution.h"
 #include "engine/core/result.h"
+#include "engine/sampler/distribution.h"
 
-#include <string>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 

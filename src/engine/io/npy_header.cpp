@@ -28,7 +28,10 @@ struct HeaderValue {
     std::vector<std::uint64_t> numbers;
     static HeaderValue ofText(std::string value) { return {Kind::Text, std::move(value), false, {}}; }
     static HeaderValue ofFlag(bool value) { return {Kind::Flag, {}, value, {}}; }
-    static HeaderValue ofNumbers(std::vector<std::uint64_t> value) { return {Kind::Numbers, {}, false, std::move(value)}; }
+    static HeaderValue ofNumbers(std::vector<std::uint64_t> value)
+    {
+        return {Kind::Numbers, {}, false, std::move(value)};
+    }
 };
 
 // A reader of the small subset of Python literals numpy writes in the header. Each error says
@@ -159,8 +162,8 @@ private:
 std::optional<std::string> readIntegerDescr(const std::string& descr, TensorLayout& layout)
 {
     const auto expected = "; expected token ids as an integer array: <i4 >i4 <i8 >i8 (int32, int64)";
-    if (descr.size() != 3 || (descr[0] != '<' && descr[0] != '>' && descr[0] != '=' && descr[0] != '|') || descr[1] != 'i'
-        || (descr[2] != '4' && descr[2] != '8'))
+    if (descr.size() != 3 || (descr[0] != '<' && descr[0] != '>' && descr[0] != '=' && descr[0] != '|') ||
+        descr[1] != 'i' || (descr[2] != '4' && descr[2] != '8'))
         return "header field 'descr' is '" + descr + "'" + expected;
     layout.bigEndian = descr[0] == '>';
     layout.type = descr[2] == '4' ? ElementType::Int32 : ElementType::Int64;
@@ -170,7 +173,8 @@ std::optional<std::string> readIntegerDescr(const std::string& descr, TensorLayo
 std::optional<std::string> readDescr(const std::string& descr, TensorLayout& layout)
 {
     const auto expected = "; expected a float array: <f2 >f2 <f4 >f4 <f8 >f8 (float16, float32, float64)";
-    if (descr.size() != 3 || (descr[0] != '<' && descr[0] != '>' && descr[0] != '=' && descr[0] != '|') || descr[1] != 'f')
+    if (descr.size() != 3 || (descr[0] != '<' && descr[0] != '>' && descr[0] != '=' && descr[0] != '|') ||
+        descr[1] != 'f')
         return "header field 'descr' is '" + descr + "' (not a float dtype)" + expected;
     layout.bigEndian = descr[0] == '>';
     switch (descr[2]) {
@@ -204,20 +208,21 @@ Result<TensorLayout> parseNpy(std::span<const unsigned char> bytes, const std::s
     if (start != kMagic)
         return Error{what + ": offset 0: expected the .npy magic \\x93NUMPY"};
     if (bytes.size() < 10)
-        return Error{what + ": offset " + std::to_string(bytes.size()) + ": the file ends inside the .npy preamble (10 bytes)"};
+        return Error{what + ": offset " + std::to_string(bytes.size()) +
+                     ": the file ends inside the .npy preamble (10 bytes)"};
     const int major = bytes[6];
     const int minor = bytes[7];
     if (major < 1 || major > 3 || minor != 0)
-        return Error{what + ": offset 6: .npy version " + std::to_string(major) + "." + std::to_string(minor)
-                     + "; expected 1.0, 2.0 or 3.0"};
+        return Error{what + ": offset 6: .npy version " + std::to_string(major) + "." + std::to_string(minor) +
+                     "; expected 1.0, 2.0 or 3.0"};
     const std::size_t lengthBytes = major == 1 ? 2 : 4;
     const std::size_t headerStart = 8 + lengthBytes;
     if (bytes.size() < headerStart)
         return Error{what + ": offset 8: the file ends inside the header length"};
     const std::uint64_t headerLength = littleEndian(bytes, 8, lengthBytes);
     if (headerLength > bytes.size() - headerStart)
-        return Error{what + ": offset 8: the header length " + groupedNumber(headerLength) + " runs past the end of the file ("
-                     + groupedNumber(bytes.size()) + " bytes)"};
+        return Error{what + ": offset 8: the header length " + groupedNumber(headerLength) +
+                     " runs past the end of the file (" + groupedNumber(bytes.size()) + " bytes)"};
     const std::string_view header(reinterpret_cast<const char*>(bytes.data()) + headerStart, headerLength);
 
     auto entries = HeaderParser(header, headerStart).dict();
@@ -241,7 +246,8 @@ Result<TensorLayout> parseNpy(std::span<const unsigned char> bytes, const std::s
         return Error{what + ": header field 'shape': expected a tuple such as (200, 151936)"};
     if (entries->size() != 3)
         return Error{what + ": header: expected exactly the keys 'descr', 'fortran_order' and 'shape'"};
-    if (auto problem = values == ArrayValues::Integers ? readIntegerDescr(descr->text, layout) : readDescr(descr->text, layout))
+    if (auto problem =
+            values == ArrayValues::Integers ? readIntegerDescr(descr->text, layout) : readDescr(descr->text, layout))
         return Error{what + ": " + *problem};
     layout.fortranOrder = fortran->flag;
     layout.shape = shape->numbers;
@@ -253,14 +259,14 @@ Result<TensorLayout> parseNpy(std::span<const unsigned char> bytes, const std::s
     const std::size_t size = elementBytes(layout.type);
     const std::uint64_t want = count > UINT64_MAX / size ? UINT64_MAX : count * size;
     if (want != have) {
-        const std::string says = what + ": header field 'shape' " + shapeText(layout.shape) + " of '"
-                                 + descr->text + "' needs " + groupedNumber(want) + " bytes from offset "
-                                 + std::to_string(layout.dataOffset) + ", but ";
+        const std::string says = what + ": header field 'shape' " + shapeText(layout.shape) + " of '" + descr->text +
+                                 "' needs " + groupedNumber(want) + " bytes from offset " +
+                                 std::to_string(layout.dataOffset) + ", but ";
         if (have < want)
-            return Error{says + "the data ends at offset " + std::to_string(bytes.size()) + " (truncated, "
-                         + groupedNumber(want - have) + " bytes short)"};
-        return Error{says + groupedNumber(have - want) + " more bytes follow from offset "
-                     + std::to_string(layout.dataOffset + want) + " (the header lies about the shape)"};
+            return Error{says + "the data ends at offset " + std::to_string(bytes.size()) + " (truncated, " +
+                         groupedNumber(want - have) + " bytes short)"};
+        return Error{says + groupedNumber(have - want) + " more bytes follow from offset " +
+                     std::to_string(layout.dataOffset + want) + " (the header lies about the shape)"};
     }
     return layout;
 }

@@ -62,8 +62,8 @@ PastedTable parsePastedTable(std::string_view text)
         const auto fields = fieldsOf(line);
         const bool firstRow = std::exchange(first, false);
         if (fields.size() > 2) {
-            out.problems.push_back({row, "expected token and logit, found " + std::to_string(fields.size()) +
-                                             " columns"});
+            out.problems.push_back(
+                {row, "expected token and logit, found " + std::to_string(fields.size()) + " columns"});
             continue;
         }
         const std::string& number = fields.back();
@@ -93,7 +93,8 @@ PastedTable parsePastedTable(std::string_view text)
             }
         }
         if (logits.size() == kMaxValues) {
-            out.problems.push_back({row, "more than " + groupedNumber(kMaxValues) + " rows (the limit for one distribution); the rest was not read"});
+            out.problems.push_back({row, "more than " + groupedNumber(kMaxValues) +
+                                             " rows (the limit for one distribution); the rest was not read"});
             break;
         }
         out.distribution.tokens.push_back(fields.size() == 2 ? fields.front() : std::to_string(logits.size()));

@@ -20,9 +20,9 @@ inline constexpr std::uint64_t kMaxSafetensorsHeaderBytes = 100'000'000;
 
 struct SafetensorsEntry {
     std::string name;
-    std::string dtype;                   // "F32", "BF16", ...
+    std::string dtype;  // "F32", "BF16", ...
     std::vector<std::uint64_t> shape;
-    std::uint64_t begin = 0;             // data_offsets, relative to the data after the header
+    std::uint64_t begin = 0;  // data_offsets, relative to the data after the header
     std::uint64_t end = 0;
 };
 

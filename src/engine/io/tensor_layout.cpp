@@ -1,7 +1,7 @@
 #include "engine/io/tensor_layout.h"
 
-#include "engine/kernels/float_formats.h"
 #include "engine/core/input_limits.h"
+#include "engine/kernels/float_formats.h"
 
 #include <bit>
 #include <cmath>
@@ -75,10 +75,7 @@ std::size_t elementBytes(ElementType type)
     return 0;
 }
 
-bool isIntegerType(ElementType type)
-{
-    return type == ElementType::Int32 || type == ElementType::Int64;
-}
+bool isIntegerType(ElementType type) { return type == ElementType::Int32 || type == ElementType::Int64; }
 
 std::uint64_t TensorLayout::elementCount() const
 {
@@ -103,14 +100,14 @@ std::optional<std::string> shapeProblem(const TensorLayout& layout, const std::s
 {
     const std::string where = layout.what + ": " + field + " " + shapeText(layout.shape);
     if (layout.shape.empty() || layout.shape.size() > 3)
-        return where + " has " + std::to_string(layout.shape.size())
-               + " dimensions; expected [V], [steps, V] or [batch, steps, V]";
+        return where + " has " + std::to_string(layout.shape.size()) +
+               " dimensions; expected [V], [steps, V] or [batch, steps, V]";
     for (const std::uint64_t d : layout.shape)
         if (d == 0)
             return where + " has a dimension of 0; expected at least one value per dimension";
     if (layout.vocabulary() > kMaxValues)
-        return where + ": a vocabulary of " + groupedNumber(layout.vocabulary()) + " is over the limit of "
-               + groupedNumber(kMaxValues) + " logits";
+        return where + ": a vocabulary of " + groupedNumber(layout.vocabulary()) + " is over the limit of " +
+               groupedNumber(kMaxValues) + " logits";
     return std::nullopt;
 }
 
@@ -122,20 +119,20 @@ Result<std::pair<std::uint64_t, std::uint64_t>> resolveRow(const TensorLayout& l
         if (!asked) {
             if (count == 1)
                 return std::uint64_t{0};
-            return Error{layout.what + ": holds " + groupedNumber(count) + " " + what + " (shape "
-                         + shapeText(layout.shape) + "); choose one with " + option};
+            return Error{layout.what + ": holds " + groupedNumber(count) + " " + what + " (shape " +
+                         shapeText(layout.shape) + "); choose one with " + option};
         }
         const std::int64_t n = static_cast<std::int64_t>(count);
         const std::int64_t index = *asked < 0 ? n + *asked : *asked;
         if (index < 0 || index >= n)
-            return Error{layout.what + ": " + option + " " + std::to_string(*asked) + " is outside the " + groupedNumber(count)
-                         + " " + what + " of shape " + shapeText(layout.shape) + " (0 to " + std::to_string(n - 1)
-                         + ", or -1 to -" + std::to_string(n) + " from the end)"};
+            return Error{layout.what + ": " + option + " " + std::to_string(*asked) + " is outside the " +
+                         groupedNumber(count) + " " + what + " of shape " + shapeText(layout.shape) + " (0 to " +
+                         std::to_string(n - 1) + ", or -1 to -" + std::to_string(n) + " from the end)"};
         return static_cast<std::uint64_t>(index);
     };
     if (choice.batch && layout.shape.size() != 3)
-        return Error{layout.what + ": --batch given, but shape " + shapeText(layout.shape)
-                     + " has no batch dimension (only [batch, steps, V] has)"};
+        return Error{layout.what + ": --batch given, but shape " + shapeText(layout.shape) +
+                     " has no batch dimension (only [batch, steps, V] has)"};
     if (choice.step && layout.shape.size() == 1)
         return Error{layout.what + ": --row given, but shape " + shapeText(layout.shape) + " holds one distribution"};
     auto batch = resolve(choice.batch, layout.batches(), "batches", "--batch");
@@ -174,14 +171,16 @@ Result<Eigen::ArrayXd> decodeTensorRow(std::span<const unsigned char> bytes, con
     const std::uint64_t batches = layout.batches();
     const std::size_t size = elementBytes(layout.type);
     if (isIntegerType(layout.type))
-        return Error{layout.what + ": an integer array (token ids); expected logits as floats (float16, bfloat16, float32, float64)"};
+        return Error{layout.what +
+                     ": an integer array (token ids); expected logits as floats (float16, bfloat16, float32, float64)"};
     if (batch >= batches || step >= steps)
-        return Error{layout.what + ": " + rowName(layout, batch, step) + " is outside shape " + shapeText(layout.shape)};
+        return Error{layout.what + ": " + rowName(layout, batch, step) + " is outside shape " +
+                     shapeText(layout.shape)};
     // The readers checked this; checked again so no layout can read outside `bytes`.
     const std::uint64_t count = layout.elementCount();
     if (layout.dataOffset > bytes.size() || count > (bytes.size() - layout.dataOffset) / size)
-        return Error{layout.what + ": the data of shape " + shapeText(layout.shape) + " does not fit in the "
-                     + groupedNumber(bytes.size()) + " bytes read"};
+        return Error{layout.what + ": the data of shape " + shapeText(layout.shape) + " does not fit in the " +
+                     groupedNumber(bytes.size()) + " bytes read"};
 
     // Element (b, s, t): C order is row-major, ((b * S + s) * V + t); Fortran order is
     // column-major, b + B * (s + S * t).
@@ -212,11 +211,12 @@ Result<Eigen::ArrayXd> decodeTensorRow(std::span<const unsigned char> bytes, con
         return Error{cutShortMessage(layout)};
     if (stop < v) {
         const bool nan = std::isnan(row[static_cast<Eigen::Index>(stop)]);
-        return Error{layout.what + ": " + rowName(layout, batch, step) + ", token id " + std::to_string(stop) + " is "
-                     + (nan ? "NaN" : "+inf (only -inf, probability 0, is allowed)")};
+        return Error{layout.what + ": " + rowName(layout, batch, step) + ", token id " + std::to_string(stop) + " is " +
+                     (nan ? "NaN" : "+inf (only -inf, probability 0, is allowed)")};
     }
     if (!anyFinite)
-        return Error{layout.what + ": " + rowName(layout, batch, step) + ": every logit is -inf, so no token has any probability"};
+        return Error{layout.what + ": " + rowName(layout, batch, step) +
+                     ": every logit is -inf, so no token has any probability"};
     return row;
 }
 
@@ -227,8 +227,9 @@ Result<std::vector<std::int32_t>> decodeTokenIds(std::span<const unsigned char> 
     if (!isIntegerType(layout.type))
         return Error{layout.what + ": a float array; expected token ids as int32 or int64 (<i4, <i8, I32, I64)"};
     if (layout.shape.empty() || layout.shape.size() > 2)
-        return Error{layout.what + ": shape " + shapeText(layout.shape) + " has " + std::to_string(layout.shape.size())
-                     + " dimensions; expected token ids as [length] or [batch, length]"};
+        return Error{layout.what + ": shape " + shapeText(layout.shape) + " has " +
+                     std::to_string(layout.shape.size()) +
+                     " dimensions; expected token ids as [length] or [batch, length]"};
     const std::uint64_t batches = layout.shape.size() == 2 ? layout.shape[0] : 1;
     const std::uint64_t length = layout.shape.back();
     if (batch >= batches)
@@ -236,8 +237,8 @@ Result<std::vector<std::int32_t>> decodeTokenIds(std::span<const unsigned char> 
     const std::size_t size = elementBytes(layout.type);
     const std::uint64_t count = layout.elementCount();
     if (layout.dataOffset > bytes.size() || count > (bytes.size() - layout.dataOffset) / size)
-        return Error{layout.what + ": the data of shape " + shapeText(layout.shape) + " does not fit in the "
-                     + groupedNumber(bytes.size()) + " bytes read"};
+        return Error{layout.what + ": the data of shape " + shapeText(layout.shape) + " does not fit in the " +
+                     groupedNumber(bytes.size()) + " bytes read"};
     std::vector<std::int32_t> ids(static_cast<std::size_t>(length));
     std::uint64_t stop = length;  // the first id outside the vocabulary, or length
     std::int64_t badId = 0;
@@ -250,8 +251,8 @@ Result<std::vector<std::int32_t>> decodeTokenIds(std::span<const unsigned char> 
         for (std::uint64_t i = 0; i < length; ++i) {
             const unsigned char* at = bytes.data() + offsetOf(i);
             const std::int64_t id = layout.type == ElementType::Int32
-                ? static_cast<std::int32_t>(loadUnsigned<std::uint32_t>(at, layout.bigEndian))
-                : static_cast<std::int64_t>(loadUnsigned<std::uint64_t>(at, layout.bigEndian));
+                                        ? static_cast<std::int32_t>(loadUnsigned<std::uint32_t>(at, layout.bigEndian))
+                                        : static_cast<std::int64_t>(loadUnsigned<std::uint64_t>(at, layout.bigEndian));
             if (id < 0 || static_cast<std::uint64_t>(id) >= vocabulary) {
                 stop = i;
                 badId = id;
@@ -263,10 +264,10 @@ Result<std::vector<std::int32_t>> decodeTokenIds(std::span<const unsigned char> 
     if (!readElements(reader, read))
         return Error{cutShortMessage(layout)};
     if (stop < length)
-        return Error{layout.what + ": batch " + std::to_string(batch) + ", position " + std::to_string(stop) + " (offset "
-                     + std::to_string(offsetOf(stop)) + "): token id " + std::to_string(badId)
-                     + " is outside the vocabulary of " + groupedNumber(vocabulary) + " ids (0 to "
-                     + std::to_string(vocabulary - 1) + ")"};
+        return Error{layout.what + ": batch " + std::to_string(batch) + ", position " + std::to_string(stop) +
+                     " (offset " + std::to_string(offsetOf(stop)) + "): token id " + std::to_string(badId) +
+                     " is outside the vocabulary of " + groupedNumber(vocabulary) + " ids (0 to " +
+                     std::to_string(vocabulary - 1) + ")"};
     return ids;
 }
 

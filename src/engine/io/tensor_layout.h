@@ -27,15 +27,15 @@ bool isIntegerType(ElementType type);
 struct TensorLayout {
     ElementType type = ElementType::Float32;
     bool bigEndian = false;
-    bool fortranOrder = false;               // column-major (numpy's fortran_order)
-    std::vector<std::uint64_t> shape;        // [V], [steps, V] or [batch, steps, V]
-    std::uint64_t dataOffset = 0;            // of the first element, in the bytes given to decodeTensorRow
-    std::string what;                        // "x.npy" or "out.npz, member logits": the start of every message
+    bool fortranOrder = false;         // column-major (numpy's fortran_order)
+    std::vector<std::uint64_t> shape;  // [V], [steps, V] or [batch, steps, V]
+    std::uint64_t dataOffset = 0;      // of the first element, in the bytes given to decodeTensorRow
+    std::string what;                  // "x.npy" or "out.npz, member logits": the start of every message
 
     std::uint64_t vocabulary() const { return shape.empty() ? 0 : shape.back(); }
     std::uint64_t steps() const { return shape.size() >= 2 ? shape[shape.size() - 2] : 1; }
     std::uint64_t batches() const { return shape.size() == 3 ? shape[0] : 1; }
-    std::uint64_t elementCount() const;      // saturates at UINT64_MAX (a header that lies)
+    std::uint64_t elementCount() const;  // saturates at UINT64_MAX (a header that lies)
 };
 
 // The array read from a .npz or safetensors file of several when none is named: generate's dumps

@@ -18,10 +18,7 @@ inline constexpr double kQuotientHigh = 0x1p900;
 inline constexpr double kDivisorLow = 0x1p-60;
 inline constexpr double kDivisorHigh = 0x1p60;
 
-inline bool quotientDivisorInRange(double d)
-{
-    return d >= kDivisorLow && d <= kDivisorHigh;
-}
+inline bool quotientDivisorInRange(double d) { return d >= kDivisorLow && d <= kDivisorHigh; }
 
 // RN(a / d) for four lanes, with reciprocal = RN(1 / d).
 __attribute__((target("avx2,fma"))) inline __m256d quotientByConstantAvx2(__m256d a, __m256d d, __m256d reciprocal)

@@ -12,21 +12,12 @@ namespace logitlab::engine {
 
 namespace {
 
-std::uint32_t highWord(double x)
-{
-    return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(x) >> 32);
-}
+std::uint32_t highWord(double x) { return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(x) >> 32); }
 
-std::uint32_t lowWord(double x)
-{
-    return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(x));
-}
+std::uint32_t lowWord(double x) { return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(x)); }
 
 // 2^e for a normal exponent e in [-1022, 1023], built from its bits as fdlibm's INSERT_WORDS does.
-double powerOfTwo(int e)
-{
-    return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
-}
+double powerOfTwo(int e) { return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52); }
 
 }  // namespace
 
@@ -45,11 +36,11 @@ double fdlibmExp(double x)
     if (hx >= 0x40862E42) {  // |x| >= 709.78...
         if (hx >= 0x7ff00000) {
             if (((hx & 0xfffff) | lowWord(x)) != 0)
-                return x + x;            // NaN
-            return xsb == 0 ? x : 0.0;   // exp(+inf) = inf, exp(-inf) = 0
+                return x + x;           // NaN
+            return xsb == 0 ? x : 0.0;  // exp(+inf) = inf, exp(-inf) = 0
         }
         if (x > kOverflowThreshold)
-            return huge * huge;          // overflow: +inf
+            return huge * huge;  // overflow: +inf
         if (x < kUnderflowThreshold)
             return kTwoM1000 * kTwoM1000;  // underflow: +0
     }

@@ -21,24 +21,25 @@
 namespace logitlab::engine::fdlibm {
 
 // fdlibm e_exp.c's constants (with their bit patterns in the original's comments).
-inline constexpr double kOverflowThreshold = 7.09782712893383973096e+02;   // 0x40862E42 FEFA39EF
-inline constexpr double kUnderflowThreshold = -7.45133219101941108420e+02; // 0xC0874910 D52D3051
-inline constexpr double kLn2Hi = 6.93147180369123816490e-01;               // 0x3FE62E42 FEE00000
-inline constexpr double kLn2Lo = 1.90821492927058770002e-10;               // 0x3DEA39EF 35793C76
-inline constexpr double kInvLn2 = 1.44269504088896338700e+00;              // 0x3FF71547 652B82FE
-inline constexpr double kP1 = 1.66666666666666019037e-01;                  // 0x3FC55555 5555553E
-inline constexpr double kP2 = -2.77777777770155933842e-03;                 // 0xBF66C16C 16BEBD93
-inline constexpr double kP3 = 6.61375632143793436117e-05;                  // 0x3F11566A AF25DE2C
-inline constexpr double kP4 = -1.65339022054652515390e-06;                 // 0xBEBBBD41 C5D26BF1
-inline constexpr double kP5 = 4.13813679705723846039e-08;                  // 0x3E663769 72BEA4D0
-inline constexpr double kTwoM1000 = 9.33263618503218878990e-302;           // 2^-1000
-inline constexpr double kTwo1023 = 8.988465674311579539e307;               // 2^1023
-inline constexpr double kE = 2.718281828459045;                            // 0x4005BF0A 8B145769
+inline constexpr double kOverflowThreshold = 7.09782712893383973096e+02;    // 0x40862E42 FEFA39EF
+inline constexpr double kUnderflowThreshold = -7.45133219101941108420e+02;  // 0xC0874910 D52D3051
+inline constexpr double kLn2Hi = 6.93147180369123816490e-01;                // 0x3FE62E42 FEE00000
+inline constexpr double kLn2Lo = 1.90821492927058770002e-10;                // 0x3DEA39EF 35793C76
+inline constexpr double kInvLn2 = 1.44269504088896338700e+00;               // 0x3FF71547 652B82FE
+inline constexpr double kP1 = 1.66666666666666019037e-01;                   // 0x3FC55555 5555553E
+inline constexpr double kP2 = -2.77777777770155933842e-03;                  // 0xBF66C16C 16BEBD93
+inline constexpr double kP3 = 6.61375632143793436117e-05;                   // 0x3F11566A AF25DE2C
+inline constexpr double kP4 = -1.65339022054652515390e-06;                  // 0xBEBBBD41 C5D26BF1
+inline constexpr double kP5 = 4.13813679705723846039e-08;                   // 0x3E663769 72BEA4D0
+inline constexpr double kTwoM1000 = 9.33263618503218878990e-302;            // 2^-1000
+inline constexpr double kTwo1023 = 8.988465674311579539e307;                // 2^1023
+inline constexpr double kE = 2.718281828459045;                             // 0x4005BF0A 8B145769
 
 // The band limits on |x|, as the doubles whose high words fdlibm compares against.
-inline constexpr double kHalfLn2Band = std::bit_cast<double>(std::uint64_t{0x3fd62e43} << 32);   // hx > 0x3fd62e42
-inline constexpr double kThreeHalvesLn2Band = std::bit_cast<double>(std::uint64_t{0x3FF0A2B2} << 32);  // hx < 0x3FF0A2B2
-inline constexpr double kTinyBand = std::bit_cast<double>(std::uint64_t{0x3e300000} << 32);      // hx < 0x3e300000
+inline constexpr double kHalfLn2Band = std::bit_cast<double>(std::uint64_t{0x3fd62e43} << 32);  // hx > 0x3fd62e42
+inline constexpr double kThreeHalvesLn2Band =
+    std::bit_cast<double>(std::uint64_t{0x3FF0A2B2} << 32);                                  // hx < 0x3FF0A2B2
+inline constexpr double kTinyBand = std::bit_cast<double>(std::uint64_t{0x3e300000} << 32);  // hx < 0x3e300000
 // Above this the scalar decides (overflow, k = 1024); below it every k is <= 1023.
 inline constexpr double kVectorMax = 709.0;
 
@@ -106,10 +107,7 @@ inline __m128d expSse2v(__m128d x)
     return result;
 }
 
-inline void expSse2(const double* in, double* out)
-{
-    _mm_storeu_pd(out, expSse2v(_mm_loadu_pd(in)));
-}
+inline void expSse2(const double* in, double* out) { _mm_storeu_pd(out, expSse2v(_mm_loadu_pd(in))); }
 
 // ---- AVX2: four lanes (callers check hasAvx2()) ----
 
@@ -171,18 +169,17 @@ __attribute__((target("avx2"))) inline __m256d expAvx2Plain(__m256d x)
     const __m256d halfSigned = _mm256_or_pd(_mm256_set1_pd(0.5), _mm256_and_pd(x, _mm256_set1_pd(-0.0)));
     const __m128i k = _mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), halfSigned));
     const __m256d y = reducedExpAvx2(x, _mm256_cvtepi32_pd(k));
-    const __m256d twopk = _mm256_castsi256_pd(
-        _mm256_slli_epi64(_mm256_cvtepu32_epi64(_mm_add_epi32(k, _mm_set1_epi32(1023))), 52));
+    const __m256d twopk =
+        _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_cvtepu32_epi64(_mm_add_epi32(k, _mm_set1_epi32(1023))), 52));
     return _mm256_mul_pd(y, twopk);
 }
 
 __attribute__((target("avx2"))) inline bool allPlain(__m256d x)
 {
     const __m256d ax = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x);
-    const __m256d plain = _mm256_and_pd(
-        _mm256_cmp_pd(ax, _mm256_set1_pd(kThreeHalvesLn2Band), _CMP_GE_OQ),
-        _mm256_and_pd(_mm256_cmp_pd(x, _mm256_set1_pd(-708.0), _CMP_GE_OQ),
-                      _mm256_cmp_pd(x, _mm256_set1_pd(kVectorMax), _CMP_LE_OQ)));
+    const __m256d plain = _mm256_and_pd(_mm256_cmp_pd(ax, _mm256_set1_pd(kThreeHalvesLn2Band), _CMP_GE_OQ),
+                                        _mm256_and_pd(_mm256_cmp_pd(x, _mm256_set1_pd(-708.0), _CMP_GE_OQ),
+                                                      _mm256_cmp_pd(x, _mm256_set1_pd(kVectorMax), _CMP_LE_OQ)));
     return _mm256_movemask_pd(plain) == 0xf;
 }
 
@@ -193,8 +190,10 @@ __attribute__((target("avx2"))) inline __m256d expAvx2Full(__m256d x)
     const __m256d ax = _mm256_andnot_pd(signMask, x);
 
     const __m256d halfSigned = _mm256_or_pd(_mm256_set1_pd(0.5), sign);
-    __m256d t = _mm256_cvtepi32_pd(_mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), halfSigned)));
-    t = _mm256_blendv_pd(t, _mm256_or_pd(_mm256_set1_pd(1.0), sign), _mm256_cmp_pd(ax, _mm256_set1_pd(kThreeHalvesLn2Band), _CMP_LT_OQ));
+    __m256d t =
+        _mm256_cvtepi32_pd(_mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(kInvLn2), x), halfSigned)));
+    t = _mm256_blendv_pd(t, _mm256_or_pd(_mm256_set1_pd(1.0), sign),
+                         _mm256_cmp_pd(ax, _mm256_set1_pd(kThreeHalvesLn2Band), _CMP_LT_OQ));
     t = _mm256_blendv_pd(t, _mm256_setzero_pd(), _mm256_cmp_pd(ax, _mm256_set1_pd(kHalfLn2Band), _CMP_LT_OQ));
     const __m256d y = reducedExpAvx2(x, t);
 
@@ -207,7 +206,8 @@ __attribute__((target("avx2"))) inline __m256d expAvx2Full(__m256d x)
     const __m256d scale = _mm256_blendv_pd(_mm256_set1_pd(1.0), _mm256_set1_pd(kTwoM1000), denormalMask);
     __m256d result = _mm256_mul_pd(_mm256_mul_pd(y, twopk), scale);
 
-    result = _mm256_blendv_pd(result, _mm256_add_pd(_mm256_set1_pd(1.0), x), _mm256_cmp_pd(ax, _mm256_set1_pd(kTinyBand), _CMP_LT_OQ));
+    result = _mm256_blendv_pd(result, _mm256_add_pd(_mm256_set1_pd(1.0), x),
+                              _mm256_cmp_pd(ax, _mm256_set1_pd(kTinyBand), _CMP_LT_OQ));
     result = _mm256_andnot_pd(_mm256_cmp_pd(x, _mm256_set1_pd(kUnderflowThreshold), _CMP_LT_OQ), result);
 
     const __m256d scalar = _mm256_or_pd(_mm256_cmp_pd(x, _mm256_set1_pd(kVectorMax), _CMP_NLE_UQ),

@@ -20,10 +20,7 @@ float maxOf(const std::vector<float>& x)
 
 // With nothing finite left the libraries would compute exp(-inf + inf) = NaN; LogitLab gives
 // every entry an equal share, as its exact softmax does (never NaN).
-std::vector<float> uniform(std::size_t n)
-{
-    return std::vector<float>(n, 1.0f / static_cast<float>(n));
-}
+std::vector<float> uniform(std::size_t n) { return std::vector<float>(n, 1.0f / static_cast<float>(n)); }
 
 }  // namespace
 

@@ -12,10 +12,7 @@
 
 namespace logitlab::engine::detail {
 
-inline double f32(double x)
-{
-    return static_cast<double>(static_cast<float>(x));
-}
+inline double f32(double x) { return static_cast<double>(static_cast<float>(x)); }
 
 // Every logit rounded to float32, as the libraries hold them.
 void roundLogitsToFloat(CandidateArray& a);

@@ -11,7 +11,7 @@ namespace {
 
 struct FormatTraits {
     std::string_view name;
-    int precision;  // significand bits with the implicit one
+    int precision;    // significand bits with the implicit one
     int minExponent;  // exponent of the smallest normal value
     int bits;
     double max;
@@ -46,10 +46,7 @@ double roundToPrecision(double x, const FormatTraits& t)
 
 }  // namespace
 
-std::string_view floatFormatName(FloatFormat format)
-{
-    return traits(format).name;
-}
+std::string_view floatFormatName(FloatFormat format) { return traits(format).name; }
 
 std::optional<FloatFormat> floatFormatFromName(std::string_view name)
 {
@@ -59,25 +56,13 @@ std::optional<FloatFormat> floatFormatFromName(std::string_view name)
     return std::nullopt;
 }
 
-std::vector<std::string> floatFormatNames()
-{
-    return {"float64", "float32", "bf16", "f16"};
-}
+std::vector<std::string> floatFormatNames() { return {"float64", "float32", "bf16", "f16"}; }
 
-int significandBits(FloatFormat format)
-{
-    return traits(format).precision;
-}
+int significandBits(FloatFormat format) { return traits(format).precision; }
 
-int storageBits(FloatFormat format)
-{
-    return traits(format).bits;
-}
+int storageBits(FloatFormat format) { return traits(format).bits; }
 
-double maxFinite(FloatFormat format)
-{
-    return traits(format).max;
-}
+double maxFinite(FloatFormat format) { return traits(format).max; }
 
 double roundTo(FloatFormat format, double x)
 {

@@ -41,7 +41,8 @@ __attribute__((target("avx2,fma"))) void divideFma(double* values, std::size_t n
         // either way.
         const __m256d smallest = _mm256_min_pd(_mm256_min_pd(a0, a1), _mm256_min_pd(a2, a3));
         const __m256d largest = _mm256_max_pd(_mm256_max_pd(a0, a1), _mm256_max_pd(a2, a3));
-        const __m256d inRange = _mm256_and_pd(_mm256_cmp_pd(smallest, low, _CMP_GE_OQ), _mm256_cmp_pd(largest, high, _CMP_LE_OQ));
+        const __m256d inRange =
+            _mm256_and_pd(_mm256_cmp_pd(smallest, low, _CMP_GE_OQ), _mm256_cmp_pd(largest, high, _CMP_LE_OQ));
         if (_mm256_movemask_pd(inRange) == 0xf) [[likely]] {
             _mm256_storeu_pd(values + i, quotientByConstantAvx2(a0, d, y));
             _mm256_storeu_pd(values + i + 4, quotientByConstantAvx2(a1, d, y));
@@ -66,10 +67,7 @@ double loadAt(const unsigned char* at)
     return v;
 }
 
-void storeAt(unsigned char* at, double v)
-{
-    std::memcpy(at, &v, sizeof v);
-}
+void storeAt(unsigned char* at, double v) { std::memcpy(at, &v, sizeof v); }
 
 void divideMemberDivide(unsigned char* at, std::size_t n, std::size_t stride, double divisor)
 {
@@ -93,10 +91,7 @@ __attribute__((target("avx2,fma"))) void divideMemberFma(unsigned char* at, std:
 
 }  // namespace
 
-bool fmaAvailable()
-{
-    return hasAvx2Fma();
-}
+bool fmaAvailable() { return hasAvx2Fma(); }
 
 void divideBy(double* values, std::size_t n, double divisor, DividePath path)
 {

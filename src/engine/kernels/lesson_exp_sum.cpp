@@ -51,27 +51,21 @@ Scaling scalingFor(double temperature, bool fma)
 __attribute__((target("avx2,fma"))) inline __m256d scaledAvx2(__m256d l, Scaling scaling, __m256d t, __m256d inverse)
 {
     switch (scaling) {
-    case Scaling::Multiply: return _mm256_mul_pd(l, inverse);
-    case Scaling::Quotient: return quotientByConstantAvx2(l, t, inverse);
-    default: return _mm256_div_pd(l, t);
+    case Scaling::Multiply:
+        return _mm256_mul_pd(l, inverse);
+    case Scaling::Quotient:
+        return quotientByConstantAvx2(l, t, inverse);
+    default:
+        return _mm256_div_pd(l, t);
     }
 }
 
 // Four lanes widened to double: float logits exactly, as JavaScript's numbers would hold them.
-__attribute__((target("avx2"))) inline __m256d load4(const double* p)
-{
-    return _mm256_loadu_pd(p);
-}
+__attribute__((target("avx2"))) inline __m256d load4(const double* p) { return _mm256_loadu_pd(p); }
 
-__attribute__((target("avx2"))) inline __m256d load4(const float* p)
-{
-    return _mm256_cvtps_pd(_mm_loadu_ps(p));
-}
+__attribute__((target("avx2"))) inline __m256d load4(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
 
-inline __m128d load2(const double* p)
-{
-    return _mm_loadu_pd(p);
-}
+inline __m128d load2(const double* p) { return _mm_loadu_pd(p); }
 
 inline __m128d load2(const float* p)
 {
@@ -181,7 +175,8 @@ std::optional<Scalar> logitBound(double xBound, bool upward, double temperature,
     for (int tries = 0; tries < 64; ++tries, step *= 2.0) {
         if (holds(bound))
             return bound;
-        bound = static_cast<Scalar>(std::clamp(static_cast<double>(bound) + (upward ? step : -step), -kLargest, kLargest));
+        bound =
+            static_cast<Scalar>(std::clamp(static_cast<double>(bound) + (upward ? step : -step), -kLargest, kLargest));
     }
     return std::nullopt;
 }
@@ -285,9 +280,9 @@ __attribute__((target("avx2,fma"))) inline void reducePlain(__m256d x, __m256d& 
 // -ffp-contract=off the compiler adds no FMA of its own, so the function runs on any AVX2
 // processor.
 template <bool Fma, class Scalar>
-__attribute__((target("avx2,fma"))) bool plainChunkAvx2(const Scalar* logits, const PlainLogits<Scalar>& plain,
-                                                    double temperature, Scaling scaling, double maxScaled, double* out,
-                                                    ChunkScratch& s, double& sum, const double* previous)
+__attribute__((target("avx2,fma"))) bool
+plainChunkAvx2(const Scalar* logits, const PlainLogits<Scalar>& plain, double temperature, Scaling scaling,
+               double maxScaled, double* out, ChunkScratch& s, double& sum, const double* previous)
 {
     using namespace fdlibm;
     const __m256d t = _mm256_set1_pd(temperature);
@@ -311,7 +306,8 @@ __attribute__((target("avx2,fma"))) bool plainChunkAvx2(const Scalar* logits, co
     }
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
         __m256d r, rr;
-        _mm256_store_pd(s.head + 4 * v, quotientHeadAvx2(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v), r, rr));
+        _mm256_store_pd(s.head + 4 * v,
+                        quotientHeadAvx2(_mm256_load_pd(s.hi + 4 * v), _mm256_load_pd(s.lo + 4 * v), r, rr));
         _mm256_store_pd(s.r + 4 * v, r);
         _mm256_store_pd(s.rr + 4 * v, rr);
     }
@@ -339,7 +335,8 @@ __attribute__((target("avx2"))) void fullChunkAvx2(const Scalar* logits, double 
     for (std::size_t v = 0; v < kChunkVectors; ++v) {
         const __m256d l = load4(logits + 4 * v);
         // Divided: this chunk's logits may lie outside the quotient's range.
-        const __m256d x = _mm256_sub_pd(scaling == Scaling::Multiply ? _mm256_mul_pd(l, inverse) : _mm256_div_pd(l, t), m);
+        const __m256d x =
+            _mm256_sub_pd(scaling == Scaling::Multiply ? _mm256_mul_pd(l, inverse) : _mm256_div_pd(l, t), m);
         _mm256_storeu_pd(out + 4 * v, fdlibm::expAvx2Full(x));
     }
 }
@@ -403,16 +400,19 @@ double expSum(const Scalar* logits, std::size_t n, double temperature, double ma
         if (hasAvx2Fma())
             return expSumAvx2<true>(logits, n, temperature, maxScaled, out, sample);
         [[fallthrough]];
-    case ExpPath::Avx2WithoutFma: return expSumAvx2<false>(logits, n, temperature, maxScaled, out, sample);
-    case ExpPath::Sse2: return expSumSse2(logits, n, temperature, maxScaled, out, sample);
-    default: return tail(logits, 0, n, temperature, maxScaled, out, 0.0, sample);
+    case ExpPath::Avx2WithoutFma:
+        return expSumAvx2<false>(logits, n, temperature, maxScaled, out, sample);
+    case ExpPath::Sse2:
+        return expSumSse2(logits, n, temperature, maxScaled, out, sample);
+    default:
+        return tail(logits, 0, n, temperature, maxScaled, out, 0.0, sample);
     }
 }
 
 }  // namespace
 
-double lessonExpSum(const double* logits, std::size_t n, double temperature, double maxScaled, double* out, ExpPath path,
-                    double* sample)
+double lessonExpSum(const double* logits, std::size_t n, double temperature, double maxScaled, double* out,
+                    ExpPath path, double* sample)
 {
     return expSum(logits, n, temperature, maxScaled, out, path, sample);
 }

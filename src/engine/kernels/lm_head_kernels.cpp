@@ -80,10 +80,7 @@ KernelPlan KernelPlan::server()
                       {kSplitKUpTo + 1, {HeadKernel::Kind::EigenGemm, 1}}});
 }
 
-KernelPlan KernelPlan::invariant()
-{
-    return fromSteps({{1, {HeadKernel::Kind::Invariant, 1}}});
-}
+KernelPlan KernelPlan::invariant() { return fromSteps({{1, {HeadKernel::Kind::Invariant, 1}}}); }
 
 KernelPlan KernelPlan::fromSteps(std::vector<Step> steps)
 {
@@ -117,9 +114,10 @@ std::string KernelPlan::describe() const
     std::int64_t from = 1;
     for (std::size_t i = 0; i < m_steps.size(); ++i) {
         const bool last = i + 1 == m_steps.size();
-        std::string range = last ? std::to_string(from) + "+"
-                                  : (from == m_steps[i].upTo ? std::to_string(from)
-                                                             : std::to_string(from) + "-" + std::to_string(m_steps[i].upTo));
+        std::string range =
+            last ? std::to_string(from) + "+"
+                 : (from == m_steps[i].upTo ? std::to_string(from)
+                                            : std::to_string(from) + "-" + std::to_string(m_steps[i].upTo));
         if (!out.empty())
             out += "; ";
         out += range + ": " + m_steps[i].kernel.name();
@@ -131,7 +129,7 @@ std::string KernelPlan::describe() const
 bool parseKernelName(const std::string& name, HeadKernel& kernel)
 {
     if (name == "eigen-gemv" || name == "eigen-gemm" || name == "invariant") {
-        kernel = {name == "eigen-gemv" ? HeadKernel::Kind::EigenGemv
+        kernel = {name == "eigen-gemv"   ? HeadKernel::Kind::EigenGemv
                   : name == "eigen-gemm" ? HeadKernel::Kind::EigenGemm
                                          : HeadKernel::Kind::Invariant,
                   1};
@@ -152,10 +150,7 @@ bool parseKernelName(const std::string& name, HeadKernel& kernel)
     return true;
 }
 
-Eigen::Index headTileCount(Eigen::Index rows)
-{
-    return (rows + kHeadTileRows - 1) / kHeadTileRows;
-}
+Eigen::Index headTileCount(Eigen::Index rows) { return (rows + kHeadTileRows - 1) / kHeadTileRows; }
 
 HeadMatrix headTile(const HeadMatrix& W, Eigen::Index tile)
 {

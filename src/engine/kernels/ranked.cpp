@@ -4,9 +4,9 @@
 #include <bit>
 #include <cmath>
 #include <cstddef>
-#include <limits>
 #include <emmintrin.h>
 #include <immintrin.h>
+#include <limits>
 
 namespace logitlab::engine::detail {
 
@@ -18,8 +18,8 @@ namespace {
 // they are when the cut is guessed tightly.) A hit is kept where its value reaches the threshold,
 // without a branch: always for a gather of the values themselves, nearly always for a gather by
 // logit (the floor is within a hair of the threshold's logit).
-void appendHits(const double* e, std::size_t first, std::uint32_t hits, double threshold,
-                std::vector<Ranked>& gathered, std::size_t& count)
+void appendHits(const double* e, std::size_t first, std::uint32_t hits, double threshold, std::vector<Ranked>& gathered,
+                std::size_t& count)
 {
     while (hits != 0) {
         const unsigned t = static_cast<unsigned>(std::countr_zero(hits));
@@ -53,8 +53,8 @@ __attribute__((target("avx2"))) std::size_t gatherAvx2(const double* values, std
     std::size_t j = 0;
     for (; j + 16 <= n; j += 16) {
         const double* e = values + j;
-        const std::uint32_t hits = hitsOf4(e, bound) | hitsOf4(e + 4, bound) << 4 | hitsOf4(e + 8, bound) << 8
-                              | hitsOf4(e + 12, bound) << 12;
+        const std::uint32_t hits =
+            hitsOf4(e, bound) | hitsOf4(e + 4, bound) << 4 | hitsOf4(e + 8, bound) << 8 | hitsOf4(e + 12, bound) << 12;
         appendHits(e, j, hits, threshold, gathered, count);
     }
     return appendRest(values, j, n, threshold, gathered, count);
@@ -73,8 +73,8 @@ std::size_t gatherSse2(const double* values, std::size_t n, double threshold, st
     std::size_t j = 0;
     for (; j + 8 <= n; j += 8) {
         const double* e = values + j;
-        const std::uint32_t hits = hitsOf2(e, bound) | hitsOf2(e + 2, bound) << 2 | hitsOf2(e + 4, bound) << 4
-                              | hitsOf2(e + 6, bound) << 6;
+        const std::uint32_t hits =
+            hitsOf2(e, bound) | hitsOf2(e + 2, bound) << 2 | hitsOf2(e + 4, bound) << 4 | hitsOf2(e + 6, bound) << 6;
         appendHits(e, j, hits, threshold, gathered, count);
     }
     return appendRest(values, j, n, threshold, gathered, count);
@@ -104,8 +104,8 @@ __attribute__((target("avx2"))) std::size_t gatherByLogitAvx2(const float* logit
     std::size_t j = 0;
     for (; j + 32 <= n; j += 32) {
         const float* l = logits + j;
-        const std::uint32_t hits = hitsOf8(l, bound) | hitsOf8(l + 8, bound) << 8 | hitsOf8(l + 16, bound) << 16
-                                   | hitsOf8(l + 24, bound) << 24;
+        const std::uint32_t hits = hitsOf8(l, bound) | hitsOf8(l + 8, bound) << 8 | hitsOf8(l + 16, bound) << 16 |
+                                   hitsOf8(l + 24, bound) << 24;
         if (hits != 0)
             appendHits(exps + j, j, hits, threshold, gathered, count);
     }
@@ -126,8 +126,8 @@ std::size_t gatherByLogitSse2(const float* logits, const double* exps, std::size
     std::size_t j = 0;
     for (; j + 16 <= n; j += 16) {
         const float* l = logits + j;
-        const std::uint32_t hits = hitsOf4(l, bound) | hitsOf4(l + 4, bound) << 4 | hitsOf4(l + 8, bound) << 8
-                                   | hitsOf4(l + 12, bound) << 12;
+        const std::uint32_t hits =
+            hitsOf4(l, bound) | hitsOf4(l + 4, bound) << 4 | hitsOf4(l + 8, bound) << 8 | hitsOf4(l + 12, bound) << 12;
         if (hits != 0)
             appendHits(exps + j, j, hits, threshold, gathered, count);
     }
@@ -142,10 +142,7 @@ constexpr std::size_t kBucketsFrom = 64;
 constexpr std::uint32_t kInsertionBucket = 32;
 
 // Descending p, as an ascending key: the bits of a double >= +0 order like its value.
-std::uint64_t descendingKey(const Ranked& r)
-{
-    return ~std::bit_cast<std::uint64_t>(r.p);
-}
+std::uint64_t descendingKey(const Ranked& r) { return ~std::bit_cast<std::uint64_t>(r.p); }
 
 // Stable: an item moves past strictly greater keys only, so equal ones keep their id order.
 void insertionSort(Ranked* first, Ranked* last)
@@ -168,7 +165,7 @@ void gatherAtLeast(const std::vector<double>& values, double threshold, std::vec
 {
     gathered.resize(values.size());
     const std::size_t count = avx2 ? gatherAvx2(values.data(), values.size(), threshold, gathered)
-                                        : gatherSse2(values.data(), values.size(), threshold, gathered);
+                                   : gatherSse2(values.data(), values.size(), threshold, gathered);
     gathered.resize(count);
 }
 
@@ -262,8 +259,8 @@ void sortRanked(std::vector<Ranked>& items, std::vector<Ranked>& scratch)
         if (end - i <= kInsertionBucket)
             insertionSort(items.data() + i, items.data() + end);
         else
-            std::stable_sort(items.begin() + static_cast<std::ptrdiff_t>(i), items.begin() + static_cast<std::ptrdiff_t>(end),
-                             rankedBefore);
+            std::stable_sort(items.begin() + static_cast<std::ptrdiff_t>(i),
+                             items.begin() + static_cast<std::ptrdiff_t>(end), rankedBefore);
         i = end;
     }
 }

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <emmintrin.h>
 #include <immintrin.h>
-#include <xmmintrin.h>
 #include <limits>
+#include <xmmintrin.h>
 
 namespace logitlab::engine::detail {
 
@@ -54,7 +54,8 @@ inline std::size_t firstEqual(const float* p, std::size_t n, float value)
     for (; j + 4 <= n; j += 4)
         if (const int hits = _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(p + j), v)); hits != 0)
             return j + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(hits)));
-    for (; j < n && p[j] != value; ++j) {}
+    for (; j < n && p[j] != value; ++j) {
+    }
     return j;
 }
 
@@ -65,7 +66,8 @@ inline std::size_t firstEqual(const double* p, std::size_t n, double value)
     for (; j + 2 <= n; j += 2)
         if (const int hits = _mm_movemask_pd(_mm_cmpeq_pd(_mm_loadu_pd(p + j), v)); hits != 0)
             return j + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(hits)));
-    for (; j < n && p[j] != value; ++j) {}
+    for (; j < n && p[j] != value; ++j) {
+    }
     return j;
 }
 
@@ -207,9 +209,6 @@ double exponentiate(const Scalar* logits, std::size_t n, double temperature, std
 }
 
 // Turns out[] from exponentiate() into probabilities: e / sum, the IEEE quotient for each.
-inline void normalise(double* values, std::size_t n, double sum)
-{
-    divideBy(values, n, sum);
-}
+inline void normalise(double* values, std::size_t n, double sum) { divideBy(values, n, sum); }
 
 }  // namespace logitlab::engine::detail

@@ -25,9 +25,6 @@ std::shared_ptr<const NgramModel> builtinModel()
     return model;
 }
 
-std::string builtinModelSources()
-{
-    return kBuiltinModelSources;
-}
+std::string builtinModelSources() { return kBuiltinModelSources; }
 
 }  // namespace logitlab::engine

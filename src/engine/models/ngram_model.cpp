@@ -187,7 +187,8 @@ NgramModel::Level NgramModel::levelOf(std::size_t begin, std::size_t end, const 
     return {begin, end, total, taken / total};
 }
 
-double NgramModel::discounted(const std::vector<std::uint32_t>& counts, std::size_t i, const Level& level, int order) const
+double NgramModel::discounted(const std::vector<std::uint32_t>& counts, std::size_t i, const Level& level,
+                              int order) const
 {
     const auto& d = m_discounts[static_cast<std::size_t>(order)];
     return std::max(counts[i] - discountFor(d, counts[i]), 0.0) / level.total;
@@ -205,7 +206,7 @@ void NgramModel::logits(std::span<const std::int32_t> context, double* out) cons
             return static_cast<std::uint64_t>(beginId());
         const std::int32_t id = context[context.size() - back];
         return id >= 0 && static_cast<std::uint64_t>(id) < contexts ? static_cast<std::uint64_t>(id)
-                                                                      : static_cast<std::uint64_t>(unknownId());
+                                                                    : static_cast<std::uint64_t>(unknownId());
     };
     const std::uint64_t u = idAt(2);
     const std::uint64_t v = idAt(1);

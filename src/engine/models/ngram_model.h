@@ -5,8 +5,8 @@
 // prefix on every run.
 #pragma once
 
-#include "engine/sampler/distribution.h"
 #include "engine/core/result.h"
+#include "engine/sampler/distribution.h"
 
 #include <array>
 #include <cstddef>
@@ -67,17 +67,17 @@ private:
 
     std::vector<std::string> m_tokens;
     std::unordered_map<std::string, std::int32_t> m_ids;
-    std::vector<std::uint32_t> m_unigramCounts;      // N1+(. w): distinct left neighbours
-    std::vector<std::uint32_t> m_bigramOffsets;      // per context id (V + 2 of them) + 1
+    std::vector<std::uint32_t> m_unigramCounts;  // N1+(. w): distinct left neighbours
+    std::vector<std::uint32_t> m_bigramOffsets;  // per context id (V + 2 of them) + 1
     std::vector<std::uint32_t> m_bigramFollowers;
-    std::vector<std::uint32_t> m_bigramCounts;       // N1+(. v w)
-    std::vector<std::uint64_t> m_trigramKeys;        // u * (V + 2) + v, ascending
-    std::vector<std::uint32_t> m_trigramOffsets;     // per key + 1
+    std::vector<std::uint32_t> m_bigramCounts;    // N1+(. v w)
+    std::vector<std::uint64_t> m_trigramKeys;     // u * (V + 2) + v, ascending
+    std::vector<std::uint32_t> m_trigramOffsets;  // per key + 1
     std::vector<std::uint32_t> m_trigramFollowers;
-    std::vector<std::uint32_t> m_trigramCounts;      // c(u v w)
+    std::vector<std::uint32_t> m_trigramCounts;  // c(u v w)
     std::array<std::array<double, 3>, 3> m_discounts{};
-    std::vector<double> m_unigram;                   // P1(w), interpolated with 1 / V
-    std::vector<double> m_logUnigram;                // ln P1(w)
+    std::vector<double> m_unigram;     // P1(w), interpolated with 1 / V
+    std::vector<double> m_logUnigram;  // ln P1(w)
 };
 
 }  // namespace logitlab::engine

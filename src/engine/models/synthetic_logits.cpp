@@ -22,7 +22,7 @@ Eigen::ArrayXd normalLogits(std::int64_t vocabulary, double sigma, std::uint64_t
     Mt19937_64 engine(seed);
     Eigen::ArrayXd logits(vocabulary);
     for (Eigen::Index i = 0; i < vocabulary; i += 2) {
-        const double u1 = 1.0 - engine.nextDouble(); // (0, 1]: log stays finite
+        const double u1 = 1.0 - engine.nextDouble();  // (0, 1]: log stays finite
         const double u2 = engine.nextDouble();
         const double radius = sigma * std::sqrt(-2.0 * std::log(u1));
         logits[i] = radius * std::cos(2.0 * std::numbers::pi * u2);
@@ -32,4 +32,4 @@ Eigen::ArrayXd normalLogits(std::int64_t vocabulary, double sigma, std::uint64_t
     return logits;
 }
 
-} // namespace logitlab::engine
+}  // namespace logitlab::engine

@@ -13,4 +13,4 @@ Eigen::ArrayXd zipfLogits(std::int64_t vocabulary, double exponent);
 // Logits drawn from N(0, sigma^2) with mt19937_64 and Box-Muller, so a seed names one vocabulary.
 Eigen::ArrayXd normalLogits(std::int64_t vocabulary, double sigma, std::uint64_t seed);
 
-} // namespace logitlab::engine
+}  // namespace logitlab::engine

@@ -1,7 +1,7 @@
 #include "engine/models/synthetic_vocabulary.h"
 
-#include "engine/rng/mersenne_twister.h"
 #include "engine/models/synthetic_logits.h"
+#include "engine/rng/mersenne_twister.h"
 
 #include <cmath>
 #include <numeric>

@@ -17,11 +17,11 @@ constexpr int kMaxVocabularySize = 262'144;
 struct SyntheticSpec {
     enum class Shape { Zipf, Normal };
     Shape shape = Shape::Zipf;
-    int size = 32'000;          // V, 2..kMaxVocabularySize
-    double exponent = 1.1;      // Zipf s > 0: the token of rank r gets logit -s * ln(r)
-    double mean = 0.0;          // normal mu
-    double deviation = 2.0;     // normal sigma > 0
-    std::uint64_t seed = 1;     // Zipf: which id gets which rank; normal: the draws
+    int size = 32'000;       // V, 2..kMaxVocabularySize
+    double exponent = 1.1;   // Zipf s > 0: the token of rank r gets logit -s * ln(r)
+    double mean = 0.0;       // normal mu
+    double deviation = 2.0;  // normal sigma > 0
+    std::uint64_t seed = 1;  // Zipf: which id gets which rank; normal: the draws
 };
 
 // A message naming the offending field, or nothing.

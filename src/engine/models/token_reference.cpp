@@ -1,7 +1,7 @@
 #include "engine/models/token_reference.h"
 
-#include "engine/io/logits_parser.h"
 #include "engine/core/number_format.h"
+#include "engine/io/logits_parser.h"
 #include "engine/stages/stage_support.h"
 
 #include <algorithm>
@@ -12,10 +12,7 @@ namespace logitlab::engine {
 
 namespace {
 
-bool isSeparator(char c)
-{
-    return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
+bool isSeparator(char c) { return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 std::vector<std::string_view> items(std::string_view text)
 {
@@ -75,8 +72,8 @@ std::string tokenReference(std::int32_t id, const std::vector<std::string>& name
 {
     if (id >= 0 && static_cast<std::size_t>(id) < names.size()) {
         const std::string& name = names[static_cast<std::size_t>(id)];
-        const bool plain = !name.empty() && std::none_of(name.begin(), name.end(), isSeparator)
-            && name.find(':') == std::string::npos && name.front() != '#';
+        const bool plain = !name.empty() && std::none_of(name.begin(), name.end(), isSeparator) &&
+                           name.find(':') == std::string::npos && name.front() != '#';
         if (plain) {
             const auto back = resolveToken(name, names);
             if (back && *back == id)

@@ -72,7 +72,10 @@ std::optional<int> hexByte(std::string_view token)
         return std::nullopt;
     int value = 0;
     for (const char c : token.substr(3, 2)) {
-        const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        const int digit = c >= '0' && c <= '9'   ? c - '0'
+                          : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                          : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                                 : -1;
         if (digit < 0)
             return std::nullopt;
         value = value * 16 + digit;

@@ -26,7 +26,16 @@ double hashedUniform(std::uint64_t seed, std::uint64_t stream, std::uint64_t ind
     return static_cast<double>(splitMix64(state) >> 11) * 0x1.0p-53;
 }
 
-enum Stream : std::uint64_t { kHead = 1, kTwin = 2, kTwinNoise = 3, kRecurrent = 4, kPosition = 5, kPrompt = 6, kStart = 7, kEmbedding = 8 };
+enum Stream : std::uint64_t {
+    kHead = 1,
+    kTwin = 2,
+    kTwinNoise = 3,
+    kRecurrent = 4,
+    kPosition = 5,
+    kPrompt = 6,
+    kStart = 7,
+    kEmbedding = 8
+};
 
 }  // namespace
 
@@ -77,15 +86,16 @@ Result<ToyLanguageModel> ToyLanguageModel::build(const ToyModelParameters& p)
     for (std::int64_t j = 0; j < d; ++j) {
         float* column = model.m_head.col(j).data();
         for (std::int64_t i = 0; i < V; ++i)
-            column[i] = static_cast<float>(entryScale * hashedNormal(p.seed, kHead, static_cast<std::uint64_t>(i * d + j)));
+            column[i] =
+                static_cast<float>(entryScale * hashedNormal(p.seed, kHead, static_cast<std::uint64_t>(i * d + j)));
     }
     for (std::int64_t i = 1; i < V; ++i) {
         if (!model.isTwin(static_cast<std::int32_t>(i)))
             continue;
         for (std::int64_t j = 0; j < d; ++j)
             model.m_head(i, j) = static_cast<float>(
-                model.m_head(i - 1, j)
-                + p.twinDistance * entryScale * hashedNormal(p.seed, kTwinNoise, static_cast<std::uint64_t>(i * d + j)));
+                model.m_head(i - 1, j) +
+                p.twinDistance * entryScale * hashedNormal(p.seed, kTwinNoise, static_cast<std::uint64_t>(i * d + j)));
     }
     for (std::int64_t i = 0; i < model.m_head.size(); ++i)
         model.m_head.data()[i] = model.store(model.m_head.data()[i]);
@@ -96,13 +106,15 @@ Result<ToyLanguageModel> ToyLanguageModel::build(const ToyModelParameters& p)
     const double recurrentScale = 0.9 / std::sqrt(static_cast<double>(d));
     for (std::int64_t j = 0; j < d; ++j)
         for (std::int64_t i = 0; i < d; ++i)
-            model.m_recurrent(i, j) = recurrentScale * hashedNormal(p.seed, kRecurrent, static_cast<std::uint64_t>(i * d + j));
+            model.m_recurrent(i, j) =
+                recurrentScale * hashedNormal(p.seed, kRecurrent, static_cast<std::uint64_t>(i * d + j));
     return model;
 }
 
 bool ToyLanguageModel::isTwin(std::int32_t token) const
 {
-    return token > 0 && hashedUniform(m_parameters.seed, kTwin, static_cast<std::uint64_t>(token)) < m_parameters.twinShare;
+    return token > 0 &&
+           hashedUniform(m_parameters.seed, kTwin, static_cast<std::uint64_t>(token)) < m_parameters.twinShare;
 }
 
 float ToyLanguageModel::store(float value) const
@@ -143,8 +155,11 @@ ToyLanguageModel::Vector ToyLanguageModel::next(const Vector& previous, std::int
     }
     double squares = 0.0;
     for (std::int64_t i = 0; i < d; ++i) {
-        const double input = hashedNormal(m_parameters.seed, kEmbedding, static_cast<std::uint64_t>(token) * static_cast<std::uint64_t>(d) + static_cast<std::uint64_t>(i))
-            + 0.5 * hashedNormal(m_parameters.seed, kPosition, static_cast<std::uint64_t>(position * d + i));
+        const double input =
+            hashedNormal(m_parameters.seed, kEmbedding,
+                         static_cast<std::uint64_t>(token) * static_cast<std::uint64_t>(d) +
+                             static_cast<std::uint64_t>(i)) +
+            0.5 * hashedNormal(m_parameters.seed, kPosition, static_cast<std::uint64_t>(position * d + i));
         const double v = std::tanh(z[static_cast<std::size_t>(i)] + input);
         z[static_cast<std::size_t>(i)] = v;
         squares += v * v;
@@ -168,8 +183,8 @@ std::vector<std::int32_t> ToyLanguageModel::prompt(std::uint64_t seed, std::int6
 {
     std::vector<std::int32_t> tokens;
     for (std::int64_t t = 0; t < length; ++t)
-        tokens.push_back(static_cast<std::int32_t>(hashedUniform(seed, kPrompt, static_cast<std::uint64_t>(t))
-                                                   * static_cast<double>(vocabulary())));
+        tokens.push_back(static_cast<std::int32_t>(hashedUniform(seed, kPrompt, static_cast<std::uint64_t>(t)) *
+                                                   static_cast<double>(vocabulary())));
     return tokens;
 }
 

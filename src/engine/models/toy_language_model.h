@@ -34,9 +34,9 @@ struct ToyModelParameters {
     std::int64_t hidden = 256;       // d
     std::uint64_t seed = 1;
     StoragePrecision precision = StoragePrecision::Float32;
-    double twinShare = 0.05;      // share of tokens that are a near twin of the token before
-    double twinDistance = 1e-6;   // the twin's row perturbation, relative to a row's entries
-    double logitScale = 3.0;      // the standard deviation of a logit
+    double twinShare = 0.05;     // share of tokens that are a near twin of the token before
+    double twinDistance = 1e-6;  // the twin's row perturbation, relative to a row's entries
+    double logitScale = 3.0;     // the standard deviation of a logit
 
     static constexpr std::int64_t kMinVocabulary = 2;
     static constexpr std::int64_t kMaxVocabulary = 131072;
@@ -78,8 +78,8 @@ private:
     explicit ToyLanguageModel(ToyModelParameters p) : m_parameters(p) {}
 
     ToyModelParameters m_parameters;
-    Matrix m_head;                    // V x d
-    Eigen::MatrixXd m_recurrent;      // A, d x d
+    Matrix m_head;                // V x d
+    Eigen::MatrixXd m_recurrent;  // A, d x d
 };
 
 }  // namespace logitlab::engine

@@ -18,9 +18,11 @@ Result<TokenTable> parseVocabularyText(std::string_view text, const std::string&
             token.remove_suffix(1);
         ++line;
         if (token.find('\0') != std::string_view::npos)
-            return Error{what + ":" + std::to_string(line) + ": holds a NUL byte; expected one token per line of UTF-8 text"};
+            return Error{what + ":" + std::to_string(line) +
+                         ": holds a NUL byte; expected one token per line of UTF-8 text"};
         if (table.byId.size() == kMaxValues)
-            return Error{what + ": more than " + groupedNumber(kMaxValues) + " tokens (the limit for one distribution)"};
+            return Error{what + ": more than " + groupedNumber(kMaxValues) +
+                         " tokens (the limit for one distribution)"};
         if (token.empty()) {
             table.byId.emplace_back();
         } else {
@@ -36,9 +38,9 @@ Result<TokenTable> parseVocabularyText(std::string_view text, const std::string&
 Result<Vocabulary> fitVocabulary(const TokenTable& table, std::size_t logitCount, const std::string& what)
 {
     if (table.byId.size() > logitCount)
-        return Error{what + ": has " + groupedNumber(table.tokenCount) + " tokens with ids up to "
-                     + groupedNumber(table.byId.size() - 1) + ", but the logits have " + groupedNumber(logitCount)
-                     + " values (ids 0 to " + groupedNumber(logitCount - 1) + "): it belongs to another model"};
+        return Error{what + ": has " + groupedNumber(table.tokenCount) + " tokens with ids up to " +
+                     groupedNumber(table.byId.size() - 1) + ", but the logits have " + groupedNumber(logitCount) +
+                     " values (ids 0 to " + groupedNumber(logitCount - 1) + "): it belongs to another model"};
     Vocabulary vocabulary;
     vocabulary.shown.reserve(logitCount);
     bool anyRawDiffers = false;
@@ -65,10 +67,10 @@ Result<Vocabulary> fitVocabulary(const TokenTable& table, std::size_t logitCount
     if (anyRawDiffers)
         vocabulary.raw = std::move(raw);
     if (vocabulary.unnamed > 0)
-        vocabulary.note = what + " names " + groupedNumber(logitCount - vocabulary.unnamed) + " of the "
-                          + groupedNumber(logitCount) + " ids; " + groupedNumber(vocabulary.unnamed)
-                          + (vocabulary.unnamed == 1 ? " id has" : " ids have") + " no token (shown as <id "
-                          + std::to_string(firstUnnamed) + ">" + (vocabulary.unnamed > 1 ? " and so on)" : ")");
+        vocabulary.note = what + " names " + groupedNumber(logitCount - vocabulary.unnamed) + " of the " +
+                          groupedNumber(logitCount) + " ids; " + groupedNumber(vocabulary.unnamed) +
+                          (vocabulary.unnamed == 1 ? " id has" : " ids have") + " no token (shown as <id " +
+                          std::to_string(firstUnnamed) + ">" + (vocabulary.unnamed > 1 ? " and so on)" : ")");
     return vocabulary;
 }
 

@@ -9,15 +9,9 @@ bool isWordByte(unsigned char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
 }
 
-bool isJoiner(char c)
-{
-    return c == '.' || c == '-' || c == '\'';
-}
+bool isJoiner(char c) { return c == '.' || c == '-' || c == '\''; }
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-}
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
 
 bool attachesLeft(std::string_view token)
 {

@@ -37,7 +37,7 @@ AliasTable::AliasTable(const std::vector<double>& weights)
         small.pop_back();
         const std::uint32_t l = large.back();
         fill(s, scaled[s], l);
-        scaled[l] = (scaled[l] + scaled[s]) - 1.0; // Vose's order of operations: less rounding
+        scaled[l] = (scaled[l] + scaled[s]) - 1.0;  // Vose's order of operations: less rounding
         if (scaled[l] < 1.0) {
             large.pop_back();
             small.push_back(l);
@@ -67,4 +67,4 @@ std::vector<double> AliasTable::probabilities() const
     return p;
 }
 
-} // namespace logitlab::engine
+}  // namespace logitlab::engine

@@ -36,11 +36,11 @@ public:
 
 private:
     struct Entry {
-        std::uint32_t threshold; // keep the column when coin < threshold (coin in [0, 2^32))
-        std::uint32_t alias;     // else this index; full columns alias themselves
+        std::uint32_t threshold;  // keep the column when coin < threshold (coin in [0, 2^32))
+        std::uint32_t alias;      // else this index; full columns alias themselves
     };
     std::vector<Entry> m_entries;
     std::uint32_t m_size = 0;
 };
 
-} // namespace logitlab::engine
+}  // namespace logitlab::engine

@@ -13,9 +13,9 @@ class Rng {
 public:
     virtual ~Rng() = default;
 
-    virtual double nextDouble() = 0;          // uniform in [0, 1)
-    virtual std::string name() const = 0;     // e.g. "mulberry32"
-    virtual std::uint64_t seed() const = 0;   // the seed it was created with
+    virtual double nextDouble() = 0;                 // uniform in [0, 1)
+    virtual std::string name() const = 0;            // e.g. "mulberry32"
+    virtual std::uint64_t seed() const = 0;          // the seed it was created with
     virtual std::unique_ptr<Rng> clone() const = 0;  // same state, independent from now on
 };
 

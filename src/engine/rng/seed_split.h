@@ -31,9 +31,6 @@ constexpr std::uint64_t streamSeed(std::uint64_t base, std::uint64_t index)
 // (two), so its streams drift apart; two copies of one generator here would stay in lockstep
 // (the coin would choose the half of [0, 1) the draw then lands in), so the stages get a
 // stream of their own.
-constexpr std::uint64_t randomStageSeed(std::uint64_t seed)
-{
-    return streamSeed(seed, 1);
-}
+constexpr std::uint64_t randomStageSeed(std::uint64_t seed) { return streamSeed(seed, 1); }
 
 }  // namespace logitlab::engine

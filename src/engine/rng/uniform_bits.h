@@ -21,14 +21,12 @@ inline std::uint64_t nextU64(Mt19937& engine)
     return (high << 32) | engine.nextU32();
 }
 
-inline std::uint64_t nextU64(Mt19937_64& engine)
-{
-    return engine.nextU64();
-}
+inline std::uint64_t nextU64(Mt19937_64& engine) { return engine.nextU64(); }
 
 // Calls body(engine) with a fresh engine of the named kind seeded with `seed`. Returns false for
 // an unknown name (see rngNames()).
-template <class Body> bool withEngine(const std::string& name, std::uint64_t seed, Body&& body)
+template <class Body>
+bool withEngine(const std::string& name, std::uint64_t seed, Body&& body)
 {
     if (name == "mulberry32") {
         Mulberry32 engine(seed);
@@ -45,4 +43,4 @@ template <class Body> bool withEngine(const std::string& name, std::uint64_t see
     return true;
 }
 
-} // namespace logitlab::engine
+}  // namespace logitlab::engine

@@ -2,10 +2,7 @@
 
 namespace logitlab::engine {
 
-std::string arithmeticName(Arithmetic arithmetic)
-{
-    return arithmetic == Arithmetic::Library ? "library" : "exact";
-}
+std::string arithmeticName(Arithmetic arithmetic) { return arithmetic == Arithmetic::Library ? "library" : "exact"; }
 
 std::optional<Arithmetic> parseArithmetic(std::string_view name)
 {

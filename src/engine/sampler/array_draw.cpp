@@ -42,8 +42,8 @@ std::size_t ArrayDraw::draw(Rng& rng) const
         const double target = rng.nextDouble() * m_prefix.back();
         // llama.cpp stops at the first running sum >= target, hf at the first > target.
         const auto found = m_semantics == Semantics::LlamaCpp
-            ? std::lower_bound(m_prefix.begin(), m_prefix.end(), target)
-            : std::upper_bound(m_prefix.begin(), m_prefix.end(), target);
+                               ? std::lower_bound(m_prefix.begin(), m_prefix.end(), target)
+                               : std::upper_bound(m_prefix.begin(), m_prefix.end(), target);
         return found == m_prefix.end() ? lastPositive() : static_cast<std::size_t>(found - m_prefix.begin());
     }
     case Semantics::Vllm:

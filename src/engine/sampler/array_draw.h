@@ -5,9 +5,9 @@
 // vLLM's exponential race as it is (one exponential per candidate and draw).
 #pragma once
 
+#include "engine/rng/rng.h"
 #include "engine/sampler/candidate_array.h"
 #include "engine/sampler/cumulative_walk.h"
-#include "engine/rng/rng.h"
 #include "engine/sampler/semantics.h"
 
 #include <optional>

@@ -23,15 +23,9 @@ CandidateArray build(const Scalar* logits, std::size_t n)
 
 }  // namespace
 
-CandidateArray CandidateArray::fromLogits(const double* logits, std::size_t n)
-{
-    return build(logits, n);
-}
+CandidateArray CandidateArray::fromLogits(const double* logits, std::size_t n) { return build(logits, n); }
 
-CandidateArray CandidateArray::fromLogits(const float* logits, std::size_t n)
-{
-    return build(logits, n);
-}
+CandidateArray CandidateArray::fromLogits(const float* logits, std::size_t n) { return build(logits, n); }
 
 void CandidateArray::softmax()
 {

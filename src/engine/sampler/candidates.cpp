@@ -103,8 +103,8 @@ bool gatherDownTo(const Gatherer& gather, std::size_t reach, double sum, std::si
 // T = 0.7, top-p 0.9) the gather then takes 3,202 ids instead of 5,712 for the 2,549 the cut
 // needs, and every id gathered is read, histogrammed and filtered (docs/benchmarks.md). A guess
 // that falls short costs a second gather, never a wrong answer (gatherDownTo checks it).
-std::size_t guessReach(const ExpHistogram& sample, std::size_t stride, double sum, std::size_t limit,
-                       std::size_t n, const std::optional<double>& topP)
+std::size_t guessReach(const ExpHistogram& sample, std::size_t stride, double sum, std::size_t limit, std::size_t n,
+                       const std::optional<double>& topP)
 {
     constexpr std::size_t kBuckets = ExpHistogram::kBuckets;
     constexpr std::size_t kSpareIds = 64;
@@ -173,7 +173,8 @@ CandidateList select(const Gatherer& gather, double sum, const SamplerSettings& 
     const std::size_t n = values.size();
     // top-k < 1 is refused by validateSettings(); should one arrive anyway, keep the argmax
     // rather than nothing (an empty list has no draw and no first survivor).
-    const std::size_t limit = settings.topK ? std::min<std::size_t>(static_cast<std::size_t>(std::max(*settings.topK, 1)), n) : n;
+    const std::size_t limit =
+        settings.topK ? std::min<std::size_t>(static_cast<std::size_t>(std::max(*settings.topK, 1)), n) : n;
     const bool cut = limit < n || settings.topP;
 
     // Turn into probabilities only what is read.
@@ -227,15 +228,16 @@ CandidateList candidatesOf(const Scalar* logits, std::size_t n, const SamplerSet
     if (n == 0)
         return {};
     const std::int32_t top = detail::argmaxOf(logits, n);
-    if (settings.temperature == 0.0 || detail::scaledMaxOverflows(static_cast<double>(logits[top]), settings.temperature))
+    if (settings.temperature == 0.0 ||
+        detail::scaledMaxOverflows(static_cast<double>(logits[top]), settings.temperature))
         return {Candidate{top, 1.0, 1.0}};
     std::vector<double>& exps = workspace().probs;
     exps.resize(n);
     const double maxScaled = static_cast<double>(logits[top]) / settings.temperature;
     std::vector<double>& sample = workspace().sample;
     sample.resize((n + detail::kExpSampleStride - 1) / detail::kExpSampleStride);
-    const double sum = detail::lessonExpSum(logits, n, settings.temperature, maxScaled, exps.data(), ExpPath::Auto,
-                                            sample.data());
+    const double sum =
+        detail::lessonExpSum(logits, n, settings.temperature, maxScaled, exps.data(), ExpPath::Auto, sample.data());
     if constexpr (std::is_same_v<Scalar, float>)
         return select(Gatherer{exps, logits, settings.temperature, maxScaled}, sum, settings, sample);
     else

@@ -20,7 +20,8 @@ CandidateList candidatesFromOrder(const std::vector<double>& probs, const std::v
     const std::size_t n = order.size();
     // top-k < 1 is refused by validateSettings(); keep the first token rather than none if one
     // arrives anyway (callers read the first survivor).
-    const std::size_t limit = settings.topK ? std::min<std::size_t>(static_cast<std::size_t>(std::max(*settings.topK, 1)), n) : n;
+    const std::size_t limit =
+        settings.topK ? std::min<std::size_t>(static_cast<std::size_t>(std::max(*settings.topK, 1)), n) : n;
     // Probabilities are non-increasing along `order` (exp is monotonic), so the running total
     // in this order is the running total candidates() computes: the same values, same order.
     std::size_t kept = limit;
@@ -54,7 +55,8 @@ CandidateList candidatesFromOrder(const std::vector<double>& probs, const std::v
             std::partial_sort(run.begin(), run.begin() + take, run.end());
             std::copy(run.begin(), run.begin() + take, ids.begin() + static_cast<std::ptrdiff_t>(runStart));
         } else if (runEnd - runStart > 1) {
-            std::sort(ids.begin() + static_cast<std::ptrdiff_t>(runStart), ids.begin() + static_cast<std::ptrdiff_t>(runEnd));
+            std::sort(ids.begin() + static_cast<std::ptrdiff_t>(runStart),
+                      ids.begin() + static_cast<std::ptrdiff_t>(runEnd));
         }
         runStart = runEnd;
     }

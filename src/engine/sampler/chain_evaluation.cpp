@@ -1,8 +1,8 @@
 #include "engine/sampler/chain_evaluation.h"
 
-#include "engine/sampler/candidates.h"
 #include "engine/kernels/fdlibm_exp.h"
 #include "engine/kernels/softmax_kernel.h"
+#include "engine/sampler/candidates.h"
 #include "engine/stages/stage_support.h"
 
 #include <algorithm>
@@ -50,9 +50,13 @@ CandidateList survivorsOf(const CandidateArray& final, const Eigen::Ref<const Ei
     // same in exact arithmetic and never inf - inf.
     const bool shift = detail::scaledMaxOverflows(maxUnscaled, scale);
     const double maxLogit = shift ? 0.0 : maxUnscaled / scale;
-    const auto adjusted = [&](Eigen::Index i) { return shift ? (unscaled(i) - maxUnscaled) / scale : unscaled(i) / scale; };
+    const auto adjusted = [&](Eigen::Index i) {
+        return shift ? (unscaled(i) - maxUnscaled) / scale : unscaled(i) / scale;
+    };
     // The lesson's p_raw carries Math.exp's bits (fdlibm_exp.h); the libraries' the C library's.
-    const auto exponential = [&semantics](double x) { return semantics == Semantics::Lesson ? fdlibmExp(x) : std::exp(x); };
+    const auto exponential = [&semantics](double x) {
+        return semantics == Semantics::Lesson ? fdlibmExp(x) : std::exp(x);
+    };
     double sum = 0.0;
     if (maxUnscaled != detail::kNegInf)
         for (Eigen::Index i = 0; i < logits.size(); ++i)
@@ -67,9 +71,8 @@ CandidateList survivorsOf(const CandidateArray& final, const Eigen::Ref<const Ei
             raw = detail::masked(t) ? 0.0 : 1.0;  // the T -> 0 limit, as the lesson reports it
         out.push_back(Candidate{t.id, t.p, raw});
     }
-    std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
-        return a.p > b.p || (a.p == b.p && a.id < b.id);
-    });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.p > b.p || (a.p == b.p && a.id < b.id); });
     return out;
 }
 

@@ -1,8 +1,8 @@
 #include "engine/sampler/chain_settings.h"
 
-#include "engine/stages/logit_bias_stage.h"
 #include "engine/core/number_format.h"
 #include "engine/sampler/sampler_parameters.h"
+#include "engine/stages/logit_bias_stage.h"
 #include "engine/stages/stage_factory.h"
 
 #include <algorithm>
@@ -15,15 +15,22 @@ ChainSettings withLibraryDefaults(ChainSettings s, Semantics semantics)
 {
     switch (semantics) {
     case Semantics::LlamaCpp:
-        if (!s.topK) s.topK = 40;
-        if (!s.topP) s.topP = 0.95;
-        if (!s.minP) s.minP = 0.05;
-        if (!s.temperature) s.temperature = 0.8;
-        if (!s.penaltyLastN) s.penaltyLastN = 64;
+        if (!s.topK)
+            s.topK = 40;
+        if (!s.topP)
+            s.topP = 0.95;
+        if (!s.minP)
+            s.minP = 0.05;
+        if (!s.temperature)
+            s.temperature = 0.8;
+        if (!s.penaltyLastN)
+            s.penaltyLastN = 64;
         break;
     case Semantics::Hf:
-        if (!s.topK) s.topK = 50;
-        if (!s.temperature) s.temperature = 1.0;
+        if (!s.topK)
+            s.topK = 50;
+        if (!s.temperature)
+            s.temperature = 1.0;
         break;
     case Semantics::Vllm:
     case Semantics::Lesson:
@@ -34,19 +41,23 @@ ChainSettings withLibraryDefaults(ChainSettings s, Semantics semantics)
 
 const std::vector<std::string>& presetOrder(Semantics semantics)
 {
-    static const std::vector<std::string> lesson{"logit-bias", "penalties", "no-repeat-ngram", "dry", "temperature",
-                                                 "top-k", "top-p", "min-p", "typical", "epsilon", "eta",
-                                                 "top-n-sigma", "xtc", "mirostat"};
-    static const std::vector<std::string> llama{"logit-bias", "penalties", "dry", "top-n-sigma", "top-k", "typical",
-                                                "top-p", "min-p", "xtc", "temperature"};
-    static const std::vector<std::string> hf{"logit-bias", "penalties", "no-repeat-ngram", "temperature",
-                                             "top-k", "top-p", "min-p", "typical", "epsilon", "eta"};
+    static const std::vector<std::string> lesson{
+        "logit-bias", "penalties", "no-repeat-ngram", "dry", "temperature", "top-k", "top-p",
+        "min-p",      "typical",   "epsilon",         "eta", "top-n-sigma", "xtc",   "mirostat"};
+    static const std::vector<std::string> llama{"logit-bias", "penalties", "dry",   "top-n-sigma", "top-k",
+                                                "typical",    "top-p",     "min-p", "xtc",         "temperature"};
+    static const std::vector<std::string> hf{"logit-bias", "penalties", "no-repeat-ngram", "temperature", "top-k",
+                                             "top-p",      "min-p",     "typical",         "epsilon",     "eta"};
     static const std::vector<std::string> vllm{"logit-bias", "penalties", "temperature", "min-p", "top-k", "top-p"};
     switch (semantics) {
-    case Semantics::Lesson: return lesson;
-    case Semantics::LlamaCpp: return llama;
-    case Semantics::Hf: return hf;
-    case Semantics::Vllm: return vllm;
+    case Semantics::Lesson:
+        return lesson;
+    case Semantics::LlamaCpp:
+        return llama;
+    case Semantics::Hf:
+        return hf;
+    case Semantics::Vllm:
+        return vllm;
     }
     return lesson;
 }
@@ -80,8 +91,8 @@ std::optional<std::string> checkOrder(const std::vector<std::string>& order, Sem
     for (std::size_t i = 0; i < order.size(); ++i) {
         if (!presetHasStage(semantics, order[i]))
             return "order: '" + order[i] + "' is not a stage of the " + semanticsName(semantics) + " chain";
-        if (std::find(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(i), order[i])
-            != order.begin() + static_cast<std::ptrdiff_t>(i))
+        if (std::find(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(i), order[i]) !=
+            order.begin() + static_cast<std::ptrdiff_t>(i))
             return "order: '" + order[i] + "' is listed twice";
     }
     for (const std::string& stage : preset)
@@ -109,7 +120,8 @@ bool isSet(const ChainSettings& s, const SamplerParameter& p)
 bool anySetFor(const ChainSettings& s, const std::string& key)
 {
     const auto& all = samplerParameters();
-    return std::any_of(all.begin(), all.end(), [&](const SamplerParameter& p) { return p.stage == key && isSet(s, p); });
+    return std::any_of(all.begin(), all.end(),
+                       [&](const SamplerParameter& p) { return p.stage == key && isSet(s, p); });
 }
 
 // The settings that configure the stage `key`, as made by stageFor(): those set by the user
@@ -182,8 +194,8 @@ Result<SamplerChain> buildChain(const ChainSettings& s, Semantics semantics)
             if (auto bad = stage.value()->validate())
                 return Error{*bad};
             const std::string option = key == "mirostat" ? std::string("mirostat") : settings.front()->name;
-            return Error{stage.value()->name() + ": not part of the " + semanticsName(semantics) + " chain (option --"
-                         + option + ")"};
+            return Error{stage.value()->name() + ": not part of the " + semanticsName(semantics) + " chain (option --" +
+                         option + ")"};
         }
         if (auto bad = configure(*stage.value(), s, settings))
             return Error{*bad};

@@ -13,7 +13,7 @@ namespace logitlab::engine {
 
 struct ChainSettings {
     std::optional<double> temperature;
-    std::optional<double> dynatempRange;     // dynamic temperature delta (llama.cpp)
+    std::optional<double> dynatempRange;  // dynamic temperature delta (llama.cpp)
     std::optional<double> dynatempExponent;
     std::optional<double> topK;
     std::optional<double> topP;
@@ -30,7 +30,7 @@ struct ChainSettings {
     std::optional<double> frequencyPenalty;
     std::optional<double> presencePenalty;
     std::optional<double> noRepeatNgram;
-    std::optional<double> mirostat;          // 0 off, 1 or 2
+    std::optional<double> mirostat;  // 0 off, 1 or 2
     std::optional<double> mirostatTau;
     std::optional<double> mirostatEta;
     std::optional<double> dryMultiplier;

@@ -52,7 +52,8 @@ Result<SamplerChain> parseChain(std::string_view text, Semantics semantics)
             const std::size_t keq = kv.find('=');
             if (keq == std::string_view::npos)
                 return Error{name + ": '" + std::string(kv) + "' is not key=value"};
-            if (auto bad = s.setParameter(detail::trimSpaces(kv.substr(0, keq)), detail::trimSpaces(kv.substr(keq + 1))))
+            if (auto bad =
+                    s.setParameter(detail::trimSpaces(kv.substr(0, keq)), detail::trimSpaces(kv.substr(keq + 1))))
                 return Error{*bad};
         }
         if (auto bad = s.validate())

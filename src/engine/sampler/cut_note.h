@@ -10,11 +10,11 @@
 namespace logitlab::engine {
 
 struct CutNote {
-    std::string stage;       // "top-p", "typical", "min-p", "epsilon", "eta", "xtc", "top-k"
+    std::string stage;  // "top-p", "typical", "min-p", "epsilon", "eta", "xtc", "top-k"
     std::int32_t id = 0;
-    double logit = 0.0;      // the token's logit when the stage saw it
-    double total = 0.0;      // what the stage compared: running total, probability or logit
-    double cut = 0.0;        // what it was compared with, in the run's arithmetic
+    double logit = 0.0;                      // the token's logit when the stage saw it
+    double total = 0.0;                      // what the stage compared: running total, probability or logit
+    double cut = 0.0;                        // what it was compared with, in the run's arithmetic
     const char* quantity = "running total";  // "running total", "p", "logit", "rank"
     bool kept = false;
 };

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <set>
 
 namespace logitlab::engine {
@@ -124,12 +124,13 @@ std::vector<TieNote> tiesAtCuts(const SamplerChain& chain, const Eigen::Ref<cons
 
 std::string describeRounding(const RoundingNote& note, const TokenNamer& name)
 {
-    std::string text = "token " + tokenText(note.id, name)
-        + (note.keptByLibrary ? ": kept by float32, cut in exact arithmetic" : ": cut by float32, kept in exact arithmetic");
+    std::string text = "token " + tokenText(note.id, name) +
+                       (note.keptByLibrary ? ": kept by float32, cut in exact arithmetic"
+                                           : ": cut by float32, kept in exact arithmetic");
     if (note.noted)
-        text += ": " + note.library.stage + " " + note.library.quantity + " float32 " + digits(note.library.total)
-            + " (cut " + digits(note.library.cut) + "), exact " + digits(note.exact.total) + " (cut "
-            + digits(note.exact.cut) + ")";
+        text += ": " + note.library.stage + " " + note.library.quantity + " float32 " + digits(note.library.total) +
+                " (cut " + digits(note.library.cut) + "), exact " + digits(note.exact.total) + " (cut " +
+                digits(note.exact.cut) + ")";
     return text;
 }
 
@@ -144,8 +145,8 @@ std::string describeTie(const TieNote& tie, const TokenNamer& name)
             out += " and " + std::to_string(ids.size() - kShown) + " more";
         return out;
     };
-    return tie.stage + ": tie at logit " + formatDouble(tie.logit) + ": kept " + list(tie.kept) + ", cut "
-        + list(tie.cut) + " (LogitLab keeps the lower ids; the libraries do not fix an order)";
+    return tie.stage + ": tie at logit " + formatDouble(tie.logit) + ": kept " + list(tie.kept) + ", cut " +
+           list(tie.cut) + " (LogitLab keeps the lower ids; the libraries do not fix an order)";
 }
 
 }  // namespace logitlab::engine

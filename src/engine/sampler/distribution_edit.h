@@ -2,8 +2,8 @@
 // and tokens removed by index. The Explorer runs them on a worker for large vocabularies.
 #pragma once
 
-#include "engine/sampler/distribution.h"
 #include "engine/core/result.h"
+#include "engine/sampler/distribution.h"
 
 #include <string>
 #include <vector>

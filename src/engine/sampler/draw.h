@@ -3,8 +3,8 @@
 // for a single candidate), a multinomial in id order (hf) and vLLM's exponential race.
 #pragma once
 
-#include "engine/sampler/candidate_array.h"
 #include "engine/rng/rng.h"
+#include "engine/sampler/candidate_array.h"
 #include "engine/sampler/semantics.h"
 
 #include <cstddef>

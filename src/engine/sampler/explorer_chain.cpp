@@ -1,14 +1,14 @@
 #include "engine/sampler/explorer_chain.h"
 
+#include "engine/io/logits_parser.h"
+#include "engine/sampler/candidates_from_order.h"
 #include "engine/sampler/chain_divergences.h"
 #include "engine/sampler/chain_evaluation.h"
-#include "engine/sampler/candidates_from_order.h"
 #include "engine/sampler/chain_text.h"
 #include "engine/sampler/cut_report.h"
-#include "engine/stages/logit_bias_stage.h"
-#include "engine/io/logits_parser.h"
 #include "engine/sampler/sampler_context.h"
 #include "engine/sampler/softmax.h"
+#include "engine/stages/logit_bias_stage.h"
 #include "engine/stages/temperature_stage.h"
 
 #include <algorithm>
@@ -123,8 +123,8 @@ std::optional<std::string> validateExplorerChain(const ExplorerChain& chain, std
         return std::nullopt;
     for (std::int32_t id : chain.context)
         if (id < 0 || static_cast<std::size_t>(id) >= vocabSize)
-            return "context: token #" + std::to_string(id) + " is outside the vocabulary of " + std::to_string(vocabSize)
-                + " tokens";
+            return "context: token #" + std::to_string(id) + " is outside the vocabulary of " +
+                   std::to_string(vocabSize) + " tokens";
     for (const auto& stage : built.value().stages())
         if (const auto* bias = dynamic_cast<const LogitBiasStage*>(stage.get()))
             if (auto bad = bias->checkVocabulary(vocabSize))
@@ -212,8 +212,7 @@ SamplerAnalysis analyseExplorerChain(const Eigen::Ref<const Eigen::ArrayXd>& log
 
 std::vector<SweepPoint> explorerChainSweep(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain,
                                            const std::vector<double>& temperatures,
-                                           const std::vector<std::int32_t>& tracked,
-                                           const std::function<bool()>& stop)
+                                           const std::vector<std::int32_t>& tracked, const std::function<bool()>& stop)
 {
     if (chain.lessonOnly())
         return temperatureSweep(logits, chain.lesson, temperatures, tracked, stop);

@@ -6,14 +6,14 @@
 // chain (buildChain + evaluateChain).
 #pragma once
 
+#include "engine/core/result.h"
+#include "engine/experiments/temperature_sweep.h"
 #include "engine/sampler/candidate.h"
 #include "engine/sampler/chain_settings.h"
-#include "engine/core/result.h"
 #include "engine/sampler/sampler_analysis.h"
 #include "engine/sampler/sampler_parameters.h"  // chainSettingFields(): the Explorer lists a chain's settings by it
 #include "engine/sampler/sampler_settings.h"
 #include "engine/sampler/semantics.h"
-#include "engine/experiments/temperature_sweep.h"
 
 #include <Eigen/Core>
 #include <functional>

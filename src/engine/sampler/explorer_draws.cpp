@@ -1,10 +1,10 @@
 #include "engine/sampler/explorer_draws.h"
 
+#include "engine/rng/rng_factory.h"
+#include "engine/rng/seed_split.h"
 #include "engine/sampler/array_draw.h"
 #include "engine/sampler/candidates.h"
 #include "engine/sampler/cumulative_walk.h"
-#include "engine/rng/rng_factory.h"
-#include "engine/rng/seed_split.h"
 
 #include <algorithm>
 #include <optional>
@@ -121,7 +121,8 @@ Result<ExplorerDraws> explorerDraws(const Eigen::Ref<const Eigen::ArrayXd>& logi
         }
     }
     const auto vocabulary = static_cast<std::size_t>(logits.size());
-    out.expected = quiet ? mixture({{&*fires, p}, {&*quiet, 1.0 - p}}, vocabulary) : mixture({{&*fires, 1.0}}, vocabulary);
+    out.expected =
+        quiet ? mixture({{&*fires, p}, {&*quiet, 1.0 - p}}, vocabulary) : mixture({{&*fires, 1.0}}, vocabulary);
     out.counts.counts.assign(out.expected.size(), 0);
     std::vector<std::int64_t> position(vocabulary, -1);  // in `expected`, by id
     for (std::size_t i = 0; i < out.expected.size(); ++i)

@@ -6,10 +6,10 @@
 // are the mixture of the steps where it fires and where it does not.
 #pragma once
 
-#include "engine/sampler/candidate.h"
-#include "engine/stats/draw_counts.h"
-#include "engine/sampler/explorer_chain.h"
 #include "engine/core/result.h"
+#include "engine/sampler/candidate.h"
+#include "engine/sampler/explorer_chain.h"
+#include "engine/stats/draw_counts.h"
 
 #include <Eigen/Core>
 #include <cstdint>

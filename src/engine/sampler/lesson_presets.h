@@ -11,8 +11,8 @@
 namespace logitlab::engine {
 
 struct LessonPreset {
-    std::string name;      // as the lesson names it, e.g. "Taglines (T = 0.9, top-p = 0.95)"
-    std::string point;     // one sentence: what to look at
+    std::string name;   // as the lesson names it, e.g. "Taglines (T = 0.9, top-p = 0.95)"
+    std::string point;  // one sentence: what to look at
     Distribution distribution;
     SamplerSettings settings;
 };

@@ -1,7 +1,7 @@
 #include "engine/sampler/prepared_distribution.h"
 
-#include "engine/sampler/candidates_from_order.h"
 #include "engine/io/logits_parser.h"
+#include "engine/sampler/candidates_from_order.h"
 
 #include <algorithm>
 #include <numeric>

@@ -11,10 +11,7 @@ namespace logitlab::engine {
 
 namespace {
 
-bool temperatureLast(Semantics s)
-{
-    return s == Semantics::LlamaCpp;
-}
+bool temperatureLast(Semantics s) { return s == Semantics::LlamaCpp; }
 
 // True when the k-th largest logit is tied with a logit just outside the top k.
 bool tieAtCut(const Eigen::Ref<const Eigen::ArrayXd>& logits, double k)
@@ -60,15 +57,15 @@ std::vector<std::string> explainPresetDifference(Semantics a, Semantics b, const
     if (s.temperature && *s.temperature == 0.0)
         rules.emplace_back("D2 temperature 0: greedy over the survivors (llama.cpp), the lesson's greedy, "
                            "vllm's greedy, rejected (hf)");
-    if (s.temperature && *s.temperature > 0.0 && *s.temperature < TemperatureStage::kVllmMinTemperature
-        && involves(Semantics::Vllm))
+    if (s.temperature && *s.temperature > 0.0 && *s.temperature < TemperatureStage::kVllmMinTemperature &&
+        involves(Semantics::Vllm))
         rules.emplace_back("vllm temperature floor: vLLM raises a temperature in (0, 0.01) to 0.01");
     const bool shapeFilters = s.topP || s.minP || s.typical || s.epsilon || s.eta || s.xtcProbability;
     if (s.temperature && *s.temperature != 1.0 && shapeFilters && temperatureLast(a) != temperatureLast(b))
         rules.emplace_back("D1 temperature placement: llama.cpp applies it last, after the filters; the "
                            "others apply it first, so the filters see the tempered distribution");
-    if (s.topK && tieAtCut(logits, *s.topK)
-        && ((a == Semantics::Hf || a == Semantics::Vllm) != (b == Semantics::Hf || b == Semantics::Vllm)))
+    if (s.topK && tieAtCut(logits, *s.topK) &&
+        ((a == Semantics::Hf || a == Semantics::Vllm) != (b == Semantics::Hf || b == Semantics::Vllm)))
         rules.emplace_back("D3 top-k ties: hf and vllm keep every token tied with the k-th logit; the "
                            "lesson and llama.cpp keep exactly k");
     if (s.topP && involves(Semantics::Lesson))
@@ -105,9 +102,10 @@ std::vector<PresetDifference> presetDifferences(const std::vector<Result<Candida
             const auto& x = results[i];
             const auto& y = results[j];
             if (x.ok() != y.ok()) {
-                differences.push_back({all[i], all[j],
-                                       {"D5/D8 validation and availability: " + semanticsName(x.ok() ? all[j] : all[i])
-                                        + " rejects these settings"}});
+                differences.push_back({all[i],
+                                       all[j],
+                                       {"D5/D8 validation and availability: " +
+                                        semanticsName(x.ok() ? all[j] : all[i]) + " rejects these settings"}});
                 continue;
             }
             if (!x.ok() || sameSurvivors(x.value(), y.value()))

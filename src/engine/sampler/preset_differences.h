@@ -4,9 +4,9 @@
 // `logitlab-cli candidates --compare` and the Explorer's Compare tab.
 #pragma once
 
+#include "engine/core/result.h"
 #include "engine/sampler/candidate.h"
 #include "engine/sampler/chain_settings.h"
-#include "engine/core/result.h"
 #include "engine/sampler/semantics.h"
 
 #include <Eigen/Core>
@@ -22,8 +22,8 @@ inline constexpr const char* kUnexplainedPresetDifference = "order or float roun
 // first; empty when none applies. `hasHistory`: tokens before this step were given (penalties
 // look at them); `libraryDefaults`: each preset filled in its library's default values.
 std::vector<std::string> explainPresetDifference(Semantics a, Semantics b, const ChainSettings& settings,
-                                                 const Eigen::Ref<const Eigen::ArrayXd>& logits, bool hasHistory = false,
-                                                 bool libraryDefaults = false);
+                                                 const Eigen::Ref<const Eigen::ArrayXd>& logits,
+                                                 bool hasHistory = false, bool libraryDefaults = false);
 
 struct PresetDifference {
     Semantics a;

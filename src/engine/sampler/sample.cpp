@@ -16,9 +16,6 @@ std::int32_t sampleAt(const CandidateList& list, double uniform)
     return list.back().id;
 }
 
-std::int32_t sample(const CandidateList& list, Rng& rng)
-{
-    return sampleAt(list, rng.nextDouble());
-}
+std::int32_t sample(const CandidateList& list, Rng& rng) { return sampleAt(list, rng.nextDouble()); }
 
 }  // namespace logitlab::engine

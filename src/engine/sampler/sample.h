@@ -2,8 +2,8 @@
 // probabilities, with the last candidate as the safety net against float rounding.
 #pragma once
 
-#include "engine/sampler/candidate.h"
 #include "engine/rng/rng.h"
+#include "engine/sampler/candidate.h"
 
 namespace logitlab::engine {
 

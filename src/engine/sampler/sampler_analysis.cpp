@@ -1,9 +1,9 @@
 #include "engine/sampler/sampler_analysis.h"
 
+#include "engine/kernels/softmax_kernel.h"
 #include "engine/sampler/candidates.h"
 #include "engine/sampler/candidates_from_order.h"
 #include "engine/sampler/softmax.h"
-#include "engine/kernels/softmax_kernel.h"
 
 #include <cmath>
 #include <numbers>
@@ -43,8 +43,8 @@ void fillProbabilities(const Eigen::Ref<const Eigen::ArrayXd>& logits, const Sam
         weighted = 0.0;
         for (std::size_t i = 0; i < n; ++i)
             if (p[static_cast<Eigen::Index>(i)] > 0.0)
-                weighted += p[static_cast<Eigen::Index>(i)]
-                    * (logits[static_cast<Eigen::Index>(i)] / settings.temperature - maxScaled);
+                weighted += p[static_cast<Eigen::Index>(i)] *
+                            (logits[static_cast<Eigen::Index>(i)] / settings.temperature - maxScaled);
         a.entropyNats = std::max(0.0, -std::log(p[top]) - weighted);
         return;
     }

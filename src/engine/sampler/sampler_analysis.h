@@ -26,12 +26,12 @@ struct SamplerAnalysis {
     CandidateList survivors;            // candidates(logits, settings)
     double entropyNats = 0.0;           // of the probabilities at T, over the whole vocabulary
     double entropyBits = 0.0;
-    double perplexity = 1.0;            // exp(entropy): the effective number of choices
-    double massKept = 1.0;              // probability at T of the survivors, before renormalising
-    double massRemoved = 0.0;           // 1 - massKept: what the filters threw away
-    double outsideTop1 = 0.0;           // chance the drawn token is not the most likely one
+    double perplexity = 1.0;   // exp(entropy): the effective number of choices
+    double massKept = 1.0;     // probability at T of the survivors, before renormalising
+    double massRemoved = 0.0;  // 1 - massKept: what the filters threw away
+    double outsideTop1 = 0.0;  // chance the drawn token is not the most likely one
     CutRule rule = CutRule::None;
-    double cutThreshold = 0.0;          // p for TopP, k for TopK
+    double cutThreshold = 0.0;  // p for TopP, k for TopK
     // The Explorer's marks at the cuts: tokens whose fate depends on rounding (exact vs float32)
     // and tokens tied across a cut (cut_report.h), one line each; empty for analyse().
     std::vector<std::string> cutMarks;

@@ -1,7 +1,7 @@
 #include "engine/sampler/sampler_chain.h"
 
-#include "engine/sampler/draw.h"
 #include "engine/kernels/float32_arithmetic.h"
+#include "engine/sampler/draw.h"
 #include "engine/stages/stage_support.h"
 #include "engine/stages/top_k_stage.h"
 
@@ -11,10 +11,7 @@
 
 namespace logitlab::engine {
 
-SamplerChain::SamplerChain(const SamplerChain& other) : SamplerStage(other.semantics())
-{
-    *this = other;
-}
+SamplerChain::SamplerChain(const SamplerChain& other) : SamplerStage(other.semantics()) { *this = other; }
 
 SamplerChain& SamplerChain::operator=(const SamplerChain& other)
 {
@@ -46,11 +43,11 @@ std::vector<const SamplerStage*> SamplerChain::activeStages() const
 
 bool SamplerChain::stateful() const
 {
-    static const std::set<std::string> kStateful{"penalties", "dry", "no-repeat-ngram", "xtc", "mirostat-v1",
+    static const std::set<std::string> kStateful{"penalties",   "dry",  "no-repeat-ngram", "xtc", "mirostat-v1",
                                                  "mirostat-v2", "chain"};
     return std::any_of(m_stages.begin(), m_stages.end(), [](const auto& s) {
-        return s->active() && kStateful.count(s->name())
-            && (s->name() != "chain" || static_cast<const SamplerChain&>(*s).stateful());
+        return s->active() && kStateful.count(s->name()) &&
+               (s->name() != "chain" || static_cast<const SamplerChain&>(*s).stateful());
     });
 }
 
@@ -140,7 +137,7 @@ void SamplerChain::finish(CandidateArray& candidates) const
     else if (semantics() == Semantics::LlamaCpp)
         detail::llamaDistSoftmax(candidates);  // the dist sampler's softmax: expf, a double sum
     else
-        detail::torchSoftmax(candidates);      // softmax(logits, dtype=float32) before the draw
+        detail::torchSoftmax(candidates);  // softmax(logits, dtype=float32) before the draw
     if (semantics() == Semantics::Lesson) {
         auto& data = candidates.data();
         std::stable_sort(data.begin(), data.end(), [](const TokenData& a, const TokenData& b) { return a.p > b.p; });

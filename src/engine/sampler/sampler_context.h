@@ -36,8 +36,8 @@ struct SamplerContext {
     {
         // -inf is a ban and stays one; anything else stays finite, as the stages keep it.
         adjustedLogits[id] = temperatureScale > 0.0 && currentLogit != detail::kNegInf
-            ? detail::saturated(currentLogit * temperatureScale)
-            : currentLogit;
+                                 ? detail::saturated(currentLogit * temperatureScale)
+                                 : currentLogit;
     }
 };
 

@@ -17,6 +17,8 @@ using G = ParameterGroup;
 
 const std::vector<SamplerParameter>& samplerParameters()
 {
+    // One parameter per entry, its fields packed as the table reads best (not one per line).
+    // clang-format off
     static const std::vector<SamplerParameter> all{
         // The lesson's three.
         {.name = "temperature", .field = &S::temperature, .stage = "temperature", .stageName = "temperature",
@@ -181,6 +183,7 @@ const std::vector<SamplerParameter>& samplerParameters()
          .valueName = "ids", .group = G::TokenList, .label = "DRY breakers",
          .tooltip = "Tokens that end a repeated sequence for DRY (a newline, say), by name or #id."},
     };
+    // clang-format on
     return all;
 }
 
@@ -199,7 +202,8 @@ const std::vector<SamplerParameter>& chainSettingFields()
 const SamplerParameter* findSamplerParameter(std::string_view name)
 {
     const auto& all = samplerParameters();
-    const auto found = std::find_if(all.begin(), all.end(), [name](const SamplerParameter& p) { return name == p.name; });
+    const auto found =
+        std::find_if(all.begin(), all.end(), [name](const SamplerParameter& p) { return name == p.name; });
     return found == all.end() ? nullptr : &*found;
 }
 

@@ -8,8 +8,8 @@
 #pragma once
 
 #include "engine/sampler/chain_settings.h"
-#include "engine/stages/sampler_stage.h"
 #include "engine/sampler/semantics.h"
+#include "engine/stages/sampler_stage.h"
 
 #include <optional>
 #include <string>
@@ -22,27 +22,27 @@ namespace logitlab::engine {
 enum class ParameterGroup { Lesson, Filters, Penalties, Adaptive, TokenList, Choice };
 
 struct SamplerParameter {
-    const char* name = "";                // "top-p", "xtc-probability": CLI option and JSON key
-    std::vector<const char*> oldKeys{};   // spellings of earlier files, still read: "topP", "top_p"
+    const char* name = "";                                  // "top-p", "xtc-probability": CLI option and JSON key
+    std::vector<const char*> oldKeys{};                     // spellings of earlier files, still read: "topP", "top_p"
     std::optional<double> ChainSettings::*field = nullptr;  // a number ...
     std::string ChainSettings::*list = nullptr;             // ... or a token list in the stage's spelling
     std::string ChainSettings::*choice = nullptr;           // ... or one of `choices` (the arithmetic)
     std::vector<const char*> choices{};
-    const char* stage = "";               // presetOrder() key of the stage it configures ("" for min-keep)
-    const char* stageName = "";           // the stage (stageNames()) that declares it; "" for mirostat's version
-    const char* stageParameter = "";      // its name in that stage and in the chain text
-    std::vector<Semantics> presets{};     // empty: the presets whose chain has `stage`
-    double minimum = 0.0;                 // the range the app's files and controls hold; each
-    double maximum = 0.0;                 // preset's own rules are the stage's validate()
-    std::optional<double> notSet{};       // the control's "not set" value when it is not the stage's default
-    const char* help = "";                // the CLI's one-line help
-    const char* valueName = "value";      // the CLI's name for the value
+    const char* stage = "";            // presetOrder() key of the stage it configures ("" for min-keep)
+    const char* stageName = "";        // the stage (stageNames()) that declares it; "" for mirostat's version
+    const char* stageParameter = "";   // its name in that stage and in the chain text
+    std::vector<Semantics> presets{};  // empty: the presets whose chain has `stage`
+    double minimum = 0.0;              // the range the app's files and controls hold; each
+    double maximum = 0.0;              // preset's own rules are the stage's validate()
+    std::optional<double> notSet{};    // the control's "not set" value when it is not the stage's default
+    const char* help = "";             // the CLI's one-line help
+    const char* valueName = "value";   // the CLI's name for the value
     ParameterGroup group = ParameterGroup::Filters;
-    const char* label = "";               // the Explorer's label, '&' before the accelerator
+    const char* label = "";  // the Explorer's label, '&' before the accelerator
     const char* tooltip = "";
     int decimals = 2;
     double step = 1.0;
-    const char* notSetText = "";          // the control's text at "not set" when that is its minimum
+    const char* notSetText = "";  // the control's text at "not set" when that is its minimum
 };
 
 // In the Explorer's order: the lesson's three, then the tabs' settings, then the token lists.

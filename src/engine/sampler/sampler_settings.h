@@ -7,9 +7,9 @@
 namespace logitlab::engine {
 
 struct SamplerSettings {
-    double temperature = 1.0;     // 0 means greedy (argmax); otherwise > 0 and finite
-    std::optional<int> topK;      // >= 1 when set
-    std::optional<double> topP;   // in (0, 1] when set
+    double temperature = 1.0;    // 0 means greedy (argmax); otherwise > 0 and finite
+    std::optional<int> topK;     // >= 1 when set
+    std::optional<double> topP;  // in (0, 1] when set
 
     friend bool operator==(const SamplerSettings&, const SamplerSettings&) = default;
 };

@@ -5,10 +5,14 @@ namespace logitlab::engine {
 std::string semanticsName(Semantics semantics)
 {
     switch (semantics) {
-    case Semantics::Lesson: return "lesson";
-    case Semantics::LlamaCpp: return "llama.cpp";
-    case Semantics::Hf: return "hf";
-    case Semantics::Vllm: return "vllm";
+    case Semantics::Lesson:
+        return "lesson";
+    case Semantics::LlamaCpp:
+        return "llama.cpp";
+    case Semantics::Hf:
+        return "hf";
+    case Semantics::Vllm:
+        return "vllm";
     }
     return "lesson";
 }

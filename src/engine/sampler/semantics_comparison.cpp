@@ -2,7 +2,8 @@
 
 namespace logitlab::engine {
 
-SemanticsComparison compareSemanticsExplained(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain)
+SemanticsComparison compareSemanticsExplained(const Eigen::Ref<const Eigen::ArrayXd>& logits,
+                                              const ExplorerChain& chain)
 {
     SemanticsComparison out;
     out.results = compareSemantics(logits, chain);

@@ -3,10 +3,10 @@
 // (preset_differences.h, the explanation `logitlab-cli candidates --compare` prints).
 #pragma once
 
+#include "engine/core/result.h"
 #include "engine/sampler/candidate.h"
 #include "engine/sampler/explorer_chain.h"
 #include "engine/sampler/preset_differences.h"
-#include "engine/core/result.h"
 
 #include <Eigen/Core>
 #include <string>
@@ -20,6 +20,7 @@ struct SemanticsComparison {
     std::vector<PresetDifference> differences;   // each disagreeing pair and the rules behind it
 };
 
-SemanticsComparison compareSemanticsExplained(const Eigen::Ref<const Eigen::ArrayXd>& logits, const ExplorerChain& chain);
+SemanticsComparison compareSemanticsExplained(const Eigen::Ref<const Eigen::ArrayXd>& logits,
+                                              const ExplorerChain& chain);
 
 }  // namespace logitlab::engine

@@ -30,14 +30,13 @@ Eigen::ArrayXd softmax(const Eigen::Ref<const Eigen::ArrayXf>& logits, double te
 
 bool actsAsGreedy(const Eigen::Ref<const Eigen::ArrayXd>& logits, double temperature)
 {
-    return temperature == 0.0
-        || (logits.size() > 0 && detail::scaledMaxOverflows(logits[argmax(logits)], temperature));
+    return temperature == 0.0 || (logits.size() > 0 && detail::scaledMaxOverflows(logits[argmax(logits)], temperature));
 }
 
 bool actsAsGreedy(const Eigen::Ref<const Eigen::ArrayXf>& logits, double temperature)
 {
-    return temperature == 0.0
-        || (logits.size() > 0 && detail::scaledMaxOverflows(static_cast<double>(logits[argmax(logits)]), temperature));
+    return temperature == 0.0 ||
+           (logits.size() > 0 && detail::scaledMaxOverflows(static_cast<double>(logits[argmax(logits)]), temperature));
 }
 
 std::int32_t argmax(const Eigen::Ref<const Eigen::ArrayXd>& logits)

@@ -6,7 +6,8 @@
 
 namespace logitlab::engine {
 
-Result<SamplerChain> parseStatelessChain(const std::string& semantics, const std::string& text, const std::string& purpose)
+Result<SamplerChain> parseStatelessChain(const std::string& semantics, const std::string& text,
+                                         const std::string& purpose)
 {
     const auto preset = parseSemantics(semantics);
     if (!preset)
@@ -15,9 +16,9 @@ Result<SamplerChain> parseStatelessChain(const std::string& semantics, const std
     if (!chain)
         return Error{chain.error()};
     if (chain->stateful())
-        return Error{"chain: '" + text
-                     + "' has stages whose state changes after every draw (mirostat, XTC, penalties over the history); "
-                     + purpose};
+        return Error{"chain: '" + text +
+                     "' has stages whose state changes after every draw (mirostat, XTC, penalties over the history); " +
+                     purpose};
     return chain;
 }
 

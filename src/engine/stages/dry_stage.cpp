@@ -1,11 +1,11 @@
 #include "engine/stages/dry_stage.h"
 
-#include "engine/io/logits_parser.h"
 #include "engine/core/number_format.h"
+#include "engine/io/logits_parser.h"
 #include "engine/stages/stage_support.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <vector>
 
@@ -20,9 +20,7 @@ DryStage::DryStage(Semantics semantics) : StageBase(semantics)
     declare({"breakers", ParameterKind::TokenList, 0, "single-token sequence breakers, ids separated by '/'"});
 }
 
-DryStage::DryStage(const DryStage& other) : StageBase(other), m_breakers(other.m_breakers)
-{
-}
+DryStage::DryStage(const DryStage& other) : StageBase(other), m_breakers(other.m_breakers) {}
 
 DryStage& DryStage::operator=(const DryStage& other)
 {
@@ -60,13 +58,10 @@ std::optional<std::string> DryStage::validate() const
     return std::nullopt;
 }
 
-bool DryStage::active() const
-{
-    return number("multiplier") != 0.0 && number("base") >= 1.0 && number("last-n") != 0;
-}
+bool DryStage::active() const { return number("multiplier") != 0.0 && number("base") >= 1.0 && number("last-n") != 0; }
 
 std::map<std::int32_t, std::size_t> DryStage::wholeHistoryLengths(const std::vector<std::int32_t>& h,
-                                                                 std::size_t allowed)
+                                                                  std::size_t allowed)
 {
     std::map<std::int32_t, std::size_t> longest;
     const auto& seen = m_automaton.text();
@@ -84,9 +79,8 @@ std::map<std::int32_t, std::size_t> DryStage::wholeHistoryLengths(const std::vec
     if (limit < allowed)
         return longest;
     // (2, 3) For each token, the longest suffix of the history that it followed before, capped.
-    m_automaton.longestExtensions(allowed, [&](std::int32_t token, std::size_t length) {
-        longest[token] = std::min(length, limit);
-    });
+    m_automaton.longestExtensions(
+        allowed, [&](std::int32_t token, std::size_t length) { longest[token] = std::min(length, limit); });
     return longest;
 }
 
@@ -154,7 +148,8 @@ void DryStage::apply(CandidateArray& candidates, SamplerContext& context)
             exponent = maxExponent;
         if (detail::masked(t))
             continue;
-        t.logit = detail::saturated(t.logit - detail::saturated(multiplier * std::pow(base, static_cast<double>(exponent))));
+        t.logit =
+            detail::saturated(t.logit - detail::saturated(multiplier * std::pow(base, static_cast<double>(exponent))));
         context.noteAdjusted(t.id, t.logit);
     }
     candidates.setSorted(false);

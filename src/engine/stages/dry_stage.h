@@ -3,8 +3,8 @@
 // Sequence breakers (token ids here: LogitLab has no tokenizer to expand strings) cap the length.
 #pragma once
 
-#include "engine/stages/sampler_stage.h"
 #include "engine/models/suffix_automaton.h"
+#include "engine/stages/sampler_stage.h"
 
 #include <cstddef>
 #include <map>

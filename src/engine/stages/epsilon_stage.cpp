@@ -1,7 +1,7 @@
 #include "engine/stages/epsilon_stage.h"
 
-#include "engine/kernels/float32_arithmetic.h"
 #include "engine/core/number_format.h"
+#include "engine/kernels/float32_arithmetic.h"
 #include "engine/stages/stage_support.h"
 
 #include <algorithm>
@@ -23,8 +23,8 @@ std::optional<std::string> validateCutoffStage(const SamplerStage& stage, const 
     if (!(e >= 0.0 && e < 1.0))
         return stage.name() + ": epsilon: hf requires " + hfName + " in (0, 1), got " + formatDouble(e);
     if (stage.number("min-keep") < 1)
-        return stage.name() + ": min-keep: hf requires min_tokens_to_keep >= 1, got "
-            + formatDouble(stage.number("min-keep"));
+        return stage.name() + ": min-keep: hf requires min_tokens_to_keep >= 1, got " +
+               formatDouble(stage.number("min-keep"));
     return std::nullopt;
 }
 
@@ -52,10 +52,7 @@ void removeBelow(CandidateArray& candidates, double cutoff, std::size_t minKeep,
     detail::removeExceptTop(candidates, std::move(remove), 0);
 }
 
-std::optional<std::string> EpsilonStage::validate() const
-{
-    return validateCutoffStage(*this, "epsilon_cutoff");
-}
+std::optional<std::string> EpsilonStage::validate() const { return validateCutoffStage(*this, "epsilon_cutoff"); }
 
 void EpsilonStage::apply(CandidateArray& candidates, SamplerContext& context)
 {

@@ -1,7 +1,7 @@
 #include "engine/stages/eta_stage.h"
 
-#include "engine/stages/epsilon_stage.h"
 #include "engine/kernels/float32_arithmetic.h"
+#include "engine/stages/epsilon_stage.h"
 #include "engine/stages/stage_support.h"
 
 #include <algorithm>
@@ -16,10 +16,7 @@ EtaStage::EtaStage(Semantics semantics) : StageBase(semantics)
     declare({"min-keep", ParameterKind::Integer, 1, "hf: >= 1"});
 }
 
-std::optional<std::string> EtaStage::validate() const
-{
-    return validateCutoffStage(*this, "eta_cutoff");
-}
+std::optional<std::string> EtaStage::validate() const { return validateCutoffStage(*this, "eta_cutoff"); }
 
 void EtaStage::apply(CandidateArray& candidates, SamplerContext& context)
 {
@@ -39,7 +36,8 @@ void EtaStage::apply(CandidateArray& candidates, SamplerContext& context)
         detail::torchSoftmax(candidates);
         float plogp = 0.0f;
         for (std::size_t i = 0; i < logits.size(); ++i)
-            plogp += std::max(logits[i] - logSumExp, std::numeric_limits<float>::lowest()) * static_cast<float>(candidates[i].p);
+            plogp += std::max(logits[i] - logSumExp, std::numeric_limits<float>::lowest()) *
+                     static_cast<float>(candidates[i].p);
         const auto epsilon = static_cast<float>(number("epsilon"));
         const float eta = std::min(epsilon, std::sqrt(epsilon) * std::exp(plogp));  // exp(-H), H = -plogp
         removeBelow(candidates, eta, minKeep, 0.0, context, name());

@@ -28,8 +28,8 @@ std::optional<std::string> LogitBiasStage::checkVocabulary(std::size_t vocabSize
 {
     for (const auto& [id, value] : m_bias)
         if (static_cast<std::size_t>(id) >= vocabSize)
-            return problem("bias", "token id " + std::to_string(id) + " is outside the vocabulary of "
-                                       + std::to_string(vocabSize));
+            return problem("bias", "token id " + std::to_string(id) + " is outside the vocabulary of " +
+                                       std::to_string(vocabSize));
     return std::nullopt;
 }
 

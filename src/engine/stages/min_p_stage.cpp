@@ -1,7 +1,7 @@
 #include "engine/stages/min_p_stage.h"
 
-#include "engine/kernels/float32_arithmetic.h"
 #include "engine/core/number_format.h"
+#include "engine/kernels/float32_arithmetic.h"
 #include "engine/stages/stage_support.h"
 
 #include <algorithm>

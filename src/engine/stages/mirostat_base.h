@@ -36,7 +36,8 @@ public:
         const double p = final[index].p;
         // Kept finite so that tau or eta near DBL_MAX cannot turn mu into inf - inf = NaN.
         if (p > 0.0)
-            m_mu = detail::saturated(m_mu - detail::saturated(this->number("eta") * (-std::log2(p) - this->number("tau"))));
+            m_mu = detail::saturated(m_mu -
+                                     detail::saturated(this->number("eta") * (-std::log2(p) - this->number("tau"))));
     }
 
     void reset() override { m_mu = detail::saturated(2.0 * this->number("tau")); }

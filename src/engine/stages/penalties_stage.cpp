@@ -51,8 +51,8 @@ std::optional<std::string> PenaltiesStage::validate() const
 
 bool PenaltiesStage::active() const
 {
-    return number("last-n") != 0
-        && (number("repeat") != 1.0 || number("frequency") != 0.0 || number("presence") != 0.0);
+    return number("last-n") != 0 &&
+           (number("repeat") != 1.0 || number("frequency") != 0.0 || number("presence") != 0.0);
 }
 
 void PenaltiesStage::apply(CandidateArray& candidates, SamplerContext& context)

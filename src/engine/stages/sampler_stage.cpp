@@ -1,13 +1,13 @@
 #include "engine/stages/sampler_stage.h"
 
-#include "engine/io/logits_parser.h"
 #include "engine/core/number_format.h"
+#include "engine/io/logits_parser.h"
 #include "engine/stages/stage_support.h"
 
-#include <cmath>
-#include <stdexcept>
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace logitlab::engine {
 
@@ -79,10 +79,7 @@ const Parameter* SamplerStage::findParameter(std::string_view name) const
     return nullptr;
 }
 
-Parameter* SamplerStage::mutableParameter(std::string_view name)
-{
-    return const_cast<Parameter*>(findParameter(name));
-}
+Parameter* SamplerStage::mutableParameter(std::string_view name) { return const_cast<Parameter*>(findParameter(name)); }
 
 std::string SamplerStage::problem(std::string_view parameter, const std::string& message) const
 {
@@ -114,8 +111,8 @@ std::optional<std::string> SamplerStage::setNumber(std::string_view name, double
         return this->name() + ": unknown parameter '" + std::string(name) + "'";
     if (std::isnan(value))
         return problem(name, "NaN is not allowed");
-    if (p->spec.kind == ParameterKind::Integer
-        && (!std::isfinite(value) || value != std::floor(value) || std::fabs(value) > 2147483647.0))
+    if (p->spec.kind == ParameterKind::Integer &&
+        (!std::isfinite(value) || value != std::floor(value) || std::fabs(value) > 2147483647.0))
         return problem(name, "must be a whole number, got " + formatDouble(value));
     if (p->spec.kind != ParameterKind::Real && p->spec.kind != ParameterKind::Integer)
         return problem(name, "takes a list, not a number");

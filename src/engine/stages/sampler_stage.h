@@ -3,9 +3,9 @@
 // A stage is built for one semantics preset, whose rules (boundaries, ties, validation) it follows.
 #pragma once
 
+#include "engine/rng/rng.h"
 #include "engine/sampler/arithmetic.h"
 #include "engine/sampler/candidate_array.h"
-#include "engine/rng/rng.h"
 #include "engine/sampler/sampler_context.h"
 #include "engine/sampler/semantics.h"
 
@@ -25,10 +25,10 @@ enum class ParameterKind {
 };
 
 struct ParameterSpec {
-    std::string name;          // e.g. "k", "min-keep"
+    std::string name;  // e.g. "k", "min-keep"
     ParameterKind kind = ParameterKind::Real;
     double defaultValue = 0.0;  // Real and Integer
-    std::string range;         // the documented range, in words
+    std::string range;          // the documented range, in words
 };
 
 struct Parameter {
@@ -84,10 +84,7 @@ protected:
     std::string problem(std::string_view parameter, const std::string& message) const;
     virtual void parametersChanged() {}
     // The stage computes as its library does (float32); the lesson has only its own arithmetic.
-    bool libraryArithmetic() const
-    {
-        return m_arithmetic == Arithmetic::Library && m_semantics != Semantics::Lesson;
-    }
+    bool libraryArithmetic() const { return m_arithmetic == Arithmetic::Library && m_semantics != Semantics::Lesson; }
 
 private:
     Parameter* mutableParameter(std::string_view name);

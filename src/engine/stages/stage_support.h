@@ -29,10 +29,7 @@ inline double saturated(double logit)
     return logit > kMax ? kMax : (logit < -kMax ? -kMax : logit);
 }
 
-inline bool masked(const TokenData& t)
-{
-    return t.logit == kNegInf;
-}
+inline bool masked(const TokenData& t) { return t.logit == kNegInf; }
 
 // Shannon entropy in nats of the current p, with 0 * ln 0 taken as its limit 0.
 inline double entropy(const CandidateArray& a)

@@ -1,7 +1,7 @@
 #include "engine/stages/temperature_stage.h"
 
-#include "engine/kernels/float32_arithmetic.h"
 #include "engine/core/number_format.h"
+#include "engine/kernels/float32_arithmetic.h"
 #include "engine/kernels/softmax_kernel.h"
 #include "engine/stages/stage_support.h"
 
@@ -29,7 +29,8 @@ std::optional<std::string> TemperatureStage::validate() const
     case Semantics::Hf:
         if (t <= 0.0)
             return problem("t", "hf requires a temperature > 0 (greedy decoding is do_sample=False: use the "
-                                "greedy stage), got " + formatDouble(t));
+                                "greedy stage), got " +
+                                    formatDouble(t));
         break;
     case Semantics::Vllm:
         if (t < 0.0)
@@ -53,8 +54,8 @@ bool divisionOverflows(const CandidateArray& candidates, const SamplerContext& c
     if (candidates.empty() || !(t > 0.0))
         return false;
     // A second temperature can also underflow the product of the two that p_raw divides by.
-    return detail::scaledMaxOverflows(candidates[candidates.argmax()].logit, t)
-        || (context.temperatureScale > 0.0 && context.temperatureScale * t == 0.0);
+    return detail::scaledMaxOverflows(candidates[candidates.argmax()].logit, t) ||
+           (context.temperatureScale > 0.0 && context.temperatureScale * t == 0.0);
 }
 
 void divideLogits(CandidateArray& candidates, SamplerContext& context, double t)

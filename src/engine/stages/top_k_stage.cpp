@@ -15,10 +15,7 @@ namespace logitlab::engine {
 namespace {
 
 // Descending logit, lower id first: the deterministic order for exact-k cuts.
-bool better(const TokenData& a, const TokenData& b)
-{
-    return a.logit > b.logit || (a.logit == b.logit && a.id < b.id);
-}
+bool better(const TokenData& a, const TokenData& b) { return a.logit > b.logit || (a.logit == b.logit && a.id < b.id); }
 
 // The scan's fast part: from `i`, skips whole blocks in which no value beats `worst` (one SIMD
 // compare per 4 floats or 2 doubles, one branch per block) and returns where a block that may
@@ -125,10 +122,7 @@ std::optional<std::string> TopKStage::validate() const
     return checkMinKeep();
 }
 
-bool TopKStage::active() const
-{
-    return number("k") > 0;
-}
+bool TopKStage::active() const { return number("k") > 0; }
 
 bool TopKStage::canSelectFromLogits(std::size_t n) const
 {
@@ -158,8 +152,8 @@ void TopKStage::apply(CandidateArray& candidates, SamplerContext& context)
         candidates.softmax();
         std::stable_sort(data.begin(), data.end(), [](const TokenData& a, const TokenData& b) { return a.p > b.p; });
         for (std::size_t i = 0; context.cutNotes && i < data.size(); ++i)
-            context.noteCut({name(), data[i].id, data[i].logit, static_cast<double>(i + 1), static_cast<double>(k),
-                             "rank", i < k});
+            context.noteCut(
+                {name(), data[i].id, data[i].logit, static_cast<double>(i + 1), static_cast<double>(k), "rank", i < k});
         candidates.truncate(k);
         candidates.setSorted(true);
         return;

@@ -1,7 +1,7 @@
 #include "engine/stages/top_p_stage.h"
 
-#include "engine/kernels/float32_arithmetic.h"
 #include "engine/core/number_format.h"
+#include "engine/kernels/float32_arithmetic.h"
 #include "engine/stages/stage_support.h"
 
 #include <algorithm>
@@ -55,7 +55,8 @@ void TopPStage::apply(CandidateArray& candidates, SamplerContext& context)
         // Probabilities as the lesson has them: after its top-k they are not renormalised.
         if (!candidates.sorted()) {
             candidates.softmax();
-            std::stable_sort(data.begin(), data.end(), [](const TokenData& a, const TokenData& b) { return a.p > b.p; });
+            std::stable_sort(data.begin(), data.end(),
+                             [](const TokenData& a, const TokenData& b) { return a.p > b.p; });
             candidates.setSorted(true);
         }
         double cumulative = 0.0;
@@ -164,8 +165,7 @@ void TopPStage::applyLibrary(CandidateArray& candidates, SamplerContext& context
     // 1 - top_p in Python (double) and the comparison rounds it to float; vLLM holds top_p in a
     // float32 tensor and subtracts in float32 (1 - 0.8f = 0.199999988, below 0.2).
     const double p = number("p");
-    const float threshold = semantics() == Semantics::Vllm ? 1.0f - static_cast<float>(p)
-                                                           : static_cast<float>(1.0 - p);
+    const float threshold = semantics() == Semantics::Vllm ? 1.0f - static_cast<float>(p) : static_cast<float>(1.0 - p);
     auto order = detail::orderByLogit(candidates);  // descending, ties lower id first
     std::reverse(order.begin(), order.end());       // ascending: among ties the higher id is removed first
     std::vector<float> sortedLogits(order.size());

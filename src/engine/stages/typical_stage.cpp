@@ -1,7 +1,7 @@
 #include "engine/stages/typical_stage.h"
 
-#include "engine/kernels/float32_arithmetic.h"
 #include "engine/core/number_format.h"
+#include "engine/kernels/float32_arithmetic.h"
 #include "engine/stages/stage_support.h"
 
 #include <algorithm>
@@ -62,7 +62,8 @@ void TypicalStage::apply(CandidateArray& candidates, SamplerContext& context)
     std::vector<std::size_t> order(data.size());
     for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&score](std::size_t a, std::size_t b) { return score[a] < score[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&score](std::size_t a, std::size_t b) { return score[a] < score[b]; });
     for (std::size_t start = 0; start < order.size();) {
         std::size_t end = start + 1;
         while (end < order.size() && score[order[end]] <= score[order[start]] + detail::kBoundaryTolerance)
@@ -85,7 +86,8 @@ void TypicalStage::apply(CandidateArray& candidates, SamplerContext& context)
             double total = 0.0;
             for (std::size_t r = 0; r < order.size(); ++r) {
                 total += data[order[r]].p;
-                context.noteCut({name(), data[order[r]].id, data[order[r]].logit, total, mass, "running total", r < count});
+                context.noteCut(
+                    {name(), data[order[r]].id, data[order[r]].logit, total, mass, "running total", r < count});
             }
         }
         std::vector<TokenData> kept(count);
@@ -116,8 +118,8 @@ void TypicalStage::apply(CandidateArray& candidates, SamplerContext& context)
         double total = 0.0;
         for (std::size_t r = 0; r < order.size(); ++r) {
             total += data[order[r]].p;
-            context.noteCut({name(), data[order[r]].id, data[order[r]].logit, total, mass, "running total",
-                             !remove[order[r]]});
+            context.noteCut(
+                {name(), data[order[r]].id, data[order[r]].logit, total, mass, "running total", !remove[order[r]]});
         }
     }
     detail::removeExceptTop(candidates, std::move(remove), 0);
@@ -133,7 +135,8 @@ void TypicalStage::applyLibrary(CandidateArray& candidates, SamplerContext& cont
         std::vector<std::size_t> order(score.size());
         for (std::size_t i = 0; i < order.size(); ++i)
             order[i] = i;
-        std::stable_sort(order.begin(), order.end(), [&score](std::size_t a, std::size_t b) { return score[a] < score[b]; });
+        std::stable_sort(order.begin(), order.end(),
+                         [&score](std::size_t a, std::size_t b) { return score[a] < score[b]; });
         return order;
     };
 
@@ -170,7 +173,8 @@ void TypicalStage::applyLibrary(CandidateArray& candidates, SamplerContext& cont
             float total = 0.0f;
             for (std::size_t r = 0; r < order.size(); ++r) {
                 total += static_cast<float>(data[order[r]].p);
-                context.noteCut({name(), data[order[r]].id, data[order[r]].logit, total, mass, "running total", r < count});
+                context.noteCut(
+                    {name(), data[order[r]].id, data[order[r]].logit, total, mass, "running total", r < count});
             }
         }
         std::vector<TokenData> kept(count);
@@ -213,8 +217,8 @@ void TypicalStage::applyLibrary(CandidateArray& candidates, SamplerContext& cont
     for (std::size_t r = 0; r < std::min(keep, order.size()); ++r)
         remove[order[r]] = false;
     for (std::size_t r = 0; r < order.size(); ++r)
-        context.noteCut({name(), data[order[r]].id, data[order[r]].logit, totals[r], mass, "running total",
-                         !remove[order[r]]});
+        context.noteCut(
+            {name(), data[order[r]].id, data[order[r]].logit, totals[r], mass, "running total", !remove[order[r]]});
     detail::removeExceptTop(candidates, std::move(remove), 0);
 }
 

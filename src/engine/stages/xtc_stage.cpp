@@ -9,7 +9,8 @@ namespace logitlab::engine {
 
 XtcStage::XtcStage(Semantics semantics) : StageBase(semantics), m_rng(Mulberry32(0))
 {
-    declare({"probability", ParameterKind::Real, 0.0, "lesson, llama.cpp: <= 0 is off, >= 1 always; not in hf or vllm"});
+    declare(
+        {"probability", ParameterKind::Real, 0.0, "lesson, llama.cpp: <= 0 is off, >= 1 always; not in hf or vllm"});
     declare({"threshold", ParameterKind::Real, 0.1, "lesson, llama.cpp: > 0.5 is off"});
     declareMinKeep(true, false);
 }

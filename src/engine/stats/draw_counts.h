@@ -2,8 +2,8 @@
 // Explorer's "Draw" compares these counts with N * p.
 #pragma once
 
-#include "engine/sampler/candidate.h"
 #include "engine/rng/rng.h"
+#include "engine/sampler/candidate.h"
 
 #include <cstdint>
 #include <functional>

@@ -75,9 +75,11 @@ double ExactSum::rounded(FloatFormat format) const
         return 0.0;
     // The leading 64 bits (from the top three digits), their weight, and whether anything below
     // them is non-zero.
-    const auto digit = [&digits](int i) { return i >= 0 ? static_cast<std::uint64_t>(digits[static_cast<std::size_t>(i)]) : 0u; };
-    const U128 window = (static_cast<U128>(digit(top)) << 64) |
-                                     (static_cast<U128>(digit(top - 1)) << 32) | digit(top - 2);
+    const auto digit = [&digits](int i) {
+        return i >= 0 ? static_cast<std::uint64_t>(digits[static_cast<std::size_t>(i)]) : 0u;
+    };
+    const U128 window =
+        (static_cast<U128>(digit(top)) << 64) | (static_cast<U128>(digit(top - 1)) << 32) | digit(top - 2);
     const int lead = 127 - (window >> 64 ? std::countl_zero(static_cast<std::uint64_t>(window >> 64))
                                          : 64 + std::countl_zero(static_cast<std::uint64_t>(window)));
     const int drop = lead - 63;  // bits of the window below the 64 kept

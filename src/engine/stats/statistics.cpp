@@ -1,7 +1,7 @@
 #include "engine/stats/statistics.h"
 
-#include <boost/math/distributions/chi_squared.hpp>
 #include <algorithm>
+#include <boost/math/distributions/chi_squared.hpp>
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -93,8 +93,8 @@ double smirnovSurvival(int n, double d)
         const double rest = 1.0 - d - jn;
         if (rest <= 0.0 && j < n)
             continue;
-        const double logTerm = std::lgamma(nn + 1.0) - std::lgamma(j + 1.0) - std::lgamma(nn - j + 1.0)
-                             + (j - 1) * std::log(d + jn) + (n - j > 0 ? (n - j) * std::log(rest) : 0.0);
+        const double logTerm = std::lgamma(nn + 1.0) - std::lgamma(j + 1.0) - std::lgamma(nn - j + 1.0) +
+                               (j - 1) * std::log(d + jn) + (n - j > 0 ? (n - j) * std::log(rest) : 0.0);
         sum += std::exp(logTerm);
     }
     return std::clamp(d * sum, 0.0, 1.0);
@@ -232,7 +232,8 @@ FitTest chiSquareTest(const std::vector<std::uint64_t>& observed, const std::vec
 
 FitTest gTest(const std::vector<std::uint64_t>& observed, const std::vector<double>& expected)
 {
-    const FitTest half = fitTest(observed, expected, [](double o, double e) { return o > 0 ? o * std::log(o / e) : 0.0; });
+    const FitTest half =
+        fitTest(observed, expected, [](double o, double e) { return o > 0 ? o * std::log(o / e) : 0.0; });
     if (std::isinf(half.statistic) || !half.tested)
         return half;
     FitTest test = half;
@@ -302,7 +303,8 @@ KsTest ksUniformTest(std::vector<double> values)
     const double n = static_cast<double>(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) {
         const double x = std::clamp(values[i], 0.0, 1.0);
-        test.statistic = std::max({test.statistic, (static_cast<double>(i) + 1.0) / n - x, x - static_cast<double>(i) / n});
+        test.statistic =
+            std::max({test.statistic, (static_cast<double>(i) + 1.0) / n - x, x - static_cast<double>(i) / n});
     }
     test.pValue = kolmogorovSurvivalExact(static_cast<int>(values.size()), test.statistic, &test.method);
     return test;

@@ -40,7 +40,7 @@ std::vector<std::size_t> poolSmallBins(const std::vector<double>& expected, std:
 struct KsTest {
     double statistic = 0.0;  // D: largest gap between the empirical and the uniform CDF
     double pValue = 1.0;
-    bool tested = false;     // false without values (pValue is then 1 and means nothing)
+    bool tested = false;  // false without values (pValue is then 1 and means nothing)
     // How pValue was computed: kolmogorovMethodName() of the region (D, n) falls in.
     std::string method;
 };

@@ -20,4 +20,4 @@ Interval wilsonInterval(std::uint64_t successes, std::uint64_t trials, double z)
     return {low, high};
 }
 
-} // namespace logitlab::engine
+}  // namespace logitlab::engine

@@ -14,4 +14,4 @@ struct Interval {
 // z = 1.959963984540054 gives the two-sided 95% interval. trials == 0 gives [0, 1].
 Interval wilsonInterval(std::uint64_t successes, std::uint64_t trials, double z = 1.959963984540054);
 
-} // namespace logitlab::engine
+}  // namespace logitlab::engine

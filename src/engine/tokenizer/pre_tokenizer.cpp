@@ -139,7 +139,8 @@ void splitGpt2(const CodePoints& cps, Span span, std::vector<Span>& out)
 }
 
 // Llama 3 (maxDigits 3) and Qwen2 (maxDigits 1):
-// (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,maxDigits}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+// (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,maxDigits}|
+// ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
 void splitLlama3(const CodePoints& cps, Span span, std::size_t maxDigits, std::vector<Span>& out)
 {
     const auto [begin, end] = span;
@@ -235,7 +236,14 @@ void splitAsciiDigitTriples(const CodePoints& cps, Span span, std::vector<Span>&
 bool isPunctuationOrAsciiMath(std::uint32_t cp)
 {
     switch (cp) {
-    case '$': case '+': case '<': case '=': case '>': case '^': case '~': case '|':
+    case '$':
+    case '+':
+    case '<':
+    case '=':
+    case '>':
+    case '^':
+    case '~':
+    case '|':
         return true;
     default:
         return unicodeCategory(cp) == UnicodeCategory::Punctuation;
@@ -295,11 +303,14 @@ std::vector<std::string> preTokenize(std::string_view text, PreTokenizerKind kin
     case PreTokenizerKind::Llama3:
     case PreTokenizerKind::Qwen2: {
         const std::size_t digits = kind == PreTokenizerKind::Llama3 ? 3 : 1;
-        spans = apply(cps, spans, [digits](const CodePoints& c, Span s, std::vector<Span>& o) { splitLlama3(c, s, digits, o); });
+        spans = apply(cps, spans,
+                      [digits](const CodePoints& c, Span s, std::vector<Span>& o) { splitLlama3(c, s, digits, o); });
         break;
     }
     case PreTokenizerKind::Smollm:
-        spans = apply(cps, spans, [](const CodePoints& c, Span s, std::vector<Span>& o) { splitMatches(c, s, false, isNumber, o); });
+        spans = apply(cps, spans, [](const CodePoints& c, Span s, std::vector<Span>& o) {
+            splitMatches(c, s, false, isNumber, o);
+        });
         spans = apply(cps, spans, gpt2);
         break;
     case PreTokenizerKind::Default:
@@ -307,7 +318,8 @@ std::vector<std::string> preTokenize(std::string_view text, PreTokenizerKind kin
             splitMatches(c, s, true, isPunctuationOrAsciiMath, o);
         });
         spans = apply(cps, spans, gpt2);
-        spans = apply(cps, spans, [](const CodePoints& c, Span s, std::vector<Span>& o) { splitMatches(c, s, true, isNumber, o); });
+        spans = apply(cps, spans,
+                      [](const CodePoints& c, Span s, std::vector<Span>& o) { splitMatches(c, s, true, isNumber, o); });
         spans = apply(cps, spans, splitAsciiDigitTriples);
         break;
     }

@@ -14,7 +14,8 @@ namespace logitlab::engine::tokenizer {
 enum class PreTokenizerKind {
     Default,  // llama.cpp's fallback: punctuation runs, then GPT-2, then number runs, then 3 ASCII digits
     Gpt2,     // 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
-    Llama3,   // (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+    Llama3,   // (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|
+              // ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
     Qwen2,    // as Llama3 with \p{N} (one digit a piece)
     Smollm,   // \p{N} first (one digit a piece), then GPT-2 on the rest
 };

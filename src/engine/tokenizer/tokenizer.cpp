@@ -16,12 +16,42 @@ const std::string kSpmSpace = "\xE2\x96\x81";  // U+2581, SentencePiece's visibl
 // Token strings llama.cpp treats as end of generation (and so as control tokens) whatever the
 // file says: its EOG list and its fill-in-the-middle pad, repo and file-separator tokens.
 constexpr std::string_view kEogTexts[] = {
-    "<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>", "<|flush|>", "<|calls|>",
-    "<end_of_turn>", "<|endoftext|>", "</s>", "<|eom_id|>", "<EOT>", "_<EOT>", "[EOT]", "[EOS]",
-    "<|end_of_text|>", "<end_of_utterance>", "<eos>", "<turn|>", "<|tool_response>",
-    "<\xEF\xBD\x9C" "end\xE2\x96\x81" "of\xE2\x96\x81" "sentence\xEF\xBD\x9C>", "[e~[",
-    "<|fim_pad|>", "<fim-pad>", "<fim_pad>", "<PAD>", "[PAD]",
-    "<|fim_repo|>", "<|repo_name|>", "<fim-repo>", "<REPO>", "<reponame>", "<|file_sep|>",
+    "<|eot_id|>",
+    "<|im_end|>",
+    "<|end|>",
+    "<|return|>",
+    "<|call|>",
+    "<|flush|>",
+    "<|calls|>",
+    "<end_of_turn>",
+    "<|endoftext|>",
+    "</s>",
+    "<|eom_id|>",
+    "<EOT>",
+    "_<EOT>",
+    "[EOT]",
+    "[EOS]",
+    "<|end_of_text|>",
+    "<end_of_utterance>",
+    "<eos>",
+    "<turn|>",
+    "<|tool_response>",
+    "<\xEF\xBD\x9C"
+    "end\xE2\x96\x81"
+    "of\xE2\x96\x81"
+    "sentence\xEF\xBD\x9C>",
+    "[e~[",
+    "<|fim_pad|>",
+    "<fim-pad>",
+    "<fim_pad>",
+    "<PAD>",
+    "[PAD]",
+    "<|fim_repo|>",
+    "<|repo_name|>",
+    "<fim-repo>",
+    "<REPO>",
+    "<reponame>",
+    "<|file_sep|>",
 };
 
 std::string replaceAll(std::string_view text, std::string_view from, std::string_view to)
@@ -54,13 +84,20 @@ std::string mergeKey(std::string_view left, std::string_view right)
 std::uint8_t attrOfType(std::int32_t type)
 {
     switch (type) {
-    case 1: return 1 << 2;  // normal
-    case 2: return 1 << 0;  // unknown
-    case 3: return 1 << 3;  // control
-    case 4: return 1 << 4;  // user defined
-    case 5: return 1 << 1;  // unused
-    case 6: return 1 << 5;  // byte
-    default: return 0;      // undefined: decodes to nothing, like llama.cpp
+    case 1:
+        return 1 << 2;  // normal
+    case 2:
+        return 1 << 0;  // unknown
+    case 3:
+        return 1 << 3;  // control
+    case 4:
+        return 1 << 4;  // user defined
+    case 5:
+        return 1 << 1;  // unused
+    case 6:
+        return 1 << 5;  // byte
+    default:
+        return 0;  // undefined: decodes to nothing, like llama.cpp
     }
 }
 
@@ -94,8 +131,8 @@ std::string cleanSpaces(const std::string& in)
         const char x = b[i];
         if (x == '\'' && i > 0 && b[i - 1] == ' ' && i + 1 < b.size()) {
             const char x1 = b[i + 1];
-            const bool twoLetters = i + 2 < b.size()
-                && ((x1 == 'r' && b[i + 2] == 'e') || (x1 == 'v' && b[i + 2] == 'e'));
+            const bool twoLetters =
+                i + 2 < b.size() && ((x1 == 'r' && b[i + 2] == 'e') || (x1 == 'v' && b[i + 2] == 'e'));
             if (x1 == 's' || x1 == 'm' || twoLetters) {
                 c.pop_back();  // " 's" " 'm" " 're" " 've"
             }
@@ -139,10 +176,12 @@ Result<Tokenizer> Tokenizer::create(TokenizerVocabulary v)
         return Error{"the vocabulary has too many tokens"};
     }
     if (!v.scores.empty() && v.scores.size() != n) {
-        return Error{"the vocabulary has " + std::to_string(n) + " tokens but " + std::to_string(v.scores.size()) + " scores"};
+        return Error{"the vocabulary has " + std::to_string(n) + " tokens but " + std::to_string(v.scores.size()) +
+                     " scores"};
     }
     if (!v.types.empty() && v.types.size() != n) {
-        return Error{"the vocabulary has " + std::to_string(n) + " tokens but " + std::to_string(v.types.size()) + " token types"};
+        return Error{"the vocabulary has " + std::to_string(n) + " tokens but " + std::to_string(v.types.size()) +
+                     " token types"};
     }
 
     t.m_tokens = std::move(v.tokens);
@@ -159,7 +198,8 @@ Result<Tokenizer> Tokenizer::create(TokenizerVocabulary v)
         }
         const auto [it, inserted] = t.m_ids.emplace(text, static_cast<std::int32_t>(i));
         if (!inserted) {
-            return Error{"token " + std::to_string(i) + " ('" + text + "') repeats token " + std::to_string(it->second)};
+            return Error{"token " + std::to_string(i) + " ('" + text + "') repeats token " +
+                         std::to_string(it->second)};
         }
     }
 
@@ -185,8 +225,8 @@ Result<Tokenizer> Tokenizer::create(TokenizerVocabulary v)
     // gpt2: BOS = EOS = 11), dropped when out of range; ids the file gives must be in range.
     const auto checkId = [&](std::int32_t id, const char* what) -> std::optional<Error> {
         if (id >= 0 && static_cast<std::size_t>(id) >= n) {
-            return Error{std::string(what) + " token id " + std::to_string(id) + " is out of range (the vocabulary has "
-                         + std::to_string(n) + " tokens)"};
+            return Error{std::string(what) + " token id " + std::to_string(id) +
+                         " is out of range (the vocabulary has " + std::to_string(n) + " tokens)"};
         }
         return std::nullopt;
     };
@@ -256,10 +296,7 @@ std::int32_t Tokenizer::tokenId(std::string_view text) const
     return it == m_ids.end() ? -1 : it->second;
 }
 
-bool Tokenizer::isEog(std::int32_t id) const
-{
-    return std::binary_search(m_eog.begin(), m_eog.end(), id);
-}
+bool Tokenizer::isEog(std::int32_t id) const { return std::binary_search(m_eog.begin(), m_eog.end(), id); }
 
 bool Tokenizer::isControl(std::int32_t id) const
 {
@@ -557,8 +594,8 @@ std::string Tokenizer::makePiece(std::size_t id) const
     }
     if (attr & Byte) {
         unsigned value = 0;
-        if (text.size() == 6 && text.starts_with("<0x") && text.back() == '>'
-            && std::sscanf(text.c_str() + 3, "%2x", &value) == 1) {
+        if (text.size() == 6 && text.starts_with("<0x") && text.back() == '>' &&
+            std::sscanf(text.c_str() + 3, "%2x", &value) == 1) {
             return std::string(1, static_cast<char>(value));
         }
         return text;

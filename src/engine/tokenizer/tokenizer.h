@@ -59,7 +59,7 @@ public:
     std::int32_t bos() const { return m_bos; }  // -1 when there is none
     std::int32_t eos() const { return m_eos; }
     bool addsBos() const { return m_addBos; }
-    bool isEog(std::int32_t id) const;      // end of generation: EOS, EOT-like tokens (llama.cpp's list)
+    bool isEog(std::int32_t id) const;  // end of generation: EOS, EOT-like tokens (llama.cpp's list)
     bool isControl(std::int32_t id) const;
     bool cleansSpaces() const { return m_cleanSpaces; }
     bool isSentencePiece() const { return m_spm; }
@@ -75,8 +75,8 @@ private:
     };
 
     struct Fragment {
-        std::int32_t token;       // -1: text
-        std::size_t begin = 0;    // the text, in the input
+        std::int32_t token;     // -1: text
+        std::size_t begin = 0;  // the text, in the input
         std::size_t length = 0;
     };
 
@@ -102,7 +102,7 @@ private:
     std::vector<float> m_scores;
     std::vector<std::uint8_t> m_attrs;
     StringMap m_ids;
-    StringMap m_mergeRanks;  // "left\0right" -> rank
+    StringMap m_mergeRanks;                // "left\0right" -> rank
     std::vector<std::int32_t> m_specials;  // control, user-defined and unknown tokens, longest first
     std::vector<std::int32_t> m_eog;       // sorted
     std::int32_t m_bos = -1;

@@ -27,7 +27,9 @@ ByteTables makeByteTables()
 {
     ByteTables t;
     t.charToByte.fill(-1);
-    const auto printable = [](int b) { return (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF); };
+    const auto printable = [](int b) {
+        return (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
+    };
     int next = 256;
     for (int b = 0; b < 256; ++b) {
         const int cp = printable(b) ? b : next++;
@@ -101,8 +103,8 @@ std::vector<std::uint32_t> codePointsFromUtf8(std::string_view text)
             out.push_back(((b & 0x0F) << 12) | ((byte(i + 1) & 0x3F) << 6) | (byte(i + 2) & 0x3F));
             i += 3;
         } else if ((b & 0xF8) == 0xF0 && continuation(i + 1) && continuation(i + 2) && continuation(i + 3)) {
-            out.push_back(((b & 0x07) << 18) | ((byte(i + 1) & 0x3F) << 12) | ((byte(i + 2) & 0x3F) << 6)
-                          | (byte(i + 3) & 0x3F));
+            out.push_back(((b & 0x07) << 18) | ((byte(i + 1) & 0x3F) << 12) | ((byte(i + 2) & 0x3F) << 6) |
+                          (byte(i + 3) & 0x3F));
             i += 4;
         } else {
             out.push_back(0xFFFD);
@@ -132,10 +134,7 @@ void appendUtf8(std::string& out, std::uint32_t cp)
     }
 }
 
-const std::string& byteToBpeChar(std::uint8_t byte)
-{
-    return byteTables().byteToChar[byte];
-}
+const std::string& byteToBpeChar(std::uint8_t byte) { return byteTables().byteToChar[byte]; }
 
 std::optional<std::uint8_t> bpeCharToByte(std::uint32_t codePoint)
 {

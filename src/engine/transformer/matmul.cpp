@@ -1,7 +1,7 @@
 #include "engine/transformer/matmul.h"
 
-#include "engine/kernels/cpu_features.h"
 #include "engine/gguf/gguf_file.h"
+#include "engine/kernels/cpu_features.h"
 
 #include <algorithm>
 #include <cmath>
@@ -72,15 +72,15 @@ float q8DotScalar(const std::byte* row, const float* x, std::int64_t b0, std::in
 __attribute__((target("avx2,fma"))) inline float hsum8(__m256 v)
 {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));  // l_i + l_{i+4}
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));     // (l0+l4)+(l2+l6), (l1+l5)+(l3+l7)
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));      // the two added
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));                                         // (l0+l4)+(l2+l6), (l1+l5)+(l3+l7)
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));                                          // the two added
     return _mm_cvtss_f32(s);
 }
 
 // R rows of W (stride ws) against T states (stride xs) over columns [k0, k1): out[r * T + t].
 template <int R, int T>
-__attribute__((target("avx2,fma"))) void f32TileAvx2(const float* w, std::int64_t ws, const float* x,
-                                                     std::int64_t xs, std::int64_t k0, std::int64_t k1, float* out)
+__attribute__((target("avx2,fma"))) void f32TileAvx2(const float* w, std::int64_t ws, const float* x, std::int64_t xs,
+                                                     std::int64_t k0, std::int64_t k1, float* out)
 {
     __m256 acc[R][T];
 #pragma GCC unroll 16
@@ -122,7 +122,7 @@ __attribute__((target("avx2,fma"))) inline __m256 widen(const std::byte* p)
 // R rows of Q8_0 blocks [b0, b1) against one state: out[r].
 template <int R>
 __attribute__((target("avx2,fma,f16c"))) void q8TileAvx2(const std::byte* w, std::size_t rowBytes, const float* x,
-                                                          std::int64_t b0, std::int64_t b1, float* out)
+                                                         std::int64_t b0, std::int64_t b1, float* out)
 {
     __m256 acc[R];
 #pragma GCC unroll 16
@@ -200,10 +200,7 @@ __attribute__((target("avx2,fma"))) void weightedSumAvx2(const float* rows, std:
 }
 #endif
 
-inline void store(float* y, int slice, float value)
-{
-    *y = slice == 0 ? value : *y + value;
-}
+inline void store(float* y, int slice, float value) { *y = slice == 0 ? value : *y + value; }
 
 // `rows` float rows (stride ws) for output rows [rowOffset, rowOffset + rows) of the task.
 void f32Rows(const float* w, std::int64_t ws, std::int64_t rows, std::int64_t rowOffset, const MatmulTask& task,
@@ -314,10 +311,7 @@ KernelPath bestKernelPath()
 #endif
 }
 
-std::string kernelPathName(KernelPath path)
-{
-    return path == KernelPath::Avx2 ? "avx2" : "scalar";
-}
+std::string kernelPathName(KernelPath path) { return path == KernelPath::Avx2 ? "avx2" : "scalar"; }
 
 void dequantize(GgmlType type, const std::byte* src, float* out, std::int64_t count)
 {
@@ -370,8 +364,8 @@ void axpyF32(float alpha, const float* x, float* y, std::int64_t n, KernelPath p
         y[k] += alpha * x[k];
 }
 
-void weightedSumF32(const float* rows, std::int64_t stride, std::int64_t count, const float* weights,
-                    std::int64_t n, float* out, KernelPath path)
+void weightedSumF32(const float* rows, std::int64_t stride, std::int64_t count, const float* weights, std::int64_t n,
+                    float* out, KernelPath path)
 {
 #ifdef LOGITLAB_TRANSFORMER_X86
     if (path == KernelPath::Avx2) {
@@ -424,8 +418,7 @@ void matmul(ThreadPool& pool, std::span<const MatmulTask> tasks, std::int64_t ba
     std::int64_t totalRows = 0;
     for (const MatmulTask& task : tasks)
         totalRows += task.w->rows;
-    const std::int64_t unitRows =
-        std::max<std::int64_t>(1, totalRows / (kTileRows * 32 * pool.threads())) * kTileRows;
+    const std::int64_t unitRows = std::max<std::int64_t>(1, totalRows / (kTileRows * 32 * pool.threads())) * kTileRows;
     std::int64_t units = 0;
     for (const MatmulTask& task : tasks)
         units += (task.w->rows + unitRows - 1) / unitRows;

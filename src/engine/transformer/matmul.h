@@ -98,7 +98,7 @@ void axpyF32(float alpha, const float* x, float* y, std::int64_t n, KernelPath p
 // out[k] = sum over r < count of weights[r] rows[r * stride + k], for k < n: the same bits as
 // zeroing out, then axpyF32(weights[r], rows + r * stride, out, n) for r in order, with the
 // sums kept in registers across the rows.
-void weightedSumF32(const float* rows, std::int64_t stride, std::int64_t count, const float* weights,
-                    std::int64_t n, float* out, KernelPath path);
+void weightedSumF32(const float* rows, std::int64_t stride, std::int64_t count, const float* weights, std::int64_t n,
+                    float* out, KernelPath path);
 
 }  // namespace logitlab::engine::transformer

@@ -9,9 +9,12 @@ namespace logitlab::engine::transformer {
 std::string architectureName(Architecture arch)
 {
     switch (arch) {
-    case Architecture::Llama: return "llama";
-    case Architecture::Qwen2: return "qwen2";
-    case Architecture::Gpt2: return "gpt2";
+    case Architecture::Llama:
+        return "llama";
+    case Architecture::Qwen2:
+        return "qwen2";
+    case Architecture::Gpt2:
+        return "gpt2";
     }
     return "?";
 }
@@ -19,9 +22,12 @@ std::string architectureName(Architecture arch)
 RopeOrdering ModelConfig::rope() const
 {
     switch (arch) {
-    case Architecture::Llama: return RopeOrdering::Normal;
-    case Architecture::Qwen2: return RopeOrdering::Neox;
-    case Architecture::Gpt2: return RopeOrdering::None;
+    case Architecture::Llama:
+        return RopeOrdering::Normal;
+    case Architecture::Qwen2:
+        return RopeOrdering::Neox;
+    case Architecture::Gpt2:
+        return RopeOrdering::None;
     }
     return RopeOrdering::None;
 }
@@ -42,8 +48,7 @@ std::string ModelConfig::problem() const
     if (outside(headDim, kMaxDimension) || outside(qDim(), kMaxDimension))
         return "the head size " + std::to_string(headDim) + " is impossible";
     if (outside(feedForward, kMaxDimension))
-        return "feed_forward_length " + std::to_string(feedForward) + " is outside 1.." +
-               std::to_string(kMaxDimension);
+        return "feed_forward_length " + std::to_string(feedForward) + " is outside 1.." + std::to_string(kMaxDimension);
     if (outside(context, kMaxContext))
         return "context_length " + std::to_string(context) + " is outside 1.." + std::to_string(kMaxContext);
     if (outside(vocabulary, 1 << 24))

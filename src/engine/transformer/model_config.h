@@ -25,21 +25,21 @@ enum class RopeOrdering { None, Normal, Neox };
 
 struct ModelConfig {
     Architecture arch = Architecture::Llama;
-    std::int64_t embedding = 0;     // n_embd
-    std::int64_t layers = 0;        // block_count
-    std::int64_t heads = 0;         // attention.head_count
-    std::int64_t kvHeads = 0;       // attention.head_count_kv (heads when absent)
-    std::int64_t headDim = 0;       // attention.key_length, else embedding / heads
-    std::int64_t feedForward = 0;   // feed_forward_length
-    std::int64_t context = 0;       // context_length: the positions the model was trained on
-    std::int64_t vocabulary = 0;    // token_embd.weight's row count
-    std::int64_t ropeDims = 0;      // rope.dimension_count (headDim when absent); 0 for gpt2
-    double ropeBase = 10000.0;      // rope.freq_base
+    std::int64_t embedding = 0;    // n_embd
+    std::int64_t layers = 0;       // block_count
+    std::int64_t heads = 0;        // attention.head_count
+    std::int64_t kvHeads = 0;      // attention.head_count_kv (heads when absent)
+    std::int64_t headDim = 0;      // attention.key_length, else embedding / heads
+    std::int64_t feedForward = 0;  // feed_forward_length
+    std::int64_t context = 0;      // context_length: the positions the model was trained on
+    std::int64_t vocabulary = 0;   // token_embd.weight's row count
+    std::int64_t ropeDims = 0;     // rope.dimension_count (headDim when absent); 0 for gpt2
+    double ropeBase = 10000.0;     // rope.freq_base
     // Linear RoPE scaling: angles times 1 / rope.scaling.factor (or rope.scale_linear), as
     // llama.cpp applies it with rope.scaling.type absent, "none" or "linear". Other types (yarn,
     // longrope) are refused rather than run wrongly.
     double ropeScale = 1.0;
-    double normEpsilon = 1e-5;      // attention.layer_norm_rms_epsilon (gpt2: layer_norm_epsilon)
+    double normEpsilon = 1e-5;  // attention.layer_norm_rms_epsilon (gpt2: layer_norm_epsilon)
 
     RopeOrdering rope() const;
     std::int64_t qDim() const { return heads * headDim; }

@@ -37,8 +37,7 @@ public:
         WeightView w{t->type, t->data.data(), cols, rows};
         if (cols % static_cast<std::int64_t>(gguf::blockWeights(t->type)) != 0)
             fail("the tensor " + name + " (" + std::string(gguf::ggmlTypeName(t->type)) + ") has rows of " +
-                 std::to_string(cols) + " weights, not whole blocks of " +
-                 std::to_string(gguf::blockWeights(t->type)));
+                 std::to_string(cols) + " weights, not whole blocks of " + std::to_string(gguf::blockWeights(t->type)));
         else if (t->data.size() != w.rowBytes() * static_cast<std::size_t>(rows))
             fail("the tensor " + name + " holds " + std::to_string(t->data.size()) + " bytes, not the " +
                  std::to_string(w.rowBytes() * static_cast<std::size_t>(rows)) + " its shape and type take");

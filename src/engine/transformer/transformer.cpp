@@ -65,7 +65,7 @@ struct Transformer::Impl {
     std::int64_t context = 0;
     ThreadPool pool;
 
-    std::unique_ptr<float[]> keys;    // [layer][position][kv_heads x head_size]
+    std::unique_ptr<float[]> keys;  // [layer][position][kv_heads x head_size]
     std::unique_ptr<float[]> values;
     std::int64_t position = 0;
     std::vector<double> inverseFrequency;  // per rotated pair: base^(-2i/dims) / factor_i
@@ -73,10 +73,10 @@ struct Transformer::Impl {
     // Per batch: states [batch][width], row-major.
     std::int64_t capacity = 0;
     Buffer x, normed, q, k, v, qkv, attention, projected, gate, up;
-    Buffer ropeCos, ropeSin;          // [batch][ropeDims / 2]
-    Buffer scratch;                   // threads x matmul scratch
+    Buffer ropeCos, ropeSin;  // [batch][ropeDims / 2]
+    Buffer scratch;           // threads x matmul scratch
     std::size_t scratchPerThread = 0;
-    Buffer scores;                    // threads x context
+    Buffer scores;  // threads x context
     Buffer logits;
     bool haveLogits = false;
 
@@ -181,8 +181,8 @@ void Transformer::Impl::attend(std::int64_t layer, std::int64_t batch, std::int6
             const float inverse = 1.0f / sum;
             for (std::int64_t j = 0; j <= last; ++j)
                 s[j] *= inverse;
-            weightedSumF32(valueBase + kvOffset, kvDim, last + 1, s, hd,
-                           attention.data() + t * c.qDim() + head * hd, path);
+            weightedSumF32(valueBase + kvOffset, kvDim, last + 1, s, hd, attention.data() + t * c.qDim() + head * hd,
+                           path);
         }
     });
 }
@@ -270,7 +270,8 @@ void Transformer::Impl::forward(std::span<const std::int32_t> tokens, bool wantL
             product({{&l.up, normed.data(), E, up.data(), F}}, n);
             pool.parallelFor(n * F, 1024, [&](std::int64_t begin, std::int64_t end, int) {
                 for (std::int64_t i = begin; i < end; ++i)
-                    up[static_cast<std::size_t>(i)] = gelu(up[static_cast<std::size_t>(i)] + l.upBias[static_cast<std::size_t>(i % F)]);
+                    up[static_cast<std::size_t>(i)] =
+                        gelu(up[static_cast<std::size_t>(i)] + l.upBias[static_cast<std::size_t>(i % F)]);
             });
         } else {
             product({{&l.gate, normed.data(), E, gate.data(), F}, {&l.up, normed.data(), E, up.data(), F}}, n);
@@ -334,11 +335,11 @@ Result<Transformer> Transformer::create(const ModelConfig& config, std::span<con
         return Error{what + ": a context of " + std::to_string(context) + " positions is outside 1.." +
                      std::to_string(ModelConfig::kMaxContext)};
     if (config.arch == Architecture::Gpt2 && context > config.context)
-        return Error{what + ": gpt2 learned " + std::to_string(config.context) +
-                     " positions; a context of " + std::to_string(context) + " has no embedding past them"};
+        return Error{what + ": gpt2 learned " + std::to_string(config.context) + " positions; a context of " +
+                     std::to_string(context) + " has no embedding past them"};
     const std::uint64_t cacheBytes = 2ull * static_cast<std::uint64_t>(config.layers) *
-                                     static_cast<std::uint64_t>(context) *
-                                     static_cast<std::uint64_t>(config.kvDim()) * sizeof(float);
+                                     static_cast<std::uint64_t>(context) * static_cast<std::uint64_t>(config.kvDim()) *
+                                     sizeof(float);
     if (cacheBytes > options.kvCacheLimitBytes)
         return Error{what + ": the KV cache for a context of " + std::to_string(context) + " positions needs " +
                      std::to_string(cacheBytes) + " bytes, over the limit of " +

@@ -10,10 +10,10 @@
 // GgufFile and the bytes it was parsed from must outlive the Transformer).
 #pragma once
 
+#include "engine/core/result.h"
 #include "engine/transformer/matmul.h"
 #include "engine/transformer/model_config.h"
 #include "engine/transformer/model_weights.h"
-#include "engine/core/result.h"
 
 #include <cstdint>
 #include <memory>
@@ -27,11 +27,11 @@ class GgufFile;
 namespace logitlab::engine::transformer {
 
 struct TransformerOptions {
-    int threads = 1;                                      // 1..kMaxThreads
-    std::int64_t context = 0;                             // positions to cache; 0: the model's
+    int threads = 1;           // 1..kMaxThreads
+    std::int64_t context = 0;  // positions to cache; 0: the model's
     std::uint64_t kvCacheLimitBytes = 4ull << 30;
-    std::int64_t batch = 256;                             // positions per forward pass of a prompt
-    ReductionPlan plan;                                   // for every product
+    std::int64_t batch = 256;  // positions per forward pass of a prompt
+    ReductionPlan plan;        // for every product
     KernelPath kernels = bestKernelPath();
 
     static constexpr int kMaxThreads = 256;
@@ -53,7 +53,7 @@ public:
     const ModelConfig& config() const;
     const ModelWeights& weights() const;
     const TransformerOptions& options() const;
-    std::int64_t context() const;        // positions the cache holds
+    std::int64_t context() const;  // positions the cache holds
     std::uint64_t kvCacheBytes() const;
 
     // Appends the tokens at positions position()..position() + n - 1 (every token in
@@ -63,8 +63,8 @@ public:
     // The logits evaluate() last returned; empty after reset() or truncate().
     std::span<const float> logits() const;
 
-    std::int64_t position() const;       // tokens in the cache
-    void reset();                        // truncate(0)
+    std::int64_t position() const;  // tokens in the cache
+    void reset();                   // truncate(0)
     // Keeps the cache's first n positions (n <= position()), for branching a continuation.
     void truncate(std::int64_t n);
 

@@ -60,16 +60,22 @@ BatchInvarianceForm::BatchInvarianceForm(QWidget* parent)
                     tr("d, the hidden size: the length of every sum the LM head reduces (up to 4,096)."))),
       m_modelSeed(spin(0, app::kMaxSeed, tr("Every weight of the toy model comes from this seed."))),
       m_twinShare(new QDoubleSpinBox), m_twinDistance(new QLineEdit),
-      m_maxBatch(spin(1, engine::kMaxBatch, tr("B: batch sizes 1..B (the flip map's range; seeded traces stay in it)."))),
-      m_plan(new QLabel), m_float32(new QCheckBox(QStringLiteral("float32"))), m_bf16(new QCheckBox(QStringLiteral("bf16"))),
-      m_float16(new QCheckBox(QStringLiteral("float16"))), m_precision(new QComboBox),
+      m_maxBatch(
+          spin(1, engine::kMaxBatch, tr("B: batch sizes 1..B (the flip map's range; seeded traces stay in it)."))),
+      m_plan(new QLabel), m_float32(new QCheckBox(QStringLiteral("float32"))),
+      m_bf16(new QCheckBox(QStringLiteral("bf16"))), m_float16(new QCheckBox(QStringLiteral("float16"))),
+      m_precision(new QComboBox),
       m_prompts(spin(1, engine::BatchFlipParameters::kMaxPrompts, tr("Seeded prompts the search walks greedily."))),
-      m_searchSteps(spin(1, engine::BatchFlipParameters::kMaxStepsPerPrompt, tr("Greedy steps per searched prompt; each step is one state."))),
+      m_searchSteps(spin(1, engine::BatchFlipParameters::kMaxStepsPerPrompt,
+                         tr("Greedy steps per searched prompt; each step is one state."))),
       m_promptSeed(spin(0, app::kMaxSeed, tr("The decode's prompt comes from this seed."))),
-      m_promptLength(spin(0, engine::BatchDecodeParameters::kMaxPromptLength, tr("Prompt tokens read before the decode."))),
-      m_runs(spin(1, engine::BatchDecodeParameters::kMaxRuns, tr("R: runs of the same prompt, each under its own load."))),
+      m_promptLength(
+          spin(0, engine::BatchDecodeParameters::kMaxPromptLength, tr("Prompt tokens read before the decode."))),
+      m_runs(
+          spin(1, engine::BatchDecodeParameters::kMaxRuns, tr("R: runs of the same prompt, each under its own load."))),
       m_steps(spin(1, engine::BatchDecodeParameters::kMaxSteps, tr("T: greedy steps per run."))),
-      m_traceKind(new QComboBox), m_traceSeed(spin(0, app::kMaxSeed, tr("Seed of the runs' load traces (run r has its own stream)."))),
+      m_traceKind(new QComboBox),
+      m_traceSeed(spin(0, app::kMaxSeed, tr("Seed of the runs' load traces (run r has its own stream)."))),
       m_traceFile(new QLineEdit), m_measureCost(new QCheckBox(tr("measure the invariant plan's cost"))),
       m_threads(spin(1, 256, tr("Worker threads. Changes the speed, never the numbers."))), m_oneStepRows(new QWidget),
       m_decodeRows(new QWidget), m_form(new QFormLayout(this))
@@ -77,19 +83,23 @@ BatchInvarianceForm::BatchInvarianceForm(QWidget* parent)
     m_study->setObjectName(QStringLiteral("study"));
     m_study->addItems({tr("one step"), tr("decode")});
     m_study->setToolTip(tr("One step: which batch sizes flip a near tie, and the gap against the reduction error. "
-                            "Decode: R greedy runs of one prompt under load, against the batch-invariant plan."));
+                           "Decode: R greedy runs of one prompt under load, against the batch-invariant plan."));
     m_twinShare->setRange(0.0, 1.0);
     m_twinShare->setDecimals(3);
     m_twinShare->setSingleStep(0.05);
-    m_twinShare->setToolTip(tr("Share of tokens that are a near twin of the token before (like \"data\" and \" data\"): "
-                               "their logits nearly tie whenever one of them leads."));
-    for (QWidget* w : std::initializer_list<QWidget*>{m_vocabulary, m_hidden, m_modelSeed, m_twinShare, m_maxBatch, m_prompts,
-                                                      m_searchSteps, m_promptSeed, m_promptLength, m_runs, m_steps, m_traceSeed, m_threads})
+    m_twinShare->setToolTip(
+        tr("Share of tokens that are a near twin of the token before (like \"data\" and \" data\"): "
+           "their logits nearly tie whenever one of them leads."));
+    for (QWidget* w : std::initializer_list<QWidget*>{m_vocabulary, m_hidden, m_modelSeed, m_twinShare, m_maxBatch,
+                                                      m_prompts, m_searchSteps, m_promptSeed, m_promptLength, m_runs,
+                                                      m_steps, m_traceSeed, m_threads})
         w->setMaximumWidth(150);
     m_twinDistance->setMaximumWidth(150);
-    m_twinDistance->setToolTip(tr("How far a twin's weights are from its neighbour's, relative to a weight (e.g. 1e-6)."));
+    m_twinDistance->setToolTip(
+        tr("How far a twin's weights are from its neighbour's, relative to a weight (e.g. 1e-6)."));
     m_plan->setWordWrap(true);
-    m_plan->setToolTip(tr("Which kernel serves which batch size (the file's \"plan\"; the server's plan when it has none)."));
+    m_plan->setToolTip(
+        tr("Which kernel serves which batch size (the file's \"plan\"; the server's plan when it has none)."));
     for (const std::string& name : engine::precisionNames())
         m_precision->addItem(QString::fromStdString(name));
     m_precision->setToolTip(tr("float32; bf16 weights and states with float32 sums; float16 weights and states with "
@@ -143,15 +153,9 @@ void BatchInvarianceForm::reset()
     setSpec(startSpec());
 }
 
-QList<QWidget*> BatchInvarianceForm::displayOnlyControls() const
-{
-    return {m_threads};
-}
+QList<QWidget*> BatchInvarianceForm::displayOnlyControls() const { return {m_threads}; }
 
-int BatchInvarianceForm::workerThreads() const
-{
-    return m_threads->value();
-}
+int BatchInvarianceForm::workerThreads() const { return m_threads->value(); }
 
 void BatchInvarianceForm::setSpec(const Spec& spec)
 {
@@ -170,12 +174,14 @@ void BatchInvarianceForm::setSpec(const Spec& spec)
     m_precision->setCurrentText(spec.precision);
     m_prompts->setValue(static_cast<int>(spec.searchPrompts));
     m_searchSteps->setValue(static_cast<int>(spec.searchSteps));
-    m_promptSeed->setValue(static_cast<int>(std::min<qint64>(spec.study == Spec::Study::OneStep ? spec.searchSeed : spec.promptSeed,
-                                                             m_promptSeed->maximum())));
+    m_promptSeed->setValue(static_cast<int>(std::min<qint64>(
+        spec.study == Spec::Study::OneStep ? spec.searchSeed : spec.promptSeed, m_promptSeed->maximum())));
     m_promptLength->setValue(static_cast<int>(spec.promptLength));
     m_runs->setValue(static_cast<int>(spec.runs));
     m_steps->setValue(static_cast<int>(spec.steps));
-    m_traceKind->setCurrentIndex(!spec.traceFile.isEmpty() ? TraceFile : !spec.traceSizes.isEmpty() ? InlineTrace : SeededTrace);
+    m_traceKind->setCurrentIndex(!spec.traceFile.isEmpty()    ? TraceFile
+                                 : !spec.traceSizes.isEmpty() ? InlineTrace
+                                                              : SeededTrace);
     m_traceSeed->setValue(static_cast<int>(std::min<qint64>(spec.traceSeed, m_traceSeed->maximum())));
     m_traceFile->setText(spec.traceFile);
     m_measureCost->setChecked(spec.measureCost);
@@ -195,7 +201,8 @@ engine::Result<Spec> BatchInvarianceForm::specFromControls() const
     bool ok = false;
     spec.twinDistance = m_twinDistance->text().trimmed().toDouble(&ok);
     if (!ok || !std::isfinite(spec.twinDistance) || spec.twinDistance < 0.0 || spec.twinDistance > 1.0)
-        return engine::Error{tr("Twin distance: '%1' is not a number in [0, 1]").arg(m_twinDistance->text().trimmed()).toStdString()};
+        return engine::Error{
+            tr("Twin distance: '%1' is not a number in [0, 1]").arg(m_twinDistance->text().trimmed()).toStdString()};
     spec.maxBatch = m_maxBatch->value();
     spec.precisions.clear();
     for (QCheckBox* c : {m_float32, m_bf16, m_float16})
@@ -233,12 +240,15 @@ engine::Result<Spec> BatchInvarianceForm::specFromControls() const
 void BatchInvarianceForm::showStudyRows()
 {
     const bool oneStep = m_study->currentIndex() == 0;
-    for (QWidget* w : {static_cast<QWidget*>(m_oneStepRows), static_cast<QWidget*>(m_prompts), static_cast<QWidget*>(m_searchSteps)})
+    for (QWidget* w :
+         {static_cast<QWidget*>(m_oneStepRows), static_cast<QWidget*>(m_prompts), static_cast<QWidget*>(m_searchSteps)})
         m_form->setRowVisible(w, oneStep);
-    for (QWidget* w : {static_cast<QWidget*>(m_decodeRows), static_cast<QWidget*>(m_precision), static_cast<QWidget*>(m_runs),
-                       static_cast<QWidget*>(m_steps), static_cast<QWidget*>(m_measureCost)})
+    for (QWidget* w :
+         {static_cast<QWidget*>(m_decodeRows), static_cast<QWidget*>(m_precision), static_cast<QWidget*>(m_runs),
+          static_cast<QWidget*>(m_steps), static_cast<QWidget*>(m_measureCost)})
         m_form->setRowVisible(w, !oneStep);
-    m_promptSeed->setToolTip(oneStep ? tr("The searched prompts come from this seed.") : tr("The decode's prompt comes from this seed."));
+    m_promptSeed->setToolTip(oneStep ? tr("The searched prompts come from this seed.")
+                                     : tr("The decode's prompt comes from this seed."));
     m_traceSeed->setVisible(m_traceKind->currentIndex() == SeededTrace);
     m_traceFile->setVisible(m_traceKind->currentIndex() == TraceFile);
     emit layoutChanged();

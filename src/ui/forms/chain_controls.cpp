@@ -1,9 +1,9 @@
 #include "ui/forms/chain_controls.h"
 
-#include "ui/forms/chain_order_list.h"
 #include "app/kinds/explorer_run.h"
-#include "ui/forms/stage_field_specs.h"
 #include "engine/models/token_reference.h"
+#include "ui/forms/chain_order_list.h"
+#include "ui/forms/stage_field_specs.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -31,10 +31,7 @@ namespace {
 
 constexpr int kSliderSteps = 100;  // slider units per 1.0 of temperature
 
-const engine::SamplerParameter& parameter(const std::string& name)
-{
-    return *engine::findSamplerParameter(name);
-}
+const engine::SamplerParameter& parameter(const std::string& name) { return *engine::findSamplerParameter(name); }
 
 // A box as the table describes its setting: range, decimals, step, tooltip, and the value that
 // means "not set" (shown as "off", "default", ... when it is the box's minimum).
@@ -68,23 +65,11 @@ QLabel* addRow(QFormLayout* form, const QString& text, QWidget* buddy, QWidget* 
 }  // namespace
 
 ChainControls::ChainControls(QWidget* parent)
-    : QWidget(parent),
-      m_temperature(new QDoubleSpinBox),
-      m_temperatureSlider(new QSlider(Qt::Horizontal)),
-      m_topK(new QSpinBox),
-      m_topP(new QDoubleSpinBox),
-      m_semantics(new QComboBox),
-      m_arithmetic(new QCheckBox),
-      m_context(new QLineEdit),
-      m_logitBias(new QLineEdit),
-      m_dryBreakers(new QLineEdit),
-      m_tabs(new QTabBar),
-      m_stack(new QStackedWidget),
-      m_orderList(new ChainOrderList),
-      m_presetOrder(new QPushButton(tr("Preset &order"))),
-      m_greedy(new QLabel(tr("<b>greedy: argmax</b>"))),
-      m_problem(new QLabel),
-      m_order(new QLabel)
+    : QWidget(parent), m_temperature(new QDoubleSpinBox), m_temperatureSlider(new QSlider(Qt::Horizontal)),
+      m_topK(new QSpinBox), m_topP(new QDoubleSpinBox), m_semantics(new QComboBox), m_arithmetic(new QCheckBox),
+      m_context(new QLineEdit), m_logitBias(new QLineEdit), m_dryBreakers(new QLineEdit), m_tabs(new QTabBar),
+      m_stack(new QStackedWidget), m_orderList(new ChainOrderList), m_presetOrder(new QPushButton(tr("Preset &order"))),
+      m_greedy(new QLabel(tr("<b>greedy: argmax</b>"))), m_problem(new QLabel), m_order(new QLabel)
 {
     configureBox(m_temperature, parameter("temperature"));
     m_temperature->setAccelerated(true);
@@ -281,8 +266,8 @@ void ChainControls::setChain(const engine::ExplorerChain& chain)
     m_breakerSpelling = chain.stages.dryBreakers;
     m_customOrder = chain.stages.order;
     m_arithmeticChoice = chain.stages.arithmetic;
-    m_arithmetic->setChecked(engine::resolveArithmetic(m_arithmeticChoice, chain.semantics)
-                             == engine::Arithmetic::Library);
+    m_arithmetic->setChecked(engine::resolveArithmetic(m_arithmeticChoice, chain.semantics) ==
+                             engine::Arithmetic::Library);
     m_contextIds = chain.context;
     m_updating = false;
     showTokenFields();
@@ -343,10 +328,7 @@ void ChainControls::tokenFieldEdited(QLineEdit* edit)
     userChanged(false);
 }
 
-QString ChainControls::chainText() const
-{
-    return app::explorerChainText(chain());
-}
+QString ChainControls::chainText() const { return app::explorerChainText(chain()); }
 
 void ChainControls::userChanged(bool temperatureOnly)
 {

@@ -1,8 +1,8 @@
 // The sampler chain's controls: the semantics preset (lesson, llama.cpp, hf, vllm: whose rules
-// run the chain) and its arithmetic (exact or the library's float32), temperature (slider + spin box), top-k, top-p, then every further stage of the
-// zoo on three tabs (truncation; penalties and the context they look at; adaptive stages), the
-// logit bias, and the chain's order, which the user can change by drag and drop. The widget owns
-// the mapping between widgets and engine::ExplorerChain, so the page never touches a stage.
+// run the chain) and its arithmetic (exact or the library's float32), temperature (slider + spin box), top-k, top-p,
+// then every further stage of the zoo on three tabs (truncation; penalties and the context they look at; adaptive
+// stages), the logit bias, and the chain's order, which the user can change by drag and drop. The widget owns the
+// mapping between widgets and engine::ExplorerChain, so the page never touches a stage.
 #pragma once
 
 #include "engine/sampler/explorer_chain.h"
@@ -86,7 +86,7 @@ private:
     QDoubleSpinBox* m_topP;
     QComboBox* m_semantics;
     QCheckBox* m_arithmetic;
-    std::string m_arithmeticChoice;  // as the chain or the user gave it ("" is the preset's default)
+    std::string m_arithmeticChoice;                  // as the chain or the user gave it ("" is the preset's default)
     std::map<std::string, QDoubleSpinBox*> m_boxes;  // by engine field name
     std::map<std::string, QLabel*> m_boxLabels;
     QLineEdit* m_context;

@@ -34,10 +34,7 @@ double typedNumber(const QString& text)
     return ok ? value : std::nan("");
 }
 
-QString shown(double value)
-{
-    return QString::number(value, 'g', 4);
-}
+QString shown(double value) { return QString::number(value, 'g', 4); }
 
 }  // namespace
 
@@ -178,10 +175,7 @@ ChartFormat ChartExportDialog::format() const
     return chartFormatFromName(m_format->currentData().toString()).value_or(ChartFormat::Png);
 }
 
-QString ChartExportDialog::path() const
-{
-    return m_file.edit->text().trimmed();
-}
+QString ChartExportDialog::path() const { return m_file.edit->text().trimmed(); }
 
 QString ChartExportDialog::fieldError(const QString& field) const
 {
@@ -194,10 +188,7 @@ QString ChartExportDialog::fieldError(const QString& field) const
     return f && !f->error->isHidden() ? f->error->text() : QString();
 }
 
-bool ChartExportDialog::isValid() const
-{
-    return m_ok->isEnabled();
-}
+bool ChartExportDialog::isValid() const { return m_ok->isEnabled(); }
 
 void ChartExportDialog::readFields()
 {
@@ -236,8 +227,9 @@ void ChartExportDialog::readFields()
     m_ok->setEnabled(ok);
     if (ok) {
         const QSize pixels = m_options.pixelSize();
-        m_pixels->setText(format() == ChartFormat::Png ? tr("%1 \u00d7 %2 pixels").arg(pixels.width()).arg(pixels.height())
-                                                       : tr("vector: the DPI does not apply"));
+        m_pixels->setText(format() == ChartFormat::Png
+                              ? tr("%1 \u00d7 %2 pixels").arg(pixels.width()).arg(pixels.height())
+                              : tr("vector: the DPI does not apply"));
         updatePreview();
     }
 }
@@ -263,20 +255,22 @@ void ChartExportDialog::formatChanged()
     m_dpi.edit->setEnabled(format() == ChartFormat::Png);
     const QString current = path();
     if (!m_fileEdited || current.isEmpty()) {
-        const QString folder = QSettings().value(kSettingsGroup + QStringLiteral("/folder"), QDir::homePath()).toString();
+        const QString folder =
+            QSettings().value(kSettingsGroup + QStringLiteral("/folder"), QDir::homePath()).toString();
         m_file.edit->setText(QDir(folder).filePath(
             suggestedChartFileName(m_pageTitle, m_chart ? m_chart->title() : QString(), format())));
     } else {
         const QFileInfo info(current);
-        m_file.edit->setText(QDir(info.path()).filePath(info.completeBaseName() + QLatin1Char('.') + chartFormatName(format())));
+        m_file.edit->setText(
+            QDir(info.path()).filePath(info.completeBaseName() + QLatin1Char('.') + chartFormatName(format())));
     }
     readFields();
 }
 
 void ChartExportDialog::browse()
 {
-    const QString chosen = QFileDialog::getSaveFileName(this, tr("Export chart"), path(),
-                                                        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    const QString chosen = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), path(), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     if (chosen.isEmpty())
         return;
     m_fileEdited = true;

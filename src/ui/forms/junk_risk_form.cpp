@@ -1,20 +1,20 @@
 #include "ui/forms/junk_risk_form.h"
 
-#include "app/text/lengths_text.h"
 #include "app/io/logits_array.h"
 #include "app/io/logits_file.h"
-#include "engine/io/logits_parser.h"
 #include "app/kinds/loop_spec.h"
-#include "engine/rng/rng_factory.h"
+#include "app/text/lengths_text.h"
 #include "app/text/setting_lines.h"
 #include "app/text/step_range.h"
 #include "charts/token_display.h"
+#include "engine/io/logits_parser.h"
 #include "engine/models/word_tokens.h"
+#include "engine/rng/rng_factory.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -41,7 +41,8 @@ engine::Result<double> parseQ(const QString& text)
     bool ok = false;
     const double q = text.trimmed().toDouble(&ok);
     if (!ok || !std::isfinite(q) || q < 0.0 || q > 1.0)
-        return Error{JunkRiskForm::tr("q per token: '%1' is not a probability in [0, 1]").arg(text.trimmed()).toStdString()};
+        return Error{
+            JunkRiskForm::tr("q per token: '%1' is not a probability in [0, 1]").arg(text.trimmed()).toStdString()};
     return q;
 }
 
@@ -82,17 +83,16 @@ QString describeLoaded(const app::DistributionSpec& d)
     return JunkRiskForm::tr("as in the file");
 }
 
-} // namespace
+}  // namespace
 
 JunkRiskForm::JunkRiskForm(QWidget* parent)
     : SpecForm(app::parseJunkRisk, parent), m_form(new QFormLayout(this)), m_mode(new QComboBox),
       m_stepsFile(new QLineEdit), m_stepRange(new QLineEdit), m_prompt(new QLineEdit), m_replyLength(new QSpinBox),
-      m_replyChain(new QLineEdit), m_replySeed(new QSpinBox), m_replyError(new QLabel),
-      m_distribution(new QComboBox), m_vocabulary(new QSpinBox), m_shape(new QDoubleSpinBox), m_q(new QLineEdit),
-      m_qError(new QLabel), m_junkKind(new QComboBox),
-      m_junkValue(new QDoubleSpinBox), m_junkIds(new QLineEdit), m_junkWarning(new QLabel), m_settings(new QPlainTextEdit),
-      m_lengths(new QLineEdit), m_replies(new QSpinBox), m_seed(new QSpinBox), m_rng(new QComboBox),
-      m_threads(new QSpinBox), m_logN(new QCheckBox(tr("log scale for N")))
+      m_replyChain(new QLineEdit), m_replySeed(new QSpinBox), m_replyError(new QLabel), m_distribution(new QComboBox),
+      m_vocabulary(new QSpinBox), m_shape(new QDoubleSpinBox), m_q(new QLineEdit), m_qError(new QLabel),
+      m_junkKind(new QComboBox), m_junkValue(new QDoubleSpinBox), m_junkIds(new QLineEdit), m_junkWarning(new QLabel),
+      m_settings(new QPlainTextEdit), m_lengths(new QLineEdit), m_replies(new QSpinBox), m_seed(new QSpinBox),
+      m_rng(new QComboBox), m_threads(new QSpinBox), m_logN(new QCheckBox(tr("log scale for N")))
 {
     m_mode->addItems({tr("one distribution, the same at every step"), tr("along a reply: the steps of a logits file"),
                       tr("along a reply: the built-in model")});
@@ -102,15 +102,17 @@ JunkRiskForm::JunkRiskForm(QWidget* parent)
     m_stepsFile->setToolTip(tr("The model's dump, relative to the experiment file's folder or absolute "
                                "(docs/import.md)."));
     m_stepRange->setPlaceholderText(QStringLiteral("all"));
-    m_stepRange->setToolTip(tr("The steps to walk: all, FROM..TO (both included) or FROM; negative counts from the end."));
+    m_stepRange->setToolTip(
+        tr("The steps to walk: all, FROM..TO (both included) or FROM; negative counts from the end."));
     m_prompt->setPlaceholderText(tr("The sampler"));
     m_prompt->setToolTip(tr("The words the built-in model continues."));
     m_replyLength->setRange(1, static_cast<int>(app::kMaxReplyLength));
     m_replyLength->setValue(60);
     m_replyLength->setToolTip(tr("Tokens in the reply (1..%1).").arg(app::kMaxReplyLength));
     m_replyChain->setPlaceholderText(tr("llama.cpp defaults"));
-    m_replyChain->setToolTip(tr("The chain that generates the reply (llama.cpp semantics; any stage, stateful ones too). "
-                                "The decoding settings below are then compared along that reply."));
+    m_replyChain->setToolTip(
+        tr("The chain that generates the reply (llama.cpp semantics; any stage, stateful ones too). "
+           "The decoding settings below are then compared along that reply."));
     m_replySeed->setRange(0, std::numeric_limits<int>::max());
     m_replySeed->setValue(42);
     m_replySeed->setToolTip(tr("The seed of the reply's draws."));
@@ -149,11 +151,13 @@ JunkRiskForm::JunkRiskForm(QWidget* parent)
     // Once the definition is looked at and edited, the warning has done its job.
     connect(m_junkIds, &QLineEdit::textEdited, m_junkWarning, &QLabel::hide);
     connect(m_junkKind, &QComboBox::activated, m_junkWarning, &QLabel::hide);
-    m_settings->setPlaceholderText(tr("one per line, [label:] [preset:] chain, e.g.\nplain: temperature=1\n"
-                                      "top-p 0.9: temperature=1, top-p=0.9\nllama min-p: llama.cpp: min-p=0.1, temperature=1"));
-    m_settings->setToolTip(tr("One decoding setting per line: an optional label, an optional preset (lesson, llama.cpp, "
-                              "hf, vllm) and any chain of stages without state, e.g. "
-                              "'hf top-k: hf: top-k=50, temperature=0.7'."));
+    m_settings->setPlaceholderText(
+        tr("one per line, [label:] [preset:] chain, e.g.\nplain: temperature=1\n"
+           "top-p 0.9: temperature=1, top-p=0.9\nllama min-p: llama.cpp: min-p=0.1, temperature=1"));
+    m_settings->setToolTip(
+        tr("One decoding setting per line: an optional label, an optional preset (lesson, llama.cpp, "
+           "hf, vllm) and any chain of stages without state, e.g. "
+           "'hf top-k: hf: top-k=50, temperature=0.7'."));
     m_settings->setMaximumHeight(110);
     m_lengths->setToolTip(tr("A list (1,10,300) or a range: 1..2000 log 30, or 10..1000 step 10."));
     m_replies->setRange(0, static_cast<int>(engine::JunkRiskExperiment::kMaxReplies));
@@ -226,10 +230,7 @@ QList<QWidget*> JunkRiskForm::displayOnlyControls() const
     return {m_threads, m_logN};  // the page redraws the chart for the log axis
 }
 
-int JunkRiskForm::workerThreads() const
-{
-    return m_threads->value();
-}
+int JunkRiskForm::workerThreads() const { return m_threads->value(); }
 
 void JunkRiskForm::setSpec(const app::JunkRiskSpec& spec)
 {
@@ -303,15 +304,20 @@ QString junkIdsWarning(const engine::JunkDefinition::Kind kind, const std::vecto
     QStringList changed;
     for (std::int32_t id : ids) {
         const QString was = tokenNameAt(before, id);
-        const QString now = id < after.values.size() ? tokenNameAt(after, id) : JunkRiskForm::tr("outside the vocabulary");
+        const QString now =
+            id < after.values.size() ? tokenNameAt(after, id) : JunkRiskForm::tr("outside the vocabulary");
         if (was != now)
-            changed << JunkRiskForm::tr("%1 is now %2%3").arg(id).arg(now.isEmpty() ? JunkRiskForm::tr("an unnamed token") : now,
-                                                                   was.isEmpty() ? QString() : JunkRiskForm::tr(" (was %1)").arg(was));
+            changed << JunkRiskForm::tr("%1 is now %2%3")
+                           .arg(id)
+                           .arg(now.isEmpty() ? JunkRiskForm::tr("an unnamed token") : now,
+                                was.isEmpty() ? QString() : JunkRiskForm::tr(" (was %1)").arg(was));
     }
     if (changed.isEmpty() && before.values.size() == after.values.size())
         return {};
     if (changed.isEmpty())
-        changed << JunkRiskForm::tr("the vocabulary went from %L1 to %L2 tokens").arg(before.values.size()).arg(after.values.size());
+        changed << JunkRiskForm::tr("the vocabulary went from %L1 to %L2 tokens")
+                       .arg(before.values.size())
+                       .arg(after.values.size());
     return JunkRiskForm::tr("Junk still lists the token ids chosen for the earlier distribution: %1. Check the junk "
                             "definition for these logits.")
         .arg(changed.join(QStringLiteral("; ")));
@@ -449,7 +455,8 @@ QString JunkRiskForm::replyFieldsProblem() const
     // .npz member would be inflated, so its range is checked when the run starts.
     const auto format = app::fileFormat(path);
     if (format == engine::LogitsFormat::Text)
-        return tr("%1: a text file holds one distribution; along a reply needs a .npy, .npz or safetensors file").arg(name);
+        return tr("%1: a text file holds one distribution; along a reply needs a .npy, .npz or safetensors file")
+            .arg(name);
     if (format == engine::LogitsFormat::Npz)
         return {};
     const QString array = m_loaded.distribution.path == name ? m_loaded.distribution.array : QString();
@@ -476,8 +483,8 @@ void JunkRiskForm::showModeRows()
     for (QWidget* w : {static_cast<QWidget*>(m_prompt), static_cast<QWidget*>(m_replyLength),
                        static_cast<QWidget*>(m_replyChain), static_cast<QWidget*>(m_replySeed)})
         w->setEnabled(mode == BuiltinReply);
-    for (QWidget* w : {static_cast<QWidget*>(m_distribution), static_cast<QWidget*>(m_lengths),
-                       static_cast<QWidget*>(m_logN)})
+    for (QWidget* w :
+         {static_cast<QWidget*>(m_distribution), static_cast<QWidget*>(m_lengths), static_cast<QWidget*>(m_logN)})
         w->setEnabled(one);
     checkReplyFields();
     const int choice = m_distribution->currentIndex();

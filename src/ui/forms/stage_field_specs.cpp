@@ -6,10 +6,7 @@ namespace logitlab::ui {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("StageFieldSpecs", text);
-}
+QString tr(const char* text) { return QCoreApplication::translate("StageFieldSpecs", text); }
 
 }  // namespace
 
@@ -22,12 +19,16 @@ const QStringList& stageFieldGroups()
 int stageFieldGroup(const engine::SamplerParameter& parameter)
 {
     switch (parameter.group) {
-    case engine::ParameterGroup::Filters: return 0;
-    case engine::ParameterGroup::Penalties: return 1;
-    case engine::ParameterGroup::Adaptive: return 2;
+    case engine::ParameterGroup::Filters:
+        return 0;
+    case engine::ParameterGroup::Penalties:
+        return 1;
+    case engine::ParameterGroup::Adaptive:
+        return 2;
     case engine::ParameterGroup::Lesson:
     case engine::ParameterGroup::TokenList:
-    case engine::ParameterGroup::Choice: break;
+    case engine::ParameterGroup::Choice:
+        break;
     }
     return -1;
 }

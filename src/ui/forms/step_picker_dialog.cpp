@@ -80,15 +80,9 @@ StepPickerDialog::StepPickerDialog(const QString& what, const QList<QList<double
     resize(520, 480);
 }
 
-int StepPickerDialog::step() const
-{
-    return std::max(0, m_model->stepAt(m_steps->currentIndex().row()));
-}
+int StepPickerDialog::step() const { return std::max(0, m_model->stepAt(m_steps->currentIndex().row())); }
 
-QString StepPickerDialog::vocabulary() const
-{
-    return m_vocabulary->text().trimmed();
-}
+QString StepPickerDialog::vocabulary() const { return m_vocabulary->text().trimmed(); }
 
 void StepPickerDialog::listSteps(int batch)
 {
@@ -97,10 +91,6 @@ void StepPickerDialog::listSteps(int batch)
     m_steps->selectRow(0);
 }
 
-int StepPickerDialog::batch() const
-{
-    return m_batch->value();
-}
+int StepPickerDialog::batch() const { return m_batch->value(); }
 
 }  // namespace logitlab::ui
-

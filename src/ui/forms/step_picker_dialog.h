@@ -26,9 +26,9 @@ public:
     StepPickerDialog(const QString& what, const QList<QList<double>>& entropy, const QString& vocabulary,
                      QWidget* parent = nullptr);
 
-    int step() const;              // the selected step, from 0
-    int batch() const;             // the batch chosen, from 0
-    QString vocabulary() const;    // a tokenizer.json or text file, or empty
+    int step() const;            // the selected step, from 0
+    int batch() const;           // the batch chosen, from 0
+    QString vocabulary() const;  // a tokenizer.json or text file, or empty
 
 private:
     void listSteps(int batch);

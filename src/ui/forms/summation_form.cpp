@@ -59,7 +59,8 @@ SummationForm::SummationForm(QWidget* parent)
 {
     m_distribution->addItems({tr("normal"), tr("uniform [0, 1)"), tr("heavy-tailed (Cauchy)"), tr("mixed magnitudes"),
                               tr("pasted list"), tr("file, one number per line")});
-    m_distribution->setToolTip(tr("Where the terms come from: drawn from a seeded distribution, pasted, or read from a file."));
+    m_distribution->setToolTip(
+        tr("Where the terms come from: drawn from a seeded distribution, pasted, or read from a file."));
     m_n->setRange(1, static_cast<int>(engine::SummationParameters::kMaxTerms));
     m_n->setGroupSeparatorShown(true);
     m_n->setSingleStep(1000);
@@ -100,7 +101,8 @@ SummationForm::SummationForm(QWidget* parent)
     m_shuffles->setToolTip(tr("K random orders, each from its own seeded stream."));
     m_seed->setRange(0, std::numeric_limits<int>::max());
     m_split->setRange(1, engine::SummationParameters::kMaxSplit);
-    m_split->setToolTip(tr("Blocked / split-K: the terms in this many contiguous splits, partial sums added in order."));
+    m_split->setToolTip(
+        tr("Blocked / split-K: the terms in this many contiguous splits, partial sums added in order."));
     for (int lanes = 1; lanes <= engine::SummationParameters::kMaxLanes; lanes *= 2)
         m_lanes->addItem(QString::number(lanes), lanes);
     m_lanes->setToolTip(tr("SIMD: this many lanes each sum every L-th term, then the lanes are halved pairwise."));
@@ -155,15 +157,9 @@ void SummationForm::reset()
     setSpec(startSpec());
 }
 
-QList<QWidget*> SummationForm::displayOnlyControls() const
-{
-    return {m_workers};
-}
+QList<QWidget*> SummationForm::displayOnlyControls() const { return {m_workers}; }
 
-int SummationForm::workerThreads() const
-{
-    return m_workers->value();
-}
+int SummationForm::workerThreads() const { return m_workers->value(); }
 
 void SummationForm::setSpec(const app::SummationSpec& spec)
 {

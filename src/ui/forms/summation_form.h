@@ -4,8 +4,8 @@
 // are shown.
 #pragma once
 
-#include "ui/forms/kind_form.h"
 #include "app/kinds/summation_spec.h"
+#include "ui/forms/kind_form.h"
 
 #include <QList>
 

@@ -10,17 +10,10 @@
 namespace logitlab::ui {
 
 SyntheticVocabularyForm::SyntheticVocabularyForm(QWidget* parent)
-    : QWidget(parent),
-      m_shape(new QComboBox),
-      m_size(new QSpinBox),
-      m_exponent(new QDoubleSpinBox),
-      m_mean(new QDoubleSpinBox),
-      m_deviation(new QDoubleSpinBox),
-      m_seed(new QSpinBox),
-      m_generate(new QPushButton(tr("&Generate"))),
-      m_exponentLabel(new QLabel(tr("Zipf s"))),
-      m_meanLabel(new QLabel(tr("Mean μ"))),
-      m_deviationLabel(new QLabel(tr("Spread σ")))
+    : QWidget(parent), m_shape(new QComboBox), m_size(new QSpinBox), m_exponent(new QDoubleSpinBox),
+      m_mean(new QDoubleSpinBox), m_deviation(new QDoubleSpinBox), m_seed(new QSpinBox),
+      m_generate(new QPushButton(tr("&Generate"))), m_exponentLabel(new QLabel(tr("Zipf s"))),
+      m_meanLabel(new QLabel(tr("Mean μ"))), m_deviationLabel(new QLabel(tr("Spread σ")))
 {
     m_shape->addItem(tr("Zipf (like real text)"));
     m_shape->addItem(tr("Normal"));
@@ -44,7 +37,8 @@ SyntheticVocabularyForm::SyntheticVocabularyForm(QWidget* parent)
     m_seed->setToolTip(tr("The same seed gives the same vocabulary on every machine."));
     for (QLabel* l : {m_exponentLabel, m_meanLabel, m_deviationLabel})
         l->setToolTip(l == m_exponentLabel ? m_exponent->toolTip()
-                                          : l == m_meanLabel ? m_mean->toolTip() : m_deviation->toolTip());
+                      : l == m_meanLabel   ? m_mean->toolTip()
+                                           : m_deviation->toolTip());
 
     m_generate->setObjectName(QStringLiteral("generateButton"));
     m_generate->setToolTip(tr("Replaces the table with a synthetic vocabulary (undoable)."));

@@ -27,8 +27,7 @@ void forwardToScrollArea(QWidget* control, const QWheelEvent* wheel)
         QWidget* viewport = area->viewport();
         const QPointF position = viewport->mapFromGlobal(wheel->globalPosition());
         QWheelEvent forwarded(position, wheel->globalPosition(), wheel->pixelDelta(), wheel->angleDelta(),
-                              wheel->buttons(), wheel->modifiers(), wheel->phase(), wheel->inverted(),
-                              wheel->source());
+                              wheel->buttons(), wheel->modifiers(), wheel->phase(), wheel->inverted(), wheel->source());
         QCoreApplication::sendEvent(viewport, &forwarded);
         return;
     }
@@ -49,9 +48,9 @@ bool WheelGuard::guards(const QObject* widget)
 {
     if (qobject_cast<const QScrollBar*>(widget) != nullptr)
         return false;
-    return qobject_cast<const QAbstractSlider*>(widget) != nullptr
-           || qobject_cast<const QAbstractSpinBox*>(widget) != nullptr
-           || qobject_cast<const QComboBox*>(widget) != nullptr;
+    return qobject_cast<const QAbstractSlider*>(widget) != nullptr ||
+           qobject_cast<const QAbstractSpinBox*>(widget) != nullptr ||
+           qobject_cast<const QComboBox*>(widget) != nullptr;
 }
 
 bool WheelGuard::eventFilter(QObject* watched, QEvent* event)

@@ -4,9 +4,9 @@
 // and works out its computed columns (`analysis`), so the UI thread only swaps pointers.
 #pragma once
 
-#include "engine/sampler/explorer_chain.h"
-#include "app/kinds/explorer_state.h"
 #include "app/io/logits_file.h"
+#include "app/kinds/explorer_state.h"
+#include "engine/sampler/explorer_chain.h"
 #include "engine/sampler/prepared_distribution.h"
 #include "engine/sampler/sampler_analysis.h"
 
@@ -19,16 +19,16 @@
 namespace logitlab::ui {
 
 struct LoadedTable {
-    engine::Distribution distribution;   // as read; moved into `table` on the worker
+    engine::Distribution distribution;                          // as read; moved into `table` on the worker
     std::shared_ptr<const engine::PreparedDistribution> table;  // null when the load failed
-    QString error;                       // why nothing was loaded: for the error label
-    QString warning;                     // to show once the table is in (pasted rows skipped)
-    std::optional<app::ExplorerState> experiment;  // an experiment file's chain and draw settings
-    engine::ExplorerChain analysedChain;             // the chain `analysis` is for
-    std::optional<engine::SamplerAnalysis> analysis; // the table's computed columns under it
-    std::optional<app::StepSummary> steps;           // a dump's steps, scanned before a step is chosen
-    std::vector<std::vector<double>> batchEntropy;   // of a [batch, steps, V] array: every batch's steps (batch 0's too)
-    QString array;                                   // the array `steps` is of
+    QString error;                                              // why nothing was loaded: for the error label
+    QString warning;                                            // to show once the table is in (pasted rows skipped)
+    std::optional<app::ExplorerState> experiment;               // an experiment file's chain and draw settings
+    engine::ExplorerChain analysedChain;                        // the chain `analysis` is for
+    std::optional<engine::SamplerAnalysis> analysis;            // the table's computed columns under it
+    std::optional<app::StepSummary> steps;                      // a dump's steps, scanned before a step is chosen
+    std::vector<std::vector<double>> batchEntropy;  // of a [batch, steps, V] array: every batch's steps (batch 0's too)
+    QString array;                                  // the array `steps` is of
 
     // The chain the table is shown with: an experiment brings its own, other loads keep the page's.
     const engine::ExplorerChain& chainWith(const engine::ExplorerChain& pageChain) const

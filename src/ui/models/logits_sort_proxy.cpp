@@ -43,13 +43,14 @@ LogitsSortProxy::LogitsSortProxy(LogitsTableModel* source, QObject* parent)
         endResetModel();
     });
     connect(source, &QAbstractItemModel::dataChanged, this, &LogitsSortProxy::sourceDataChanged);
-    connect(source, &QAbstractItemModel::headerDataChanged, this, [this](Qt::Orientation orientation, int first, int last) {
-        if (orientation == Qt::Vertical && m_column >= 0) {
-            first = 0;
-            last = rowCount() - 1;
-        }
-        emit headerDataChanged(orientation, first, last);
-    });
+    connect(source, &QAbstractItemModel::headerDataChanged, this,
+            [this](Qt::Orientation orientation, int first, int last) {
+                if (orientation == Qt::Vertical && m_column >= 0) {
+                    first = 0;
+                    last = rowCount() - 1;
+                }
+                emit headerDataChanged(orientation, first, last);
+            });
 }
 
 void LogitsSortProxy::sort(int column, Qt::SortOrder order)
@@ -100,10 +101,7 @@ std::vector<std::int32_t> LogitsSortProxy::sortedIds() const
     return ids;
 }
 
-void LogitsSortProxy::updateMapping()
-{
-    setMapping(m_column < 0 ? std::vector<std::int32_t>{} : sortedIds());
-}
+void LogitsSortProxy::updateMapping() { setMapping(m_column < 0 ? std::vector<std::int32_t>{} : sortedIds()); }
 
 void LogitsSortProxy::setMapping(std::vector<std::int32_t> ids)
 {
@@ -174,15 +172,9 @@ QModelIndex LogitsSortProxy::index(int row, int column, const QModelIndex& paren
     return hasIndex(row, column, parent) ? createIndex(row, column) : QModelIndex();
 }
 
-QModelIndex LogitsSortProxy::parent(const QModelIndex&) const
-{
-    return {};
-}
+QModelIndex LogitsSortProxy::parent(const QModelIndex&) const { return {}; }
 
-int LogitsSortProxy::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : m_source->rowCount();
-}
+int LogitsSortProxy::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : m_source->rowCount(); }
 
 int LogitsSortProxy::columnCount(const QModelIndex& parent) const
 {

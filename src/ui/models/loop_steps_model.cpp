@@ -47,8 +47,8 @@ void LoopStepsModel::syncRun(const Run& run, Shown& shown, std::size_t offset, c
     for (std::size_t i = shown.rows; i < n; ++i)
         added.push_back(app::loopStepRow(*run.loop, i, label));
     beginInsertRows({}, static_cast<int>(offset + shown.rows), static_cast<int>(offset + n - 1));
-    m_rows->insert(m_rows->begin() + first + static_cast<std::ptrdiff_t>(shown.rows), std::make_move_iterator(added.begin()),
-                   std::make_move_iterator(added.end()));
+    m_rows->insert(m_rows->begin() + first + static_cast<std::ptrdiff_t>(shown.rows),
+                   std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
     shown.rows = n;
     setRowCount(m_rows->size());
     endInsertRows();

@@ -34,10 +34,7 @@ int StepEntropyModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_order.size());
 }
 
-int StepEntropyModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int StepEntropyModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant StepEntropyModel::data(const QModelIndex& index, int role) const
 {
@@ -63,10 +60,14 @@ QVariant StepEntropyModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case Step: return tr("Step");
-    case Entropy: return tr("Entropy (nats)");
-    case Perplexity: return tr("Perplexity");
-    default: return {};
+    case Step:
+        return tr("Step");
+    case Entropy:
+        return tr("Entropy (nats)");
+    case Perplexity:
+        return tr("Perplexity");
+    default:
+        return {};
     }
 }
 

@@ -1,8 +1,8 @@
 #include "ui/pages/batch_invariance_page.h"
 
-#include "ui/forms/batch_invariance_form.h"
 #include "app/kinds/batch_invariance_job.h"
 #include "app/kinds/batch_invariance_kind.h"
+#include "ui/forms/batch_invariance_form.h"
 #include "ui/pages/results_pane.h"
 
 #include <QComboBox>
@@ -33,10 +33,7 @@ BatchInvariancePage::BatchInvariancePage(QWidget* parent)
     showFindings();
 }
 
-QString BatchInvariancePage::workedExample() const
-{
-    return QStringLiteral(":/examples/batch-invariance-decode.json");
-}
+QString BatchInvariancePage::workedExample() const { return QStringLiteral(":/examples/batch-invariance-decode.json"); }
 
 const app::BatchInvarianceOutcome* BatchInvariancePage::outcome() const
 {
@@ -47,7 +44,8 @@ void BatchInvariancePage::showFindings()
 {
     const app::BatchInvarianceOutcome* shown = outcome();
     if (!shown) {
-        m_findings->setText(tr("Run to see which batch sizes change the greedy answer, and what batch-invariant kernels cost."));
+        m_findings->setText(
+            tr("Run to see which batch sizes change the greedy answer, and what batch-invariant kernels cost."));
         return;
     }
     const auto& o = *shown;
@@ -66,7 +64,8 @@ void BatchInvariancePage::showFindings()
                          .arg(locale.toString(row.gap, 'g', 3));
         }
     } else {
-        lines << tr("Plan: %1. Batch-invariant plan: <i>invariant</i> for every batch size.").arg(o.plan.toHtmlEscaped());
+        lines
+            << tr("Plan: %1. Batch-invariant plan: <i>invariant</i> for every batch size.").arg(o.plan.toHtmlEscaped());
         if (!o.costs.empty()) {
             QStringList per;
             for (const auto& c : o.costs)
@@ -99,16 +98,16 @@ bool BatchInvariancePage::acceptDistribution(const engine::Distribution& distrib
         return QString::fromStdString(distribution.tokenName(id)).toHtmlEscaped();
     };
     m_form->studyBox()->setCurrentIndex(0);  // the one-step study: which batch sizes flip a near tie
-    m_fromLoop->setText(tr("<b>From the Loop page</b>: greedy picked '%1' over '%2' by a logit gap of <b>%3</b>. On a "
-                           "server the logits come from kernels whose summation order depends on the batch size; when "
-                           "the error that order makes exceeds the gap, the argmax flips and T = 0 writes '%2' instead. "
-                           "Run the one-step study to see which batch sizes flip near ties, and the gap against the "
-                           "reduction error per precision.")
-                            .arg(name(first), name(second))
-                            .arg(gap, 0, 'g', 3));
+    m_fromLoop->setText(
+        tr("<b>From the Loop page</b>: greedy picked '%1' over '%2' by a logit gap of <b>%3</b>. On a "
+           "server the logits come from kernels whose summation order depends on the batch size; when "
+           "the error that order makes exceeds the gap, the argmax flips and T = 0 writes '%2' instead. "
+           "Run the one-step study to see which batch sizes flip near ties, and the gap against the "
+           "reduction error per precision.")
+            .arg(name(first), name(second))
+            .arg(gap, 0, 'g', 3));
     m_fromLoop->show();
     return true;
 }
 
 }  // namespace logitlab::ui
-

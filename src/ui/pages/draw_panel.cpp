@@ -13,10 +13,7 @@
 namespace logitlab::ui {
 
 DrawPanel::DrawPanel(QWidget* parent)
-    : QGroupBox(tr("Draw"), parent),
-      m_count(new QSpinBox),
-      m_seed(new QSpinBox),
-      m_rng(new QComboBox),
+    : QGroupBox(tr("Draw"), parent), m_count(new QSpinBox), m_seed(new QSpinBox), m_rng(new QComboBox),
       m_button(new QPushButton(tr("&Draw")))
 {
     m_count->setObjectName(QStringLiteral("drawCount"));
@@ -44,20 +41,11 @@ DrawPanel::DrawPanel(QWidget* parent)
     connect(m_rng, &QComboBox::currentTextChanged, this, &DrawPanel::settingsChanged);
 }
 
-int DrawPanel::count() const
-{
-    return m_count->value();
-}
+int DrawPanel::count() const { return m_count->value(); }
 
-quint64 DrawPanel::seed() const
-{
-    return static_cast<quint64>(m_seed->value());
-}
+quint64 DrawPanel::seed() const { return static_cast<quint64>(m_seed->value()); }
 
-QString DrawPanel::rng() const
-{
-    return m_rng->currentText();
-}
+QString DrawPanel::rng() const { return m_rng->currentText(); }
 
 void DrawPanel::setSettings(const QString& rng, quint64 seed, qint64 count)
 {
@@ -72,9 +60,6 @@ void DrawPanel::setSettings(const QString& rng, quint64 seed, qint64 count)
     emit settingsChanged();
 }
 
-void DrawPanel::setDrawing(bool drawing)
-{
-    m_button->setEnabled(!drawing);
-}
+void DrawPanel::setDrawing(bool drawing) { m_button->setEnabled(!drawing); }
 
 }  // namespace logitlab::ui

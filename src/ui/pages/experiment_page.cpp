@@ -18,19 +18,16 @@
 namespace logitlab::ui {
 
 ExperimentPage::ExperimentPage(QWidget* parent)
-    : Page(parent),
-      m_busy(new app::BusyCounter(this)),
-      m_open(new QPushButton(tr("Open…"))),
-      m_save(new QPushButton(tr("Save…"))),
-      m_run(new QPushButton(tr("&Run"))),
-      m_cancel(new QPushButton(tr("Cancel"))),
+    : Page(parent), m_busy(new app::BusyCounter(this)), m_open(new QPushButton(tr("Open…"))),
+      m_save(new QPushButton(tr("Save…"))), m_run(new QPushButton(tr("&Run"))), m_cancel(new QPushButton(tr("Cancel"))),
       m_error(new QLabel),
       m_stale(new QLabel(tr("These results are for earlier settings: the controls have changed since the run. "
                             "Press Run (Ctrl+R) to compute them for the settings shown.")))
 {
     m_stale->setObjectName(QStringLiteral("staleLabel"));
     m_stale->setWordWrap(true);
-    m_stale->setStyleSheet(QStringLiteral("background: #fff3cd; color: #5c4400; padding: 4px; border: 1px solid #e0c36c"));
+    m_stale->setStyleSheet(
+        QStringLiteral("background: #fff3cd; color: #5c4400; padding: 4px; border: 1px solid #e0c36c"));
     m_stale->hide();
     setRunText(m_run->text());
     m_error->setObjectName(QStringLiteral("errorLabel"));
@@ -92,10 +89,7 @@ void ExperimentPage::addRuns(app::RunControllerBase* runs)
     connect(runs, &app::RunControllerBase::busyChanged, this, &ExperimentPage::updateButtons);
 }
 
-bool ExperimentPage::isRunning() const
-{
-    return m_experimentRuns && m_experimentRuns->isRunning();
-}
+bool ExperimentPage::isRunning() const { return m_experimentRuns && m_experimentRuns->isRunning(); }
 
 void ExperimentPage::cancel()
 {
@@ -106,7 +100,8 @@ void ExperimentPage::cancel()
     if (!stoppedExperiment)
         return;
     emit statusMessage(tr("Cancelled; the results shown are from the previous run"));
-    QMetaObject::invokeMethod(this, [this] { emit runEnded(false); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this] { emit runEnded(false); }, Qt::QueuedConnection);
 }
 
 void ExperimentPage::runFinished(bool completed)
@@ -147,10 +142,7 @@ QString ExperimentPage::saveExperiment(const QString& path)
     return error;
 }
 
-bool ExperimentPage::resultsStale() const
-{
-    return m_shownSpec.has_value() && controlsJson() != *m_shownSpec;
-}
+bool ExperimentPage::resultsStale() const { return m_shownSpec.has_value() && controlsJson() != *m_shownSpec; }
 
 void ExperimentPage::watchControls(QWidget* panel, const QList<QWidget*>& except)
 {
@@ -159,10 +151,13 @@ void ExperimentPage::watchControls(QWidget* panel, const QList<QWidget*>& except
         if (m_staleCheckQueued)
             return;
         m_staleCheckQueued = true;
-        QMetaObject::invokeMethod(this, [this] {
-            m_staleCheckQueued = false;
-            updateStale();
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_staleCheckQueued = false;
+                updateStale();
+            },
+            Qt::QueuedConnection);
     };
     for (QWidget* w : panel->findChildren<QWidget*>()) {
         if (except.contains(w))
@@ -175,7 +170,8 @@ void ExperimentPage::watchControls(QWidget* panel, const QList<QWidget*>& except
             connect(combo, &QComboBox::currentIndexChanged, this, queueCheck);
         else if (auto* check = qobject_cast<QCheckBox*>(w))
             connect(check, &QCheckBox::toggled, this, queueCheck);
-        else if (auto* line = qobject_cast<QLineEdit*>(w); line != nullptr && qobject_cast<QAbstractSpinBox*>(w->parentWidget()) == nullptr)
+        else if (auto* line = qobject_cast<QLineEdit*>(w);
+                 line != nullptr && qobject_cast<QAbstractSpinBox*>(w->parentWidget()) == nullptr)
             connect(line, &QLineEdit::textChanged, this, queueCheck);
         else if (auto* text = qobject_cast<QPlainTextEdit*>(w))
             connect(text, &QPlainTextEdit::textChanged, this, queueCheck);
@@ -197,10 +193,7 @@ void ExperimentPage::updateStale()
     }
 }
 
-bool ExperimentPage::isModified() const
-{
-    return m_savedSpec.has_value() && controlsJson() != *m_savedSpec;
-}
+bool ExperimentPage::isModified() const { return m_savedSpec.has_value() && controlsJson() != *m_savedSpec; }
 
 void ExperimentPage::markSaved()
 {

@@ -9,8 +9,8 @@
 // than the one they were computed for, so a chart never silently answers other settings.
 #pragma once
 
-#include "ui/pages/page.h"
 #include "app/run/run_controller.h"
+#include "ui/pages/page.h"
 
 #include <QJsonObject>
 #include <QList>

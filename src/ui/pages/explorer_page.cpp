@@ -1,33 +1,33 @@
 #include "ui/pages/explorer_page.h"
 
-#include "app/run/busy_counter.h"
-#include "ui/forms/chain_controls.h"
-#include "charts/chart_style.h"
-#include "charts/compare_chart.h"
-#include "charts/draw_chart.h"
-#include "ui/pages/draw_panel.h"
+#include "app/io/save_text.h"
 #include "app/kinds/explorer_kind.h"
 #include "app/kinds/explorer_provenance.h"
 #include "app/kinds/explorer_run.h"
-#include "ui/pages/explorer_table_controller.h"
-#include "ui/pages/explorer_views.h"
 #include "app/kinds/junk_risk_kind.h"
-#include "engine/sampler/lesson_presets.h"
-#include "ui/models/logits_sort_proxy.h"
-#include "charts/logits_table_model.h"
-#include "app/text/one_line_text.h"
-#include "charts/probability_chart.h"
-#include "ui/pages/readout_panel.h"
-#include "app/io/save_text.h"
 #include "app/kinds/seed_sweep_kind.h"
-#include "ui/forms/step_picker_dialog.h"
+#include "app/run/busy_counter.h"
+#include "app/text/one_line_text.h"
+#include "charts/chart_style.h"
+#include "charts/compare_chart.h"
+#include "charts/draw_chart.h"
+#include "charts/logits_table_model.h"
+#include "charts/probability_chart.h"
 #include "charts/sweep_chart.h"
+#include "engine/sampler/lesson_presets.h"
+#include "ui/forms/chain_controls.h"
+#include "ui/forms/step_picker_dialog.h"
 #include "ui/forms/synthetic_vocabulary_form.h"
 #include "ui/forms/text_edit_delegate.h"
+#include "ui/models/logits_sort_proxy.h"
+#include "ui/pages/draw_panel.h"
+#include "ui/pages/explorer_table_controller.h"
+#include "ui/pages/explorer_views.h"
+#include "ui/pages/readout_panel.h"
 
 #include <QApplication>
-#include <QCheckBox>
 #include <QChartView>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
@@ -51,8 +51,8 @@
 #include <QTableView>
 #include <QUndoStack>
 
-#include <utility>
 #include <QVBoxLayout>
+#include <utility>
 
 #include <initializer_list>
 
@@ -61,7 +61,8 @@ namespace logitlab::ui {
 namespace {
 
 // The table's names, sharing the table's lifetime.
-std::shared_ptr<const std::vector<std::string>> tokenNames(const std::shared_ptr<const engine::PreparedDistribution>& table)
+std::shared_ptr<const std::vector<std::string>>
+tokenNames(const std::shared_ptr<const engine::PreparedDistribution>& table)
 {
     return {table, &table->distribution.tokens};
 }
@@ -77,23 +78,11 @@ QChartView* chartView(QChart* chart)
 }  // namespace
 
 ExplorerPage::ExplorerPage(QWidget* parent)
-    : Page(parent),
-      m_model(new LogitsTableModel(this)),
-      m_proxy(new LogitsSortProxy(m_model, this)),
-      m_undo(new QUndoStack(this)),
-      m_controls(new ChainControls),
-      m_chart(nullptr),
-      m_sweep(new SweepChart(this)),
-      m_draws(new DrawChart(this)),
-      m_compare(new CompareChart(this)),
-      m_vocabulary(new SyntheticVocabularyForm),
-      m_drawPanel(new DrawPanel),
-      m_tabs(new QTabWidget),
-      m_table(new QTableView),
-      m_readouts(new ReadoutPanel),
-      m_lessonPoint(new QLabel),
-      m_error(new QLabel),
-      m_busy(new app::BusyCounter(this)),
+    : Page(parent), m_model(new LogitsTableModel(this)), m_proxy(new LogitsSortProxy(m_model, this)),
+      m_undo(new QUndoStack(this)), m_controls(new ChainControls), m_chart(nullptr), m_sweep(new SweepChart(this)),
+      m_draws(new DrawChart(this)), m_compare(new CompareChart(this)), m_vocabulary(new SyntheticVocabularyForm),
+      m_drawPanel(new DrawPanel), m_tabs(new QTabWidget), m_table(new QTableView), m_readouts(new ReadoutPanel),
+      m_lessonPoint(new QLabel), m_error(new QLabel), m_busy(new app::BusyCounter(this)),
       m_edits(new ExplorerTableController(m_model, m_undo, this)),
       m_views(new ExplorerViews(m_model, m_sweep, m_compare, m_draws, m_drawPanel, this))
 {
@@ -122,7 +111,8 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     drawsLayout->addWidget(strip);
     m_tabs->addTab(drawsPane, tr("Dra&ws"));
     m_tabs->addTab(chartView(m_compare->chart()), tr("&Compare"));
-    m_tabs->setTabToolTip(CompareTab, tr("The same logits and values under the lesson, llama.cpp, hf and vllm presets."));
+    m_tabs->setTabToolTip(CompareTab,
+                          tr("The same logits and values under the lesson, llama.cpp, hf and vllm presets."));
     m_tabs->setTabToolTip(ProbabilitiesTab, tr("What the sampler keeps: probability at T and after the cut."));
     m_tabs->setTabToolTip(SweepTab, tr("How each token's probability and the number of survivors change with T."));
     m_tabs->setTabToolTip(DrawsTab, tr("Seeded draws from the survivors, against the expected counts."));
@@ -199,7 +189,8 @@ ExplorerPage::~ExplorerPage()
     cancel();
     // Their controllers wait for the workers; before the model and charts they land in go, and
     // nothing being torn down may call into them afterwards.
-    for (QObject* source : std::initializer_list<QObject*>{m_model, m_tabs, m_controls, m_drawPanel, m_vocabulary, m_undo})
+    for (QObject* source :
+         std::initializer_list<QObject*>{m_model, m_tabs, m_controls, m_drawPanel, m_vocabulary, m_undo})
         source->disconnect(this);
     delete m_views;
     delete m_edits;
@@ -209,11 +200,12 @@ void ExplorerPage::connectParts()
 {
     connect(m_controls, &ChainControls::chainEdited, m_edits, &ExplorerTableController::editChain);
     connect(m_controls->temperatureSlider(), &QSlider::sliderReleased, m_edits, &ExplorerTableController::endMerge);
-    connect(m_controls->temperatureBox(), &QDoubleSpinBox::editingFinished, m_edits, &ExplorerTableController::endMerge);
+    connect(m_controls->temperatureBox(), &QDoubleSpinBox::editingFinished, m_edits,
+            &ExplorerTableController::endMerge);
     connect(m_model, &LogitsTableModel::resultsChanged, this, &ExplorerPage::resultsChanged);
     connect(m_model, &LogitsTableModel::logitsChanged, this, [this] {
         m_views->logitsChanged();
-        m_controls->setTokenNames(tokenNames(m_model->table()));  // the token fields show names
+        m_controls->setTokenNames(tokenNames(m_model->table()));         // the token fields show names
         m_table->resizeColumnToContents(LogitsTableModel::LogitColumn);  // measures the visible rows only
     });
     connect(m_model, &LogitsTableModel::editRejected, this, &ExplorerPage::showError);
@@ -345,8 +337,9 @@ QWidget* ExplorerPage::buildTablePanel()
     open->setToolTip(tr("Reads a CSV (token,logit) or text file (one logit per line), or a model's dump: NumPy "
                         ".npy/.npz or safetensors, with its tokenizer's vocabulary (docs/import.md)."));
     connect(open, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open logits"), QString(),
-                                                          tr("Logits (*.csv *.txt *.tsv *.npy *.npz *.safetensors);;All files (*)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open logits"), QString(),
+                                         tr("Logits (*.csv *.txt *.tsv *.npy *.npz *.safetensors);;All files (*)"));
         if (!path.isEmpty())
             openLogitsFile(path);
     });
@@ -355,12 +348,14 @@ QWidget* ExplorerPage::buildTablePanel()
     junk->setObjectName(QStringLiteral("junkRiskButton"));
     junk->setToolTip(tr("Opens the junk-token risk page on this table's logits: how often a reply of N tokens "
                         "picks at least one junk token."));
-    connect(junk, &QPushButton::clicked, this, [this] { emit distributionOffered(app::junkRiskKind().id(), m_model->distribution()); });
+    connect(junk, &QPushButton::clicked, this,
+            [this] { emit distributionOffered(app::junkRiskKind().id(), m_model->distribution()); });
     auto* sweep = new QPushButton(tr("Seed s&weep…"));
     sweep->setObjectName(QStringLiteral("seedSweepButton"));
     sweep->setToolTip(tr("Opens the seed-sweep page on this table's logits: do many seeds draw what the sampler "
                          "claims, and does each seed replay?"));
-    connect(sweep, &QPushButton::clicked, this, [this] { emit distributionOffered(app::seedSweepKind().id(), m_model->distribution()); });
+    connect(sweep, &QPushButton::clicked, this,
+            [this] { emit distributionOffered(app::seedSweepKind().id(), m_model->distribution()); });
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(add);
     buttons->addWidget(remove);
@@ -382,46 +377,36 @@ QWidget* ExplorerPage::buildTablePanel()
     return panel;
 }
 
-QString ExplorerPage::title() const
-{
-    return tr("Explorer");
-}
+QString ExplorerPage::title() const { return tr("Explorer"); }
 
 QChart* ExplorerPage::chart() const
 {
     switch (m_tabs->currentIndex()) {
-    case SweepTab: return m_sweep->chart();
-    case DrawsTab: return m_draws->chart();
-    case CompareTab: return m_compare->chart();
-    default: return m_chart->chart();
+    case SweepTab:
+        return m_sweep->chart();
+    case DrawsTab:
+        return m_draws->chart();
+    case CompareTab:
+        return m_compare->chart();
+    default:
+        return m_chart->chart();
     }
 }
 
-QAbstractItemModel* ExplorerPage::resultsModel() const
-{
-    return m_model;
-}
+QAbstractItemModel* ExplorerPage::resultsModel() const { return m_model; }
 
 std::optional<app::ResultTable> ExplorerPage::resultTable() const
 {
     // Shares the immutable table; the analysis is copied once per export.
-    return app::explorerTokenTable(m_model->table(), std::make_shared<const engine::SamplerAnalysis>(m_model->analysis()));
+    return app::explorerTokenTable(m_model->table(),
+                                   std::make_shared<const engine::SamplerAnalysis>(m_model->analysis()));
 }
 
-QDoubleSpinBox* ExplorerPage::temperatureBox() const
-{
-    return m_controls->temperatureBox();
-}
+QDoubleSpinBox* ExplorerPage::temperatureBox() const { return m_controls->temperatureBox(); }
 
-QSpinBox* ExplorerPage::topKBox() const
-{
-    return m_controls->topKBox();
-}
+QSpinBox* ExplorerPage::topKBox() const { return m_controls->topKBox(); }
 
-QDoubleSpinBox* ExplorerPage::topPBox() const
-{
-    return m_controls->topPBox();
-}
+QDoubleSpinBox* ExplorerPage::topPBox() const { return m_controls->topPBox(); }
 
 app::ExplorerState ExplorerPage::state() const
 {
@@ -451,15 +436,9 @@ void ExplorerPage::cancel()
     m_edits->dropLoad(tr("Loading cancelled: the table is unchanged."));
 }
 
-void ExplorerPage::reset()
-{
-    applyPreset(0);
-}
+void ExplorerPage::reset() { applyPreset(0); }
 
-bool ExplorerPage::isModified() const
-{
-    return !m_undo->isClean();
-}
+bool ExplorerPage::isModified() const { return !m_undo->isClean(); }
 
 void ExplorerPage::markSaved()
 {
@@ -467,18 +446,12 @@ void ExplorerPage::markSaved()
     m_undo->setClean();
 }
 
-void ExplorerPage::applyPreset(int index)
-{
-    m_edits->applyPreset(index);
-}
+void ExplorerPage::applyPreset(int index) { m_edits->applyPreset(index); }
 
-void ExplorerPage::generateVocabulary(const engine::SyntheticSpec& spec)
-{
-    m_edits->generateVocabulary(spec);
-}
+void ExplorerPage::generateVocabulary(const engine::SyntheticSpec& spec) { m_edits->generateVocabulary(spec); }
 
-void ExplorerPage::chooseStep(const QString& path, const QString& array, const QList<QList<double>>& entropy, const QString& what,
-                              bool batched)
+void ExplorerPage::chooseStep(const QString& path, const QString& array, const QList<QList<double>>& entropy,
+                              const QString& what, bool batched)
 {
     if (m_sayDefault) {
         m_sayDefault(tr("%1: step 0%2 of %L3 loaded without asking (no dialog in a headless run)")
@@ -508,25 +481,13 @@ void ExplorerPage::chooseStep(const QString& path, const QString& array, const Q
     m_edits->openLogitsRow(path, request);
 }
 
-QString ExplorerPage::openLogitsFile(const QString& path)
-{
-    return m_edits->openLogitsFile(path);
-}
+QString ExplorerPage::openLogitsFile(const QString& path) { return m_edits->openLogitsFile(path); }
 
-void ExplorerPage::pasteText(const QString& text)
-{
-    m_edits->pasteText(text);
-}
+void ExplorerPage::pasteText(const QString& text) { m_edits->pasteText(text); }
 
-bool ExplorerPage::loading() const
-{
-    return m_edits->loading();
-}
+bool ExplorerPage::loading() const { return m_edits->loading(); }
 
-void ExplorerPage::addToken()
-{
-    m_edits->addToken();
-}
+void ExplorerPage::addToken() { m_edits->addToken(); }
 
 void ExplorerPage::removeSelectedTokens()
 {
@@ -536,35 +497,17 @@ void ExplorerPage::removeSelectedTokens()
     m_edits->removeTokens(std::move(rows));
 }
 
-void ExplorerPage::startDraws()
-{
-    m_views->startDraws();
-}
+void ExplorerPage::startDraws() { m_views->startDraws(); }
 
-void ExplorerPage::showChart(ChartTab tab)
-{
-    m_tabs->setCurrentIndex(tab);
-}
+void ExplorerPage::showChart(ChartTab tab) { m_tabs->setCurrentIndex(tab); }
 
-bool ExplorerPage::sweepRunning() const
-{
-    return m_views->sweepRunning();
-}
+bool ExplorerPage::sweepRunning() const { return m_views->sweepRunning(); }
 
-bool ExplorerPage::compareRunning() const
-{
-    return m_views->compareRunning();
-}
+bool ExplorerPage::compareRunning() const { return m_views->compareRunning(); }
 
-bool ExplorerPage::drawsRunning() const
-{
-    return m_views->drawsRunning();
-}
+bool ExplorerPage::drawsRunning() const { return m_views->drawsRunning(); }
 
-const engine::DrawCounts& ExplorerPage::lastDraws() const
-{
-    return m_views->lastDraws();
-}
+const engine::DrawCounts& ExplorerPage::lastDraws() const { return m_views->lastDraws(); }
 
 void ExplorerPage::resultsChanged()
 {
@@ -591,15 +534,9 @@ QStringList ExplorerPage::readoutLines() const
     return lines;
 }
 
-QString ExplorerPage::readoutText() const
-{
-    return m_readouts->text();
-}
+QString ExplorerPage::readoutText() const { return m_readouts->text(); }
 
-void ExplorerPage::updateReadouts()
-{
-    m_readouts->setReadouts(readoutLines(), m_model->settings().temperature == 0.0);
-}
+void ExplorerPage::updateReadouts() { m_readouts->setReadouts(readoutLines(), m_model->settings().temperature == 0.0); }
 
 QString ExplorerPage::saveExperiment(const QString& path)
 {
@@ -621,10 +558,7 @@ void ExplorerPage::showError(const QString& raw)
     emit statusMessage(message);
 }
 
-void ExplorerPage::clearError()
-{
-    m_error->hide();
-}
+void ExplorerPage::clearError() { m_error->hide(); }
 
 void ExplorerPage::dragEnterEvent(QDragEnterEvent* event)
 {
@@ -649,9 +583,6 @@ void ExplorerPage::changeEvent(QEvent* event)
     Page::changeEvent(event);
 }
 
-QString ExplorerPage::id() const
-{
-    return app::explorerKind().id();
-}
+QString ExplorerPage::id() const { return app::explorerKind().id(); }
 
 }  // namespace logitlab::ui

@@ -7,11 +7,11 @@
 // the draw controls DrawPanel's, so the UI thread never waits for a large vocabulary.
 #pragma once
 
+#include "app/kinds/explorer_state.h"
+#include "engine/models/synthetic_vocabulary.h"
 #include "engine/sampler/distribution.h"
 #include "engine/stats/draw_counts.h"
-#include "app/kinds/explorer_state.h"
 #include "ui/pages/page.h"
-#include "engine/models/synthetic_vocabulary.h"
 
 #include <QList>
 
@@ -158,8 +158,8 @@ private:
     app::BusyCounter* m_busy;  // loads and draws
     ExplorerTableController* m_edits;
     ExplorerViews* m_views;
-    QList<QPushButton*> m_loadButtons;  // Generate, Open, Paste: disabled while loading
-    QString m_lastVocabulary;           // the step dialog offers the one used last
+    QList<QPushButton*> m_loadButtons;                 // Generate, Open, Paste: disabled while loading
+    QString m_lastVocabulary;                          // the step dialog offers the one used last
     std::function<void(const QString&)> m_sayDefault;  // set: no dialog, the default taken
 };
 

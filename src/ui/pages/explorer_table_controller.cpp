@@ -1,23 +1,20 @@
 #include "ui/pages/explorer_table_controller.h"
 
-
-
-
-#include "engine/sampler/distribution_edit.h"
-#include "app/kinds/explorer_state.h"
 #include "app/io/file_sha256.h"
-#include "charts/function_command.h"
 #include "app/io/input_file.h"
-#include "engine/sampler/lesson_presets.h"
 #include "app/io/logits_array.h"
 #include "app/io/logits_file.h"
+#include "app/kinds/explorer_state.h"
+#include "charts/function_command.h"
+#include "charts/logits_table_model.h"
+#include "charts/probability_chart.h"
+#include "engine/core/number_format.h"
 #include "engine/io/logits_format.h"
 #include "engine/io/logits_parser.h"
-#include "charts/logits_table_model.h"
-#include "engine/core/number_format.h"
 #include "engine/io/pasted_table.h"
-#include "charts/probability_chart.h"
 #include "engine/io/tensor_layout.h"
+#include "engine/sampler/distribution_edit.h"
+#include "engine/sampler/lesson_presets.h"
 
 #include <QFileInfo>
 #include <QStringList>
@@ -29,17 +26,12 @@ namespace logitlab::ui {
 
 namespace {
 
-QString number(double v)
-{
-    return QString::fromStdString(engine::formatDouble(v));
-}
+QString number(double v) { return QString::fromStdString(engine::formatDouble(v)); }
 
 }  // namespace
 
 ExplorerTableController::ExplorerTableController(LogitsTableModel* model, QUndoStack* undo, QObject* parent)
-    : QObject(parent),
-      m_model(model),
-      m_undo(undo),
+    : QObject(parent), m_model(model), m_undo(undo),
       m_loadRuns(new app::RunController<LoadedTable>(app::RunControllerBase::Mode::Supersede, this)),
       m_source(tr("lesson preset: %1").arg(QString::fromStdString(engine::lessonPresets().front().name)))
 {
@@ -55,17 +47,18 @@ void ExplorerTableController::generateVocabulary(const engine::SyntheticSpec& sp
     const QString shape = zipf ? tr("Zipf s = %1").arg(number(spec.exponent))
                                : tr("normal μ = %1, σ = %2").arg(number(spec.mean), number(spec.deviation));
     const QString source = tr("synthetic %1, V = %2, seed %3").arg(shape).arg(spec.size).arg(spec.seed);
-    startLoad(tr("Generating %L1 tokens...").arg(spec.size),
-              [spec] { return LoadedTable::of(engine::syntheticVocabulary(spec)); },
-              [this, spec, source](LoadedTable& loaded) {
-                  replaceTable(loaded.table, m_model->chain(), tr("Generate %1 tokens").arg(spec.size), source,
-                               std::move(loaded.analysis));
-                  emit lessonPointChanged(
-                      tr("%L1 tokens: the chart shows the top %2 and one bar for the rest of the vocabulary.")
-                          .arg(spec.size)
-                          .arg(ProbabilityChart::kTopBars));
-                  emit statusMessage(tr("Generated %1").arg(source));
-              });
+    startLoad(
+        tr("Generating %L1 tokens...").arg(spec.size),
+        [spec] { return LoadedTable::of(engine::syntheticVocabulary(spec)); },
+        [this, spec, source](LoadedTable& loaded) {
+            replaceTable(loaded.table, m_model->chain(), tr("Generate %1 tokens").arg(spec.size), source,
+                         std::move(loaded.analysis));
+            emit lessonPointChanged(
+                tr("%L1 tokens: the chart shows the top %2 and one bar for the rest of the vocabulary.")
+                    .arg(spec.size)
+                    .arg(ProbabilityChart::kTopBars));
+            emit statusMessage(tr("Generated %1").arg(source));
+        });
 }
 
 QString ExplorerTableController::openLogitsFile(const QString& path)
@@ -147,24 +140,28 @@ void ExplorerTableController::openLogitsRow(const QString& path, const app::Logi
             loaded.warning = QString::fromStdString(result->vocabularyNote);
             if (!result->shape.empty()) {
                 // Provenance names the exact file: its step and hash (and the vocabulary's).
-                loaded.array = QStringLiteral("%1step %2 of %3, sha256=%4")
-                                   .arg((request.array.isEmpty() ? QString() : request.array + QStringLiteral(", "))
-                                        + (result->shape.size() == 3 ? QStringLiteral("batch %1, ").arg(result->batch) : QString()))
-                                   .arg(result->step)
-                                   .arg(QString::fromStdString(engine::shapeText(result->shape)),
-                                        app::fileSha256(path).value_or(QStringLiteral("unreadable")));
+                loaded.array =
+                    QStringLiteral("%1step %2 of %3, sha256=%4")
+                        .arg((request.array.isEmpty() ? QString() : request.array + QStringLiteral(", ")) +
+                             (result->shape.size() == 3 ? QStringLiteral("batch %1, ").arg(result->batch) : QString()))
+                        .arg(result->step)
+                        .arg(QString::fromStdString(engine::shapeText(result->shape)),
+                             app::fileSha256(path).value_or(QStringLiteral("unreadable")));
                 if (!request.vocabulary.isEmpty())
-                    loaded.array += QStringLiteral(", vocabulary %1 sha256=%2")
-                                        .arg(QFileInfo(request.vocabulary).fileName(),
-                                             app::fileSha256(request.vocabulary).value_or(QStringLiteral("unreadable")));
+                    loaded.array +=
+                        QStringLiteral(", vocabulary %1 sha256=%2")
+                            .arg(QFileInfo(request.vocabulary).fileName(),
+                                 app::fileSha256(request.vocabulary).value_or(QStringLiteral("unreadable")));
             }
             return loaded;
         },
         [this, path, name](LoadedTable& loaded) {
-            const QString source = loaded.array.isEmpty() ? tr("file: %1").arg(name) : tr("file: %1 (%2)").arg(name, loaded.array);
+            const QString source =
+                loaded.array.isEmpty() ? tr("file: %1").arg(name) : tr("file: %1 (%2)").arg(name, loaded.array);
             replaceTable(loaded.table, m_model->chain(), tr("Open %1").arg(name), source, std::move(loaded.analysis));
-            emit statusMessage(loaded.warning.isEmpty() ? tr("Read %1 tokens from %2").arg(m_model->rowCount()).arg(path)
-                                                        : loaded.warning);
+            emit statusMessage(loaded.warning.isEmpty()
+                                   ? tr("Read %1 tokens from %2").arg(m_model->rowCount()).arg(path)
+                                   : loaded.warning);
         });
 }
 
@@ -175,7 +172,8 @@ QString ExplorerTableController::openStateFile(const QString& path)
         return QString::fromStdString(*problem);
     const QString name = QFileInfo(path).fileName();
     startLoad(
-        tr("Opening %1...").arg(path),  // read and parsed on the worker: a 262,144-token experiment is megabytes of JSON
+        tr("Opening %1...")
+            .arg(path),  // read and parsed on the worker: a 262,144-token experiment is megabytes of JSON
         [path, name] {
             const auto bytes = app::readInputFile(path);
             if (!bytes)
@@ -207,9 +205,9 @@ void ExplorerTableController::pasteText(const QString& text)
             for (const auto& p : table.problems)
                 problems << tr("row %1: %2").arg(p.row).arg(QString::fromStdString(p.message));
             if (good == 0)
-                return LoadedTable::failure(problems.isEmpty()
-                                                ? tr("Paste: the clipboard holds no token/logit rows.")
-                                                : tr("Paste: no usable rows; %1.").arg(problems.join(QStringLiteral("; "))));
+                return LoadedTable::failure(
+                    problems.isEmpty() ? tr("Paste: the clipboard holds no token/logit rows.")
+                                       : tr("Paste: no usable rows; %1.").arg(problems.join(QStringLiteral("; "))));
             if (auto problem = engine::validateLogits(table.distribution.logits))
                 return LoadedTable::failure(tr("Paste: %1.").arg(QString::fromStdString(*problem)));
             LoadedTable loaded = LoadedTable::of(std::move(table.distribution));
@@ -221,8 +219,9 @@ void ExplorerTableController::pasteText(const QString& text)
             return loaded;
         },
         [this](LoadedTable& loaded) {
-            replaceTable(loaded.table, m_model->chain(), tr("Paste %1 rows").arg(loaded.table->distribution.logits.size()),
-                         tr("pasted rows"), std::move(loaded.analysis));
+            replaceTable(loaded.table, m_model->chain(),
+                         tr("Paste %1 rows").arg(loaded.table->distribution.logits.size()), tr("pasted rows"),
+                         std::move(loaded.analysis));
             if (!loaded.warning.isEmpty())
                 emit errorRaised(loaded.warning);
         });
@@ -262,7 +261,8 @@ void ExplorerTableController::removeTokens(std::vector<int> rows)
         [table = m_model->table(), rows = std::move(rows)] {
             auto kept = engine::withoutTokens(table->distribution, rows);
             if (!kept)
-                return LoadedTable::failure(tr("Cannot remove those rows: %1.").arg(QString::fromStdString(kept.error())));
+                return LoadedTable::failure(
+                    tr("Cannot remove those rows: %1.").arg(QString::fromStdString(kept.error())));
             return LoadedTable::of(std::move(kept).value());
         },
         [this, source, removed](LoadedTable& loaded) {
@@ -334,8 +334,8 @@ void ExplorerTableController::editChain(const engine::ExplorerChain& chain, bool
     // computing with the last good one.
     if (before == chain || engine::validateExplorerChain(chain))
         return;
-    const QString what = temperatureOnly ? tr("Temperature %1").arg(number(chain.lesson.temperature))
-                                         : tr("Sampler settings");
+    const QString what =
+        temperatureOnly ? tr("Temperature %1").arg(number(chain.lesson.temperature)) : tr("Sampler settings");
     // A slider drag is one undo step: steps of one drag share a merge id.
     m_undo->push(new FunctionCommand(
         what, [this, chain] { applyChain(chain); }, [this, before] { applyChain(before); },
@@ -356,8 +356,9 @@ void ExplorerTableController::useDistribution(engine::Distribution distribution,
 void ExplorerTableController::replaceAll(engine::Distribution distribution, const engine::ExplorerChain& chain,
                                          const QString& what, const QString& source)
 {
-    replaceTable(std::make_shared<const engine::PreparedDistribution>(engine::prepareDistribution(std::move(distribution))),
-                 chain, what, source);
+    replaceTable(
+        std::make_shared<const engine::PreparedDistribution>(engine::prepareDistribution(std::move(distribution))),
+        chain, what, source);
 }
 
 void ExplorerTableController::replaceTable(std::shared_ptr<const engine::PreparedDistribution> table,
@@ -377,7 +378,9 @@ void ExplorerTableController::replaceTable(std::shared_ptr<const engine::Prepare
         [this, table = std::move(table), chain, source, first] {
             showTable(table, chain, source, std::exchange(*first, std::nullopt));
         },
-        [this, before = std::move(before), chainBefore, sourceBefore] { showTable(before, chainBefore, sourceBefore); }));
+        [this, before = std::move(before), chainBefore, sourceBefore] {
+            showTable(before, chainBefore, sourceBefore);
+        }));
     // The sentence under the presets follows the table: a preset's or a generated
     // vocabulary's own sentence replaces this one right after.
     const int rows = m_model->rowCount();

@@ -6,13 +6,13 @@
 // point) and keeps its chain controls in step through chainShown().
 #pragma once
 
-#include "engine/sampler/explorer_chain.h"
-#include "ui/models/loaded_table.h"
 #include "app/io/logits_file.h"
-#include "engine/sampler/prepared_distribution.h"
 #include "app/run/run_controller.h"
-#include "engine/sampler/sampler_analysis.h"
 #include "engine/models/synthetic_vocabulary.h"
+#include "engine/sampler/explorer_chain.h"
+#include "engine/sampler/prepared_distribution.h"
+#include "engine/sampler/sampler_analysis.h"
+#include "ui/models/loaded_table.h"
 
 #include <QList>
 #include <QObject>
@@ -45,7 +45,7 @@ public:
     // the page can ask which step; openLogitsRow then loads it.
     QString openLogitsFile(const QString& path);  // empty when the load (or scan) started
     void openLogitsRow(const QString& path, const app::LogitsFileRequest& request);
-    QString openStateFile(const QString& path);   // an Explorer experiment (.json)
+    QString openStateFile(const QString& path);  // an Explorer experiment (.json)
     void pasteText(const QString& text);
     void addToken();
     void removeTokens(std::vector<int> rows);  // rows of the model
@@ -79,8 +79,8 @@ signals:
     // The steps of a dump's array (batch 0), with their entropy at T = 1; `array` is the .npz
     // member or safetensors tensor read ("" for the only one), `what` describes the file.
     // `batched`: the array is [batch, steps, V] (the steps are batch 0's).
-    void stepsScanned(const QString& path, const QString& array, const QList<QList<double>>& entropy, const QString& what,
-                      bool batched);
+    void stepsScanned(const QString& path, const QString& array, const QList<QList<double>>& entropy,
+                      const QString& what, bool batched);
 
 private:
     using LoadRead = std::function<LoadedTable()>;
@@ -95,9 +95,8 @@ private:
     void replaceTable(std::shared_ptr<const engine::PreparedDistribution> table, const engine::ExplorerChain& chain,
                       const QString& what, const QString& source,
                       std::optional<engine::SamplerAnalysis> analysis = std::nullopt);
-    void showTable(const std::shared_ptr<const engine::PreparedDistribution>& table,
-                   const engine::ExplorerChain& chain, const QString& source,
-                   std::optional<engine::SamplerAnalysis> analysis = std::nullopt);
+    void showTable(const std::shared_ptr<const engine::PreparedDistribution>& table, const engine::ExplorerChain& chain,
+                   const QString& source, std::optional<engine::SamplerAnalysis> analysis = std::nullopt);
     void applyChain(const engine::ExplorerChain& chain);
 
     LogitsTableModel* m_model;

@@ -1,28 +1,24 @@
 #include "ui/pages/explorer_views.h"
 
-#include "engine/sampler/chain_settings.h"
+#include "app/kinds/explorer_run.h"
 #include "charts/compare_chart.h"
 #include "charts/draw_chart.h"
-#include "ui/pages/draw_panel.h"
-#include "app/kinds/explorer_run.h"
 #include "charts/logits_table_model.h"
-#include "engine/core/number_format.h"
-#include "engine/stats/pooled_fit_test.h"
-#include "engine/sampler/semantics.h"
-#include "engine/stats/statistics.h"
 #include "charts/sweep_chart.h"
+#include "engine/core/number_format.h"
+#include "engine/sampler/chain_settings.h"
+#include "engine/sampler/semantics.h"
+#include "engine/stats/pooled_fit_test.h"
+#include "engine/stats/statistics.h"
+#include "ui/pages/draw_panel.h"
 
 namespace logitlab::ui {
 
 ExplorerViews::ExplorerViews(const LogitsTableModel* model, SweepChart* sweep, CompareChart* compare, DrawChart* draws,
                              const DrawPanel* drawSettings, QObject* parent)
-    : QObject(parent),
-      m_model(model),
-      m_sweep(sweep),
-      m_compare(compare),
-      m_draws(draws),
-      m_drawSettings(drawSettings),
-      m_sweepRuns(new app::RunController<std::vector<engine::SweepPoint>>(app::RunControllerBase::Mode::LatestOnly, this)),
+    : QObject(parent), m_model(model), m_sweep(sweep), m_compare(compare), m_draws(draws), m_drawSettings(drawSettings),
+      m_sweepRuns(
+          new app::RunController<std::vector<engine::SweepPoint>>(app::RunControllerBase::Mode::LatestOnly, this)),
       m_compareRuns(new app::RunController<CompareResults>(app::RunControllerBase::Mode::LatestOnly, this)),
       m_drawRuns(new app::RunController<DrawOutcome>(app::RunControllerBase::Mode::Supersede, this))
 {
@@ -102,7 +98,8 @@ void ExplorerViews::startSweep()
             return engine::explorerChainSweep(table->distribution.logits, base, engine::sweepTemperatures(), tracked,
                                               control.isCancelled);
         },
-        [this, names = std::move(names), caption = app::explorerSweepFilters(m_sweptChain)](std::vector<engine::SweepPoint>& points) {
+        [this, names = std::move(names),
+         caption = app::explorerSweepFilters(m_sweptChain)](std::vector<engine::SweepPoint>& points) {
             m_sweep->setSweep(points, names, caption);
             m_sweep->setCurrentTemperature(m_model->settings().temperature);
         });
@@ -208,8 +205,8 @@ QString ExplorerViews::drawStripHtml(const QStringList& now, const QString& nowL
     if (differ >= 0)
         html += QStringLiteral("<br>") + tr("They part at draw %1.").arg(differ + 1);
     else if (now == before)
-        html += QStringLiteral("<br>") + (nowLabel == beforeLabel ? tr("Identical: same seed, same answer.")
-                                                                 : tr("The same first draws."));
+        html += QStringLiteral("<br>") +
+                (nowLabel == beforeLabel ? tr("Identical: same seed, same answer.") : tr("The same first draws."));
     return html;
 }
 

@@ -6,14 +6,14 @@
 // were made with.
 #pragma once
 
+#include "app/run/run_controller.h"
+#include "engine/core/result.h"
+#include "engine/experiments/temperature_sweep.h"
 #include "engine/sampler/candidate.h"
-#include "engine/stats/draw_counts.h"
 #include "engine/sampler/explorer_chain.h"
 #include "engine/sampler/explorer_draws.h"
-#include "engine/core/result.h"
-#include "app/run/run_controller.h"
 #include "engine/sampler/semantics_comparison.h"
-#include "engine/experiments/temperature_sweep.h"
+#include "engine/stats/draw_counts.h"
 
 #include <QObject>
 #include <QStringList>

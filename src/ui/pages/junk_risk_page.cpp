@@ -1,9 +1,9 @@
 #include "ui/pages/junk_risk_page.h"
 
-#include "charts/junk_risk_chart.h"
-#include "ui/forms/junk_risk_form.h"
 #include "app/kinds/junk_risk_job.h"
 #include "app/kinds/junk_risk_kind.h"
+#include "charts/junk_risk_chart.h"
+#include "ui/forms/junk_risk_form.h"
 #include "ui/pages/results_pane.h"
 
 #include <QCheckBox>
@@ -62,10 +62,7 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
     showLessonTerms();
 }
 
-const app::JunkRiskRun* JunkRiskPage::shownRun() const
-{
-    return results()->details<app::JunkRiskRun>();
-}
+const app::JunkRiskRun* JunkRiskPage::shownRun() const { return results()->details<app::JunkRiskRun>(); }
 
 bool JunkRiskPage::acceptDistribution(const engine::Distribution& distribution)
 {
@@ -120,7 +117,8 @@ void JunkRiskPage::showLessonTerms()
                                           .arg(locale.toString(static_cast<qulonglong>(junkCount)),
                                                names.join(QStringLiteral(", ")));
     if (junkCount > static_cast<std::size_t>(names.size()))
-        junk += tr(" and %1 more").arg(locale.toString(static_cast<qulonglong>(junkCount - static_cast<std::size_t>(names.size()))));
+        junk += tr(" and %1 more")
+                    .arg(locale.toString(static_cast<qulonglong>(junkCount - static_cast<std::size_t>(names.size()))));
     QStringList lines{junk};
     const QString nText = locale.toString(n);
     for (const auto& h : m_highlights) {

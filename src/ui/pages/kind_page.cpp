@@ -1,11 +1,11 @@
 #include "ui/pages/kind_page.h"
 
-#include "ui/pages/control_scroll.h"
 #include "app/io/experiment_file.h"
+#include "app/io/save_text.h"
 #include "ui/forms/kind_form.h"
 #include "ui/models/result_table_model.h"
+#include "ui/pages/control_scroll.h"
 #include "ui/pages/results_pane.h"
-#include "app/io/save_text.h"
 
 #include <QFileInfo>
 #include <QGroupBox>
@@ -57,20 +57,11 @@ KindPage::KindPage(const app::ExperimentKind& kind, KindForm* form, QWidget* par
 
 KindPage::~KindPage() = default;
 
-QChart* KindPage::chart() const
-{
-    return m_results->currentChart();
-}
+QChart* KindPage::chart() const { return m_results->currentChart(); }
 
-QAbstractItemModel* KindPage::resultsModel() const
-{
-    return m_results->model();
-}
+QAbstractItemModel* KindPage::resultsModel() const { return m_results->model(); }
 
-std::optional<app::ResultTable> KindPage::resultTable() const
-{
-    return m_results->currentTable();
-}
+std::optional<app::ResultTable> KindPage::resultTable() const { return m_results->currentTable(); }
 
 app::Provenance KindPage::provenance() const
 {

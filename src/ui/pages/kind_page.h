@@ -7,8 +7,8 @@
 #pragma once
 
 #include "app/kinds/experiment_kind.h"
-#include "ui/pages/experiment_page.h"
 #include "app/run/run_controller.h"
+#include "ui/pages/experiment_page.h"
 
 QT_BEGIN_NAMESPACE
 class QGroupBox;

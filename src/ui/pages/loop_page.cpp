@@ -1,17 +1,17 @@
 #include "ui/pages/loop_page.h"
 
+#include "app/io/logits_array.h"
 #include "app/kinds/batch_invariance_kind.h"
-#include "engine/models/builtin_model.h"
-#include "ui/pages/control_scroll.h"
 #include "app/kinds/explorer_kind.h"
 #include "app/kinds/junk_risk_kind.h"
-#include "app/io/logits_array.h"
-#include "charts/loop_charts.h"
 #include "app/kinds/loop_kind.h"
-#include "ui/models/loop_steps_model.h"
-#include "engine/rng/rng_factory.h"
+#include "charts/loop_charts.h"
 #include "charts/token_display.h"
+#include "engine/models/builtin_model.h"
 #include "engine/models/word_tokens.h"
+#include "engine/rng/rng_factory.h"
+#include "ui/models/loop_steps_model.h"
+#include "ui/pages/control_scroll.h"
 
 #include <QChartView>
 #include <QComboBox>
@@ -26,10 +26,10 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QShowEvent>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
-#include <QShowEvent>
 #include <QTextBrowser>
 #include <QTextCharFormat>
 #include <QTextCursor>
@@ -97,18 +97,19 @@ LoopPage::LoopPage(QWidget* parent)
     : ExperimentPage(parent), m_model(new LoopStepsModel(this)), m_stepChart(new LoopStepChart(this)),
       m_stepsChart(new LoopStepsChart(this)),
       m_runs(new app::RunController<app::LoopOutcome>(app::RunControllerBase::Mode::Supersede, this)),
-      m_loads(new app::RunController<LoadedReplay>(app::RunControllerBase::Mode::Supersede, this)), m_source(new QComboBox),
-      m_fileRows(new QWidget), m_file(new QLineEdit), m_array(new QLineEdit), m_batch(new QSpinBox), m_sequences(new QLineEdit),
-      m_vocabularyFile(new QLineEdit), m_sourceError(new QLabel), m_loadProgress(new QProgressBar), m_replayInfo(new QLabel),
-      m_nearTies(new QLabel), m_toBatchInvariance(new QPushButton(tr("Near tie → Batch invariance"))),
-      m_prompt(new QLineEdit), m_semantics(new QComboBox), m_chain(new QLineEdit), m_seed(new QSpinBox),
-      m_rng(new QComboBox), m_steps(new QSpinBox), m_branchMode(new QComboBox), m_branchAt(new QSpinBox),
-      m_branchToken(new QLineEdit), m_branchSeed(new QSpinBox), m_prefillMs(new QDoubleSpinBox),
-      m_passMs(new QDoubleSpinBox), m_latency(new QLabel), m_stepButton(new QPushButton(tr("Step"))),
-      m_playButton(new QPushButton(tr("Play"))), m_stopButton(new QPushButton(tr("Stop"))),
-      m_rewindButton(new QPushButton(tr("Rewind"))), m_branchButton(new QPushButton(tr("Branch here"))),
-      m_shownStep(new QSpinBox), m_mainText(new QTextBrowser), m_branchText(new QTextBrowser), m_divergence(new QLabel),
-      m_stepInfo(new QLabel), m_table(new QTableView), m_playTimer(new QTimer(this)), m_branchTimer(new QTimer(this)), m_followTimer(new QTimer(this)),
+      m_loads(new app::RunController<LoadedReplay>(app::RunControllerBase::Mode::Supersede, this)),
+      m_source(new QComboBox), m_fileRows(new QWidget), m_file(new QLineEdit), m_array(new QLineEdit),
+      m_batch(new QSpinBox), m_sequences(new QLineEdit), m_vocabularyFile(new QLineEdit), m_sourceError(new QLabel),
+      m_loadProgress(new QProgressBar), m_replayInfo(new QLabel), m_nearTies(new QLabel),
+      m_toBatchInvariance(new QPushButton(tr("Near tie → Batch invariance"))), m_prompt(new QLineEdit),
+      m_semantics(new QComboBox), m_chain(new QLineEdit), m_seed(new QSpinBox), m_rng(new QComboBox),
+      m_steps(new QSpinBox), m_branchMode(new QComboBox), m_branchAt(new QSpinBox), m_branchToken(new QLineEdit),
+      m_branchSeed(new QSpinBox), m_prefillMs(new QDoubleSpinBox), m_passMs(new QDoubleSpinBox), m_latency(new QLabel),
+      m_stepButton(new QPushButton(tr("Step"))), m_playButton(new QPushButton(tr("Play"))),
+      m_stopButton(new QPushButton(tr("Stop"))), m_rewindButton(new QPushButton(tr("Rewind"))),
+      m_branchButton(new QPushButton(tr("Branch here"))), m_shownStep(new QSpinBox), m_mainText(new QTextBrowser),
+      m_branchText(new QTextBrowser), m_divergence(new QLabel), m_stepInfo(new QLabel), m_table(new QTableView),
+      m_playTimer(new QTimer(this)), m_branchTimer(new QTimer(this)), m_followTimer(new QTimer(this)),
       m_mainRunText(m_mainText), m_branchRunText(m_branchText)
 {
     setExperimentRuns(m_runs);
@@ -121,8 +122,9 @@ LoopPage::LoopPage(QWidget* parent)
     m_batch->setRange(0, std::numeric_limits<int>::max());
     m_batch->setToolTip(tr("The batch row of a [batch, steps, V] array."));
     m_sequences->setPlaceholderText(tr("empty: 'sequences' if the file has it; none: no tokens"));
-    m_sequences->setToolTip(tr("The integer array of the model's tokens (generate's sequences: the prompt, then one token per "
-                               "step; the last 'steps' ids are the reply). Without it the argmax stands in, marked unknown."));
+    m_sequences->setToolTip(
+        tr("The integer array of the model's tokens (generate's sequences: the prompt, then one token per "
+           "step; the last 'steps' ids are the reply). Without it the argmax stands in, marked unknown."));
     m_vocabularyFile->setPlaceholderText(tr("tokenizer.json or one token per line"));
     m_sourceError->setWordWrap(true);
     m_sourceError->setStyleSheet(QStringLiteral("color: #b00020"));
@@ -133,8 +135,9 @@ LoopPage::LoopPage(QWidget* parent)
     m_nearTies->setWordWrap(true);
     m_nearTies->hide();
     m_toBatchInvariance->hide();
-    m_toBatchInvariance->setToolTip(tr("Explain the shown greedy near tie (or the first) on the Batch invariance page: a "
-                                       "batch-dependent summation error larger than the gap flips T = 0's pick."));
+    m_toBatchInvariance->setToolTip(
+        tr("Explain the shown greedy near tie (or the first) on the Batch invariance page: a "
+           "batch-dependent summation error larger than the gap flips T = 0's pick."));
     connect(m_toBatchInvariance, &QPushButton::clicked, this, &LoopPage::openNearTie);
     connect(m_source, &QComboBox::currentIndexChanged, this, &LoopPage::showSourceRows);
     connect(m_loads, &app::RunControllerBase::progressChanged, this, [this](int done, int total) {
@@ -173,7 +176,8 @@ LoopPage::LoopPage(QWidget* parent)
     for (const auto& name : engine::rngNames())
         m_rng->addItem(QString::fromStdString(name));
     m_steps->setRange(1, static_cast<int>(app::kMaxLoopSteps));
-    m_steps->setToolTip(tr("N, the reply length in tokens: Play and Run N stop there (at most %1).").arg(app::kMaxLoopSteps));
+    m_steps->setToolTip(
+        tr("N, the reply length in tokens: Play and Run N stop there (at most %1).").arg(app::kMaxLoopSteps));
     m_branchMode->addItems({tr("none"), tr("force a token"), tr("reseed the draws")});
     m_branchAt->setRange(0, static_cast<int>(app::kMaxLoopSteps) - 1);
     m_branchToken->setPlaceholderText(tr("token, e.g. the"));
@@ -197,7 +201,8 @@ LoopPage::LoopPage(QWidget* parent)
     m_stopButton->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
     m_stopButton->setToolTip(tr("Stop playing, branching or running (Shift+F5)."));
     m_rewindButton->setShortcut(QKeySequence(Qt::Key_F9));
-    m_rewindButton->setToolTip(tr("Back one step, with the chain's state (penalties, mu) and the RNG as they were (F9)."));
+    m_rewindButton->setToolTip(
+        tr("Back one step, with the chain's state (penalties, mu) and the RNG as they were (F9)."));
     m_branchButton->setToolTip(tr("At the shown step, force the token above (or reseed the draws) and continue to the "
                                   "main run's length; the two runs are compared below."));
     m_shownStep->setToolTip(tr("The step whose next-token distribution the chart shows; Branch here branches there."));
@@ -253,9 +258,11 @@ LoopPage::LoopPage(QWidget* parent)
     auto* sendRow = new QHBoxLayout;
     auto* toExplorer = new QPushButton(tr("To Explorer"));
     auto* toJunk = new QPushButton(tr("To junk risk"));
-    toExplorer->setToolTip(tr("Open the shown step's next-token distribution (the model's logits after the prompt and the "
-                              "tokens before it) in the Explorer."));
-    toJunk->setToolTip(tr("Use the shown step's next-token distribution as the junk-risk page's per-step distribution."));
+    toExplorer->setToolTip(
+        tr("Open the shown step's next-token distribution (the model's logits after the prompt and the "
+           "tokens before it) in the Explorer."));
+    toJunk->setToolTip(
+        tr("Use the shown step's next-token distribution as the junk-risk page's per-step distribution."));
     connect(toExplorer, &QPushButton::clicked, this, [this] { sendTo(app::explorerKind().id()); });
     connect(toJunk, &QPushButton::clicked, this, [this] { sendTo(app::junkRiskKind().id()); });
     sendRow->addWidget(m_branchButton);
@@ -342,20 +349,11 @@ LoopPage::LoopPage(QWidget* parent)
 
 LoopPage::~LoopPage() = default;
 
-QString LoopPage::title() const
-{
-    return tr("Loop");
-}
+QString LoopPage::title() const { return tr("Loop"); }
 
-QChart* LoopPage::chart() const
-{
-    return m_stepChart->chart();
-}
+QChart* LoopPage::chart() const { return m_stepChart->chart(); }
 
-QAbstractItemModel* LoopPage::resultsModel() const
-{
-    return m_model;
-}
+QAbstractItemModel* LoopPage::resultsModel() const { return m_model; }
 
 std::optional<app::ResultTable> LoopPage::resultTable() const
 {
@@ -385,8 +383,9 @@ void LoopPage::setSpec(const app::LoopSpec& spec)
         m_file->setText(spec.replay->path);
         m_array->setText(spec.replay->array);
         m_batch->setValue(static_cast<int>(std::min<qint64>(spec.replay->batch, std::numeric_limits<int>::max())));
-        m_sequences->setText(!spec.replay->sequences ? QString()
-                                 : spec.replay->sequences->isEmpty() ? QStringLiteral("none") : *spec.replay->sequences);
+        m_sequences->setText(!spec.replay->sequences             ? QString()
+                             : spec.replay->sequences->isEmpty() ? QStringLiteral("none")
+                                                                 : *spec.replay->sequences);
         m_vocabularyFile->setText(spec.replay->vocabularyFile);
     }
     showSourceRows();
@@ -400,7 +399,8 @@ void LoopPage::setSpec(const app::LoopSpec& spec)
     if (spec.branch) {
         m_branchAt->setValue(static_cast<int>(spec.branch->at));
         if (spec.branch->seed)
-            m_branchSeed->setValue(static_cast<int>(std::min<qint64>(*spec.branch->seed, std::numeric_limits<int>::max())));
+            m_branchSeed->setValue(
+                static_cast<int>(std::min<qint64>(*spec.branch->seed, std::numeric_limits<int>::max())));
         else
             m_branchToken->setText(spec.branch->token);
     }
@@ -430,7 +430,8 @@ engine::Result<app::LoopSpec> LoopPage::specFromControls() const
     if (m_source->currentIndex() == ImportedFile) {
         json.remove(QStringLiteral("prompt"));
         json.insert(QStringLiteral("model"), QStringLiteral("file"));
-        QJsonObject logits{{QStringLiteral("path"), m_file->text().trimmed()}, {QStringLiteral("batch"), m_batch->value()}};
+        QJsonObject logits{{QStringLiteral("path"), m_file->text().trimmed()},
+                           {QStringLiteral("batch"), m_batch->value()}};
         if (!m_array->text().trimmed().isEmpty())
             logits.insert(QStringLiteral("array"), m_array->text().trimmed());
         const QString sequences = m_sequences->text().trimmed();
@@ -440,8 +441,8 @@ engine::Result<app::LoopSpec> LoopPage::specFromControls() const
             logits.insert(QStringLiteral("vocabulary-file"), m_vocabularyFile->text().trimmed());
         json.insert(QStringLiteral("logits"), logits);
         // The file bounds the run: N above its steps is taken as all of them.
-        if (m_imported && m_importedKey == replayKeyOf(json, baseDir()) && m_imported->stepCount()
-            && static_cast<std::size_t>(m_steps->value()) >= *m_imported->stepCount())
+        if (m_imported && m_importedKey == replayKeyOf(json, baseDir()) && m_imported->stepCount() &&
+            static_cast<std::size_t>(m_steps->value()) >= *m_imported->stepCount())
             json.insert(QStringLiteral("steps"), 0);
     }
     if (m_branchMode->currentIndex() == ForceToken)
@@ -508,15 +509,9 @@ void LoopPage::runStateChanged()
     m_stopButton->setEnabled(running || isPlaying() || isBranching());
 }
 
-bool LoopPage::isPlaying() const
-{
-    return m_playTimer->isActive();
-}
+bool LoopPage::isPlaying() const { return m_playTimer->isActive(); }
 
-bool LoopPage::isBranching() const
-{
-    return m_branchTimer->isActive();
-}
+bool LoopPage::isBranching() const { return m_branchTimer->isActive(); }
 
 bool LoopPage::ensureLoop(std::function<void()> retry)
 {
@@ -596,18 +591,19 @@ void LoopPage::playTick()
     if (m_main->steps().size() >= n) {
         // The last steps were taken on the tick before: the whole page follows in an event of its own.
         m_playTimer->stop();
-        emit statusMessage(tr("%1 tokens in %2 s (the latency model: %3 s)")
-                               .arg(n - m_playStartSteps)
-                               .arg(elapsed / 1000.0, 0, 'f', 2)
-                               .arg((m_prefillMs->value() + static_cast<double>(n - m_playStartSteps) * pass) / 1000.0, 0, 'f', 2));
+        emit statusMessage(
+            tr("%1 tokens in %2 s (the latency model: %3 s)")
+                .arg(n - m_playStartSteps)
+                .arg(elapsed / 1000.0, 0, 'f', 2)
+                .arg((m_prefillMs->value() + static_cast<double>(n - m_playStartSteps) * pass) / 1000.0, 0, 'f', 2));
         finishStepping();
         return;
     }
     std::size_t due = n;
     if (pass > 0.0)
         due = elapsed < m_prefillMs->value()
-            ? m_playStartSteps
-            : std::min(n, m_playStartSteps + static_cast<std::size_t>((elapsed - m_prefillMs->value()) / pass));
+                  ? m_playStartSteps
+                  : std::min(n, m_playStartSteps + static_cast<std::size_t>((elapsed - m_prefillMs->value()) / pass));
     QElapsedTimer slice;
     slice.start();
     while (m_main->steps().size() < due && slice.elapsed() < kSliceMs)
@@ -672,8 +668,8 @@ void LoopPage::branchHere()
     }
     const auto at = static_cast<std::size_t>(m_shownStep->value());
     std::optional<std::int32_t> forced;
-    const bool reseed = m_branchMode->currentIndex() == Reseed || !m_main->hasModel()
-        || (m_branchMode->currentIndex() == NoBranch && m_branchToken->text().trimmed().isEmpty());
+    const bool reseed = m_branchMode->currentIndex() == Reseed || !m_main->hasModel() ||
+                        (m_branchMode->currentIndex() == NoBranch && m_branchToken->text().trimmed().isEmpty());
     if (!reseed) {
         app::LoopBranchSpec probe;
         probe.token = m_branchToken->text().trimmed();
@@ -689,7 +685,8 @@ void LoopPage::branchHere()
     if (forced) {
         m_branch->step(forced);
     } else {
-        auto rng = engine::makeRng(m_rng->currentText().toStdString(), static_cast<std::uint64_t>(m_branchSeed->value()));
+        auto rng =
+            engine::makeRng(m_rng->currentText().toStdString(), static_cast<std::uint64_t>(m_branchSeed->value()));
         m_branch->reseed(std::move(rng).value());
     }
     // The file says the same branch, so Save and Run N repeat it.
@@ -816,7 +813,8 @@ void LoopPage::openNearTie()
     const auto& steps = m_main->steps();
     auto at = static_cast<std::size_t>(m_shownStep->value());
     if (at >= steps.size() || !engine::isGreedyNearTie(steps[at])) {
-        const auto it = std::find_if(steps.begin(), steps.end(), [](const auto& s) { return engine::isGreedyNearTie(s); });
+        const auto it =
+            std::find_if(steps.begin(), steps.end(), [](const auto& s) { return engine::isGreedyNearTie(s); });
         if (it == steps.end()) {
             emit statusMessage(tr("No greedy near tie in this run"));
             return;
@@ -835,10 +833,11 @@ void LoopPage::showReplayAndTies()
     const bool replay = m_main && !m_main->hasModel();
     m_replayInfo->setVisible(replay);
     if (replay)
-        m_replayInfo->setText(tr("<b>Teacher-forced replay</b>: the history is the model's own tokens, so each step's "
-                                 "distribution is the file's row whatever the sampler picks (the stateful stages see the "
-                                 "model's tokens too). %1.")
-                                  .arg(app::replaySummary(m_main->steps()).toHtmlEscaped()));
+        m_replayInfo->setText(
+            tr("<b>Teacher-forced replay</b>: the history is the model's own tokens, so each step's "
+               "distribution is the file's row whatever the sampler picks (the stateful stages see the "
+               "model's tokens too). %1.")
+                .arg(app::replaySummary(m_main->steps()).toHtmlEscaped()));
     QStringList ties;
     std::size_t count = 0;
     if (m_main)
@@ -889,7 +888,8 @@ void LoopPage::run()
     startRun<app::LoopOutcome>(
         *m_runs, tr("Running %1 steps…").arg(spec->steps),
         [spec = spec.value(), base = baseDir(),
-         source = spec->replay && m_importedKey == replayKeyOf(app::toJson(spec.value()), baseDir()) ? m_imported : nullptr,
+         source =
+             spec->replay && m_importedKey == replayKeyOf(app::toJson(spec.value()), baseDir()) ? m_imported : nullptr,
          copies](const app::WorkControl& control) {
             app::LoopOutcome outcome = app::runLoop(spec, base, control, source);
             if (outcome.mainLoop)
@@ -948,7 +948,8 @@ void LoopPage::refresh(bool whole)
     if (m_main)
         m_mainRunText.show(*m_main, m_mainGeneration, promptText(*m_main), divergentStep, false);
     else
-        m_mainRunText.showMessage(QStringLiteral("<span style='color:#888'>%1</span>").arg(m_prompt->text().toHtmlEscaped()));
+        m_mainRunText.showMessage(
+            QStringLiteral("<span style='color:#888'>%1</span>").arg(m_prompt->text().toHtmlEscaped()));
     if (size == 0) {
         m_stepChart->clear(tr("Press Step (F10) or Play (F5) to generate"));
         m_shownStepDrawn = {};
@@ -966,17 +967,21 @@ void LoopPage::refresh(bool whole)
             QString info = LoopStepChart::stepSummary(step);
             if (step.actual >= 0) {
                 const auto& vocabulary = m_main->vocabulary();
-                info += QStringLiteral("\n")
-                    + tr("Model's token%1: '%2' (p model %3, rank %4, after the chain %5) — the pick %6")
-                          .arg(step.actualKnown ? QString() : tr(" (unknown: the argmax)"))
-                          .arg(shownToken(vocabulary[static_cast<std::size_t>(step.actual)]))
-                          .arg(step.actualModelProbability, 0, 'g', 4)
-                          .arg(step.actualRank)
-                          .arg(step.actualCut ? tr("cut") : QString::number(step.actualProbability, 'g', 4))
-                          .arg(step.matches() ? tr("matches") : tr("differs: '%1'").arg(shownToken(vocabulary[static_cast<std::size_t>(step.token)])));
+                info +=
+                    QStringLiteral("\n") +
+                    tr("Model's token%1: '%2' (p model %3, rank %4, after the chain %5) — the pick %6")
+                        .arg(step.actualKnown ? QString() : tr(" (unknown: the argmax)"))
+                        .arg(shownToken(vocabulary[static_cast<std::size_t>(step.actual)]))
+                        .arg(step.actualModelProbability, 0, 'g', 4)
+                        .arg(step.actualRank)
+                        .arg(step.actualCut ? tr("cut") : QString::number(step.actualProbability, 'g', 4))
+                        .arg(step.matches() ? tr("matches")
+                                            : tr("differs: '%1'")
+                                                  .arg(shownToken(vocabulary[static_cast<std::size_t>(step.token)])));
             }
             if (engine::isGreedyNearTie(step))
-                info += QStringLiteral("\n") + tr("Greedy near tie: the top two logits differ by %1").arg(step.topLogitGap, 0, 'g', 3);
+                info += QStringLiteral("\n") +
+                        tr("Greedy near tie: the top two logits differ by %1").arg(step.topLogitGap, 0, 'g', 3);
             m_stepInfo->setText(info);
         }
     }
@@ -997,12 +1002,13 @@ void LoopPage::refresh(bool whole)
         m_wholeRefresh.start();
     }
     // The table grows by the new steps' rows (and loses the rewound ones), so it follows every tick.
-    m_model->sync({m_main ? &*m_main : nullptr, m_mainGeneration}, {m_branch ? &*m_branch : nullptr, m_branchGeneration});
+    m_model->sync({m_main ? &*m_main : nullptr, m_mainGeneration},
+                  {m_branch ? &*m_branch : nullptr, m_branchGeneration});
 
     if (!m_branch) {
-        m_divergence->setText(size ? tr("%1 steps: one forward pass each, each needing the token the one before chose.")
-                                         .arg(size)
-                                   : QString());
+        m_divergence->setText(
+            size ? tr("%1 steps: one forward pass each, each needing the token the one before chose.").arg(size)
+                 : QString());
     } else if (!divergence) {
         m_divergence->setText(tr("The branch has chosen the same tokens so far."));
     } else {
@@ -1037,9 +1043,6 @@ void LoopPage::showLatency()
                            .arg(total, 0, 'f', 2));
 }
 
-QString LoopPage::id() const
-{
-    return app::loopKind().id();
-}
+QString LoopPage::id() const { return app::loopKind().id(); }
 
 }  // namespace logitlab::ui

@@ -14,12 +14,12 @@
 // ties (top-2 logit gap <= engine::kNearTieLogitGap) are listed and open the Batch invariance page.
 #pragma once
 
-#include "ui/pages/experiment_page.h"
-#include "engine/experiments/generation_loop.h"
 #include "app/kinds/imported_logits_source.h"
 #include "app/kinds/loop_job.h"
-#include "ui/pages/loop_run_text.h"
 #include "app/kinds/loop_spec.h"
+#include "engine/experiments/generation_loop.h"
+#include "ui/pages/experiment_page.h"
+#include "ui/pages/loop_run_text.h"
 
 #include <QElapsedTimer>
 

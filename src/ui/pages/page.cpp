@@ -6,10 +6,7 @@
 
 namespace logitlab::ui {
 
-Page::Page(QWidget* parent) : QWidget(parent)
-{
-    NumericEntry::install();
-}
+Page::Page(QWidget* parent) : QWidget(parent) { NumericEntry::install(); }
 
 QString Page::lessonHtml() const
 {

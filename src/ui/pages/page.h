@@ -6,9 +6,9 @@
 // window gives it to that page and shows it.
 #pragma once
 
-#include "engine/sampler/distribution.h"
 #include "app/io/provenance.h"
 #include "app/kinds/result_table.h"
+#include "engine/sampler/distribution.h"
 
 #include <QWidget>
 

@@ -22,10 +22,7 @@ constexpr int kSpacing = 24;     // between columns, when there is room
 constexpr int kMinSpacing = 10;  // when there is not
 constexpr int kMargin = 2;
 
-QString greedyText()
-{
-    return QObject::tr("greedy: argmax (no die roll at T = 0)");
-}
+QString greedyText() { return QObject::tr("greedy: argmax (no die roll at T = 0)"); }
 
 }  // namespace
 
@@ -60,31 +57,20 @@ int ReadoutPanel::threeColumnWidth() const
 {
     // Typical lines, not the current ones: the choice of columns must not follow the text.
     const QFontMetrics metrics(font());
-    const int text = metrics.horizontalAdvance(QStringLiteral("Mass removed by the filters: 0.0000"))
-        + metrics.horizontalAdvance(QStringLiteral("Cut: llama.cpp rules keep 40 of 262,144, down to 'token'"))
-        + metrics.horizontalAdvance(QStringLiteral("Perplexity (effective vocabulary): 000.00"));
+    const int text =
+        metrics.horizontalAdvance(QStringLiteral("Mass removed by the filters: 0.0000")) +
+        metrics.horizontalAdvance(QStringLiteral("Cut: llama.cpp rules keep 40 of 262,144, down to 'token'")) +
+        metrics.horizontalAdvance(QStringLiteral("Perplexity (effective vocabulary): 000.00"));
     return text + (kColumns - 1) * kSpacing + 2 * kMargin;
 }
 
-int ReadoutPanel::columnsFor(int width) const
-{
-    return width >= threeColumnWidth() ? kColumns : 2;
-}
+int ReadoutPanel::columnsFor(int width) const { return width >= threeColumnWidth() ? kColumns : 2; }
 
-QSize ReadoutPanel::sizeHint() const
-{
-    return {threeColumnWidth(), heightForWidth(threeColumnWidth())};
-}
+QSize ReadoutPanel::sizeHint() const { return {threeColumnWidth(), heightForWidth(threeColumnWidth())}; }
 
-QSize ReadoutPanel::minimumSizeHint() const
-{
-    return {100, heightForWidth(100)};
-}
+QSize ReadoutPanel::minimumSizeHint() const { return {100, heightForWidth(100)}; }
 
-bool ReadoutPanel::hasHeightForWidth() const
-{
-    return true;
-}
+bool ReadoutPanel::hasHeightForWidth() const { return true; }
 
 int ReadoutPanel::heightForWidth(int width) const
 {
@@ -118,14 +104,15 @@ void ReadoutPanel::paintEvent(QPaintEvent* /*event*/)
     for (int c = 0; c < columns; ++c) {
         for (int r = 0; r < rows; ++r)
             if (c * rows + r < m_lines.size())
-                wanted[static_cast<std::size_t>(c)] = std::max(wanted[static_cast<std::size_t>(c)],
-                                                               metrics.horizontalAdvance(m_lines[c * rows + r]));
+                wanted[static_cast<std::size_t>(c)] =
+                    std::max(wanted[static_cast<std::size_t>(c)], metrics.horizontalAdvance(m_lines[c * rows + r]));
         total += wanted[static_cast<std::size_t>(c)];
     }
     const int spacing = std::clamp((area.width() - total) / (columns - 1), kMinSpacing, kSpacing);
     int x = area.left();
     for (int c = 0; c < columns && x < area.right(); ++c) {
-        const int width = c == columns - 1 ? area.right() - x : std::min(wanted[static_cast<std::size_t>(c)], area.right() - x);
+        const int width =
+            c == columns - 1 ? area.right() - x : std::min(wanted[static_cast<std::size_t>(c)], area.right() - x);
         for (int r = 0; r < rows && c * rows + r < m_lines.size(); ++r) {
             const QRect cell(x, area.top() + (1 + r) * line, std::max(0, width), line);
             painter.drawText(cell, Qt::AlignLeft | Qt::AlignVCenter,
@@ -153,9 +140,6 @@ void ReadoutPanel::keyPressEvent(QKeyEvent* event)
     QWidget::keyPressEvent(event);
 }
 
-void ReadoutPanel::copy() const
-{
-    QApplication::clipboard()->setText(text());
-}
+void ReadoutPanel::copy() const { QApplication::clipboard()->setText(text()); }
 
 }  // namespace logitlab::ui

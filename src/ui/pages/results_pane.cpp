@@ -62,25 +62,13 @@ ResultsPane::ResultsPane(QWidget* parent)
     layout->addWidget(split);
 }
 
-ResultsPane::~ResultsPane()
-{
-    clearCharts();
-}
+ResultsPane::~ResultsPane() { clearCharts(); }
 
-void ResultsPane::addPageTab(QWidget* view, const QString& label)
-{
-    m_chartTabs->insertTab(m_pageTabs++, view, label);
-}
+void ResultsPane::addPageTab(QWidget* view, const QString& label) { m_chartTabs->insertTab(m_pageTabs++, view, label); }
 
-void ResultsPane::addBelowSummary(QWidget* view)
-{
-    m_top->insertWidget(m_top->indexOf(m_chartTabs), view);
-}
+void ResultsPane::addBelowSummary(QWidget* view) { m_top->insertWidget(m_top->indexOf(m_chartTabs), view); }
 
-void ResultsPane::setSummaryText(const QString& text)
-{
-    m_summary->setText(text);
-}
+void ResultsPane::setSummaryText(const QString& text) { m_summary->setText(text); }
 
 void ResultsPane::clearCharts()
 {
@@ -142,10 +130,7 @@ QChart* ResultsPane::currentChart() const
     return m_charts.charts.at(index).second;
 }
 
-QList<QPair<QString, QChart*>> ResultsPane::charts() const
-{
-    return m_charts.charts;
-}
+QList<QPair<QString, QChart*>> ResultsPane::charts() const { return m_charts.charts; }
 
 std::optional<app::ResultTable> ResultsPane::currentTable() const
 {

@@ -6,8 +6,8 @@
 // strip) before the charts as extra tabs.
 #pragma once
 
-#include "charts/experiment_charts.h"
 #include "app/kinds/experiment_result.h"
+#include "charts/experiment_charts.h"
 
 #include <QWidget>
 

@@ -1,17 +1,17 @@
 #include "ui/pages/seed_sweep_page.h"
 
-#include "ui/pages/control_scroll.h"
-#include "app/text/counted.h"
-#include "engine/sampler/lesson_examples.h"
-#include "engine/rng/rng_factory.h"
 #include "app/io/save_text.h"
-#include "charts/seed_sweep_charts.h"
 #include "app/kinds/seed_sweep_kind.h"
+#include "app/text/counted.h"
+#include "charts/seed_sweep_charts.h"
 #include "charts/sequence_sweep_charts.h"
 #include "charts/step_sweep_charts.h"
+#include "charts/token_display.h"
+#include "engine/rng/rng_factory.h"
+#include "engine/sampler/lesson_examples.h"
 #include "engine/sampler/semantics.h"
 #include "ui/models/result_table_model.h"
-#include "charts/token_display.h"
+#include "ui/pages/control_scroll.h"
 
 #include <QChartView>
 #include <QCheckBox>
@@ -77,45 +77,22 @@ QChartView* chartView(QChart* chart)
 }  // namespace
 
 SeedSweepPage::SeedSweepPage(QWidget* parent)
-    : ExperimentPage(parent),
-      m_runs(new app::RunController<RunOutcome>(app::RunControllerBase::Mode::Supersede, this)),
+    : ExperimentPage(parent), m_runs(new app::RunController<RunOutcome>(app::RunControllerBase::Mode::Supersede, this)),
       m_replays(new app::RunController<QString>(app::RunControllerBase::Mode::Supersede, this)),
-      m_charts(new SeedSweepCharts(this)),
-      m_seedModel(new ResultTableModel(this)),
-      m_tokenModel(new ResultTableModel(this)),
-      m_mode(new QComboBox),
-      m_prompt(new QLineEdit(QStringLiteral("The sampler"))),
-      m_steps(new QSpinBox),
-      m_form(new QFormLayout),
-      m_replayBox(new QGroupBox(tr("Replay a seed"))),
-      m_source(new QComboBox),
-      m_semantics(new QComboBox),
-      m_chain(new QLineEdit(QStringLiteral("temperature=1,top-p=0.9"))),
-      m_rng(new QComboBox),
-      m_firstSeed(new QSpinBox),
-      m_seedCount(new QSpinBox),
-      m_draws(new QSpinBox),
+      m_charts(new SeedSweepCharts(this)), m_seedModel(new ResultTableModel(this)),
+      m_tokenModel(new ResultTableModel(this)), m_mode(new QComboBox),
+      m_prompt(new QLineEdit(QStringLiteral("The sampler"))), m_steps(new QSpinBox), m_form(new QFormLayout),
+      m_replayBox(new QGroupBox(tr("Replay a seed"))), m_source(new QComboBox), m_semantics(new QComboBox),
+      m_chain(new QLineEdit(QStringLiteral("temperature=1,top-p=0.9"))), m_rng(new QComboBox),
+      m_firstSeed(new QSpinBox), m_seedCount(new QSpinBox), m_draws(new QSpinBox),
       m_everyStep(new QCheckBox(tr("Every step of the file in turn"))),
-      m_compare(new QCheckBox(tr("Compare two seeds"))),
-      m_compareA(new QSpinBox),
-      m_compareB(new QSpinBox),
-      m_threads(new QSpinBox),
-      m_replaySeed(new QSpinBox),
-      m_replay(new QPushButton(tr("Re&play"))),
-      m_replayResult(new QLabel),
-      m_verdict(new QLabel),
-      m_plainWords(new QLabel),
-      m_tabs(new QTabWidget),
-      m_sequenceCharts(new SequenceSweepCharts(this)),
-      m_replyModel(new ResultTableModel(this)),
-      m_replySeedModel(new ResultTableModel(this)),
-      m_firstDifferenceModel(new ResultTableModel(this)),
-      m_replySummary(new QLabel),
-      m_replyTabs(new QTabWidget),
-      m_stepCharts(new StepSweepCharts(this)),
-      m_stepModel(new ResultTableModel(this)),
-      m_stepTabs(new QTabWidget),
-      m_results(new QStackedWidget),
+      m_compare(new QCheckBox(tr("Compare two seeds"))), m_compareA(new QSpinBox), m_compareB(new QSpinBox),
+      m_threads(new QSpinBox), m_replaySeed(new QSpinBox), m_replay(new QPushButton(tr("Re&play"))),
+      m_replayResult(new QLabel), m_verdict(new QLabel), m_plainWords(new QLabel), m_tabs(new QTabWidget),
+      m_sequenceCharts(new SequenceSweepCharts(this)), m_replyModel(new ResultTableModel(this)),
+      m_replySeedModel(new ResultTableModel(this)), m_firstDifferenceModel(new ResultTableModel(this)),
+      m_replySummary(new QLabel), m_replyTabs(new QTabWidget), m_stepCharts(new StepSweepCharts(this)),
+      m_stepModel(new ResultTableModel(this)), m_stepTabs(new QTabWidget), m_results(new QStackedWidget),
       m_drawStatistics(new QWidget)
 {
     setExperimentRuns(m_runs);
@@ -129,8 +106,9 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     m_steps->setValue(12);
     m_steps->setToolTip(tr("Tokens per reply: one pass of the model each. Seeds x tokens is at most %L1.")
                             .arg(app::kMaxSequenceSweepPasses));
-    m_everyStep->setToolTip(tr("For a logits file of several steps (a model's reply): sweep each step's distribution "
-                               "in turn, one row per step. The goodness of fit is shown only at steps where it is valid."));
+    m_everyStep->setToolTip(
+        tr("For a logits file of several steps (a model's reply): sweep each step's distribution "
+           "in turn, one row per step. The goodness of fit is shown only at steps where it is valid."));
     m_replySummary->setWordWrap(true);
     m_replySummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_source->setObjectName(QStringLiteral("distributionSource"));
@@ -255,7 +233,8 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     m_replyTabs->addTab(chartView(m_sequenceCharts->firstDifference()), tr("First differences"));
     m_replyTabs->addTab(sortedTable(m_replyModel, ResultTableModel::SortRole, this), tr("Replies"));
     m_replyTabs->addTab(sortedTable(m_replySeedModel, ResultTableModel::SortRole, this), tr("Per seed"));
-    m_replyTabs->addTab(sortedTable(m_firstDifferenceModel, ResultTableModel::SortRole, this), tr("First differences (table)"));
+    m_replyTabs->addTab(sortedTable(m_firstDifferenceModel, ResultTableModel::SortRole, this),
+                        tr("First differences (table)"));
     m_stepTabs->addTab(chartView(m_stepCharts->pValues()), tr("Fit per step"));
     m_stepTabs->addTab(chartView(m_stepCharts->tokens()), tr("Tokens per step"));
     m_stepTabs->addTab(sortedTable(m_stepModel, ResultTableModel::SortRole, this), tr("Per step"));
@@ -302,15 +281,9 @@ QJsonObject SeedSweepPage::controlsJson() const
     return spec.ok() ? app::toJson(spec.value()) : QJsonObject();
 }
 
-QString SeedSweepPage::title() const
-{
-    return tr("Seed sweep");
-}
+QString SeedSweepPage::title() const { return tr("Seed sweep"); }
 
-bool SeedSweepPage::repliesMode() const
-{
-    return m_mode->currentIndex() == RepliesMode;
-}
+bool SeedSweepPage::repliesMode() const { return m_mode->currentIndex() == RepliesMode; }
 
 SeedSweepPage::View SeedSweepPage::view() const
 {
@@ -324,10 +297,10 @@ void SeedSweepPage::showMode()
     const bool replies = repliesMode();
     // Every step needs a file: a chosen logits file, or an opened experiment's file distribution.
     const int source = m_source->currentIndex();
-    m_everyStep->setEnabled(source == LogitsFile
-                            || (source == AsInExperimentFile && m_loaded.kind == app::DistributionSpec::Kind::File));
-    for (QWidget* w : {static_cast<QWidget*>(m_source), static_cast<QWidget*>(m_draws), static_cast<QWidget*>(m_compare),
-                       static_cast<QWidget*>(m_everyStep)})
+    m_everyStep->setEnabled(source == LogitsFile ||
+                            (source == AsInExperimentFile && m_loaded.kind == app::DistributionSpec::Kind::File));
+    for (QWidget* w : {static_cast<QWidget*>(m_source), static_cast<QWidget*>(m_draws),
+                       static_cast<QWidget*>(m_compare), static_cast<QWidget*>(m_everyStep)})
         m_form->setRowVisible(w, !replies);
     for (QWidget* w : {static_cast<QWidget*>(m_prompt), static_cast<QWidget*>(m_steps)})
         m_form->setRowVisible(w, replies);
@@ -344,11 +317,15 @@ QChart* SeedSweepPage::chart() const
     if (view() == StepsView)
         return m_stepTabs->currentIndex() == StepTokensTab ? m_stepCharts->tokens() : m_stepCharts->pValues();
     if (repliesMode())
-        return m_replyTabs->currentIndex() == FirstDifferenceTab ? m_sequenceCharts->firstDifference() : m_sequenceCharts->distinct();
+        return m_replyTabs->currentIndex() == FirstDifferenceTab ? m_sequenceCharts->firstDifference()
+                                                                 : m_sequenceCharts->distinct();
     switch (m_tabs->currentIndex()) {
-    case SpreadTab: return m_charts->spread();
-    case CountsTab: return m_charts->counts();
-    default: return m_charts->pValues();
+    case SpreadTab:
+        return m_charts->spread();
+    case CountsTab:
+        return m_charts->counts();
+    default:
+        return m_charts->pValues();
     }
 }
 
@@ -358,10 +335,13 @@ QAbstractItemModel* SeedSweepPage::resultsModel() const
         return m_stepModel;
     if (repliesMode()) {
         switch (m_replyTabs->currentIndex()) {
-        case ReplySeedsTab: return m_replySeedModel;
+        case ReplySeedsTab:
+            return m_replySeedModel;
         case FirstDifferenceTab:
-        case FirstDifferenceTableTab: return m_firstDifferenceModel;
-        default: return m_replyModel;
+        case FirstDifferenceTableTab:
+            return m_firstDifferenceModel;
+        default:
+            return m_replyModel;
         }
     }
     if (m_tabs->currentIndex() == SeedsTab)
@@ -484,7 +464,9 @@ QString SeedSweepPage::readExperimentFile(const QString& path)
     if (!spec)
         return QString::fromStdString(spec.error());
     if (!spec->seedRange)
-        emit statusMessage(tr("The file lists its seeds; the page sweeps %1 from %2").arg(app::counted(spec->seedList.size(), "seed", "seeds")).arg(spec->seeds().front()));
+        emit statusMessage(tr("The file lists its seeds; the page sweeps %1 from %2")
+                               .arg(app::counted(spec->seedList.size(), "seed", "seeds"))
+                               .arg(spec->seeds().front()));
     setSpec(spec.value(), QFileInfo(path).absolutePath());
     return {};
 }
@@ -519,9 +501,12 @@ void SeedSweepPage::run()
     }
     if (spec->distribution.steps && !spec->isSequence()) {
         startRun<RunOutcome>(
-            *m_runs, tr("Sweeping every step: %1 x %2 each...").arg(app::counted(qint64(spec->seeds().size()), "seed", "seeds"), app::counted(spec->draws, "draw", "draws")),
-            [spec = spec.value(), dir = baseDir(), source = tr("controls"), threads = m_threads->value()](
-                const app::WorkControl& control) {
+            *m_runs,
+            tr("Sweeping every step: %1 x %2 each...")
+                .arg(app::counted(qint64(spec->seeds().size()), "seed", "seeds"),
+                     app::counted(spec->draws, "draw", "draws")),
+            [spec = spec.value(), dir = baseDir(), source = tr("controls"),
+             threads = m_threads->value()](const app::WorkControl& control) {
                 RunOutcome run;
                 run.steps = app::runStepSweep(spec, dir, source, threads, control);
                 run.status = run.steps->status;
@@ -534,8 +519,12 @@ void SeedSweepPage::run()
     }
     if (spec->isSequence()) {
         startRun<RunOutcome>(
-            *m_runs, tr("Generating %1 of %2...").arg(app::counted(qint64(spec->seeds().size()), "reply", "replies"), app::counted(spec->steps, "token", "tokens")),
-            [spec = spec.value(), source = tr("controls"), threads = m_threads->value()](const app::WorkControl& control) {
+            *m_runs,
+            tr("Generating %1 of %2...")
+                .arg(app::counted(qint64(spec->seeds().size()), "reply", "replies"),
+                     app::counted(spec->steps, "token", "tokens")),
+            [spec = spec.value(), source = tr("controls"),
+             threads = m_threads->value()](const app::WorkControl& control) {
                 RunOutcome run;
                 run.replies = app::runSequenceSweep(spec, source, threads, control);
                 run.status = run.replies->status;
@@ -547,9 +536,12 @@ void SeedSweepPage::run()
         return;
     }
     startRun<RunOutcome>(
-        *m_runs, tr("Sweeping %1 x %2...").arg(app::counted(qint64(spec->seeds().size()), "seed", "seeds"), app::counted(spec->draws, "draw", "draws")),
-        [spec = spec.value(), dir = baseDir(), source = tr("controls"), threads = m_threads->value()](
-            const app::WorkControl& control) {
+        *m_runs,
+        tr("Sweeping %1 x %2...")
+            .arg(app::counted(qint64(spec->seeds().size()), "seed", "seeds"),
+                 app::counted(spec->draws, "draw", "draws")),
+        [spec = spec.value(), dir = baseDir(), source = tr("controls"),
+         threads = m_threads->value()](const app::WorkControl& control) {
             RunOutcome run;
             run.sweep = app::runSeedSweep(spec, dir, source, threads, control);
             run.status = run.sweep.status;
@@ -595,7 +587,8 @@ void SeedSweepPage::showResults(const app::SeedSweepSpec& spec, app::SeedSweepOu
         verdict += tr("<br>The compared seeds first differ at draw %1.").arg(*m_outcome.summary.firstDifference);
     m_verdict->setText(verdict);
     showStatistics();
-    m_replaySeed->setValue(static_cast<int>(std::min<std::uint64_t>(m_outcome.results.front().seed, std::numeric_limits<int>::max())));
+    m_replaySeed->setValue(
+        static_cast<int>(std::min<std::uint64_t>(m_outcome.results.front().seed, std::numeric_limits<int>::max())));
     m_replayResult->clear();
 }
 
@@ -635,8 +628,10 @@ void SeedSweepPage::showSteps(const app::SeedSweepSpec& spec, app::StepSweepOutc
     m_stepModel->setTable(*result.table(QString()));
     m_stepCharts->setRows(m_stepOutcome.rows);
     const auto& rows = m_stepOutcome.rows;
-    const auto tested = std::count_if(rows.begin(), rows.end(), [](const app::StepSweepRow& r) { return r.ksP.has_value(); });
-    const auto consistent = std::count_if(rows.begin(), rows.end(), [](const app::StepSweepRow& r) { return r.consistent; });
+    const auto tested =
+        std::count_if(rows.begin(), rows.end(), [](const app::StepSweepRow& r) { return r.ksP.has_value(); });
+    const auto consistent =
+        std::count_if(rows.begin(), rows.end(), [](const app::StepSweepRow& r) { return r.consistent; });
     m_stepsText = tr("<b>%1 steps swept.</b><br>%2 have a valid goodness-of-fit test; at %3 of those the counts "
                      "vary by seed as chance predicts. Steps without a valid test (one token left, or too few "
                      "draws per token) show no p-value.")
@@ -649,8 +644,9 @@ void SeedSweepPage::showSteps(const app::SeedSweepSpec& spec, app::StepSweepOutc
 QString SeedSweepPage::replay(qint64 seed)
 {
     const auto& results = m_outcome.results;
-    const auto it = std::find_if(results.begin(), results.end(),
-                                 [seed](const engine::SeedResult& r) { return r.seed == static_cast<std::uint64_t>(seed); });
+    const auto it = std::find_if(results.begin(), results.end(), [seed](const engine::SeedResult& r) {
+        return r.seed == static_cast<std::uint64_t>(seed);
+    });
     if (!m_hasResults || it == results.end()) {
         const QString message = tr("Seed %1 is not one of the last run's seeds.").arg(seed);
         showReplay(message);
@@ -659,28 +655,26 @@ QString SeedSweepPage::replay(qint64 seed)
     // Preparing the experiment and drawing the seed again is a whole seed's work: on a worker.
     m_replayResult->setText(tr("Replaying seed %1...").arg(seed));
     m_replays->start(
-        [spec = m_resultSpec, dir = baseDir(), source = tr("controls"), seed, firstHash = it->hash](
-            const app::WorkControl&) {
+        [spec = m_resultSpec, dir = baseDir(), source = tr("controls"), seed,
+         firstHash = it->hash](const app::WorkControl&) {
             auto input = app::toSeedSweepInput(spec, dir, source);
             auto experiment = input ? engine::SeedSweepExperiment::prepare(input->parameters)
                                     : engine::Result<engine::SeedSweepExperiment>(engine::Error{input.error()});
             if (!experiment)
                 return QString::fromStdString(experiment.error());
             const std::uint64_t hash = experiment->replayHash(static_cast<std::uint64_t>(seed));
-            return hash == firstHash ? tr("Seed %1 replayed bit for bit (hash %2).").arg(seed).arg(hash, 16, 16, QLatin1Char('0'))
-                                     : tr("Seed %1 did NOT replay: hash %2, first run %3.")
-                                           .arg(seed)
-                                           .arg(hash, 16, 16, QLatin1Char('0'))
-                                           .arg(firstHash, 16, 16, QLatin1Char('0'));
+            return hash == firstHash
+                       ? tr("Seed %1 replayed bit for bit (hash %2).").arg(seed).arg(hash, 16, 16, QLatin1Char('0'))
+                       : tr("Seed %1 did NOT replay: hash %2, first run %3.")
+                             .arg(seed)
+                             .arg(hash, 16, 16, QLatin1Char('0'))
+                             .arg(firstHash, 16, 16, QLatin1Char('0'));
         },
         [this](QString& message) { showReplay(message); });
     return {};
 }
 
-bool SeedSweepPage::replayRunning() const
-{
-    return m_replays->isRunning();
-}
+bool SeedSweepPage::replayRunning() const { return m_replays->isRunning(); }
 
 void SeedSweepPage::showReplay(const QString& message)
 {
@@ -689,10 +683,7 @@ void SeedSweepPage::showReplay(const QString& message)
     emit replayEnded(message);
 }
 
-QLabel* SeedSweepPage::statisticLabel(const QString& key) const
-{
-    return m_statistics.value(key);
-}
+QLabel* SeedSweepPage::statisticLabel(const QString& key) const { return m_statistics.value(key); }
 
 void SeedSweepPage::showStatistics()
 {
@@ -741,9 +732,6 @@ void SeedSweepPage::runStateChanged()
     m_compareB->setEnabled(m_compare->isChecked());
 }
 
-QString SeedSweepPage::id() const
-{
-    return app::seedSweepKind().id();
-}
+QString SeedSweepPage::id() const { return app::seedSweepKind().id(); }
 
 }  // namespace logitlab::ui

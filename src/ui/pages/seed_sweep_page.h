@@ -15,11 +15,11 @@
 // "steps"), the draws sweep runs at each step in turn and shows one row per step.
 #pragma once
 
-#include "ui/pages/experiment_page.h"
 #include "app/kinds/seed_sweep_job.h"
 #include "app/kinds/seed_sweep_spec.h"
 #include "app/kinds/sequence_sweep_job.h"
 #include "app/kinds/step_sweep_job.h"
+#include "ui/pages/experiment_page.h"
 
 #include <QHash>
 
@@ -58,19 +58,19 @@ public:
     // A run of either mode, on the one experiment controller (Run/Cancel follow it).
     struct RunOutcome {
         app::RunStatus status;
-        std::uint64_t draws = 0;   // draws, or model passes of the replies
+        std::uint64_t draws = 0;  // draws, or model passes of the replies
         double seconds = 0.0;
-        app::SeedSweepOutcome sweep;                      // DrawsMode
-        std::optional<app::SequenceSweepOutcome> replies; // RepliesMode
-        std::optional<app::StepSweepOutcome> steps;       // every step of a file
+        app::SeedSweepOutcome sweep;                       // DrawsMode
+        std::optional<app::SequenceSweepOutcome> replies;  // RepliesMode
+        std::optional<app::StepSweepOutcome> steps;        // every step of a file
     };
 
     explicit SeedSweepPage(QWidget* parent = nullptr);
 
     QString id() const override;
     QString title() const override;
-    QChart* chart() const override;                    // the chart on the current tab
-    QAbstractItemModel* resultsModel() const override; // the per-seed table on its tab, else per token
+    QChart* chart() const override;                                // the chart on the current tab
+    QAbstractItemModel* resultsModel() const override;             // the per-seed table on its tab, else per token
     std::optional<app::ResultTable> resultTable() const override;  // that table, as logitlab-cli run writes it
     app::Provenance provenance() const override;
     // Sweeps logits from elsewhere (the Explorer's table): the distribution becomes "Explorer's logits".
@@ -106,8 +106,8 @@ public:
     QLineEdit* promptEdit() const { return m_prompt; }
     QSpinBox* stepsBox() const { return m_steps; }
     QTabWidget* replyTabs() const { return m_replyTabs; }
-    ResultTableModel* replyModel() const { return m_replyModel; }             // <name>.csv of a replies run
-    ResultTableModel* replySeedModel() const { return m_replySeedModel; }     // <name>-seeds.csv
+    ResultTableModel* replyModel() const { return m_replyModel; }                      // <name>.csv of a replies run
+    ResultTableModel* replySeedModel() const { return m_replySeedModel; }              // <name>-seeds.csv
     ResultTableModel* firstDifferenceModel() const { return m_firstDifferenceModel; }  // <name>-first-difference.csv
     QLabel* replySummaryLabel() const { return m_replySummary; }
     const app::SequenceSweepOutcome& sequenceOutcome() const { return m_sequenceOutcome; }
@@ -141,15 +141,15 @@ private:
     app::SeedSweepSpec m_resultSpec;
     app::SeedSweepOutcome m_outcome;
     bool m_hasResults = false;
-    app::SeedSweepSpec m_sequenceSpec;        // the replies shown were computed for this
+    app::SeedSweepSpec m_sequenceSpec;  // the replies shown were computed for this
     app::SequenceSweepOutcome m_sequenceOutcome;
     bool m_hasReplies = false;
-    app::SeedSweepSpec m_stepSpec;            // the per-step rows shown were computed for this
+    app::SeedSweepSpec m_stepSpec;  // the per-step rows shown were computed for this
     app::StepSweepOutcome m_stepOutcome;
     bool m_hasSteps = false;
-    QString m_filePath;                      // LogitsFile: the file
-    engine::Distribution m_explorerLogits;   // ExplorerLogits: the logits handed over
-    app::DistributionSpec m_loaded;          // AsInExperimentFile: the opened file's distribution
+    QString m_filePath;                     // LogitsFile: the file
+    engine::Distribution m_explorerLogits;  // ExplorerLogits: the logits handed over
+    app::DistributionSpec m_loaded;         // AsInExperimentFile: the opened file's distribution
 
     SeedSweepCharts* m_charts;
     ResultTableModel* m_seedModel;   // <name>-seeds.csv of logitlab-cli run
@@ -183,7 +183,7 @@ private:
     ResultTableModel* m_replyModel;
     ResultTableModel* m_replySeedModel;
     ResultTableModel* m_firstDifferenceModel;
-    QLabel* m_replySummary;     // the replies' or the steps' summary, whichever view is shown
+    QLabel* m_replySummary;  // the replies' or the steps' summary, whichever view is shown
     QString m_repliesText;
     QString m_stepsText;
     QTabWidget* m_replyTabs;

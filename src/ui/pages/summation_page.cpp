@@ -1,9 +1,9 @@
 #include "ui/pages/summation_page.h"
 
-#include "ui/pages/results_pane.h"
-#include "ui/forms/summation_form.h"
 #include "app/kinds/summation_kind.h"
 #include "engine/experiments/summation_lesson.h"
+#include "ui/forms/summation_form.h"
+#include "ui/pages/results_pane.h"
 
 #include <QLabel>
 #include <QScrollArea>
@@ -18,10 +18,11 @@ QString lessonExamplesHtml()
 {
     QString rows;
     for (const engine::LessonSum& s : engine::lessonSums())
-        rows += QStringLiteral("<tr><td><code>%1</code></td><td>&nbsp;= <b>%2</b></td><td>&nbsp;<code>%3</code></td></tr>"
-                               "<tr><td colspan=3 style='color:#555'>%4</td></tr>")
-                    .arg(QString::fromStdString(s.expression).toHtmlEscaped(), QString::fromStdString(s.shortest),
-                         QString::fromStdString(s.bits), QString::fromStdString(s.explanation).toHtmlEscaped());
+        rows +=
+            QStringLiteral("<tr><td><code>%1</code></td><td>&nbsp;= <b>%2</b></td><td>&nbsp;<code>%3</code></td></tr>"
+                           "<tr><td colspan=3 style='color:#555'>%4</td></tr>")
+                .arg(QString::fromStdString(s.expression).toHtmlEscaped(), QString::fromStdString(s.shortest),
+                     QString::fromStdString(s.bits), QString::fromStdString(s.explanation).toHtmlEscaped());
     return SummationPage::tr("<b>The lesson, in float64:</b> the same numbers added in another order give another "
                              "result.<table cellspacing=4>%1</table>")
         .arg(rows);

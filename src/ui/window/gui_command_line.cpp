@@ -47,7 +47,8 @@ QString guiManPage()
         "llama.cpp, Hugging Face or vLLM, with seeded draws, a temperature sweep and the four presets side by "
         "side (the Explorer page); the chance that an N-token reply holds a junk token (Junk risk); and "
         "whether a sampler is right and a seed replays (Seed sweep); and why temperature 0 still varies: one sum "
-        "in many orders and precisions against its exact value (Summation order). Help > \"What this page shows\" explains "
+        "in many orders and precisions against its exact value (Summation order). Help > \"What this page shows\" "
+        "explains "
         "each page and loads its worked example.\n\n"
         "file is an experiment (*.logitlab.json, or any .json LogitLab saved), an Explorer state or a logits "
         "file (.csv, .txt); it opens on the page of its kind.\n\n"
@@ -67,11 +68,10 @@ QString guiManPage()
         {QStringLiteral("EXIT STATUS"),
          QStringLiteral("0 on success; 1 when a screenshot or the demo cannot be written; 2 when an option or the "
                         "file to open is wrong.")},
-        {QStringLiteral("EXAMPLES"),
-         QStringLiteral("Open an experiment on its page:\n"
-                        "  logitlab /usr/share/logitlab/examples/seed-sweep-lesson.json\n\n"
-                        "A screenshot of the Seed sweep page without a display:\n"
-                        "  logitlab --screenshot shot.png --page \"Seed sweep\"")},
+        {QStringLiteral("EXAMPLES"), QStringLiteral("Open an experiment on its page:\n"
+                                                    "  logitlab /usr/share/logitlab/examples/seed-sweep-lesson.json\n\n"
+                                                    "A screenshot of the Seed sweep page without a display:\n"
+                                                    "  logitlab --screenshot shot.png --page \"Seed sweep\"")},
         {QStringLiteral("FILES"),
          QStringLiteral("/usr/share/logitlab/examples/ holds example experiment and logits files (under the "
                         "installation prefix). Settings live in ~/.config/LogitLab/LogitLab.conf.")},

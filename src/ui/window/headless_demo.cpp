@@ -1,9 +1,9 @@
 #include "ui/window/headless_demo.h"
 
+#include "app/io/save_text.h"
+#include "app/kinds/result_table.h"
 #include "charts/chart_export.h"
 #include "ui/pages/explorer_page.h"
-#include "app/kinds/result_table.h"
-#include "app/io/save_text.h"
 
 #include <QDir>
 

@@ -1,12 +1,12 @@
 // logitlab: the GUI. Without a display it runs the headless demo instead (see README).
-#include "app/run/allocator_tuning.h"
 #include "app/io/build_info.h"
+#include "app/run/allocator_tuning.h"
+#include "app/text/one_line_text.h"
 #include "ui/pages/experiment_page.h"
 #include "ui/pages/explorer_page.h"
 #include "ui/window/gui_command_line.h"
 #include "ui/window/headless_demo.h"
 #include "ui/window/main_window.h"
-#include "app/text/one_line_text.h"
 #include "ui/window/workbench.h"
 
 #include <QApplication>
@@ -64,7 +64,8 @@ int main(int argc, char* argv[])
     parser.setApplicationDescription(QStringLiteral("LogitLab: how language models turn logits into text."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QString::fromLatin1(kGuiFileArgument), guiFileArgumentHelp(), QStringLiteral("[file]"));
+    parser.addPositionalArgument(QString::fromLatin1(kGuiFileArgument), guiFileArgumentHelp(),
+                                 QStringLiteral("[file]"));
     parser.addOptions(guiOptions());
     parser.process(app);
     QTextStream err(stderr);
@@ -104,8 +105,8 @@ int main(int argc, char* argv[])
     const int width = size.value(0).toInt();
     const int height = size.value(1).toInt();
     if (size.size() != 2 || width < 200 || height < 200) {
-        err << "logitlab: error: --size: expected WxH of at least 200x200, got '" << parser.value(QStringLiteral("size"))
-            << "'\n";
+        err << "logitlab: error: --size: expected WxH of at least 200x200, got '"
+            << parser.value(QStringLiteral("size")) << "'\n";
         return 2;
     }
     window.resize(width, height);
@@ -148,9 +149,9 @@ int main(int argc, char* argv[])
         // Let the background load (--vocabulary), sweep and draws land so the picture shows them.
         QElapsedTimer waited;
         waited.start();
-        while ((explorer->loading() || explorer->sweepRunning() || explorer->compareRunning() || explorer->drawsRunning()
-                || window.anyPageBusy())
-               && waited.elapsed() < 10'000)
+        while ((explorer->loading() || explorer->sweepRunning() || explorer->compareRunning() ||
+                explorer->drawsRunning() || window.anyPageBusy()) &&
+               waited.elapsed() < 10'000)
             QApplication::processEvents(QEventLoop::AllEvents, 50);
         QApplication::processEvents();
         const QString path = parser.value(QStringLiteral("screenshot"));

@@ -1,19 +1,19 @@
 #include "ui/window/main_window.h"
 
 #include "app/io/build_info.h"
-#include "app/run/busy_counter.h"
-#include "charts/chart_export.h"
-#include "ui/forms/chart_export_dialog.h"
-#include "app/kinds/experiment_kind.h"
-#include "app/kinds/explorer_kind.h"
 #include "app/io/input_file.h"
 #include "app/io/model_csv.h"
+#include "app/io/save_text.h"
+#include "app/kinds/experiment_kind.h"
+#include "app/kinds/explorer_kind.h"
+#include "app/run/busy_counter.h"
 #include "app/text/one_line_text.h"
+#include "app/text/table_text_builder.h"
+#include "charts/chart_export.h"
+#include "ui/forms/chart_export_dialog.h"
+#include "ui/forms/wheel_guard.h"
 #include "ui/pages/page.h"
 #include "ui/window/presentation_zoom.h"
-#include "app/io/save_text.h"
-#include "app/text/table_text_builder.h"
-#include "ui/forms/wheel_guard.h"
 
 #include <QAction>
 #include <QApplication>
@@ -48,24 +48,15 @@ const QString kRecentKey = QStringLiteral("recentFiles");
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 
-QString splitterKey(const QSplitter* splitter)
-{
-    return QStringLiteral("splitters/") + splitter->objectName();
-}
+QString splitterKey(const QSplitter* splitter) { return QStringLiteral("splitters/") + splitter->objectName(); }
 
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent),
-      m_pageList(new QListWidget),
-      m_pages(new QStackedWidget),
-      m_splitter(new QSplitter(Qt::Horizontal)),
-      m_undoGroup(new QUndoGroup(this)),
-      m_busyPages(new app::BusyCounter(this)),
-      m_status(new QLabel),
-      m_progress(new QProgressBar),
-      m_cancel(new QPushButton(tr("Cancel"))),
-      m_zoom(new PresentationZoom(this))
+    : QMainWindow(parent), m_pageList(new QListWidget), m_pages(new QStackedWidget),
+      m_splitter(new QSplitter(Qt::Horizontal)), m_undoGroup(new QUndoGroup(this)),
+      m_busyPages(new app::BusyCounter(this)), m_status(new QLabel), m_progress(new QProgressBar),
+      m_cancel(new QPushButton(tr("Cancel"))), m_zoom(new PresentationZoom(this))
 {
     WheelGuard::install();
     setWindowTitle(tr("LogitLab"));
@@ -107,17 +98,15 @@ MainWindow::MainWindow(QWidget* parent)
     restoreSplitters(this);
 }
 
-bool MainWindow::anyPageBusy() const
-{
-    return m_busyPages->isBusy();
-}
+bool MainWindow::anyPageBusy() const { return m_busyPages->isBusy(); }
 
 void MainWindow::addPage(Page* page)
 {
     m_pages->addWidget(page);
     m_pageList->addItem(page->title());
     // Wide enough for the longest title, so no page name is cut off.
-    const int wanted = std::min(m_pageList->maximumWidth(), m_pageList->sizeHintForColumn(0) + 2 * m_pageList->frameWidth() + 6);
+    const int wanted =
+        std::min(m_pageList->maximumWidth(), m_pageList->sizeHintForColumn(0) + 2 * m_pageList->frameWidth() + 6);
     if (QList<int> sizes = m_splitter->sizes(); sizes.size() == 2 && sizes[0] < wanted) {
         sizes[1] = std::max(0, sizes[1] - (wanted - sizes[0]));
         sizes[0] = wanted;
@@ -146,10 +135,7 @@ void MainWindow::addPage(Page* page)
         m_pageList->setCurrentRow(0);
 }
 
-Page* MainWindow::currentPage() const
-{
-    return qobject_cast<Page*>(m_pages->currentWidget());
-}
+Page* MainWindow::currentPage() const { return qobject_cast<Page*>(m_pages->currentWidget()); }
 
 Page* MainWindow::page(const QString& id) const
 {
@@ -224,16 +210,18 @@ void MainWindow::createMenus()
     full->setShortcut(QKeySequence::FullScreen);
     connect(full, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
     m_viewMenu->addSeparator();
-    m_viewMenu->addAction(tr("Zoom &in"), m_zoom, &PresentationZoom::zoomIn)->setShortcuts(
-        {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    m_viewMenu->addAction(tr("Zoom &in"), m_zoom, &PresentationZoom::zoomIn)
+        ->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
     m_viewMenu->addAction(tr("Zoom &out"), m_zoom, &PresentationZoom::zoomOut)->setShortcut(QKeySequence::ZoomOut);
-    m_viewMenu->addAction(tr("&Reset zoom"), m_zoom, &PresentationZoom::reset)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    m_viewMenu->addAction(tr("&Reset zoom"), m_zoom, &PresentationZoom::reset)
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     connect(m_zoom, &PresentationZoom::zoomChanged, this,
             [this](int percent) { showPageStatus(tr("Zoom %1%").arg(percent)); });
     m_viewMenu->addSeparator();
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&What this page shows"), this, &MainWindow::showLesson)->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&What this page shows"), this, &MainWindow::showLesson)
+        ->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("Load the lesson's &worked example"), this, [this] {
         const QString error = loadWorkedExample();
         if (!error.isEmpty())
@@ -244,10 +232,7 @@ void MainWindow::createMenus()
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
-QStringList MainWindow::recentFiles() const
-{
-    return QSettings().value(kRecentKey).toStringList();
-}
+QStringList MainWindow::recentFiles() const { return QSettings().value(kRecentKey).toStringList(); }
 
 void MainWindow::rememberRecent(const QString& path)
 {
@@ -405,9 +390,10 @@ void MainWindow::buildTableText(bool csv, const QString& what, const std::functi
     constexpr int kSliceMs = 15;     // per pass of the event loop: the window still paints
     Page* page = currentPage();
     const auto table = csv ? page->resultTable() : std::nullopt;
-    auto builder = table ? std::make_shared<app::TableTextBuilder>(*table, page->provenance())
-                         : std::make_shared<app::TableTextBuilder>(
-                               *page->resultsModel(), csv ? std::optional<app::Provenance>(page->provenance()) : std::nullopt);
+    auto builder =
+        table ? std::make_shared<app::TableTextBuilder>(*table, page->provenance())
+              : std::make_shared<app::TableTextBuilder>(
+                    *page->resultsModel(), csv ? std::optional<app::Provenance>(page->provenance()) : std::nullopt);
     if (builder->rowCount() <= kAtOnce) {
         builder->addRows(kAtOnce);
         emit tableTextDone(finish(builder->text()));
@@ -434,9 +420,8 @@ void MainWindow::buildTableText(bool csv, const QString& what, const std::functi
         dialog->hide();
         dialog->deleteLater();
         if (dialog->wasCanceled()) {
-            m_status->setText(tr("Stopped after %L1 of %L2 rows; nothing written")
-                                  .arg(builder->rowsDone())
-                                  .arg(builder->rowCount()));
+            m_status->setText(
+                tr("Stopped after %L1 of %L2 rows; nothing written").arg(builder->rowsDone()).arg(builder->rowCount()));
             emit tableTextDone(QStringLiteral("cancelled"));
             return;
         }
@@ -485,9 +470,9 @@ void MainWindow::saveInteractive()
 
 void MainWindow::openInteractive()
 {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open experiment"), QString(),
-        tr("LogitLab experiment (*.logitlab.json *.json);;Logits (*.csv *.txt *.tsv *.npy *.npz *.safetensors);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open experiment"), QString(),
+                                                      tr("LogitLab experiment (*.logitlab.json *.json);;Logits (*.csv "
+                                                         "*.txt *.tsv *.npy *.npz *.safetensors);;All files (*)"));
     if (path.isEmpty() || !settleUnsaved(pageFor(path)))
         return;
     const QString error = openExperimentFrom(path);
@@ -540,10 +525,7 @@ QString MainWindow::aboutText() const
              QStringLiteral(LOGITLAB_LICENSE));
 }
 
-void MainWindow::showAbout()
-{
-    QMessageBox::about(this, tr("About LogitLab"), aboutText());
-}
+void MainWindow::showAbout() { QMessageBox::about(this, tr("About LogitLab"), aboutText()); }
 
 void MainWindow::showPageStatus(const QString& message)
 {
@@ -581,7 +563,8 @@ bool MainWindow::settleUnsaved(Page* page)
     showPage(page);
     QString path = page->filePath();
     if (path.isEmpty())
-        path = QFileDialog::getSaveFileName(this, tr("Save experiment"), QString(), tr("LogitLab experiment (*.logitlab.json)"));
+        path = QFileDialog::getSaveFileName(this, tr("Save experiment"), QString(),
+                                            tr("LogitLab experiment (*.logitlab.json)"));
     if (path.isEmpty())
         return false;
     path = experimentFileName(path);

@@ -38,10 +38,7 @@ PresentationZoom::PresentationZoom(QWidget* window) : QObject(window), m_window(
     setPercent(QSettings().value(kZoomKey, 100).toInt());
 }
 
-int PresentationZoom::percent() const
-{
-    return applicationZoom().percent;
-}
+int PresentationZoom::percent() const { return applicationZoom().percent; }
 
 void PresentationZoom::setPercent(int percent)
 {

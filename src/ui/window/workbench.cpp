@@ -4,9 +4,9 @@
 #include "ui/pages/explorer_page.h"
 #include "ui/pages/junk_risk_page.h"
 #include "ui/pages/loop_page.h"
-#include "ui/window/main_window.h"
 #include "ui/pages/seed_sweep_page.h"
 #include "ui/pages/summation_page.h"
+#include "ui/window/main_window.h"
 
 namespace logitlab::ui {
 
