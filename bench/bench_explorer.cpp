@@ -5,11 +5,11 @@
 // vocabulary of V tokens is generated, or that load is undone and redone (budget: 50 ms).
 // Runs with the offscreen platform; no display needed.
 #include "app/run/allocator_tuning.h"
-#include "charts/logits_table_model.h"
 #include "engine/models/synthetic_vocabulary.h"
 #include "engine/sampler/candidates_from_order.h"
 #include "engine/sampler/sampler_analysis.h"
 #include "ui/forms/chain_controls.h"
+#include "ui/models/logits_table_model.h"
 #include "ui/pages/explorer_page.h"
 #include "ui/window/main_window.h"
 

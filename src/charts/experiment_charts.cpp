@@ -1,23 +1,23 @@
 #include "charts/experiment_charts.h"
 
 #include "app/kinds/batch_invariance_job.h"
-#include "app/kinds/batch_invariance_kind.h"
-#include "app/kinds/explorer_kind.h"
+#include "app/kinds/batch_invariance_spec.h"
 #include "app/kinds/explorer_run.h"
+#include "app/kinds/explorer_state.h"
 #include "app/kinds/junk_risk_job.h"
-#include "app/kinds/junk_risk_kind.h"
+#include "app/kinds/junk_risk_spec.h"
 #include "app/kinds/loop_job.h"
-#include "app/kinds/loop_kind.h"
+#include "app/kinds/loop_spec.h"
 #include "app/kinds/seed_sweep_job.h"
-#include "app/kinds/seed_sweep_kind.h"
+#include "app/kinds/seed_sweep_spec.h"
 #include "app/kinds/sequence_sweep_job.h"
 #include "app/kinds/summation_job.h"
-#include "app/kinds/summation_kind.h"
+#include "app/kinds/summation_spec.h"
 #include "charts/batch_invariance_charts.h"
 #include "charts/compare_chart.h"
 #include "charts/draw_chart.h"
+#include "charts/explorer_snapshot.h"
 #include "charts/junk_risk_chart.h"
-#include "charts/logits_table_model.h"
 #include "charts/loop_charts.h"
 #include "charts/probability_chart.h"
 #include "charts/reply_junk_risk_chart.h"
@@ -109,11 +109,9 @@ QString nameOf(const app::ExplorerRun& run, std::int32_t id)
 void explorerCharts(const app::ExperimentResult& result, ExperimentCharts& out)
 {
     const auto& run = detailsOf<app::ExplorerRun>(result);
-    // The probability chart reads the same table model the page shows.
-    auto model = std::make_unique<LogitsTableModel>();
-    model->setTable(run.table, run.state.chain, *run.analysis);
-    auto probabilities = std::make_unique<ProbabilityChart>(model.get());
-    probabilities->rebuild();
+    // The probability chart draws the snapshot the page's table model holds.
+    auto probabilities =
+        std::make_unique<ProbabilityChart>(ExplorerSnapshot(run.table, run.state.chain, *run.analysis));
     out.add(QString(), QObject::tr("Probabilities"), probabilities->chart());
 
     auto sweep = std::make_unique<SweepChart>();
@@ -151,7 +149,6 @@ void explorerCharts(const app::ExperimentResult& result, ExperimentCharts& out)
     out.add(QStringLiteral("-compare"), QObject::tr("Presets"), compare->chart());
 
     out.owners.push_back(std::move(probabilities));
-    out.owners.push_back(std::move(model));
     out.owners.push_back(std::move(sweep));
     out.owners.push_back(std::move(draws));
     out.owners.push_back(std::move(compare));

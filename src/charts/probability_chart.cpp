@@ -1,7 +1,7 @@
 #include "charts/probability_chart.h"
 
 #include "charts/chart_style.h"
-#include "charts/logits_table_model.h"
+#include "charts/explorer_snapshot.h"
 #include "engine/core/number_format.h"
 
 #include <QApplication>
@@ -49,8 +49,8 @@ Axis niceAxis(double tallest)
 
 }  // namespace
 
-ProbabilityChart::ProbabilityChart(const LogitsTableModel* model, QObject* parent)
-    : QObject(parent), m_model(model), m_chart(new QChart), m_series(new QBarSeries),
+ProbabilityChart::ProbabilityChart(const ExplorerSnapshot* snapshot, QObject* parent)
+    : QObject(parent), m_snapshot(snapshot), m_chart(new QChart), m_series(new QBarSeries),
       m_raw(new QBarSet(tr("p at T (grey: cut)"))), m_renormalised(new QBarSet(tr("renormalised p (drawn from)"))),
       m_cutLine(new QLineSeries), m_tokens(new QBarCategoryAxis), m_probability(new QValueAxis),
       m_logProbability(new QLogValueAxis), m_topPLine(new QLineSeries), m_cutText(new QGraphicsSimpleTextItem(m_chart))
@@ -113,7 +113,14 @@ ProbabilityChart::ProbabilityChart(const LogitsTableModel* model, QObject* paren
             else
                 QToolTip::hideText();
         });
-    connect(model, &LogitsTableModel::resultsChanged, this, &ProbabilityChart::rebuild);
+    rebuild();
+}
+
+ProbabilityChart::ProbabilityChart(ExplorerSnapshot snapshot, QObject* parent)
+    : ProbabilityChart(static_cast<const ExplorerSnapshot*>(nullptr), parent)
+{
+    m_ownSnapshot = std::make_unique<const ExplorerSnapshot>(std::move(snapshot));
+    m_snapshot = m_ownSnapshot.get();
     rebuild();
 }
 
@@ -129,9 +136,11 @@ QString ProbabilityChart::cutLabel() const { return m_cutText->isVisible() ? m_c
 
 void ProbabilityChart::rebuild()
 {
-    const auto& order = m_model->idsByLogit();
-    const auto& probs = m_model->probabilities();
-    const auto& survivors = m_model->survivors();
+    if (!m_snapshot)
+        return;  // the owning constructor sets it after the shared set-up
+    const auto& order = m_snapshot->idsByLogit();
+    const auto& probs = m_snapshot->probabilities();
+    const auto& survivors = m_snapshot->survivors();
     const auto n = static_cast<int>(order.size());
     const bool hasRest = n > kTopBars + 1;
     const int shown = hasRest ? kTopBars : n;
@@ -148,7 +157,7 @@ void ProbabilityChart::rebuild()
     for (int i = 0; i < shown; ++i) {
         const std::int32_t id = order[static_cast<std::size_t>(i)];
         const double p = probs[static_cast<std::size_t>(id)];
-        const int position = m_model->survivorPosition(id);
+        const int position = m_snapshot->survivorPosition(id);
         const double q = position >= 0 ? survivors[static_cast<std::size_t>(position)].p : 0.0;
         raw << p;
         renorm << q;
@@ -159,11 +168,11 @@ void ProbabilityChart::rebuild()
         else
             cut << i;
         tips << tr("%1 (id %2)\np at T %3, renormalised %4")
-                    .arg(m_model->tokenName(id))
+                    .arg(m_snapshot->tokenName(id))
                     .arg(id)
                     .arg(QString::number(p, 'g', 6), QString::number(q, 'g', 6));
         // A category axis needs unique names; repeated tokens get their id.
-        QString name = m_model->shownName(id);
+        QString name = m_snapshot->shownName(id);
         if (seen.contains(name))
             name += QStringLiteral(" #%1").arg(id);
         seen.insert(name);
@@ -252,7 +261,7 @@ void ProbabilityChart::rebuild()
     // when the survivors are the most likely tokens. XTC (or a penalty or bias, which reorder
     // the bars' typed-logit order) can keep tokens further down and cut ones above them: then
     // no single line separates them, the colours do, and the label says so.
-    const auto& analysis = m_model->analysis();
+    const auto& analysis = m_snapshot->analysis();
     const int survivorCount = static_cast<int>(survivors.size());
     bool survivorsLead = true;
     for (int i = 0; i < kept.size(); ++i)
@@ -262,7 +271,7 @@ void ProbabilityChart::rebuild()
     m_cutX = -1.0;
     QString label;
     if (n > 0 && analysis.rule != engine::CutRule::None && !survivors.empty()) {
-        label = m_model->cutDescription();
+        label = m_snapshot->cutDescription();
         if (survivorsLead) {
             m_cutX = survivorCount < shown ? survivorCount - 0.5 : shown;
             if (survivorCount >= shown)
@@ -280,7 +289,7 @@ void ProbabilityChart::rebuild()
     for (QLegendMarker* marker : m_chart->legend()->markers(m_cutLine))
         if (marker->isVisible() != (m_cutX >= 0.0))
             marker->setVisible(m_cutX >= 0.0);
-    const auto& s = m_model->settings();
+    const auto& s = m_snapshot->settings();
     m_topPY = m_cumulative && s.temperature != 0.0 && s.topP ? *s.topP : -1.0;
     if (m_topPY >= 0.0) {
         m_topPLine->setName(tr("top-p = %1").arg(QString::fromStdString(engine::formatDouble(m_topPY))));
@@ -302,7 +311,7 @@ void ProbabilityChart::rebuild()
         title += tr(", top-k = %1").arg(*s.topK);
     if (s.temperature != 0.0 && s.topP)
         title += tr(", top-p = %1").arg(num(*s.topP));
-    const engine::ExplorerChain& chain = m_model->chain();
+    const engine::ExplorerChain& chain = m_snapshot->chain();
     if (chain.semantics != engine::Semantics::Lesson)
         title.prepend(QString::fromStdString(engine::semanticsName(chain.semantics)) + QStringLiteral(": "));
     if (chain.stages != engine::ChainSettings{})

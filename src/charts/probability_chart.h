@@ -11,6 +11,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
+
 QT_BEGIN_NAMESPACE
 class QBarCategoryAxis;
 class QBarSeries;
@@ -25,7 +27,7 @@ QT_END_NAMESPACE
 
 namespace logitlab::ui {
 
-class LogitsTableModel;
+class ExplorerSnapshot;
 
 class ProbabilityChart : public QObject {
     Q_OBJECT
@@ -33,7 +35,10 @@ public:
     static constexpr int kTopBars = 20;
 
     // Owns the QChart unless it is handed to a view (QChartView takes ownership).
-    explicit ProbabilityChart(const LogitsTableModel* model, QObject* parent = nullptr);
+    // Draws `snapshot` (not owned; it must outlive the chart) on each rebuild().
+    explicit ProbabilityChart(const ExplorerSnapshot* snapshot, QObject* parent = nullptr);
+    // Draws its own copy of `snapshot` (a finished run's, as `logitlab-cli run` exports it).
+    explicit ProbabilityChart(ExplorerSnapshot snapshot, QObject* parent = nullptr);
     ~ProbabilityChart() override;
 
     QChart* chart() const { return m_chart; }
@@ -78,7 +83,8 @@ private:
     static QStringList wrapToWidth(const QString& line, const QFontMetricsF& metrics, double width);
     void useAxis(bool log);
 
-    const LogitsTableModel* m_model;
+    std::unique_ptr<const ExplorerSnapshot> m_ownSnapshot;  // set by the owning constructor
+    const ExplorerSnapshot* m_snapshot;
     QChart* m_chart;
     QBarSeries* m_series;
     QBarSet* m_raw;

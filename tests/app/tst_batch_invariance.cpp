@@ -4,7 +4,6 @@
 // the example writes CSVs that read back to the run's numbers.
 #include "app/io/experiment_file.h"
 #include "app/kinds/batch_invariance_job.h"
-#include "app/kinds/batch_invariance_kind.h"
 #include "app/kinds/batch_invariance_spec.h"
 #include "app/kinds/experiment_kind.h"
 #include "support/example_files.h"

@@ -4,11 +4,11 @@
 // next to the controls and loses nothing; draws follow the preset's rule; the state file keeps
 // the order, the context and the bias; every setting of the one parameter table has its box,
 // laid out as the table says, and comes back from the controls as it was set.
-#include "charts/logits_table_model.h"
 #include "support/example_files.h"
 #include "support/sampler_parameter_values.h"
 #include "ui/forms/chain_controls.h"
 #include "ui/forms/chain_order_list.h"
+#include "ui/models/logits_table_model.h"
 #include "ui/pages/explorer_page.h"
 
 #include <QChart>

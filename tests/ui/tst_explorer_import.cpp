@@ -2,10 +2,10 @@
 // dialog lists each with its entropy, the chosen step loads with the tokenizer's names, and the
 // provenance names the step and the file's SHA-256. A malformed dump is said next to the
 // controls and the table stays.
-#include "charts/logits_table_model.h"
 #include "support/array_fixtures.h"
 #include "support/test_support.h"
 #include "ui/forms/step_picker_dialog.h"
+#include "ui/models/logits_table_model.h"
 #include "ui/pages/explorer_page.h"
 
 #include <QApplication>

@@ -3,7 +3,6 @@
 // QVariants, and the Explorer's background loads: a generated vocabulary arrives whole and in
 // order, undo and redo swap the shared tables, a newer load drops an older one, cancel keeps
 // the table, a chain changed while loading is honoured, and errors read as before.
-#include "charts/logits_table_model.h"
 #include "charts/probability_chart.h"
 #include "engine/models/synthetic_vocabulary.h"
 #include "engine/sampler/candidates.h"
@@ -12,6 +11,7 @@
 #include "support/test_support.h"
 #include "ui/forms/chain_controls.h"
 #include "ui/models/logits_sort_proxy.h"
+#include "ui/models/logits_table_model.h"
 #include "ui/pages/explorer_page.h"
 
 #include <QAbstractItemModelTester>

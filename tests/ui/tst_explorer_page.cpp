@@ -4,7 +4,6 @@
 // QAbstractItemModelTester on the models.
 #include "charts/compare_chart.h"
 #include "charts/draw_chart.h"
-#include "charts/logits_table_model.h"
 #include "charts/probability_chart.h"
 #include "charts/sweep_chart.h"
 #include "engine/io/logits_parser.h"
@@ -16,6 +15,7 @@
 #include "support/test_support.h"
 #include "ui/forms/chain_controls.h"
 #include "ui/models/logits_sort_proxy.h"
+#include "ui/models/logits_table_model.h"
 #include "ui/pages/explorer_page.h"
 #include "ui/pages/explorer_views.h"
 #include "ui/pages/readout_panel.h"

@@ -1,9 +1,9 @@
 // The main window's wiring: menus with the standard shortcuts, Edit > Undo following the
 // current page's undo stack, recent files, geometry and splitter sizes that survive a restart,
 // Copy table / Copy chart image, and pages plugging in through addPage.
-#include "charts/logits_table_model.h"
 #include "engine/models/synthetic_vocabulary.h"
 #include "ui/forms/junk_risk_form.h"
+#include "ui/models/logits_table_model.h"
 #include "ui/pages/experiment_page.h"
 #include "ui/pages/explorer_page.h"
 #include "ui/pages/junk_risk_page.h"

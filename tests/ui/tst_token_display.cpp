@@ -3,9 +3,9 @@
 // keeps the whole name for editing and export, and a name over the read limit is refused with
 // a message naming its length and the limit.
 #include "app/io/model_csv.h"
-#include "charts/logits_table_model.h"
 #include "charts/probability_chart.h"
 #include "charts/token_display.h"
+#include "ui/models/logits_table_model.h"
 #include "ui/pages/explorer_page.h"
 
 #include <QFile>

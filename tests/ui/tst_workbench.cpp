@@ -2,9 +2,9 @@
 // hand-offs between them through the page interface. The Explorer's "Junk risk of these
 // logits" and "Seed sweep of these logits" give its table to the target page, which shows it
 // and becomes current; a hand-off to a page that takes none, or to no page, changes nothing.
-#include "charts/logits_table_model.h"
 #include "support/example_files.h"
 #include "ui/forms/junk_risk_form.h"
+#include "ui/models/logits_table_model.h"
 #include "ui/pages/batch_invariance_page.h"
 #include "ui/pages/explorer_page.h"
 #include "ui/pages/junk_risk_page.h"

@@ -256,7 +256,7 @@ BatchInvarianceOutcome runBatchInvariance(const BatchInvarianceSpec& spec, const
 
 Provenance batchInvarianceProvenance(const BatchInvarianceSpec& spec, const QString& /*baseDir*/)
 {
-    Provenance p(QStringLiteral("batch-invariance"));
+    Provenance p(batchInvarianceKind().id());
     p.add(QStringLiteral("name"), spec.name)
         .add(QStringLiteral("study"), spec.studyName())
         .add(QStringLiteral("model"),
@@ -336,7 +336,7 @@ QString batchInvarianceSummary(const BatchInvarianceOutcome& outcome)
 ExperimentResult batchInvarianceResult(const BatchInvarianceSpec& spec, const QString& baseDir,
                                        BatchInvarianceOutcome outcome, int threads)
 {
-    ExperimentResult result = resultOf(QStringLiteral("batch-invariance"), spec.name, outcome.status);
+    ExperimentResult result = resultOf(batchInvarianceKind().id(), spec.name, outcome.status);
     if (!result.status.finished())
         return result;
     result.provenance = batchInvarianceProvenance(spec, baseDir);

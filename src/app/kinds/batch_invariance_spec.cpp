@@ -1,5 +1,8 @@
 #include "app/kinds/batch_invariance_spec.h"
 
+#include "app/kinds/batch_invariance_job.h"
+#include <QObject>
+
 #include "app/io/experiment_file.h"
 #include "app/io/input_file.h"
 #include "app/io/json_object_reader.h"
@@ -101,7 +104,7 @@ Spec readSpec(const QJsonObject& root)
 {
     JsonObjectReader r(root, QString());
     Spec spec;
-    const ExperimentHeader header = readHeader(r, QStringLiteral("batch-invariance"));
+    const ExperimentHeader header = readHeader(r, batchInvarianceKind().id());
     spec.name = header.name;
     spec.description = header.description;
     spec.study = r.string(QStringLiteral("study"), {}, batchStudyNames()) == QLatin1String("one-step")
@@ -185,7 +188,7 @@ engine::Result<BatchInvarianceSpec> readBatchInvarianceFile(const QString& path)
 
 QJsonObject toJson(const BatchInvarianceSpec& spec)
 {
-    QJsonObject root = headerToJson({spec.name, spec.description}, QStringLiteral("batch-invariance"));
+    QJsonObject root = headerToJson({spec.name, spec.description}, batchInvarianceKind().id());
     root.insert(QStringLiteral("study"), spec.studyName());
     root.insert(QStringLiteral("model"), QJsonObject{{QStringLiteral("vocabulary"), spec.vocabulary},
                                                      {QStringLiteral("hidden"), spec.hidden},
@@ -304,6 +307,17 @@ engine::Result<engine::BatchDecodeParameters> toDecodeParameters(const BatchInva
         p.trace = trace.value();
     }
     return p;
+}
+
+const ExperimentKind& batchInvarianceKind()
+{
+    static const SpecKind<BatchInvarianceSpec> kind(
+        QStringLiteral("batch-invariance"), QObject::tr("Batch invariance"), parseBatchInvariance,
+        [](const BatchInvarianceSpec& spec, const RunContext& c) {
+            return batchInvarianceResult(
+                spec, c.baseDir, runBatchInvariance(spec, c.baseDir, c.source, c.threads, c.control), c.threads);
+        });
+    return kind;
 }
 
 }  // namespace logitlab::app

@@ -11,6 +11,7 @@
 // Reading is strict, like every experiment file: errors name the file and the key.
 #pragma once
 
+#include "app/kinds/experiment_kind.h"
 #include "engine/core/result.h"
 #include "engine/experiments/batch_decode.h"
 #include "engine/experiments/batch_flip.h"
@@ -77,5 +78,9 @@ engine::KernelPlan toKernelPlan(const BatchInvarianceSpec& spec);
 engine::Result<engine::BatchFlipParameters> toFlipParameters(const BatchInvarianceSpec& spec);
 engine::Result<engine::BatchDecodeParameters> toDecodeParameters(const BatchInvarianceSpec& spec,
                                                                  const QString& baseDir, const QString& source);
+
+// The batch-invariance experiment kind: why temperature 0 still varies on a server
+// (batch_invariance_spec.h reads the file, batch_invariance_job.h runs it).
+const ExperimentKind& batchInvarianceKind();
 
 }  // namespace logitlab::app

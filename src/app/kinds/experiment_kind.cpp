@@ -1,11 +1,11 @@
 #include "app/kinds/experiment_kind.h"
 
-#include "app/kinds/batch_invariance_kind.h"
-#include "app/kinds/explorer_kind.h"
-#include "app/kinds/junk_risk_kind.h"
-#include "app/kinds/loop_kind.h"
-#include "app/kinds/seed_sweep_kind.h"
-#include "app/kinds/summation_kind.h"
+#include "app/kinds/batch_invariance_spec.h"
+#include "app/kinds/explorer_state.h"
+#include "app/kinds/junk_risk_spec.h"
+#include "app/kinds/loop_spec.h"
+#include "app/kinds/seed_sweep_spec.h"
+#include "app/kinds/summation_spec.h"
 
 #include <QRegularExpression>
 

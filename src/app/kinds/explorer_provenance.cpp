@@ -22,7 +22,7 @@ Provenance explorerProvenance(const ExplorerState& state, const QString& chainTe
 {
     const auto& chain = state.chain;
     const auto& names = state.distribution.tokens;
-    Provenance p(QStringLiteral("explorer"));
+    Provenance p(explorerKind().id());
     p.add(QStringLiteral("semantics"), QString::fromStdString(engine::semanticsName(chain.semantics)));
     p.add(QStringLiteral("settings"), QString::fromStdString(engine::describeSettings(chain.lesson)));
     p.add(QStringLiteral("arithmetic"), QString::fromStdString(engine::arithmeticName(

@@ -258,7 +258,7 @@ ResultTable explorerCompareTable(const ExplorerRun& run)
 ExperimentResult explorerResult(ExplorerRun run, const QString& name, const QString& source)
 {
     ExperimentResult result;
-    result.kind = QStringLiteral("explorer");
+    result.kind = explorerKind().id();
     result.name = name;
     result.provenance = explorerProvenance(run.state, explorerChainText(run.state.chain), source);
     result.provenance.add(QStringLiteral("result: draws test"),

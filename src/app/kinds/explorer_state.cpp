@@ -1,5 +1,7 @@
 #include "app/kinds/explorer_state.h"
 
+#include "app/kinds/explorer_run.h"
+
 #include "app/io/experiment_file.h"
 #include "app/io/json_duplicate_keys.h"
 #include "app/io/json_object_reader.h"
@@ -9,10 +11,13 @@
 #include "engine/io/logits_parser.h"
 #include "engine/rng/rng_factory.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
+#include <QObject>
+#include <QRegularExpression>
 
 #include <cmath>
 #include <limits>
@@ -21,7 +26,7 @@ namespace logitlab::app {
 
 namespace {
 
-const QString kFormat = QStringLiteral("logitlab-explorer");
+const QString kFormat = QString::fromLatin1(kExplorerFormat);
 constexpr qint64 kMaxSeedNumber = qint64(1) << 53;  // doubles hold whole numbers exactly up to here
 
 engine::Error fail(const QString& source, const QString& message)
@@ -210,6 +215,47 @@ engine::Result<ExplorerState> explorerStateFromJson(const QByteArray& json, cons
     if (auto problem = engine::validateExplorerChain(state->chain, state->distribution.tokens.size()))
         return fail(source, QStringLiteral("sampler: ") + QString::fromStdString(*problem));
     return state;
+}
+
+namespace {
+
+// The kind: state files run by `logitlab-cli run`.
+
+engine::Result<ExplorerState> parseState(const QJsonObject& root, const QString& source)
+{
+    return explorerStateFromJson(QJsonDocument(root).toJson(QJsonDocument::Compact), source);
+}
+
+// State files carry no "name": the outputs are named after the file ("lesson.json" ->
+// "lesson"), with anything but letters, digits, '.', '_' and '-' replaced.
+QString outputName(const QString& source)
+{
+    QString name = QFileInfo(source).completeBaseName();
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("_"));
+    return name.isEmpty() ? QStringLiteral("explorer") : name;
+}
+
+ExperimentResult runState(const ExplorerState& state, const RunContext& context)
+{
+    auto run = runExplorer(state, context.source, context.control);
+    if (context.control.isCancelled && context.control.isCancelled()) {
+        ExperimentResult cancelled;
+        cancelled.kind = explorerKind().id();
+        cancelled.status = {RunStatus::State::Cancelled, QObject::tr("cancelled")};
+        return cancelled;
+    }
+    if (!run)
+        return badInputResult(explorerKind().id(), QString::fromStdString(run.error()));
+    return explorerResult(std::move(run).value(), outputName(context.source), context.source);
+}
+
+}  // namespace
+
+const ExperimentKind& explorerKind()
+{
+    static const SpecKind<ExplorerState> kind(QStringLiteral("explorer"), QObject::tr("Explorer"), parseState,
+                                              runState);
+    return kind;
 }
 
 }  // namespace logitlab::app

@@ -6,6 +6,7 @@
 // nobody knows is refused with the key named, never clamped or replaced by a default.
 #pragma once
 
+#include "app/kinds/experiment_kind.h"
 #include "engine/core/result.h"
 #include "engine/sampler/distribution.h"
 #include "engine/sampler/explorer_chain.h"
@@ -32,5 +33,13 @@ QByteArray explorerStateToJson(const ExplorerState& state);
 
 // Errors name the source and the field: "lesson.json: logits[3]: not a number".
 engine::Result<ExplorerState> explorerStateFromJson(const QByteArray& json, const QString& sourceName);
+
+// The "format" value of the Explorer's state files, which carry no "experiment" key.
+inline constexpr char kExplorerFormat[] = "logitlab-explorer";
+
+// The Explorer's saved state as an experiment kind: `logitlab-cli run` on a file the Explorer
+// saved writes its token table, temperature sweep, draws and preset comparison
+// (explorer_state.h reads the file, explorer_run.h computes the views).
+const ExperimentKind& explorerKind();
 
 }  // namespace logitlab::app

@@ -90,7 +90,7 @@ Provenance junkRiskProvenance(const JunkRiskSpec& spec, const QString& baseDir)
     QStringList lengths;
     for (auto n : spec.lengths.expand())
         lengths << QString::number(n);
-    Provenance p(QStringLiteral("junk-risk"));
+    Provenance p(junkRiskKind().id());
     p.add(QStringLiteral("name"), spec.name);
     // Along a reply the rows are the reply's steps; a file keeps its SHA-256 in the distribution.
     if (spec.reply)
@@ -151,7 +151,7 @@ ResultTable junkRiskTable(std::vector<engine::JunkRiskRow> rows)
 
 ExperimentResult junkRiskResult(const JunkRiskSpec& spec, const QString& baseDir, JunkRiskOutcome outcome, int threads)
 {
-    ExperimentResult result = resultOf(QStringLiteral("junk-risk"), spec.name, outcome.status);
+    ExperimentResult result = resultOf(junkRiskKind().id(), spec.name, outcome.status);
     if (!result.status.finished())
         return result;
     result.provenance = junkRiskProvenance(spec, baseDir);

@@ -1,5 +1,8 @@
 #include "app/kinds/junk_risk_spec.h"
 
+#include "app/kinds/junk_risk_job.h"
+#include <QObject>
+
 #include "app/io/json_object_reader.h"
 #include "app/io/logits_file.h"
 #include "app/io/save_text.h"
@@ -100,7 +103,7 @@ JunkRiskSpec readSpec(const QJsonObject& root)
     JunkRiskSpec spec;
     if (r.has(QStringLiteral("reply"))) {
         // The built-in model's reply replaces the distribution: its steps are the distributions.
-        const ExperimentHeader header = readHeader(r, QStringLiteral("junk-risk"));
+        const ExperimentHeader header = readHeader(r, junkRiskKind().id());
         spec.name = header.name;
         spec.description = header.description;
         if (r.has(QStringLiteral("distribution")))
@@ -110,7 +113,7 @@ JunkRiskSpec readSpec(const QJsonObject& root)
         JsonObjectReader reply(r.object(QStringLiteral("reply")), QStringLiteral("reply"));
         spec.reply = readReply(reply);
     } else {
-        readCommonKeys(r, QStringLiteral("junk-risk"), spec, /*allowSteps=*/true);
+        readCommonKeys(r, junkRiskKind().id(), spec, /*allowSteps=*/true);
     }
     if (!spec.reply && spec.distribution.kind == Kind::QPerToken && !r.has(QStringLiteral("junk"))) {
         spec.junk = {JunkDefinition::Kind::Ids, 0.01, {kQJunkId}};  // the "junk" token of the pair
@@ -231,7 +234,7 @@ QJsonObject toJson(const JunkRiskSpec& spec)
         lengths = range;
     }
 
-    QJsonObject root = headerToJson({spec.name, spec.description}, QStringLiteral("junk-risk"));
+    QJsonObject root = headerToJson({spec.name, spec.description}, junkRiskKind().id());
     if (spec.reply)
         root.insert(QStringLiteral("reply"), replyToJson(*spec.reply));
     else
@@ -302,6 +305,17 @@ engine::Result<engine::JunkRiskParameters> toParameters(const JunkRiskSpec& spec
     p.seed = static_cast<std::uint64_t>(spec.seed);
     p.rng = spec.rng.toStdString();
     return p;
+}
+
+const ExperimentKind& junkRiskKind()
+{
+    static const SpecKind<JunkRiskSpec> kind(
+        QStringLiteral("junk-risk"), QObject::tr("Junk risk"), parseJunkRisk,
+        [](const JunkRiskSpec& spec, const RunContext& c) {
+            return junkRiskResult(spec, c.baseDir, runJunkRisk(spec, c.baseDir, c.source, c.threads, c.control),
+                                  c.threads);
+        });
+    return kind;
 }
 
 }  // namespace logitlab::app

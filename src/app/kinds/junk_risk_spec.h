@@ -5,6 +5,7 @@
 #pragma once
 
 #include "app/io/experiment_file.h"
+#include "app/kinds/experiment_kind.h"
 #include "app/kinds/step_source.h"
 #include "engine/core/result.h"
 #include "engine/experiments/junk_definition.h"
@@ -71,5 +72,9 @@ QString writeJunkRiskFile(const QString& path, const JunkRiskSpec& spec);  // er
 engine::Result<engine::JunkRiskParameters> toParameters(const JunkRiskSpec& spec, const QString& baseDir);
 // Along a reply: the settings, junk, replies, seed and rng (the steps come from step_source.h).
 engine::Result<engine::ReplyJunkRiskParameters> toReplyParameters(const JunkRiskSpec& spec);
+
+// The junk-risk experiment kind: how likely an N-token reply is to hold a junk token
+// (junk_risk_spec.h reads the file, junk_risk_job.h runs it).
+const ExperimentKind& junkRiskKind();
 
 }  // namespace logitlab::app

@@ -129,7 +129,7 @@ LoopOutcome runLoop(const LoopSpec& spec, const QString& baseDir, const WorkCont
 Provenance loopProvenance(const LoopSpec& spec, const QString& baseDir)
 {
     const auto chain = loopChain(spec);
-    Provenance p(QStringLiteral("loop"));
+    Provenance p(loopKind().id());
     p.add(QStringLiteral("name"), spec.name);
     if (spec.replay) {
         const LoopReplaySpec& r = *spec.replay;
@@ -340,7 +340,7 @@ QString replaySummary(const std::vector<engine::LoopStep>& steps)
 
 ExperimentResult loopResult(const LoopSpec& spec, LoopOutcome outcome, const QString& baseDir)
 {
-    ExperimentResult result = resultOf(QStringLiteral("loop"), spec.name, outcome.status);
+    ExperimentResult result = resultOf(loopKind().id(), spec.name, outcome.status);
     if (!result.status.finished())
         return result;
     result.provenance = loopProvenance(spec, baseDir);

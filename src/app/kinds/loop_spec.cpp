@@ -1,5 +1,8 @@
 #include "app/kinds/loop_spec.h"
 
+#include "app/kinds/loop_job.h"
+#include <QObject>
+
 #include "app/io/json_object_reader.h"
 #include "app/io/save_text.h"
 #include "app/kinds/imported_logits_source.h"
@@ -26,7 +29,7 @@ LoopSpec readSpec(const QJsonObject& root)
 {
     JsonObjectReader r(root, QString());
     LoopSpec spec;
-    const ExperimentHeader header = readHeader(r, QStringLiteral("loop"));
+    const ExperimentHeader header = readHeader(r, loopKind().id());
     spec.name = header.name;
     spec.description = header.description;
     readLoopModelKeys(r, spec, /*allowReplay=*/true);
@@ -112,7 +115,7 @@ engine::Result<LoopSpec> readLoopFile(const QString& path) { return readExperime
 
 QJsonObject toJson(const LoopSpec& spec)
 {
-    QJsonObject root = headerToJson({spec.name, spec.description}, QStringLiteral("loop"));
+    QJsonObject root = headerToJson({spec.name, spec.description}, loopKind().id());
     if (spec.replay) {
         root.insert(QStringLiteral("model"), QStringLiteral("file"));
         QJsonObject logits{{QStringLiteral("path"), spec.replay->path}};
@@ -247,6 +250,15 @@ std::optional<std::int32_t> branchTokenId(const LoopBranchSpec& branch)
     // A paragraph break is written "\n" in files and the page.
     const QString name = branch.token == QStringLiteral("\\n") ? QStringLiteral("\n") : branch.token;
     return engine::builtinModel()->tokenId(name.toStdString());
+}
+
+const ExperimentKind& loopKind()
+{
+    static const SpecKind<LoopSpec> kind(QStringLiteral("loop"), QObject::tr("Loop"), parseLoop,
+                                         [](const LoopSpec& spec, const RunContext& c) {
+                                             return loopResult(spec, runLoop(spec, c.baseDir, c.control), c.baseDir);
+                                         });
+    return kind;
 }
 
 }  // namespace logitlab::app

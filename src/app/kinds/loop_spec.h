@@ -6,6 +6,7 @@
 #pragma once
 
 #include "app/io/experiment_file.h"
+#include "app/kinds/experiment_kind.h"
 #include "engine/core/result.h"
 #include "engine/core/work_limits.h"
 #include "engine/experiments/generation_loop.h"
@@ -79,5 +80,9 @@ engine::WorkEstimate loopEstimate(const LoopSpec& spec, std::size_t steps, std::
                                   std::size_t promptTokens, const engine::SamplerChain& chain);
 // The branch's token id in the built-in model (the spec was checked by parseLoop).
 std::optional<std::int32_t> branchTokenId(const LoopBranchSpec& branch);
+
+// The loop experiment kind: the autoregressive loop on the built-in model, step by step
+// (loop_spec.h reads the file, loop_job.h runs it).
+const ExperimentKind& loopKind();
 
 }  // namespace logitlab::app

@@ -94,7 +94,7 @@ Provenance& addSamplingProvenance(Provenance& p, const SeedSweepSpec& spec)
 Provenance seedSweepProvenance(const SeedSweepSpec& spec, const QString& baseDir)
 {
     const auto seeds = spec.seeds();
-    Provenance p(QStringLiteral("seed-sweep"));
+    Provenance p(seedSweepKind().id());
     p.add(QStringLiteral("name"), spec.name)
         .add(QStringLiteral("distribution"), describeDistribution(spec.distribution, baseDir));
     addSamplingProvenance(p, spec)
@@ -136,7 +136,7 @@ Provenance seedSweepResultHeader(const Provenance& provenance, const SeedSweepOu
 ExperimentResult seedSweepResult(const SeedSweepSpec& spec, const QString& baseDir, SeedSweepOutcome outcome,
                                  int threads)
 {
-    ExperimentResult result = resultOf(QStringLiteral("seed-sweep"), spec.name, outcome.status);
+    ExperimentResult result = resultOf(seedSweepKind().id(), spec.name, outcome.status);
     if (!result.status.finished())
         return result;
     result.provenance = seedSweepResultHeader(seedSweepProvenance(spec, baseDir), outcome);

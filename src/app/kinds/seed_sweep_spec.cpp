@@ -1,5 +1,10 @@
 #include "app/kinds/seed_sweep_spec.h"
 
+#include "app/kinds/seed_sweep_job.h"
+#include "app/kinds/sequence_sweep_job.h"
+#include "app/kinds/step_sweep_job.h"
+#include <QObject>
+
 #include "app/io/json_object_reader.h"
 #include "engine/core/work_limits.h"
 #include "engine/models/word_tokens.h"
@@ -99,7 +104,7 @@ SeedSweepSpec readSpec(const QJsonObject& root)
 {
     JsonObjectReader r(root, QString());
     SeedSweepSpec spec;
-    const ExperimentHeader header = readHeader(r, QStringLiteral("seed-sweep"));
+    const ExperimentHeader header = readHeader(r, seedSweepKind().id());
     spec.name = header.name;
     spec.description = header.description;
     const QString source = r.string(QStringLiteral("source"), QStringLiteral("distribution"),
@@ -165,7 +170,7 @@ engine::Result<SeedSweepSpec> readSeedSweepFile(const QString& path)
 
 QJsonObject toJson(const SeedSweepSpec& spec)
 {
-    QJsonObject root = headerToJson({spec.name, spec.description}, QStringLiteral("seed-sweep"));
+    QJsonObject root = headerToJson({spec.name, spec.description}, seedSweepKind().id());
     if (spec.isSequence()) {
         root.insert(QStringLiteral("source"), QStringLiteral("sequence"));
         root.insert(QStringLiteral("model"), QStringLiteral("builtin"));
@@ -257,6 +262,23 @@ engine::Result<SeedSweepInput> toSeedSweepInput(const SeedSweepSpec& spec, const
                                                                  static_cast<std::uint64_t>(spec.compare->second)};
     input.distribution = std::move(distribution).value();
     return input;
+}
+
+const ExperimentKind& seedSweepKind()
+{
+    static const SpecKind<SeedSweepSpec> kind(
+        QStringLiteral("seed-sweep"), QObject::tr("Seed sweep"), parseSeedSweep,
+        [](const SeedSweepSpec& spec, const RunContext& c) {
+            // One kind, two sources: the file's "source" says what a seed changes.
+            if (spec.isSequence())
+                return sequenceSweepResult(spec, runSequenceSweep(spec, c.source, c.threads, c.control), c.threads);
+            if (spec.distribution.steps)  // every step of an imported file in turn
+                return stepSweepResult(spec, c.baseDir, runStepSweep(spec, c.baseDir, c.source, c.threads, c.control),
+                                       c.threads);
+            return seedSweepResult(spec, c.baseDir, runSeedSweep(spec, c.baseDir, c.source, c.threads, c.control),
+                                   c.threads);
+        });
+    return kind;
 }
 
 }  // namespace logitlab::app

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "app/io/experiment_file.h"
+#include "app/kinds/experiment_kind.h"
 #include "app/kinds/loop_spec.h"
 #include "engine/core/result.h"
 #include "engine/experiments/seed_sweep.h"
@@ -85,5 +86,10 @@ LoopSpec replyLoopSpec(const SeedSweepSpec& spec, std::uint64_t seed);
 // refuse (memory, seeds, draws), all before any work. Errors name the file and the key.
 engine::Result<SeedSweepInput> toSeedSweepInput(const SeedSweepSpec& spec, const QString& baseDir,
                                                 const QString& source);
+
+// The seed-sweep experiment kind: many seeds of one chain, their goodness of fit and spread
+// (seed_sweep_spec.h reads the file, seed_sweep_job.h runs it), or with "source": "sequence"
+// whole replies of the built-in model per seed (sequence_sweep_job.h).
+const ExperimentKind& seedSweepKind();
 
 }  // namespace logitlab::app

@@ -77,7 +77,7 @@ SequenceSweepOutcome runSequenceSweep(const SeedSweepSpec& spec, const QString& 
 
 Provenance sequenceSweepProvenance(const SeedSweepSpec& spec)
 {
-    Provenance p(QStringLiteral("seed-sweep"));
+    Provenance p(seedSweepKind().id());
     p.add(QStringLiteral("name"), spec.name)
         .add(QStringLiteral("source"), QStringLiteral("sequence: whole replies of the built-in model"))
         .add(QStringLiteral("model"), QStringLiteral("builtin"))
@@ -109,7 +109,7 @@ Provenance sequenceSweepResultHeader(const Provenance& provenance, const Sequenc
 
 ExperimentResult sequenceSweepResult(const SeedSweepSpec& spec, SequenceSweepOutcome outcome, int threads)
 {
-    ExperimentResult result = resultOf(QStringLiteral("seed-sweep"), spec.name, outcome.status);
+    ExperimentResult result = resultOf(seedSweepKind().id(), spec.name, outcome.status);
     if (!result.status.finished())
         return result;
     result.provenance = sequenceSweepResultHeader(sequenceSweepProvenance(spec), outcome);

@@ -135,7 +135,7 @@ StepSweepOutcome runStepSweep(const SeedSweepSpec& spec, const QString& baseDir,
 ExperimentResult stepSweepResult(const SeedSweepSpec& spec, const QString& baseDir, StepSweepOutcome outcome,
                                  int threads)
 {
-    ExperimentResult result = resultOf(QStringLiteral("seed-sweep"), spec.name, outcome.status);
+    ExperimentResult result = resultOf(seedSweepKind().id(), spec.name, outcome.status);
     if (!result.status.finished())
         return result;
     Provenance p = seedSweepProvenance(spec, baseDir);

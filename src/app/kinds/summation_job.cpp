@@ -87,7 +87,7 @@ SummationOutcome runSummation(const SummationSpec& spec, const QString& baseDir,
 
 Provenance summationProvenance(const SummationSpec& spec, const QString& baseDir)
 {
-    Provenance p(QStringLiteral("summation-order"));
+    Provenance p(summationKind().id());
     p.add(QStringLiteral("name"), spec.name)
         .add(QStringLiteral("terms"), describeTerms(spec, baseDir))
         .add(QStringLiteral("storage"), spec.storage)
@@ -292,7 +292,7 @@ std::vector<ResultTable> summationTables(const SummationOutcome& outcome)
 ExperimentResult summationResult(const SummationSpec& spec, const QString& baseDir, SummationOutcome outcome,
                                  int threads)
 {
-    ExperimentResult result = resultOf(QStringLiteral("summation-order"), spec.name, outcome.status);
+    ExperimentResult result = resultOf(summationKind().id(), spec.name, outcome.status);
     if (!result.status.finished())
         return result;
     result.provenance = summationProvenance(spec, baseDir);

@@ -1,5 +1,8 @@
 #include "app/kinds/summation_spec.h"
 
+#include "app/kinds/summation_job.h"
+#include <QObject>
+
 #include "app/io/input_file.h"
 #include "app/io/json_object_reader.h"
 #include "app/io/save_text.h"
@@ -31,7 +34,7 @@ SummationSpec readSpec(const QJsonObject& root)
 {
     JsonObjectReader r(root, QString());
     SummationSpec spec;
-    const ExperimentHeader header = readHeader(r, QStringLiteral("summation-order"));
+    const ExperimentHeader header = readHeader(r, summationKind().id());
     spec.name = header.name;
     spec.description = header.description;
 
@@ -142,7 +145,7 @@ QJsonObject toJson(const SummationSpec& spec)
         terms.insert(QStringLiteral("n"), spec.n);
         terms.insert(QStringLiteral("scale"), spec.scale);
     }
-    QJsonObject root = headerToJson({spec.name, spec.description}, QStringLiteral("summation-order"));
+    QJsonObject root = headerToJson({spec.name, spec.description}, summationKind().id());
     for (const auto& [key, value] : std::initializer_list<std::pair<QString, QJsonValue>>{
              {QStringLiteral("terms"), terms},
              {QStringLiteral("storage"), spec.storage},
@@ -221,6 +224,17 @@ QString describeTerms(const SummationSpec& spec, const QString& baseDir)
         bytes ? QString::fromLatin1(QCryptographicHash::hash(bytes.value(), QCryptographicHash::Sha256).toHex())
               : QStringLiteral("unreadable");
     return QStringLiteral("file %1 sha256=%2").arg(spec.file, hash);
+}
+
+const ExperimentKind& summationKind()
+{
+    static const SpecKind<SummationSpec> kind(
+        QStringLiteral("summation-order"), QObject::tr("Summation order"), parseSummation,
+        [](const SummationSpec& spec, const RunContext& c) {
+            return summationResult(spec, c.baseDir, runSummation(spec, c.baseDir, c.source, c.threads, c.control),
+                                   c.threads);
+        });
+    return kind;
 }
 
 }  // namespace logitlab::app

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "app/io/experiment_file.h"
+#include "app/kinds/experiment_kind.h"
 #include "engine/core/result.h"
 #include "engine/experiments/summation_order.h"
 
@@ -50,5 +51,9 @@ QString writeSummationFile(const QString& path, const SummationSpec& spec);  // 
 engine::Result<engine::SummationParameters> toParameters(const SummationSpec& spec, const QString& baseDir);
 // "normal x 10,000", "list of 12 terms", "file terms.txt sha256=..." for provenance.
 QString describeTerms(const SummationSpec& spec, const QString& baseDir);
+
+// The summation-order experiment kind: the same terms summed in many orders and precisions,
+// judged against the exact sum (summation_spec.h reads the file, summation_job.h runs it).
+const ExperimentKind& summationKind();
 
 }  // namespace logitlab::app

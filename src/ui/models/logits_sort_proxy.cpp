@@ -1,6 +1,6 @@
 #include "ui/models/logits_sort_proxy.h"
 
-#include "charts/logits_table_model.h"
+#include "ui/models/logits_table_model.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 #include "ui/pages/batch_invariance_page.h"
 
 #include "app/kinds/batch_invariance_job.h"
-#include "app/kinds/batch_invariance_kind.h"
+#include "app/kinds/batch_invariance_spec.h"
 #include "ui/forms/batch_invariance_form.h"
 #include "ui/pages/results_pane.h"
 

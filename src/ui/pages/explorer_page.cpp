@@ -1,17 +1,16 @@
 #include "ui/pages/explorer_page.h"
 
 #include "app/io/save_text.h"
-#include "app/kinds/explorer_kind.h"
 #include "app/kinds/explorer_provenance.h"
 #include "app/kinds/explorer_run.h"
-#include "app/kinds/junk_risk_kind.h"
-#include "app/kinds/seed_sweep_kind.h"
+#include "app/kinds/explorer_state.h"
+#include "app/kinds/junk_risk_spec.h"
+#include "app/kinds/seed_sweep_spec.h"
 #include "app/run/busy_counter.h"
 #include "app/text/one_line_text.h"
 #include "charts/chart_style.h"
 #include "charts/compare_chart.h"
 #include "charts/draw_chart.h"
-#include "charts/logits_table_model.h"
 #include "charts/probability_chart.h"
 #include "charts/sweep_chart.h"
 #include "engine/sampler/lesson_presets.h"
@@ -20,6 +19,7 @@
 #include "ui/forms/synthetic_vocabulary_form.h"
 #include "ui/forms/text_edit_delegate.h"
 #include "ui/models/logits_sort_proxy.h"
+#include "ui/models/logits_table_model.h"
 #include "ui/pages/draw_panel.h"
 #include "ui/pages/explorer_table_controller.h"
 #include "ui/pages/explorer_views.h"
@@ -92,7 +92,8 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     m_model->setUndoStack(m_undo);
     m_controls->setChain(m_model->chain());
     m_controls->setTokenNames(tokenNames(m_model->table()));
-    m_chart = new ProbabilityChart(m_model, this);
+    m_chart = new ProbabilityChart(&m_model->snapshot(), this);
+    connect(m_model, &LogitsTableModel::resultsChanged, m_chart, &ProbabilityChart::rebuild);
     m_lessonPoint->setText(QString::fromStdString(first.point));
 
     m_tabs->addTab(chartView(m_chart->chart()), tr("&Probabilities"));

@@ -5,8 +5,6 @@
 #include "app/io/logits_array.h"
 #include "app/io/logits_file.h"
 #include "app/kinds/explorer_state.h"
-#include "charts/function_command.h"
-#include "charts/logits_table_model.h"
 #include "charts/probability_chart.h"
 #include "engine/core/number_format.h"
 #include "engine/io/logits_format.h"
@@ -15,6 +13,8 @@
 #include "engine/io/tensor_layout.h"
 #include "engine/sampler/distribution_edit.h"
 #include "engine/sampler/lesson_presets.h"
+#include "ui/models/function_command.h"
+#include "ui/models/logits_table_model.h"
 
 #include <QFileInfo>
 #include <QStringList>
@@ -284,7 +284,7 @@ void ExplorerTableController::startLoad(const QString& message, LoadRead read, L
                 loaded.table = std::make_shared<const engine::PreparedDistribution>(
                     engine::prepareDistribution(std::move(loaded.distribution)));
                 loaded.analysedChain = loaded.chainWith(pageChain);
-                loaded.analysis = LogitsTableModel::analyse(*loaded.table, loaded.analysedChain);
+                loaded.analysis = ExplorerSnapshot::analyse(*loaded.table, loaded.analysedChain);
             }
             return loaded;
         },

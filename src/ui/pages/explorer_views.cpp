@@ -3,13 +3,13 @@
 #include "app/kinds/explorer_run.h"
 #include "charts/compare_chart.h"
 #include "charts/draw_chart.h"
-#include "charts/logits_table_model.h"
 #include "charts/sweep_chart.h"
 #include "engine/core/number_format.h"
 #include "engine/sampler/chain_settings.h"
 #include "engine/sampler/semantics.h"
 #include "engine/stats/pooled_fit_test.h"
 #include "engine/stats/statistics.h"
+#include "ui/models/logits_table_model.h"
 #include "ui/pages/draw_panel.h"
 
 namespace logitlab::ui {

@@ -1,7 +1,7 @@
 #include "ui/pages/junk_risk_page.h"
 
 #include "app/kinds/junk_risk_job.h"
-#include "app/kinds/junk_risk_kind.h"
+#include "app/kinds/junk_risk_spec.h"
 #include "charts/junk_risk_chart.h"
 #include "ui/forms/junk_risk_form.h"
 #include "ui/pages/results_pane.h"

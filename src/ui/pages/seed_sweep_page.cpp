@@ -1,7 +1,7 @@
 #include "ui/pages/seed_sweep_page.h"
 
 #include "app/io/save_text.h"
-#include "app/kinds/seed_sweep_kind.h"
+#include "app/kinds/seed_sweep_spec.h"
 #include "app/text/counted.h"
 #include "charts/seed_sweep_charts.h"
 #include "charts/sequence_sweep_charts.h"

@@ -1,6 +1,6 @@
 #include "ui/pages/summation_page.h"
 
-#include "app/kinds/summation_kind.h"
+#include "app/kinds/summation_spec.h"
 #include "engine/experiments/summation_lesson.h"
 #include "ui/forms/summation_form.h"
 #include "ui/pages/results_pane.h"

@@ -5,7 +5,7 @@
 #include "app/io/model_csv.h"
 #include "app/io/save_text.h"
 #include "app/kinds/experiment_kind.h"
-#include "app/kinds/explorer_kind.h"
+#include "app/kinds/explorer_state.h"
 #include "app/run/busy_counter.h"
 #include "app/text/one_line_text.h"
 #include "app/text/table_text_builder.h"

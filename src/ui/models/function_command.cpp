@@ -1,4 +1,4 @@
-#include "charts/function_command.h"
+#include "ui/models/function_command.h"
 
 namespace logitlab::ui {
 

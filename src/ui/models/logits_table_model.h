@@ -1,18 +1,15 @@
 // The explorer's table: one row per token with its name and logit (editable) and what the
 // sampler makes of it at the current settings: probability at T, survivor or not, renormalised
-// probability and rank. The model holds the whole vocabulary (up to 262,144 tokens) as one
-// shared, immutable engine::PreparedDistribution (the logits with their orders and ranks, built
-// off the UI thread for large loads), so replacing the table or undoing a replacement swaps a
-// pointer. The computed columns come from one engine call per change (engine::analyse). Edits are
-// validated; a refused edit is reported, never stored; accepted edits go through the undo stack
-// when one is set and replace the shared table with an edited copy.
+// probability and rank. The model holds one ExplorerSnapshot (charts/explorer_snapshot.h): the
+// whole vocabulary (up to 262,144 tokens) as one shared, immutable engine::PreparedDistribution
+// (built off the UI thread for large loads), so replacing the table or undoing a replacement
+// swaps a pointer, and the analysis of one engine call per change. The probability chart reads
+// the same snapshot. Edits are validated; a refused edit is reported, never stored; accepted
+// edits go through the undo stack when one is set and replace the shared table with an edited
+// copy.
 #pragma once
 
-#include "engine/sampler/distribution.h"
-#include "engine/sampler/explorer_chain.h"
-#include "engine/sampler/prepared_distribution.h"
-#include "engine/sampler/sampler_analysis.h"
-#include "engine/sampler/sampler_settings.h"
+#include "charts/explorer_snapshot.h"
 
 #include <QAbstractTableModel>
 
@@ -48,10 +45,6 @@ public:
     // there too. Precondition: table is not null.
     void setTable(std::shared_ptr<const engine::PreparedDistribution> table, const engine::ExplorerChain& chain,
                   std::optional<engine::SamplerAnalysis> analysis = std::nullopt);
-    // The computed columns of `table` under `chain`: empty (all probabilities 0) when the
-    // logits or the chain cannot be run. Pure, so a loader can call it on a worker thread.
-    static engine::SamplerAnalysis analyse(const engine::PreparedDistribution& table,
-                                           const engine::ExplorerChain& chain);
     // The whole chain (semantics preset, lesson settings, further stages). A chain the preset
     // cannot run leaves the computed columns empty (the controls say why).
     void setChain(const engine::ExplorerChain& chain);
@@ -60,24 +53,21 @@ public:
     // Accepted cell edits become undo steps on `stack` (nullptr: applied directly).
     void setUndoStack(QUndoStack* stack) { m_undoStack = stack; }
 
-    const std::shared_ptr<const engine::PreparedDistribution>& table() const { return m_table; }
-    const engine::Distribution& distribution() const { return m_table->distribution; }
-    const engine::SamplerSettings& settings() const { return m_chain.lesson; }
-    const engine::ExplorerChain& chain() const { return m_chain; }
-    const engine::SamplerAnalysis& analysis() const { return m_analysis; }
-    const engine::CandidateList& survivors() const { return m_analysis.survivors; }
-    const std::vector<double>& probabilities() const { return m_analysis.probabilities; }  // at T, by id
-    // Ids by descending logit, lower id first on ties: the order of probability at every T > 0.
-    const std::vector<std::int32_t>& idsByLogit() const { return m_table->byLogit; }
-    // Ids by token name, lower id first on equal names.
-    const std::vector<std::int32_t>& idsByToken() const { return m_table->byToken; }
-    QString tokenName(std::int32_t id) const;
-    // The name as charts and readouts show it: cut to ui::kShownTokenChars (token_display.h).
-    QString shownName(std::int32_t id) const;
-    // Position of the token in survivors(), or -1 when it was cut.
-    int survivorPosition(std::int32_t id) const { return m_survivorIndex[static_cast<std::size_t>(id)]; }
-    // The rule that made the cut, in words: "cumulative 0.918 > 0.9 after 'items'".
-    QString cutDescription() const;
+    // What the table shows: the table, the chain and the analysis (what the chart reads too).
+    const ExplorerSnapshot& snapshot() const { return m_snapshot; }
+    const std::shared_ptr<const engine::PreparedDistribution>& table() const { return m_snapshot.table(); }
+    const engine::Distribution& distribution() const { return m_snapshot.distribution(); }
+    const engine::SamplerSettings& settings() const { return m_snapshot.settings(); }
+    const engine::ExplorerChain& chain() const { return m_snapshot.chain(); }
+    const engine::SamplerAnalysis& analysis() const { return m_snapshot.analysis(); }
+    const engine::CandidateList& survivors() const { return m_snapshot.survivors(); }
+    const std::vector<double>& probabilities() const { return m_snapshot.probabilities(); }
+    const std::vector<std::int32_t>& idsByLogit() const { return m_snapshot.idsByLogit(); }
+    const std::vector<std::int32_t>& idsByToken() const { return m_snapshot.idsByToken(); }
+    QString tokenName(std::int32_t id) const { return m_snapshot.tokenName(id); }
+    QString shownName(std::int32_t id) const { return m_snapshot.shownName(id); }
+    int survivorPosition(std::int32_t id) const { return m_snapshot.survivorPosition(id); }
+    QString cutDescription() const { return m_snapshot.cutDescription(); }
 
     // Writes a value setData() has already validated; used by the undo steps.
     void applyCell(int row, int column, const QVariant& value);
@@ -98,13 +88,9 @@ signals:
     void editRejected(const QString& message);
 
 private:
-    void recompute(std::optional<engine::SamplerAnalysis> analysis = std::nullopt);
     void emitComputedColumnsChanged();
 
-    std::shared_ptr<const engine::PreparedDistribution> m_table;  // never null
-    engine::ExplorerChain m_chain;
-    engine::SamplerAnalysis m_analysis;
-    std::vector<int> m_survivorIndex;  // position in survivors(), or -1, by id
+    ExplorerSnapshot m_snapshot;
     QUndoStack* m_undoStack = nullptr;
 };
 
