@@ -40,6 +40,9 @@ struct ChartExportOptions {
     int dpi = 300;           // PNG only: pixels = inches x dpi (rounded to nearest)
     double fontScale = 1.0;  // 1: base text 6.5 pt (labels 7.15 pt, title 8.45 pt)
     bool transparent = false;
+    // The chart's title on the figure. Off by default: a paper's caption says what a figure
+    // shows, and a one-column figure has no room for both (`--title`, the dialog's box).
+    bool title = false;
     // True: the chart keeps its on-screen fonts (the old pixel-sized export, `run` without
     // --size/--font-scale); false: fonts are set in points for the physical page.
     bool screenFonts = false;

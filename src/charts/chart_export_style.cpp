@@ -73,10 +73,10 @@ QString wrapChartText(const QString& html, const QFont& font, double width)
 }
 
 ChartExportStyle::ChartExportStyle(QChart* chart, const ChartExportOptions& options)
-    : m_chart(chart), m_fit(!options.screenFonts), m_title(chart->title()), m_titleFont(chart->titleFont()),
-      m_legendFont(chart->legend()->font()), m_background(chart->backgroundBrush()),
+    : m_chart(chart), m_fit(!options.screenFonts), m_showTitle(options.title), m_title(chart->title()),
+      m_titleFont(chart->titleFont()), m_legendFont(chart->legend()->font()), m_background(chart->backgroundBrush()),
       m_backgroundVisible(chart->isBackgroundVisible()), m_margins(chart->margins()),
-      m_legendVisible(chart->legend()->isVisible())
+      m_legendVisible(chart->legend()->isVisible()), m_legendMarkerShape(chart->legend()->markerShape())
 {
     chart->layout()->getContentsMargins(&m_layoutMargins[0], &m_layoutMargins[1], &m_layoutMargins[2],
                                         &m_layoutMargins[3]);
@@ -86,6 +86,10 @@ ChartExportStyle::ChartExportStyle(QChart* chart, const ChartExportOptions& opti
         m_axisTitles << axis->titleText();
     }
     setChartColours(chart, figurePalette());
+    // A figure's key shows each series as it is drawn: a line's stretch (dashes too), a dot.
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    if (!m_showTitle)
+        chart->setTitle(QString());
     if (!options.screenFonts) {
         // The legend's font keeps the family and style the chart shows on screen; only its
         // size becomes points on paper.
@@ -106,6 +110,7 @@ ChartExportStyle::~ChartExportStyle()
 {
     m_figureLegend.reset();
     m_chart->legend()->setVisible(m_legendVisible);
+    m_chart->legend()->setMarkerShape(static_cast<QLegend::MarkerShape>(m_legendMarkerShape));
     setChartColours(m_chart, QApplication::palette());
     m_chart->setTitle(m_title);
     m_chart->setTitleFont(m_titleFont);
@@ -131,7 +136,7 @@ void ChartExportStyle::fitToPage(const std::function<void()>& relayout)
     // Qt cuts a title that is too wide with "...": at 8.5 cm that was most titles.
     const QMargins margins = m_chart->margins();
     const double titleRoom = m_chart->size().width() - margins.left() - margins.right() - 16.0;
-    const QString title = wrapChartText(m_title, m_chart->titleFont(), titleRoom);
+    const QString title = m_showTitle ? wrapChartText(m_title, m_chart->titleFont(), titleRoom) : QString();
     if (title != m_chart->title()) {
         m_chart->setTitle(title);
         relayout();

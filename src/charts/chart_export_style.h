@@ -42,7 +42,8 @@ public:
 
 private:
     QChart* m_chart;
-    bool m_fit;  // figure fonts: text is fitted to the page
+    bool m_fit;        // figure fonts: text is fitted to the page
+    bool m_showTitle;  // the options ask for the chart's title
     QString m_title;
     QStringList m_axisTitles;  // in chart->axes() order
     QFont m_titleFont;
@@ -54,6 +55,7 @@ private:
     QMargins m_margins;
     std::array<qreal, 4> m_layoutMargins{};  // left, top, right, bottom
     bool m_legendVisible;
+    int m_legendMarkerShape;                       // QLegend::MarkerShape, put back afterwards
     std::unique_ptr<FigureLegend> m_figureLegend;  // in place of Qt's legend while alive
 };
 

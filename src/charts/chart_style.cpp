@@ -178,6 +178,8 @@ void styleChart(QChart* chart, const QPalette& palette)
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->setBackgroundRoundness(0);
     chart->legend()->setAlignment(Qt::AlignBottom);
+    // A line's key is a stretch of the line, a scatter's a dot, not a square for everything.
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     chart->setMargins(QMargins(8, 8, 8, 8));
     setChartFonts(chart, QApplication::font());
     keepTicksFitted(chart);

@@ -6,6 +6,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QPainter>
+#include <QXYSeries>
 
 #include <algorithm>
 
@@ -17,8 +18,19 @@ QList<FigureLegend::Entry> entriesOf(QChart* chart)
 {
     QList<FigureLegend::Entry> entries;
     for (QLegendMarker* marker : chart->legend()->markers())
-        if (marker->isVisible() && !marker->label().isEmpty())
-            entries.append(FigureLegend::Entry{marker->label(), marker->brush(), marker->pen()});
+        if (marker->isVisible() && !marker->label().isEmpty()) {
+            FigureLegend::Entry entry{marker->label(), marker->brush(), marker->pen()};
+            if (const auto* xy = qobject_cast<const QXYSeries*>(marker->series())) {
+                if (xy->type() == QAbstractSeries::SeriesTypeScatter) {
+                    entry.shape = FigureLegend::Shape::Point;
+                } else {
+                    entry.shape = FigureLegend::Shape::Line;
+                    entry.pen = xy->pen();
+                    entry.points = xy->pointsVisible();
+                }
+            }
+            entries.append(entry);
+        }
     return entries;
 }
 
@@ -80,7 +92,7 @@ FigureLegend::FigureLegend(QChart* chart, double width) : QGraphicsItem(chart), 
     const QFontMetricsF metrics(m_font);
     m_marker = metrics.height() * 0.8;
     m_lineHeight = metrics.height() * 1.15;
-    const double textRoom = width - m_marker * 1.5;
+    const double textRoom = width - markerWidth(Shape::Line) - m_marker * 0.5;
     // Rows filled left to right, each centred as Qt's legend is; a label wider than the whole
     // row wraps onto lines of its own.
     QList<QList<Placed>> rows(1);
@@ -88,7 +100,7 @@ FigureLegend::FigureLegend(QChart* chart, double width) : QGraphicsItem(chart), 
     QList<qsizetype> rowLines{1};
     for (const Entry& entry : entriesOf(chart)) {
         const QStringList lines = wrapLabel(entry.label, metrics, textRoom);
-        const double w = m_marker * 1.5 + linesWidth(lines, metrics);
+        const double w = markerWidth(entry.shape) + m_marker * 0.5 + linesWidth(lines, metrics);
         if (!rows.last().isEmpty() && rowWidths.last() + m_marker + w > width) {
             rows.append(QList<Placed>());
             rowWidths.append(0.0);
@@ -119,12 +131,20 @@ FigureLegend::FigureLegend(QChart* chart, double width) : QGraphicsItem(chart), 
             auto* text = new QGraphicsSimpleTextItem(line, this);
             text->setFont(m_font);
             text->setBrush(textColour);
-            text->setPos(placed.at.x() + m_marker * 1.5, top);
+            text->setPos(placed.at.x() + markerWidth(placed.entry.shape) + m_marker * 0.5, top);
             top += m_lineHeight;
         }
     }
     m_rows = m_placed.isEmpty() ? 0 : static_cast<int>(rows.size());
     m_bounds = m_placed.isEmpty() ? QRectF() : QRectF(0.0, 0.0, std::max(width, widest), y);
+}
+
+QList<FigureLegend::Entry> FigureLegend::entries() const
+{
+    QList<Entry> out;
+    for (const Placed& placed : m_placed)
+        out << placed.entry;
+    return out;
 }
 
 QStringList FigureLegend::labels() const
@@ -140,14 +160,40 @@ void FigureLegend::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
     for (const Placed& placed : m_placed) {
-        const QRectF box(placed.at, QSizeF(m_marker, m_marker));
-        // A line series has no fill: its marker is its colour as a bar, as Qt draws it.
-        QBrush fill = placed.entry.brush;
-        if (fill.style() == Qt::NoBrush)
-            fill = QBrush(placed.entry.pen.color());
-        painter->setPen(QPen(placed.entry.pen.color(), 0.5));
-        painter->setBrush(fill);
-        painter->drawRect(box);
+        const Entry& entry = placed.entry;
+        const QRectF box(placed.at, QSizeF(markerWidth(entry.shape), m_marker));
+        const QColor colour = entry.pen.color();
+        const double dot = m_marker * 0.3;  // a point's radius
+        switch (entry.shape) {
+        case Shape::Box: {
+            QBrush fill = entry.brush;
+            if (fill.style() == Qt::NoBrush)
+                fill = QBrush(colour);
+            painter->setPen(QPen(colour, 0.5));
+            painter->setBrush(fill);
+            painter->drawRect(box);
+            break;
+        }
+        case Shape::Line: {
+            // The series' own pen (its dashes), at most 2 px wide so the dashes stay readable.
+            QPen line = entry.pen;
+            line.setWidthF(std::clamp(line.widthF(), 1.0, 2.0));
+            line.setCapStyle(Qt::FlatCap);
+            painter->setPen(line);
+            painter->drawLine(QPointF(box.left(), box.center().y()), QPointF(box.right(), box.center().y()));
+            if (entry.points) {
+                painter->setPen(QPen(colour, 0.5));
+                painter->setBrush(colour);
+                painter->drawEllipse(box.center(), dot, dot);
+            }
+            break;
+        }
+        case Shape::Point:
+            painter->setPen(QPen(colour, 0.5));
+            painter->setBrush(entry.brush.style() == Qt::NoBrush ? QBrush(colour) : entry.brush);
+            painter->drawEllipse(box.center(), dot * 1.3, dot * 1.3);
+            break;
+        }
     }
     painter->restore();
 }

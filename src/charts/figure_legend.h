@@ -23,11 +23,19 @@ namespace logitlab::ui {
 
 class FigureLegend : public QGraphicsItem {
 public:
+    // What a marker draws: a filled box (bars, areas), a short stretch of the series' line
+    // with its style (lines and splines; with a dot when the series shows its points), or a
+    // dot (scatter series), so a figure's key looks like what it names.
+    enum class Shape { Box, Line, Point };
     struct Entry {
         QString label;
         QBrush brush;  // the marker's fill
-        QPen pen;      // the marker's outline; a line series' colour
+        QPen pen;      // the marker's outline; a line series' own pen (colour, width, dashes)
+        Shape shape = Shape::Box;
+        bool points = false;  // Shape::Line: the series draws its points too
     };
+    // The marker's width for `shape`: a line needs room to show its dashes.
+    double markerWidth(Shape shape) const { return shape == Shape::Line ? m_marker * 2.2 : m_marker; }
 
     // Qt's legend entries of `chart` (visible markers only) in its legend font, laid out in rows
     // no wider than `width`.
@@ -37,6 +45,7 @@ public:
     static bool qtLegendCuts(QChart* chart, double width);
 
     QStringList labels() const;
+    QList<Entry> entries() const;
     int rowCount() const { return m_rows; }
     QRectF boundingRect() const override { return m_bounds; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;

@@ -77,6 +77,7 @@ ui::ChartExportOptions chartOptions(const QCommandLineParser& parser)
                                                      ui::ChartExportOptions::kMaxDpi));
     if (parser.isSet(QStringLiteral("font-scale")))
         options.fontScale = doubleOption(parser, QStringLiteral("font-scale"));
+    options.title = parser.isSet(QStringLiteral("title"));
     if (const ui::ChartOptionProblem problem = ui::checkChartExportOptions(options); !problem.field.isEmpty())
         throw UsageError{QStringLiteral("--%1: %2")
                              .arg(problem.field == QLatin1String("width") || problem.field == QLatin1String("height")
@@ -156,6 +157,9 @@ CommandSpec runCommand()
             {QStringLiteral("font-scale"),
              QStringLiteral("Chart text size factor (0.5..3); 1 keeps an 8.5 cm figure's text at 7-9 pt."),
              QStringLiteral("X")},
+            {QStringLiteral("title"),
+             QStringLiteral("Keep each chart's title on the figure. Default: no title (the caption belongs to the "
+                            "paper).")},
         },
         runRun};
 }

@@ -218,6 +218,36 @@ private slots:
             QVERIFY2(readAll(folder.filePath(svg)).contains("<svg " + svgSize.toLatin1()), qPrintable(svg));
     }
 
+    // Figures carry no title unless --title asks (the paper's caption names a figure).
+    void titleOnlyWithTheOption_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<bool>("title");
+        QTest::newRow("default") << QStringList{} << false;
+        QTest::newRow("--title") << QStringList{QStringLiteral("--title")} << true;
+        QTest::newRow("screen size, --title") << QStringList{QStringLiteral("--title")} << true;
+    }
+    void titleOnlyWithTheOption()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(bool, title);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const QStringList size = QString::fromLatin1(QTest::currentDataTag()).startsWith(QLatin1String("screen"))
+                                     ? QStringList{}
+                                     : QStringList{QStringLiteral("--size"), QStringLiteral("8.5x6cm")};
+        const Run run =
+            runCli(QStringList{logitlab::test::examplePath(QStringLiteral("junk-risk-lesson.json")),
+                               QStringLiteral("--out"), out, QStringLiteral("--formats"), QStringLiteral("svg")} +
+                   size + options);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QStringList svgs = QDir(out).entryList({QStringLiteral("*.svg")});
+        QVERIFY(!svgs.isEmpty());
+        const QByteArray svg = readAll(QDir(out).filePath(svgs.first()));
+        QVERIFY2(svg.contains("reply length N"), "the axis titles are drawn either way");
+        QCOMPARE(svg.contains("Risk of"), title);
+    }
+
     void badInput_data()
     {
         QTest::addColumn<QStringList>("arguments");  // FILE is replaced by the lesson example

@@ -4,6 +4,7 @@
 #include "ui/forms/chart_export_dialog.h"
 
 #include <QChart>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -71,6 +72,8 @@ private slots:
         QCOMPARE(o.fontScale, 1.0);
         QVERIFY(!o.transparent);
         QVERIFY(!o.screenFonts);
+        QVERIFY2(!o.title, "a figure's caption belongs to the paper");
+        QVERIFY(!dialog.findChild<QCheckBox*>(QStringLiteral("title"))->isChecked());
         QCOMPARE(dialog.format(), ui::ChartFormat::Png);
         // The preview shows the figure's proportions: 8.5 : 6.
         const QPixmap preview = dialog.findChild<QLabel*>(QStringLiteral("preview"))->pixmap();
@@ -214,6 +217,8 @@ private slots:
             type(edit(dialog, QStringLiteral("dpi")), QStringLiteral("600"));
             type(edit(dialog, QStringLiteral("font-scale")), QStringLiteral("1.5"));
             dialog.findChild<QComboBox*>(QStringLiteral("background"))->setCurrentIndex(1);
+            dialog.findChild<QCheckBox*>(QStringLiteral("title"))->setChecked(true);
+            QVERIFY(dialog.options().title);
             dialog.accept();
             QCOMPARE(dialog.result(), int(QDialog::Accepted));
         }
@@ -222,6 +227,8 @@ private slots:
         QCOMPARE(again.options().dpi, 600);
         QCOMPARE(again.options().fontScale, 1.5);
         QVERIFY(again.options().transparent);
+        QVERIFY(again.options().title);
+        QVERIFY(again.findChild<QCheckBox*>(QStringLiteral("title"))->isChecked());
     }
 };
 

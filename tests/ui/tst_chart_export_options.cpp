@@ -10,6 +10,8 @@
 
 #include <QAbstractAxis>
 #include <QApplication>
+#include <QBarSeries>
+#include <QBarSet>
 #include <QChart>
 #include <QFile>
 #include <QFontMetricsF>
@@ -20,6 +22,7 @@
 #include <QLineSeries>
 #include <QPalette>
 #include <QRegularExpression>
+#include <QScatterSeries>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocument>
@@ -313,7 +316,9 @@ private slots:
         QGraphicsScene scene;
         scene.addItem(chart.get());
         {
-            ui::ChartExportStyle style(chart.get(), options(8.5, 6, LengthUnit::Cm, 300, 1.0));
+            ChartExportOptions withTitle = options(8.5, 6, LengthUnit::Cm, 300, 1.0);
+            withTitle.title = true;
+            ui::ChartExportStyle style(chart.get(), withTitle);
             chart->resize(8.5 / 2.54 * 96, 6 / 2.54 * 96);
             const auto relayout = [&chart] { chart->layout()->activate(); };
             relayout();
@@ -332,6 +337,89 @@ private slots:
     // Qt's attached legend puts every entry on one row and cuts labels with "...": a figure
     // whose row would cut gets a FigureLegend with every label whole, in rows; one that fits
     // keeps Qt's. The window's legend comes back afterwards.
+    // A figure has no title unless asked (the paper's caption names it): not in the SVG's text,
+    // at a figure's size or at the screen's; asked for, it is there. The screen keeps its title.
+    void titleOnlyWhenAsked_data()
+    {
+        QTest::addColumn<bool>("screenFonts");
+        QTest::addColumn<bool>("title");
+        QTest::newRow("figure, default") << false << false;
+        QTest::newRow("figure, --title") << false << true;
+        QTest::newRow("screen size, default") << true << false;
+        QTest::newRow("screen size, --title") << true << true;
+    }
+    void titleOnlyWhenAsked()
+    {
+        QFETCH(bool, screenFonts);
+        QFETCH(bool, title);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("c.svg"));
+        const auto chart = lineChart();
+        ChartExportOptions o =
+            screenFonts ? ChartExportOptions::fromScreenPixels(QSize(960, 600), 300) : options(8.5, 6, LengthUnit::Cm);
+        o.screenFonts = screenFonts;
+        o.title = title;
+        QCOMPARE(ui::exportChart(chart.get(), path, ui::ChartFormat::Svg, app::Provenance(QStringLiteral("t")), o),
+                 QString());
+        const QString svg = QString::fromUtf8(readAll(path));
+        QVERIFY2(svg.contains(QLatin1String("temperature T")), "the axis titles are drawn either way");
+        QCOMPARE(svg.contains(QLatin1String("Temperature sweep")), title);
+        QCOMPARE(chart->title(), QStringLiteral("Temperature sweep"));
+    }
+
+    // A figure's key looks like what it names: Qt's legend takes each marker from its series
+    // while exporting (and gives the chart its own shape back), and a wrapped legend draws a
+    // line series as a stretch of its own pen (dashes kept), a scatter as a dot, bars as boxes.
+    void legendMarkersFollowTheirSeries()
+    {
+        QGraphicsScene scene;
+        const auto chart = lineChart();
+        chart->legend()->setAlignment(Qt::AlignBottom);
+        chart->removeAllSeries();
+        const QString longName = QStringLiteral("llama.cpp: top-k=40,top-p=0.95,min-p=0.05,temperature=0.8");
+        auto* dashed = new QLineSeries;
+        dashed->setName(QStringLiteral("dashed ") + longName);
+        dashed->setPen(QPen(Qt::red, 1.5, Qt::DashLine));
+        dashed->setPointsVisible(true);
+        auto* dots = new QScatterSeries;
+        dots->setName(QStringLiteral("dots ") + longName);
+        auto* bars = new QBarSeries;
+        auto* set = new QBarSet(QStringLiteral("bars ") + longName);
+        *set << 1 << 2;
+        bars->append(set);
+        for (QXYSeries* xy : {static_cast<QXYSeries*>(dashed), static_cast<QXYSeries*>(dots)}) {
+            xy->append(0, 0);
+            xy->append(1, 1);
+        }
+        chart->addSeries(dashed);
+        chart->addSeries(dots);
+        chart->addSeries(bars);
+        scene.addItem(chart.get());
+        chart->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
+        {
+            ui::ChartExportStyle style(chart.get(), options(8.5, 6, LengthUnit::Cm, 300, 1.0));
+            QCOMPARE(chart->legend()->markerShape(), QLegend::MarkerShapeFromSeries);
+            chart->resize(8.5 / 2.54 * 96, 6 / 2.54 * 96);
+            const auto relayout = [&chart] { chart->layout()->activate(); };
+            relayout();
+            style.fitToPage(relayout);
+            ui::FigureLegend* legend = nullptr;
+            for (QGraphicsItem* item : chart->childItems())
+                if (item->type() == ui::FigureLegend::Type)
+                    legend = static_cast<ui::FigureLegend*>(item);
+            QVERIFY2(legend, "three long labels wrap into rows");
+            const QList<ui::FigureLegend::Entry> entries = legend->entries();
+            QCOMPARE(entries.size(), 3);
+            QCOMPARE(entries[0].shape, ui::FigureLegend::Shape::Line);
+            QCOMPARE(entries[0].pen.style(), Qt::DashLine);
+            QCOMPARE(entries[0].pen.color(), QColor(Qt::red));
+            QVERIFY(entries[0].points);
+            QCOMPARE(entries[1].shape, ui::FigureLegend::Shape::Point);
+            QCOMPARE(entries[2].shape, ui::FigureLegend::Shape::Box);
+        }
+        QCOMPARE(chart->legend()->markerShape(), QLegend::MarkerShapeRectangle);
+    }
+
     void legendWrapsIntoRowsWhenOneRowWouldCut_data()
     {
         QTest::addColumn<QStringList>("names");

@@ -1,6 +1,7 @@
 #include "ui/forms/chart_export_dialog.h"
 
 #include <QChart>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -97,6 +98,10 @@ ChartExportDialog::ChartExportDialog(QChart* chart, const QString& pageTitle, QW
     m_background->addItem(tr("White"));
     m_background->addItem(tr("Transparent"));
     form->addRow(tr("&Background:"), m_background);
+    // Off by default: the paper's caption names the figure (the preview shows the difference).
+    m_title = new QCheckBox(tr("Show the chart's &title"));
+    m_title->setObjectName(QStringLiteral("title"));
+    form->addRow(QString(), m_title);
     m_format = new QComboBox;
     m_format->addItem(tr("PNG image"), chartFormatName(ChartFormat::Png));
     m_format->addItem(tr("SVG drawing"), chartFormatName(ChartFormat::Svg));
@@ -149,6 +154,7 @@ ChartExportDialog::ChartExportDialog(QChart* chart, const QString& pageTitle, QW
     });
     connect(m_unit, &QComboBox::currentIndexChanged, this, &ChartExportDialog::unitChanged);
     connect(m_background, &QComboBox::currentIndexChanged, this, &ChartExportDialog::readFields);
+    connect(m_title, &QCheckBox::toggled, this, &ChartExportDialog::readFields);
     connect(m_format, &QComboBox::currentIndexChanged, this, &ChartExportDialog::formatChanged);
     connect(browse, &QPushButton::clicked, this, &ChartExportDialog::browse);
     formatChanged();
@@ -200,6 +206,7 @@ void ChartExportDialog::readFields()
     m_options.dpi = std::isfinite(dpi) && dpi == std::floor(dpi) && std::abs(dpi) < 1e6 ? static_cast<int>(dpi) : 0;
     m_options.fontScale = typedNumber(m_fontScale.edit->text());
     m_options.transparent = m_background->currentIndex() == 1;
+    m_options.title = m_title->isChecked();
     m_options.screenFonts = false;
 
     // Each field is checked on its own (good values standing in for the others), so every
@@ -310,6 +317,7 @@ void ChartExportDialog::loadSettings()
     m_dpi.edit->setText(QString::number(value("dpi", defaults.dpi).toInt()));
     m_fontScale.edit->setText(shown(value("fontScale", defaults.fontScale).toDouble()));
     m_background->setCurrentIndex(value("transparent", defaults.transparent).toBool() ? 1 : 0);
+    m_title->setChecked(value("title", defaults.title).toBool());
     const int formatIndex = m_format->findData(value("format", chartFormatName(ChartFormat::Png)).toString());
     m_format->setCurrentIndex(formatIndex >= 0 ? formatIndex : 0);
 }
@@ -324,6 +332,7 @@ void ChartExportDialog::saveSettings() const
     settings.setValue(QStringLiteral("dpi"), m_options.dpi);
     settings.setValue(QStringLiteral("fontScale"), m_options.fontScale);
     settings.setValue(QStringLiteral("transparent"), m_options.transparent);
+    settings.setValue(QStringLiteral("title"), m_options.title);
     settings.setValue(QStringLiteral("format"), chartFormatName(format()));
     settings.setValue(QStringLiteral("folder"), QFileInfo(path()).absolutePath());
 }

@@ -11,6 +11,7 @@
 
 QT_BEGIN_NAMESPACE
 class QChart;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -64,6 +65,7 @@ private:
     Field m_file;
     QComboBox* m_unit = nullptr;
     QComboBox* m_background = nullptr;
+    QCheckBox* m_title = nullptr;
     QComboBox* m_format = nullptr;
     QLabel* m_pixels = nullptr;
     QLabel* m_preview = nullptr;
