@@ -2,6 +2,7 @@
 // temperature got 0.00, greedy; "1.5" became 1.00). Every visible numeric field of every page is
 // typed key by key, as fast as QTest types and at a person's pace: nothing reaches the page
 // before Enter, and after Enter the field holds exactly the typed value.
+#include "ui/forms/numeric_entry.h"
 #include "ui/pages/explorer_page.h"
 #include "ui/pages/page.h"
 #include "ui/window/main_window.h"
@@ -14,6 +15,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
+#include <QToolTip>
 
 #include <cmath>
 
@@ -136,6 +138,62 @@ private slots:
         QTest::keyClick(box, Qt::Key_Return);
         QCOMPARE(box->value(), value);
         QCOMPARE(box->cleanText(), typedText(box, value, box->decimals()));
+    }
+
+    // A commit the box cannot take keeps the value it held, and says why at the field.
+    void invalidValueKeepsTheOldOneAndSaysWhy_data()
+    {
+        QTest::addColumn<bool>("integer");
+        QTest::addColumn<double>("minimum");
+        QTest::addColumn<double>("maximum");
+        QTest::addColumn<double>("before");
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<double>("after");
+        QTest::addColumn<QString>("reason");  // empty: a good value, no reason
+        QTest::newRow("emptied") << false << 0.0 << 1.0 << 0.9 << QString() << 0.9
+                                 << "A number between 0.00 and 1.00 is needed";
+        QTest::newRow("below the least") << true << 1.0 << 100.0 << 40.0 << "0" << 40.0 << "0 is not between 1 and 100";
+        QTest::newRow("a prefix of nothing")
+            << true << 10.0 << 100.0 << 40.0 << "5" << 40.0 << "5 is not between 10 and 100";
+        QTest::newRow("good") << false << 0.0 << 1.0 << 0.9 << "0.5" << 0.5 << QString();
+    }
+    void invalidValueKeepsTheOldOneAndSaysWhy()
+    {
+        QFETCH(bool, integer);
+        QFETCH(double, minimum);
+        QFETCH(double, maximum);
+        QFETCH(double, before);
+        QFETCH(QString, typed);
+        QFETCH(double, after);
+        QFETCH(QString, reason);
+        NumericEntry::install();
+        QWidget window;
+        QSpinBox whole(&window);
+        QDoubleSpinBox real(&window);
+        QAbstractSpinBox* box = integer ? static_cast<QAbstractSpinBox*>(&whole) : &real;
+        whole.setRange(static_cast<int>(minimum), static_cast<int>(maximum));
+        whole.setValue(static_cast<int>(before));
+        real.setRange(minimum, maximum);
+        real.setValue(before);
+        real.move(0, 40);
+        box->setLocale(QLocale::c());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        box->setFocus(Qt::OtherFocusReason);
+        box->selectAll();
+        QTest::keyClick(box, Qt::Key_Backspace);
+        QTest::keyClicks(box, typed);
+        QTest::keyClick(box, Qt::Key_Return);
+        QCOMPARE(integer ? double(whole.value()) : real.value(), after);
+        const QString said = box->property(NumericEntry::kInvalidReasonProperty).toString();
+        if (reason.isEmpty()) {
+            QVERIFY2(said.isEmpty(), qPrintable(said));
+            return;
+        }
+        QVERIFY2(said.startsWith(reason), qPrintable(said));
+        QVERIFY(said.endsWith(QLatin1String("the field keeps its value.")));
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), said);
     }
 };
 

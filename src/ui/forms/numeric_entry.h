@@ -4,9 +4,16 @@
 // at T = 0), then set the box again from its state, reformatting "0" to "0.00" under the
 // cursor, so "0.5" typed at a normal pace became 0.00 and "1.5" became 1.00. Installed once on
 // the application, it covers every page, dialog and control created later (on their polish).
+// A commit the box cannot take (empty, not a number, out of range) keeps the box's value, as
+// Qt does, and says why in a tooltip at the field (and in the box's "invalidReason" property).
 #pragma once
 
 #include <QObject>
+#include <QString>
+
+QT_BEGIN_NAMESPACE
+class QAbstractSpinBox;
+QT_END_NAMESPACE
 
 namespace logitlab::ui {
 
@@ -15,6 +22,10 @@ class NumericEntry : public QObject {
 public:
     // Installs the policy on the running QApplication, once however often it is called.
     static void install();
+    // Why `box` cannot take what it holds as typed, or empty when it can.
+    static QString invalidReason(const QAbstractSpinBox* box);
+    // The property the reason of the last commit is kept in (empty after a good one).
+    static constexpr char kInvalidReasonProperty[] = "invalidReason";
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
