@@ -48,12 +48,8 @@ void flipMap(QChart* chart, const app::BatchInvarianceOutcome& o)
     chart->setTitle(QObject::tr("Which batch sizes flip the nearest tie's argmax (vs batch 1)"));
     auto* x = new QValueAxis;
     x->setTitleText(QObject::tr("batch size"));
-    x->setLabelFormat(QStringLiteral("%d"));
-    x->setRange(0.5, static_cast<double>(o.spec.maxBatch) + 0.5);
     // Ticks on whole batch sizes (a fixed tick count would put them at 0.5, 4.5, ...).
-    x->setTickType(QValueAxis::TicksDynamic);
-    x->setTickAnchor(0.0);
-    x->setTickInterval(std::max(1.0, std::ceil(static_cast<double>(o.spec.maxBatch) / 8.0)));
+    setWholeNumberTicks(x, 1.0, static_cast<double>(o.spec.maxBatch), 9, 0.5);
     auto* y = new QCategoryAxis;
     y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     y->setRange(-0.5, static_cast<double>(o.spec.precisions.size()) - 0.5);
@@ -144,8 +140,7 @@ void divergencePositions(QChart* chart, const app::BatchInvarianceOutcome& o)
     bars->setBorderColor(kFlipped);
     auto* x = new QValueAxis;
     x->setTitleText(QObject::tr("step"));
-    x->setLabelFormat(QStringLiteral("%d"));
-    x->setRange(-0.5, std::max(1.0, static_cast<double>(d.steps.size()) - 0.5));
+    setWholeNumberTicks(x, 0.0, std::max(0.5, static_cast<double>(d.steps.size()) - 1.0), 7, 0.5);
     auto* y = new QValueAxis;
     y->setTitleText(QObject::tr("runs"));
     setWholeNumberTicks(y, 0.0, top);

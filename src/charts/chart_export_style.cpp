@@ -10,9 +10,11 @@
 #include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QPalette>
 #include <QRegularExpression>
 #include <QTextDocumentFragment>
+#include <QXYSeries>
 
 #include <cmath>
 
@@ -76,7 +78,7 @@ ChartExportStyle::ChartExportStyle(QChart* chart, const ChartExportOptions& opti
     : m_chart(chart), m_fit(!options.screenFonts), m_showTitle(options.title), m_title(chart->title()),
       m_titleFont(chart->titleFont()), m_legendFont(chart->legend()->font()), m_background(chart->backgroundBrush()),
       m_backgroundVisible(chart->isBackgroundVisible()), m_margins(chart->margins()),
-      m_legendVisible(chart->legend()->isVisible()), m_legendMarkerShape(chart->legend()->markerShape())
+      m_legendVisible(chart->legend()->isVisible())
 {
     chart->layout()->getContentsMargins(&m_layoutMargins[0], &m_layoutMargins[1], &m_layoutMargins[2],
                                         &m_layoutMargins[3]);
@@ -86,8 +88,13 @@ ChartExportStyle::ChartExportStyle(QChart* chart, const ChartExportOptions& opti
         m_axisTitles << axis->titleText();
     }
     setChartColours(chart, figurePalette());
-    // A figure's key shows each series as it is drawn: a line's stretch (dashes too), a dot.
-    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    // A figure's key shows a line series as a stretch of its line and a scatter as a dot (Qt's
+    // legend draws a square for every series by default); bars and areas keep their boxes.
+    for (QLegendMarker* marker : chart->legend()->markers())
+        if (qobject_cast<QXYSeries*>(marker->series())) {
+            m_markerShapes.append({marker, marker->shape()});
+            marker->setShape(QLegend::MarkerShapeFromSeries);
+        }
     if (!m_showTitle)
         chart->setTitle(QString());
     if (!options.screenFonts) {
@@ -110,7 +117,8 @@ ChartExportStyle::~ChartExportStyle()
 {
     m_figureLegend.reset();
     m_chart->legend()->setVisible(m_legendVisible);
-    m_chart->legend()->setMarkerShape(static_cast<QLegend::MarkerShape>(m_legendMarkerShape));
+    for (const auto& [marker, shape] : m_markerShapes)
+        marker->setShape(static_cast<QLegend::MarkerShape>(shape));
     setChartColours(m_chart, QApplication::palette());
     m_chart->setTitle(m_title);
     m_chart->setTitleFont(m_titleFont);

@@ -12,6 +12,7 @@
 #include <QFont>
 #include <QList>
 #include <QMargins>
+#include <QPair>
 #include <QRectF>
 #include <QString>
 #include <QStringList>
@@ -22,6 +23,7 @@
 
 QT_BEGIN_NAMESPACE
 class QChart;
+class QLegendMarker;
 QT_END_NAMESPACE
 
 namespace logitlab::ui {
@@ -55,8 +57,8 @@ private:
     QMargins m_margins;
     std::array<qreal, 4> m_layoutMargins{};  // left, top, right, bottom
     bool m_legendVisible;
-    int m_legendMarkerShape;                       // QLegend::MarkerShape, put back afterwards
-    std::unique_ptr<FigureLegend> m_figureLegend;  // in place of Qt's legend while alive
+    QList<QPair<QLegendMarker*, int>> m_markerShapes;  // each changed marker's own QLegend::MarkerShape
+    std::unique_ptr<FigureLegend> m_figureLegend;      // in place of Qt's legend while alive
 };
 
 // `html` with <br> added between words so that no line is wider than `width` in `font`

@@ -29,19 +29,51 @@ struct Ticks {
     double max;
 };
 
+// A step of 1, 2 or 5 x 10^k: labels on such steps read as round numbers.
+bool isRoundStep(double step)
+{
+    if (!(step > 0.0) || !std::isfinite(step))
+        return false;
+    const double mantissa = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+    for (double round : {1.0, 2.0, 5.0, 10.0})
+        if (std::abs(mantissa - round) < 1e-6)
+            return true;
+    return false;
+}
+
+// The next round step above `step` (a round one): 1 -> 2 -> 5 -> 10.
+double nextRoundStep(double step)
+{
+    const double scale = std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+    const double mantissa = std::round(step / scale);
+    return (mantissa < 2.0 ? 2.0 : mantissa < 5.0 ? 5.0 : 10.0) * scale;
+}
+
 // Fixed ticks only, never QValueAxis::TicksDynamic: a dynamic interval outlives the range it was
 // chosen for, and Qt Charts then lays out millions of ticks when the chart's code changes the
 // range (0..1 to 0..262,144). Fewer fixed ticks keep the chart's round values when the count of
-// intervals divides the chart's own; otherwise (0..0.7 in 7 steps, room for 4 ticks) the axis
-// end moves up to a multiple of 2, 5 or 10 of its steps (0..1.0 in steps of 0.5) rather than
-// leaving only its two ends labelled.
+// intervals divides the chart's own into round steps (0..0.22 in steps of 0.01 is not labelled
+// 0, 0.11, 0.22); otherwise (0..0.7 in 7 steps, room for 4 ticks) the axis end moves up to a
+// multiple of the next round step that fits (0..1.0 in steps of 0.5) rather than leaving only
+// its two ends labelled. A chart whose own step is not round (0..262,144 in 8) keeps dividing.
 Ticks fittedTicks(int own, double min, double max, int fits)
 {
     const int intervals = own - 1;
-    for (int count = std::min(fits, own); count > 2; --count)
-        if (intervals % (count - 1) == 0)
-            return {count, max};
     const double step = (max - min) / intervals;
+    const bool round = isRoundStep(step);
+    for (int count = std::min(fits, own); count > 2; --count)
+        if (intervals % (count - 1) == 0 && (!round || isRoundStep(step * (intervals / (count - 1)))))
+            return {count, max};
+    if (round) {
+        for (double coarse = nextRoundStep(step);; coarse = nextRoundStep(coarse)) {
+            const int n = static_cast<int>(std::ceil((max - min) / coarse - 1e-9));
+            if (n < 2)
+                break;
+            if (n + 1 <= fits)
+                return {n + 1, min + n * coarse};
+        }
+        return {2, max};
+    }
     for (int multiple : {2, 5, 10}) {
         const int coarse = (intervals + multiple - 1) / multiple;
         if (coarse + 1 <= fits && coarse >= 2)
@@ -128,7 +160,9 @@ void fitValueTicks(QChart* chart)
         if (auto* log = qobject_cast<QLogValueAxis*>(a))
             fitLogTicks(log, plot);
         auto* axis = qobject_cast<QValueAxis*>(a);
-        if (axis == nullptr || !(axis->max() > axis->min()))
+        // Dynamic ticks are whole numbers around bars (setWholeNumberTicks with a pad), their
+        // interval chosen for the range: left as they are.
+        if (axis == nullptr || !(axis->max() > axis->min()) || axis->tickType() == QValueAxis::TicksDynamic)
             continue;
         // A count or an end other than the one set here is the chart's own choice (a rebuild).
         if (axis->tickCount() != axis->property(kFittedTicks).toInt())
@@ -154,7 +188,7 @@ void setValueAxisTicks(QChart* chart, QValueAxis* axis, double min, double max, 
     applyTicks(axis, min, ticksFor(axis, plot, ticks, min, max));
 }
 
-void setWholeNumberTicks(QValueAxis* axis, double low, double high, int most)
+void setWholeNumberTicks(QValueAxis* axis, double low, double high, int most, double pad)
 {
     if (!std::isfinite(low) || !std::isfinite(high) || high < low) {
         low = 0.0;  // nothing to show: one unit, rather than a search that never ends
@@ -165,9 +199,19 @@ void setWholeNumberTicks(QValueAxis* axis, double low, double high, int most)
     double step = 1.0;
     for (int i = 0; std::ceil(high / step) - std::floor(low / step) + 1.0 > most; ++i)
         step *= i % 3 == 1 ? 2.5 : 2.0;
+    axis->setLabelFormat(QStringLiteral("%d"));
+    if (pad > 0.0) {
+        // Bars centred on whole numbers: the range runs half a bar past the ends, so fixed ticks
+        // (which start at the range's end) would fall between bars; dynamic ones anchored at 0
+        // stay on the numbers. The range is set once with them, so the interval fits it.
+        axis->setRange(low - pad, high + pad);
+        axis->setTickType(QValueAxis::TicksDynamic);
+        axis->setTickAnchor(0.0);
+        axis->setTickInterval(step);
+        return;
+    }
     const double min = std::floor(low / step) * step;
     const double max = std::max(std::ceil(high / step) * step, min + step);
-    axis->setLabelFormat(QStringLiteral("%d"));
     axis->setTickType(QValueAxis::TicksFixed);
     axis->setRange(min, max);
     axis->setTickCount(static_cast<int>(std::lround((max - min) / step)) + 1);
@@ -178,8 +222,6 @@ void styleChart(QChart* chart, const QPalette& palette)
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->setBackgroundRoundness(0);
     chart->legend()->setAlignment(Qt::AlignBottom);
-    // A line's key is a stretch of the line, a scatter's a dot, not a square for everything.
-    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     chart->setMargins(QMargins(8, 8, 8, 8));
     setChartFonts(chart, QApplication::font());
     keepTicksFitted(chart);

@@ -40,7 +40,9 @@ void keepTicksFitted(QChart* chart);
 void setValueAxisTicks(QChart* chart, QValueAxis* axis, double min, double max, int ticks);
 // Ticks on whole numbers for counts, steps and ULPs: a step of 1, 2 or 5 x 10^k with at most
 // `most` ticks covering [low, high], labelled "%d" (a range of 0..1.5 in 4 ticks read "0 0 1 1").
-void setWholeNumberTicks(QValueAxis* axis, double low, double high, int most = 7);
+// With `pad` (bars centred on the numbers) the range is [low - pad, high + pad] and the ticks
+// stay on whole numbers inside it (-0.5..49.5 in 5 fixed ticks read "0 12 24 37 49").
+void setWholeNumberTicks(QValueAxis* axis, double low, double high, int most = 7, double pad = 0.0);
 // The chart's title, legend and axis fonts derived from `base`: the title bold at 1.15 times its
 // size, the legend, tick labels and axis titles at 1.1 times.
 void setChartFonts(QChart* chart, const QFont& base);

@@ -76,8 +76,7 @@ void DrawChart::setResult(const engine::CandidateList& list, const engine::DrawC
     double top = 1.0;
     for (int i = 0; i < observed.size(); ++i)
         top = std::max({top, observed[i], expected[i]});
-    m_count->setRange(0.0, top * 1.1);
-    m_count->applyNiceNumbers();  // whole-number ticks: the labels are counts
+    setWholeNumberTicks(m_count, 0.0, top * 1.1);  // the labels are counts
     // Two lines: the settings, then the test (one line was elided on a 1024-pixel window).
     m_chart->setTitle(tr("%1<br>drawn vs expected (%2)").arg(caption.toHtmlEscaped(), test.toHtmlEscaped()));
 }
@@ -91,7 +90,7 @@ void DrawChart::clear(const QString& message)
     m_observed->remove(0, m_observed->count());
     m_expected->remove(0, m_expected->count());
     m_tokens->clear();
-    m_count->setRange(0.0, 1.0);
+    setWholeNumberTicks(m_count, 0.0, 1.0);
     m_chart->setTitle(message);
 }
 

@@ -1,5 +1,6 @@
 #include "charts/junk_risk_chart.h"
 
+#include "charts/chart_style.h"
 #include "engine/stats/statistics.h"
 
 #include <QChart>
@@ -86,9 +87,7 @@ void JunkRiskChart::setRows(const std::vector<engine::JunkRiskRow>& rows, bool l
         lengthAxis = axis;
     } else {
         auto* axis = new QValueAxis;
-        axis->setRange(0.0, longest);
-        axis->setLabelFormat(QStringLiteral("%d"));
-        axis->applyNiceNumbers();
+        setWholeNumberTicks(axis, 0.0, longest);
         lengthAxis = axis;
     }
     lengthAxis->setTitleText(logLengthAxis ? tr("reply length N (tokens, log scale)") : tr("reply length N (tokens)"));

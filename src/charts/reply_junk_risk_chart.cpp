@@ -1,5 +1,6 @@
 #include "charts/reply_junk_risk_chart.h"
 
+#include "charts/chart_style.h"
 #include "charts/junk_risk_chart.h"
 
 #include <QChart>
@@ -51,8 +52,7 @@ void attach(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbstractA
 QValueAxis* stepAxis(double last)
 {
     auto* axis = new QValueAxis;
-    axis->setRange(1.0, std::max(2.0, last));
-    axis->setLabelFormat(QStringLiteral("%d"));
+    setWholeNumberTicks(axis, 1.0, std::max(2.0, last));
     axis->setTitleText(QObject::tr("step n of the reply"));
     return axis;
 }

@@ -19,6 +19,7 @@
 #include <QGraphicsScene>
 #include <QImage>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QPalette>
 #include <QRegularExpression>
@@ -395,10 +396,15 @@ private slots:
         chart->addSeries(dots);
         chart->addSeries(bars);
         scene.addItem(chart.get());
-        chart->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
+        const QList<QLegendMarker*> markers = chart->legend()->markers();
+        QCOMPARE(markers.size(), 3);
+        for (QLegendMarker* marker : markers)
+            QCOMPARE(marker->shape(), QLegend::MarkerShapeDefault);
         {
             ui::ChartExportStyle style(chart.get(), options(8.5, 6, LengthUnit::Cm, 300, 1.0));
-            QCOMPARE(chart->legend()->markerShape(), QLegend::MarkerShapeFromSeries);
+            QCOMPARE(markers[0]->shape(), QLegend::MarkerShapeFromSeries);  // the dashed line
+            QCOMPARE(markers[1]->shape(), QLegend::MarkerShapeFromSeries);  // the dots
+            QCOMPARE(markers[2]->shape(), QLegend::MarkerShapeDefault);     // the bars' box
             chart->resize(8.5 / 2.54 * 96, 6 / 2.54 * 96);
             const auto relayout = [&chart] { chart->layout()->activate(); };
             relayout();
@@ -417,7 +423,8 @@ private slots:
             QCOMPARE(entries[1].shape, ui::FigureLegend::Shape::Point);
             QCOMPARE(entries[2].shape, ui::FigureLegend::Shape::Box);
         }
-        QCOMPARE(chart->legend()->markerShape(), QLegend::MarkerShapeRectangle);
+        for (QLegendMarker* marker : markers)
+            QCOMPARE(marker->shape(), QLegend::MarkerShapeDefault);
     }
 
     void legendWrapsIntoRowsWhenOneRowWouldCut_data()

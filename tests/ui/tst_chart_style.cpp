@@ -97,6 +97,54 @@ private slots:
         QCOMPARE(x->tickCount(), 3);
     }
 
+    // Thinned ticks keep round labels: 0..0.22 in steps of 0.01 read "0, 0.11, 0.22" on a short
+    // plot (23 ticks divide by 2 and 11 only); now every interval is 1, 2 or 5 x 10^k and the
+    // axis still covers the chart's own end.
+    void thinnedTicksStayRound_data()
+    {
+        QTest::addColumn<double>("top");
+        QTest::addColumn<int>("ticks");
+        QTest::addColumn<int>("height");
+        QTest::newRow("0..0.22 by 0.01, short") << 0.22 << 23 << 170;
+        QTest::newRow("0..0.22 by 0.02, short") << 0.22 << 12 << 150;
+        QTest::newRow("0..0.7 by 0.1, short") << 0.7 << 8 << 170;
+        QTest::newRow("0..0.05 by 0.01, very short") << 0.05 << 6 << 110;
+        QTest::newRow("0..0.22 by 0.01, tall") << 0.22 << 23 << 900;
+    }
+    void thinnedTicksStayRound()
+    {
+        QFETCH(double, top);
+        QFETCH(int, ticks);
+        QFETCH(int, height);
+        auto* chart = new QChart;
+        auto* series = new QLineSeries;
+        series->append({{0.0, 0.0}, {1.0, top}});
+        chart->addSeries(series);
+        auto* x = new QValueAxis;
+        auto* y = new QValueAxis;
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        y->setRange(0.0, top);
+        y->setTickCount(ticks);
+        styleChart(chart, QApplication::palette());
+        QChartView view(chart);
+        view.resize(500, height);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTRY_VERIFY(!chart->plotArea().isEmpty());
+        fitValueTicks(chart);
+        QVERIFY(y->max() >= top - 1e-12);
+        QVERIFY(y->tickCount() >= 2);
+        const double interval = (y->max() - y->min()) / (y->tickCount() - 1);
+        const double mantissa = interval / std::pow(10.0, std::floor(std::log10(interval) + 1e-9));
+        QVERIFY2(
+            std::abs(mantissa - 1.0) < 1e-6 || std::abs(mantissa - 2.0) < 1e-6 || std::abs(mantissa - 5.0) < 1e-6 ||
+                y->tickCount() == 2,
+            qPrintable(QStringLiteral("%1 ticks to %2: interval %3").arg(y->tickCount()).arg(y->max()).arg(interval)));
+    }
+
     // Issue 33: a log axis over 12 decades at one column's width labelled "1..." twelve times.
     // A result's chart (built by newRebuiltChart, as every export's is) labels whole decades that
     // fit, and every decade again once the plot is wide.
