@@ -4,6 +4,7 @@
 #include "app/io/reproducible_pdf.h"
 #include "app/io/save_text.h"
 #include "charts/chart_export_style.h"
+#include "charts/cut_text.h"
 
 #include <QBuffer>
 #include <QChart>
@@ -308,13 +309,15 @@ std::optional<ChartExportOptions> parseChartSize(const QString& text, ChartExpor
     return base;
 }
 
-QImage chartImage(QChart* chart, const ChartExportOptions& options)
+QImage chartImage(QChart* chart, const ChartExportOptions& options, QStringList* cut)
 {
     if (!chart || !checkChartExportOptions(options).field.isEmpty())
         return {};
     ChartExportStyle style(chart, options);
     ChartStage stage(chart, logicalSize(options));
     style.fitToPage([&stage] { stage.relayout(); });
+    if (cut)
+        *cut = cutTexts(chart);
     return renderImage(stage, options);
 }
 

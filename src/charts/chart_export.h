@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -78,7 +79,8 @@ std::optional<ChartExportOptions> parseChartSize(const QString& text, ChartExpor
 
 // The chart rendered with `options` as a PNG-like image (for the dialog's preview); the chart's
 // fonts and size are restored afterwards.
-QImage chartImage(QChart* chart, const ChartExportOptions& options);
+// `cut`, when given, receives the texts Qt shortened with "..." at that size (cut_text.h).
+QImage chartImage(QChart* chart, const ChartExportOptions& options, QStringList* cut = nullptr);
 
 // Renders `chart` with `options` and saves it atomically to `path`. Returns an empty string on
 // success, else a message naming the field; on failure an existing file at `path` is left

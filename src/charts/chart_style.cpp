@@ -12,6 +12,7 @@
 
 #include <QLegend>
 #include <QPalette>
+#include <QRegularExpression>
 #include <algorithm>
 #include <cmath>
 
@@ -82,6 +83,21 @@ Ticks fittedTicks(int own, double min, double max, int fits)
     return {2, max};
 }
 
+// A value as `axis` labels it: its printf format ("%.2f", "%d") or Qt's default.
+QString labelText(const QValueAxis* axis, double value)
+{
+    const QString format = axis->labelFormat();
+    if (format.isEmpty())
+        return QString::number(value);
+    static const QRegularExpression integer(QStringLiteral("%[-+ #0-9]*[di]"));
+    if (integer.match(format).hasMatch()) {
+        QString wide = format;
+        wide.replace(integer, QStringLiteral("%lld"));
+        return QString::asprintf(wide.toLatin1().constData(), static_cast<long long>(value));
+    }
+    return QString::asprintf(format.toLatin1().constData(), value);
+}
+
 // The ticks that fit `axis` on `plot` for the chart's own choice (`own` ticks from `min` up to
 // `ownMax`).
 Ticks ticksFor(const QValueAxis* axis, const QRectF& plot, int own, double min, double ownMax)
@@ -90,8 +106,8 @@ Ticks ticksFor(const QValueAxis* axis, const QRectF& plot, int own, double min, 
     const bool vertical = axis->orientation() == Qt::Vertical;
     // Room per label: a line and a half upright, the widest end label and a gap across.
     const double each = vertical ? 1.5 * metrics.height()
-                                 : 1.4 * std::max(metrics.horizontalAdvance(QString::number(ownMax)),
-                                                  metrics.horizontalAdvance(QString::number(min)));
+                                 : 1.4 * std::max(metrics.horizontalAdvance(labelText(axis, ownMax)),
+                                                  metrics.horizontalAdvance(labelText(axis, min)));
     const double length = vertical ? plot.height() : plot.width();
     const int fits = std::max(2, static_cast<int>(length / each) + 1);
     // Too many ticks for the room: Qt Charts would shorten every label to "...".

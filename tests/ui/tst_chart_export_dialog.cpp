@@ -3,6 +3,9 @@
 // figure's size, the suggested file name, the preview, and the choices remembered.
 #include "ui/forms/chart_export_dialog.h"
 
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
@@ -28,6 +31,29 @@ std::unique_ptr<QChart> chartTitled(const QString& title)
     series->append(1, 0.7);
     chart->addSeries(series);
     chart->createDefaultAxes();
+    return chart;
+}
+
+// Bars named by long tokens under a category axis, which Qt shortens with "..." when narrow.
+std::unique_ptr<QChart> barsWithLongNames()
+{
+    auto chart = std::make_unique<QChart>();
+    auto* set = new QBarSet(QStringLiteral("p"));
+    QStringList names;
+    for (int i = 0; i < 6; ++i) {
+        *set << 0.1 * (i + 1);
+        names << QStringLiteral("a_rather_long_token_name_%1").arg(i);
+    }
+    auto* bars = new QBarSeries;
+    bars->append(set);
+    chart->addSeries(bars);
+    auto* x = new QBarCategoryAxis;
+    x->append(names);
+    auto* y = new QValueAxis;
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    bars->attachAxis(x);
+    bars->attachAxis(y);
     return chart;
 }
 
@@ -206,6 +232,26 @@ private slots:
         QCOMPARE(dialog.options().unit, ui::LengthUnit::Inch);
         QVERIFY(std::abs(dialog.options().widthInches() - 8.5 / 2.54) < 1e-3);
         QVERIFY(std::abs(dialog.options().heightInches() - 6 / 2.54) < 1e-3);
+    }
+
+    // Text the figure's size would cut is named under the preview before anything is written,
+    // and the warning goes when the size shows it whole.
+    void warnsWhenTextWouldBeCut()
+    {
+        const auto chart = barsWithLongNames();
+        ui::ChartExportDialog dialog(chart.get(), QStringLiteral("Explorer"));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        auto* warning = dialog.findChild<QLabel*>(QStringLiteral("cutWarning"));
+        QVERIFY(warning);
+        type(edit(dialog, QStringLiteral("width")), QStringLiteral("4"));
+        type(edit(dialog, QStringLiteral("height")), QStringLiteral("3"));
+        QVERIFY2(warning->isVisible(), "six long names on a 4 cm figure");
+        QVERIFY2(warning->text().contains(QLatin1String("would be cut")), qPrintable(warning->text()));
+        QVERIFY2(warning->text().contains(QLatin1String("...")), qPrintable(warning->text()));
+        type(edit(dialog, QStringLiteral("width")), QStringLiteral("60"));
+        type(edit(dialog, QStringLiteral("height")), QStringLiteral("20"));
+        QVERIFY2(!warning->isVisible(), qPrintable(warning->text()));
     }
 
     void choicesAreRemembered()

@@ -139,6 +139,13 @@ ChartExportDialog::ChartExportDialog(QChart* chart, const QString& pageTitle, QW
     auto* previewColumn = new QVBoxLayout;
     previewColumn->addWidget(new QLabel(tr("Preview (the figure's proportions and text size):")));
     previewColumn->addWidget(m_preview);
+    m_cutWarning = new QLabel;
+    m_cutWarning->setObjectName(QStringLiteral("cutWarning"));
+    m_cutWarning->setWordWrap(true);
+    m_cutWarning->setMaximumWidth(kPreviewWidth);
+    m_cutWarning->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_cutWarning->hide();
+    previewColumn->addWidget(m_cutWarning);
     previewColumn->addStretch();
     columns->addLayout(previewColumn);
     auto* layout = new QVBoxLayout(this);
@@ -297,7 +304,20 @@ void ChartExportDialog::updatePreview()
     // enough to follow every keystroke.
     ChartExportOptions preview = m_options;
     preview.dpi = ChartExportOptions::kMinDpi;
-    const QImage image = chartImage(m_chart, preview);
+    QStringList cut;
+    const QImage image = chartImage(m_chart, preview, &cut);
+    // The export would cut what the preview cuts: say so before the file is written.
+    cut.removeDuplicates();
+    m_cutWarning->setVisible(!cut.isEmpty());
+    if (!cut.isEmpty()) {
+        QStringList quoted;
+        for (const QString& text : cut.mid(0, 3))
+            quoted << QStringLiteral("\u201c%1\u201d").arg(text.toHtmlEscaped());
+        m_cutWarning->setText(tr("At this size %n text(s) would be cut (%1). A larger size or a smaller font scale "
+                                 "shows them whole.",
+                                 nullptr, static_cast<int>(cut.size()))
+                                  .arg(quoted.join(QStringLiteral(", "))));
+    }
     QPixmap pixmap = QPixmap::fromImage(image);
     pixmap.setDevicePixelRatio(1.0);
     m_preview->setPixmap(pixmap.scaled(m_preview->size() - QSize(4, 4), Qt::KeepAspectRatio, Qt::SmoothTransformation));

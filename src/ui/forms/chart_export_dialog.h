@@ -69,6 +69,7 @@ private:
     QComboBox* m_format = nullptr;
     QLabel* m_pixels = nullptr;
     QLabel* m_preview = nullptr;
+    QLabel* m_cutWarning = nullptr;  // the texts the preview's size would cut
     QPushButton* m_ok = nullptr;
     bool m_fileEdited = false;  // once the user types a name, format changes only swap its suffix
 };

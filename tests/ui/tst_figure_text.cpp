@@ -1,0 +1,78 @@
+// Figures that hold at one column (issue 33): every chart of every example, laid out as a figure
+// of 8.5 x 6 cm, 12 x 8 cm and 17 x 10 cm, with no text Qt shortened to "..." (cut_text.h).
+// Each example runs its kind as `logitlab-cli run` does; the charts are experimentCharts()'s.
+#include "app/io/experiment_file.h"
+#include "app/kinds/experiment_kind.h"
+#include "charts/chart_export.h"
+#include "charts/experiment_charts.h"
+#include "support/example_files.h"
+
+#include <QChart>
+#include <QDir>
+#include <QFileInfo>
+#include <QMap>
+#include <QTest>
+
+using namespace logitlab;
+
+class TestFigureText : public QObject {
+    Q_OBJECT
+
+private slots:
+    void noTextCutAtAFiguresSize_data()
+    {
+        QTest::addColumn<QString>("example");
+        const QDir examples(QFileInfo(test::examplePath(QStringLiteral("junk-risk-lesson.json"))).absolutePath());
+        for (const QString& name : examples.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+            QTest::newRow(qPrintable(name)) << examples.filePath(name);
+    }
+    void noTextCutAtAFiguresSize()
+    {
+        QFETCH(QString, example);
+        const auto root = app::readExperimentJson(example);
+        QVERIFY2(root, root ? "" : root.error().c_str());
+        const auto kind = app::kindOfFile(root.value(), example);
+        QVERIFY2(kind, kind ? "" : kind.error().c_str());
+        app::RunContext context;
+        context.source = example;
+        context.baseDir = QFileInfo(example).absolutePath();
+        context.threads = 2;
+        const app::ExperimentResult result = kind.value()->run(root.value(), context);
+        QVERIFY2(result.status.state == app::RunStatus::State::Finished, qPrintable(result.status.message));
+        const ui::ExperimentCharts charts = ui::experimentCharts(result);
+        QVERIFY(!charts.charts.isEmpty());
+        QStringList cut;
+        for (const auto& [suffix, chart] : charts.charts)
+            for (const QString& size : {QStringLiteral("8.5x6cm"), QStringLiteral("12x8cm"), QStringLiteral("17x10cm")}) {
+                QStringList texts;
+                const auto options = ui::parseChartSize(size);
+                QVERIFY(options);
+                QVERIFY(!ui::chartImage(chart, *options, &texts).isNull());
+                if (!texts.isEmpty())
+                    cut << QStringLiteral("%1 at %2: %3")
+                               .arg(suffix.isEmpty() ? QStringLiteral("(main)") : suffix, size,
+                                    texts.join(QStringLiteral(" | ")));
+            }
+        // Charts that still cut text (issue 33, open): Qt Charts shortens a bar-name axis's labels
+        // to the width of one bar's slot (40 histogram bins, the seed sweep's 20 tokens, 12
+        // compared tokens at 8.5 cm), so those charts need fewer names or a value axis; and two
+        // long texts are not wrapped yet (a legend label, an axis title).
+        static const QMap<QString, QString> known{
+            {QStringLiteral("batch-invariance-one-step.json"), QStringLiteral("the error axis's long title")},
+            {QStringLiteral("explorer-lesson.json"), QStringLiteral("the Compare chart's token names")},
+            {QStringLiteral("explorer-llama-xtc.json"), QStringLiteral("Compare's names, the sweep's legend")},
+            {QStringLiteral("seed-sweep-128k.json"), QStringLiteral("20 token names under the spread and counts")},
+            {QStringLiteral("summation-order-bf16.json"), QStringLiteral("the histogram's bin labels")},
+            {QStringLiteral("summation-order-file.json"), QStringLiteral("the histogram's bin labels")},
+            {QStringLiteral("summation-order-hard-cases.json"), QStringLiteral("the histogram's bin labels")},
+            {QStringLiteral("summation-order-normal.json"), QStringLiteral("the histogram's bin labels")},
+        };
+        const QString name = QFileInfo(example).fileName();
+        if (known.contains(name))
+            QEXPECT_FAIL("", qPrintable(QStringLiteral("issue 33, still cut: ") + known.value(name)), Continue);
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_MAIN(TestFigureText)
+#include "tst_figure_text.moc"
