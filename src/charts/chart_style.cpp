@@ -63,7 +63,8 @@ Ticks fittedTicks(int own, double min, double max, int fits)
     const double step = (max - min) / intervals;
     const bool round = isRoundStep(step);
     for (int count = std::min(fits, own); count > 2; --count)
-        if (intervals % (count - 1) == 0 && (!round || isRoundStep(step * (intervals / (count - 1)))))
+        if (intervals % (count - 1) == 0 &&
+            (!round || isRoundStep(step * static_cast<double>(intervals / (count - 1)))))
             return {count, max};
     if (round) {
         for (double coarse = nextRoundStep(step);; coarse = nextRoundStep(coarse)) {
@@ -96,6 +97,34 @@ QString labelText(const QValueAxis* axis, double value)
         return QString::asprintf(wide.toLatin1().constData(), static_cast<long long>(value));
     }
     return QString::asprintf(format.toLatin1().constData(), value);
+}
+
+const char* const kOwnInterval = "logitlabOwnInterval";        // a dynamic axis's own interval
+const char* const kFittedInterval = "logitlabFittedInterval";  // and the one fitted to the room
+
+// Whole-number ticks around bars (dynamic, anchored at 0): the interval grows to the next round
+// step until the labels fit (nine-digit ULP counts at 8.5 cm), and is the chart's own again with
+// room.
+void fitDynamicTicks(QValueAxis* axis, const QRectF& plot)
+{
+    if (axis->tickInterval() != axis->property(kFittedInterval).toDouble())
+        axis->setProperty(kOwnInterval, axis->tickInterval());
+    const double own = axis->property(kOwnInterval).toDouble();
+    if (!(own > 0.0))
+        return;
+    const QFontMetricsF metrics(axis->labelsFont());
+    const bool vertical = axis->orientation() == Qt::Vertical;
+    const double each = vertical ? 1.5 * metrics.height()
+                                 : 1.4 * std::max(metrics.horizontalAdvance(labelText(axis, axis->max())),
+                                                  metrics.horizontalAdvance(labelText(axis, axis->min())));
+    const double length = vertical ? plot.height() : plot.width();
+    const double fits = std::max(2.0, std::floor(length / each) + 1.0);
+    double step = own;
+    for (int i = 0; i < 60 && (axis->max() - axis->min()) / step + 1.0 > fits; ++i)
+        step = isRoundStep(step) ? nextRoundStep(step) : 2.0 * step;
+    axis->setProperty(kFittedInterval, step);
+    if (axis->tickInterval() != step)
+        axis->setTickInterval(step);
 }
 
 // The ticks that fit `axis` on `plot` for the chart's own choice (`own` ticks from `min` up to
@@ -176,10 +205,14 @@ void fitValueTicks(QChart* chart)
         if (auto* log = qobject_cast<QLogValueAxis*>(a))
             fitLogTicks(log, plot);
         auto* axis = qobject_cast<QValueAxis*>(a);
-        // Dynamic ticks are whole numbers around bars (setWholeNumberTicks with a pad), their
-        // interval chosen for the range: left as they are.
-        if (axis == nullptr || !(axis->max() > axis->min()) || axis->tickType() == QValueAxis::TicksDynamic)
+        if (axis == nullptr || !(axis->max() > axis->min()))
             continue;
+        // Whole numbers around bars (setWholeNumberTicks with a pad): the range stays, the
+        // interval grows.
+        if (axis->tickType() == QValueAxis::TicksDynamic) {
+            fitDynamicTicks(axis, plot);
+            continue;
+        }
         // A count or an end other than the one set here is the chart's own choice (a rebuild).
         if (axis->tickCount() != axis->property(kFittedTicks).toInt())
             axis->setProperty(kOwnTicks, axis->tickCount());

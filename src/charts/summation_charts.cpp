@@ -4,6 +4,7 @@
 #include "charts/chart_lifetime.h"
 #include "charts/chart_style.h"
 
+#include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -106,31 +107,37 @@ void SummationCharts::setSummary(const engine::SummationSummary& summary, const 
 
     // Histogram of the shuffles.
     if (!summary.histogram.empty()) {
-        auto* counts = new QBarSet(tr("shuffles"));
-        counts->setColor(chart_colors::kRenormalised);
-        QStringList bins;
+        // Bars drawn as one area over a value axis of ULPs: a category axis shortens each of 40
+        // bin labels to one bar's slot ("..." at a figure's size); numbers tick on whole ULPs.
+        auto* outline = new QLineSeries;
         double tallest = 0;
         for (const auto& bin : summary.histogram) {
-            *counts << static_cast<double>(bin.count);
-            tallest = std::max(tallest, static_cast<double>(bin.count));
-            bins << QString::number(bin.low);  // short, so forty of them fit under the bars
+            const double left = static_cast<double>(bin.low) - 0.45;
+            const double right = static_cast<double>(bin.high) + 0.45;
+            const auto count = static_cast<double>(bin.count);
+            outline->append(left, 0.0);
+            outline->append(left, count);
+            outline->append(right, count);
+            outline->append(right, 0.0);
+            tallest = std::max(tallest, count);
         }
-        auto* series = new QBarSeries;
-        series->append(counts);
-        series->setBarWidth(0.9);
-        m_histogram->addSeries(series);
-        auto* binAxis = new QBarCategoryAxis;
-        binAxis->setCategories(bins);
+        auto* histogramBars = new QAreaSeries(outline);
+        outline->setParent(bars);
+        histogramBars->setName(tr("shuffles"));
+        histogramBars->setColor(chart_colors::kRenormalised);
+        histogramBars->setBorderColor(chart_colors::kRenormalised);
+        m_histogram->addSeries(histogramBars);
+        auto* binAxis = new QValueAxis;
         const std::int64_t width = summary.histogram.front().high - summary.histogram.front().low + 1;
-        binAxis->setTitleText(width == 1
-                                  ? tr("error of the random order (ULPs)")
-                                  : tr("error of the random order (ULPs, bins of %1 from the value shown)").arg(width));
-        binAxis->setLabelsAngle(bins.size() > 12 ? -90 : 0);
+        binAxis->setTitleText(width == 1 ? tr("error of the random order (ULPs)")
+                                         : tr("error of the random order (ULPs, bins of %1)").arg(width));
+        setWholeNumberTicks(binAxis, static_cast<double>(summary.histogram.front().low),
+                            static_cast<double>(summary.histogram.back().high), 7, 0.5);
         auto* countsAxis = countAxis(0.0, tallest, tr("shuffles"));
         m_histogram->addAxis(binAxis, Qt::AlignBottom);
         m_histogram->addAxis(countsAxis, Qt::AlignLeft);
-        series->attachAxis(binAxis);
-        series->attachAxis(countsAxis);
+        histogramBars->attachAxis(binAxis);
+        histogramBars->attachAxis(countsAxis);
         m_histogram->legend()->setVisible(false);
         m_histogram->setTitle(tr("%L1 random orders gave %L2 different results (N = %L3, %4)")
                                   .arg(summary.shuffles.size())

@@ -43,7 +43,8 @@ private slots:
         QVERIFY(!charts.charts.isEmpty());
         QStringList cut;
         for (const auto& [suffix, chart] : charts.charts)
-            for (const QString& size : {QStringLiteral("8.5x6cm"), QStringLiteral("12x8cm"), QStringLiteral("17x10cm")}) {
+            for (const QString& size :
+                 {QStringLiteral("8.5x6cm"), QStringLiteral("12x8cm"), QStringLiteral("17x10cm")}) {
                 QStringList texts;
                 const auto options = ui::parseChartSize(size);
                 QVERIFY(options);
@@ -62,10 +63,6 @@ private slots:
             {QStringLiteral("explorer-lesson.json"), QStringLiteral("the Compare chart's token names")},
             {QStringLiteral("explorer-llama-xtc.json"), QStringLiteral("Compare's names, the sweep's legend")},
             {QStringLiteral("seed-sweep-128k.json"), QStringLiteral("20 token names under the spread and counts")},
-            {QStringLiteral("summation-order-bf16.json"), QStringLiteral("the histogram's bin labels")},
-            {QStringLiteral("summation-order-file.json"), QStringLiteral("the histogram's bin labels")},
-            {QStringLiteral("summation-order-hard-cases.json"), QStringLiteral("the histogram's bin labels")},
-            {QStringLiteral("summation-order-normal.json"), QStringLiteral("the histogram's bin labels")},
         };
         const QString name = QFileInfo(example).fileName();
         if (known.contains(name))
