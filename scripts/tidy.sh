@@ -11,8 +11,10 @@ filter=${2:-'/(src|tests|bench|tools)/'}
 cmake --build "$build" >/dev/null
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-run-clang-tidy-14 -quiet -p "$build" -j "$(nproc)" "$filter" >"$log" 2>&1 || true
-grep -v -e '^[0-9]* warnings\? generated' -e '^Suppressed [0-9]* warnings' -e 'Use -header-filter' "$log" || true
+# Colours off (run-clang-tidy asks for them even into a file), so findings can be matched.
+run-clang-tidy-14 -quiet -p "$build" -j "$(nproc)" "$filter" 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$log" || true
+grep -v -e '^[0-9]* warnings\? generated' -e '^Suppressed [0-9]* warnings' -e 'Use -header-filter' \
+  -e '^clang-tidy-14 ' "$log" || true
 # run-clang-tidy's exit status is not reliable across versions: a finding is an error line.
 if grep -q ': error: ' "$log"; then
   echo "tidy: findings above" >&2

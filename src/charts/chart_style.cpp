@@ -62,10 +62,13 @@ Ticks fittedTicks(int own, double min, double max, int fits)
     const int intervals = own - 1;
     const double step = (max - min) / intervals;
     const bool round = isRoundStep(step);
-    for (int count = std::min(fits, own); count > 2; --count)
-        if (intervals % (count - 1) == 0 &&
-            (!round || isRoundStep(step * static_cast<double>(intervals / (count - 1)))))
+    for (int count = std::min(fits, own); count > 2; --count) {
+        if (intervals % (count - 1) != 0)
+            continue;
+        const int stepsPerTick = intervals / (count - 1);  // exact: the count divides
+        if (!round || isRoundStep(step * stepsPerTick))
             return {count, max};
+    }
     if (round) {
         for (double coarse = nextRoundStep(step);; coarse = nextRoundStep(coarse)) {
             const int n = static_cast<int>(std::ceil((max - min) / coarse - 1e-9));

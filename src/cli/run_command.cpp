@@ -213,7 +213,7 @@ int runRun(CommandContext& context)
         throw UsageError{
             QStringLiteral("--formats: charts need the widgets application")};  // a programming error in main
 
-    const QString path = positional[0];
+    const QString& path = positional[0];
     const QJsonObject root = readRoot(path, parser.values(QStringLiteral("set")));
     const auto kind = app::kindOfFile(root, path);
     if (!kind)

@@ -37,6 +37,7 @@ struct HeadKernel {
     int splits = 1;  // SplitK only
 
     std::string name() const;  // "eigen-gemv", "split-k-4", ...
+    // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=> as a 0 literal
     friend auto operator<=>(const HeadKernel&, const HeadKernel&) = default;
 };
 
