@@ -182,6 +182,10 @@ void LoopStepChart::clear(const QString& message)
     m_chart->legend()->setVisible(false);
 }
 
+namespace {
+constexpr qsizetype kStepNameChars = 9;
+}  // namespace
+
 void LoopStepChart::setStep(const engine::LoopStep& step, const std::vector<std::string>& vocabulary)
 {
     clearChart(m_chart);
@@ -202,6 +206,9 @@ void LoopStepChart::setStep(const engine::LoopStep& step, const std::vector<std:
         QString name = shownTokenName(vocabulary[static_cast<std::size_t>(c.id)]);
         if (name == QStringLiteral("\n"))
             name = QStringLiteral("¶");
+        // Turned names get a few characters' room at a figure's size: cut in the middle here
+        // ("read…Json"), not at the end by Qt ("readExperim..."); the CSV has them whole.
+        name = shortTokenName(name, kStepNameChars);
         names << (c.id == step.token ? QStringLiteral("[%1]").arg(name) : name);
     }
     auto* series = new QBarSeries;

@@ -19,13 +19,16 @@ QString shownTokenName(std::string_view name)
                           QString::fromUtf8(suffix.data(), static_cast<qsizetype>(suffix.size())));
 }
 
-QString shownTokenName(const QString& name)
+QString shownTokenName(const QString& name) { return shortTokenName(name, kShownTokenChars); }
+
+QString shortTokenName(const QString& name, qsizetype chars)
 {
-    if (name.size() <= kShownTokenChars)
+    chars = std::max<qsizetype>(chars, 3);
+    if (name.size() <= chars)
         return name;
     // The middle goes: a long token's end ("...Handler", "...ing") tells as much as its start.
-    qsizetype head = kShownTokenChars / 2;
-    qsizetype tail = kShownTokenChars - head - 1;
+    qsizetype head = chars / 2;
+    qsizetype tail = chars - head - 1;
     if (name[head - 1].isHighSurrogate())  // never split a character made of two UTF-16 units
         --head;
     if (name[name.size() - tail].isLowSurrogate())

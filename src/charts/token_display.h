@@ -16,5 +16,8 @@ inline constexpr qsizetype kShownTokenChars = 40;
 // Converts only the bytes it shows: the middle of a long name is never decoded.
 QString shownTokenName(std::string_view name);
 QString shownTokenName(const QString& name);
+// The same, cut to `chars` characters (at least 3): for a chart's turned bar names, where Qt
+// would cut a long one at its end to "...".
+QString shortTokenName(const QString& name, qsizetype chars);
 
 }  // namespace logitlab::ui
