@@ -307,16 +307,17 @@ void ChartExportDialog::updatePreview()
     QStringList cut;
     const QImage image = chartImage(m_chart, preview, &cut);
     // The export would cut what the preview cuts: say so before the file is written.
-    cut.removeDuplicates();
     m_cutWarning->setVisible(!cut.isEmpty());
     if (!cut.isEmpty()) {
+        const qsizetype count = cut.size();
+        cut.removeDuplicates();
         QStringList quoted;
         for (const QString& text : cut.mid(0, 3))
             quoted << QStringLiteral("\u201c%1\u201d").arg(text.toHtmlEscaped());
-        m_cutWarning->setText(tr("At this size %n text(s) would be cut (%1). A larger size or a smaller font scale "
-                                 "shows them whole.",
-                                 nullptr, static_cast<int>(cut.size()))
-                                  .arg(quoted.join(QStringLiteral(", "))));
+        m_cutWarning->setText((count == 1 ? tr("At this size 1 text would be cut to %1.")
+                                          : tr("At this size %1 texts would be cut, to %2.").arg(count))
+                                  .arg(quoted.join(QStringLiteral(", "))) +
+                              QLatin1Char(' ') + tr("A larger size or a smaller font scale shows them whole."));
     }
     QPixmap pixmap = QPixmap::fromImage(image);
     pixmap.setDevicePixelRatio(1.0);
