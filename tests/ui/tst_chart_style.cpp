@@ -27,6 +27,33 @@
 
 using namespace logitlab::ui;
 
+namespace {
+
+// A line from (0, 0) to (1, top) over value axes, the y axis from 0 to `top` in `ticks` ticks.
+QChart* lineChart(double top, int ticks)
+{
+    auto* chart = new QChart;
+    auto* series = new QLineSeries;
+    series->append({{0.0, 0.0}, {1.0, top}});
+    chart->addSeries(series);
+    auto* x = new QValueAxis;
+    auto* y = new QValueAxis;
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    y->setRange(0.0, top);
+    y->setTickCount(ticks);
+    return chart;
+}
+
+QValueAxis* valueAxis(QChart* chart, Qt::Orientation orientation)
+{
+    return qobject_cast<QValueAxis*>(chart->axes(orientation).first());
+}
+
+}  // namespace
+
 class TestChartStyle : public QObject {
     Q_OBJECT
 private slots:
@@ -51,18 +78,9 @@ private slots:
     {
         QFETCH(int, height);
         QFETCH(bool, crowded);
-        auto* chart = new QChart;
-        auto* series = new QLineSeries;
-        series->append({{0.0, 0.0}, {1.0, 0.7}});
-        chart->addSeries(series);
-        auto* x = new QValueAxis;
-        auto* y = new QValueAxis;
-        chart->addAxis(x, Qt::AlignBottom);
-        chart->addAxis(y, Qt::AlignLeft);
-        series->attachAxis(x);
-        series->attachAxis(y);
-        y->setRange(0.0, 0.7);
-        y->setTickCount(8);
+        auto* chart = lineChart(0.7, 8);
+        auto* x = valueAxis(chart, Qt::Horizontal);
+        auto* y = valueAxis(chart, Qt::Vertical);
         x->setRange(0.0, 1.0);
         x->setTickCount(3);
         styleChart(chart, QApplication::palette());
@@ -116,18 +134,8 @@ private slots:
         QFETCH(double, top);
         QFETCH(int, ticks);
         QFETCH(int, height);
-        auto* chart = new QChart;
-        auto* series = new QLineSeries;
-        series->append({{0.0, 0.0}, {1.0, top}});
-        chart->addSeries(series);
-        auto* x = new QValueAxis;
-        auto* y = new QValueAxis;
-        chart->addAxis(x, Qt::AlignBottom);
-        chart->addAxis(y, Qt::AlignLeft);
-        series->attachAxis(x);
-        series->attachAxis(y);
-        y->setRange(0.0, top);
-        y->setTickCount(ticks);
+        auto* chart = lineChart(top, ticks);
+        auto* y = valueAxis(chart, Qt::Vertical);
         styleChart(chart, QApplication::palette());
         QChartView view(chart);
         view.resize(500, height);
