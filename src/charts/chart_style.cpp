@@ -102,6 +102,19 @@ QString labelText(const QValueAxis* axis, double value)
     return QString::asprintf(format.toLatin1().constData(), value);
 }
 
+// How many of `axis`'s labels fit along `plot` from `low` to `high` (at least 2): a line and a
+// half each upright, the wider end label and a gap across.
+int labelsThatFit(const QValueAxis* axis, const QRectF& plot, double low, double high)
+{
+    const QFontMetricsF metrics(axis->labelsFont());
+    const bool vertical = axis->orientation() == Qt::Vertical;
+    const double each = vertical ? 1.5 * metrics.height()
+                                 : 1.4 * std::max(metrics.horizontalAdvance(labelText(axis, high)),
+                                                  metrics.horizontalAdvance(labelText(axis, low)));
+    const double length = vertical ? plot.height() : plot.width();
+    return std::max(2, static_cast<int>(length / each) + 1);
+}
+
 const char* const kOwnInterval = "logitlabOwnInterval";        // a dynamic axis's own interval
 const char* const kFittedInterval = "logitlabFittedInterval";  // and the one fitted to the room
 
@@ -115,13 +128,7 @@ void fitDynamicTicks(QValueAxis* axis, const QRectF& plot)
     const double own = axis->property(kOwnInterval).toDouble();
     if (!(own > 0.0))
         return;
-    const QFontMetricsF metrics(axis->labelsFont());
-    const bool vertical = axis->orientation() == Qt::Vertical;
-    const double each = vertical ? 1.5 * metrics.height()
-                                 : 1.4 * std::max(metrics.horizontalAdvance(labelText(axis, axis->max())),
-                                                  metrics.horizontalAdvance(labelText(axis, axis->min())));
-    const double length = vertical ? plot.height() : plot.width();
-    const double fits = std::max(2.0, std::floor(length / each) + 1.0);
+    const double fits = labelsThatFit(axis, plot, axis->min(), axis->max());
     double step = own;
     for (int i = 0; i < 60 && (axis->max() - axis->min()) / step + 1.0 > fits; ++i)
         step = isRoundStep(step) ? nextRoundStep(step) : 2.0 * step;
@@ -134,14 +141,7 @@ void fitDynamicTicks(QValueAxis* axis, const QRectF& plot)
 // `ownMax`).
 Ticks ticksFor(const QValueAxis* axis, const QRectF& plot, int own, double min, double ownMax)
 {
-    const QFontMetricsF metrics(axis->labelsFont());
-    const bool vertical = axis->orientation() == Qt::Vertical;
-    // Room per label: a line and a half upright, the widest end label and a gap across.
-    const double each = vertical ? 1.5 * metrics.height()
-                                 : 1.4 * std::max(metrics.horizontalAdvance(labelText(axis, ownMax)),
-                                                  metrics.horizontalAdvance(labelText(axis, min)));
-    const double length = vertical ? plot.height() : plot.width();
-    const int fits = std::max(2, static_cast<int>(length / each) + 1);
+    const int fits = labelsThatFit(axis, plot, min, ownMax);
     // Too many ticks for the room: Qt Charts would shorten every label to "...".
     return own <= fits ? Ticks{own, ownMax} : fittedTicks(own, min, ownMax, fits);
 }
