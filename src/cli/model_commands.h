@@ -5,13 +5,6 @@
 
 #include "cli/command_spec.h"
 
-#include "engine/core/result.h"
-#include "engine/tokenizer/tokenizer_vocabulary.h"
-
-namespace logitlab::engine::gguf {
-class GgufFile;
-}
-
 namespace logitlab::cli {
 
 int runTokenize(CommandContext& context);
@@ -19,8 +12,5 @@ CommandSpec tokenizeCommand();
 
 int runLogits(CommandContext& context);
 CommandSpec logitsCommand();
-
-// The tokenizer.ggml.* keys of a GGUF file as the tokenizer takes them; an error names the key.
-engine::Result<engine::tokenizer::TokenizerVocabulary> vocabularyFromGguf(const engine::gguf::GgufFile& file);
 
 }  // namespace logitlab::cli

@@ -1,5 +1,6 @@
 #include "cli/sampler_options.h"
 
+#include "app/io/gguf_model_file.h"
 #include "app/io/logits_file.h"
 #include "cli/chain_options.h"
 #include "engine/io/logits_parser.h"
@@ -26,9 +27,17 @@ DistributionInput readDistribution(const QCommandLineParser& parser)
     const bool inline_ = parser.isSet(QStringLiteral("logits"));
     const bool fromFile = parser.isSet(QStringLiteral("logits-file"));
     const bool fromProbs = parser.isSet(QStringLiteral("probs"));
+    const bool fromModel = parser.isSet(QStringLiteral("model"));
+    if (parser.isSet(QStringLiteral("prompt")) != fromModel)
+        throw UsageError{fromModel ? QStringLiteral("--model: give the --prompt the model continues")
+                                   : QStringLiteral("--prompt needs --model (a GGUF model file)")};
+    if (fromModel && (inline_ || fromFile || fromProbs))
+        throw UsageError{QStringLiteral("give either --model or --logits/--logits-file/--probs, not both")};
+    if (fromModel && (parser.isSet(QStringLiteral("tokens")) || parser.isSet(QStringLiteral("vocabulary"))))
+        throw UsageError{QStringLiteral("--model names its tokens itself: drop --tokens and --vocabulary")};
     if (fromProbs && (inline_ || fromFile))
         throw UsageError{QStringLiteral("give either --probs or --logits/--logits-file, not both")};
-    if (inline_ == fromFile && !fromProbs)
+    if (inline_ == fromFile && !fromProbs && !fromModel)
         throw UsageError{inline_ ? QStringLiteral("give either --logits or --logits-file, not both")
                                  : QStringLiteral("no logits: give --logits 3,2,1.5 or --logits-file FILE")};
 
@@ -40,7 +49,13 @@ DistributionInput readDistribution(const QCommandLineParser& parser)
 
     DistributionInput input;
     engine::Distribution& dist = input.distribution;
-    if (fromProbs) {
+    if (fromModel) {
+        auto next = app::ggufNextTokenDistribution(parser.value(QStringLiteral("model")),
+                                                   parser.value(QStringLiteral("prompt")));
+        if (!next)
+            throw UsageError{fromStd(next.error())};
+        dist = std::move(next).value();
+    } else if (fromProbs) {
         dist.logits = logitsFromProbabilities(parser.value(QStringLiteral("probs")));
     } else if (fromFile) {
         app::LogitsFileRequest request;
@@ -99,6 +114,11 @@ QList<QCommandLineOption> samplerOptions()
         {QStringLiteral("vocabulary"),
          QStringLiteral("Token names: a Hugging Face tokenizer.json or a text file with one token per line."),
          QStringLiteral("file")},
+        {QStringLiteral("model"),
+         QStringLiteral("A GGUF model (llama, qwen2 or gpt2) run on the CPU: its next-token logits after --prompt."),
+         QStringLiteral("file.gguf")},
+        {QStringLiteral("prompt"), QStringLiteral("The text --model continues, read by the model's tokenizer."),
+         QStringLiteral("text")},
         {QStringLiteral("probs"),
          QStringLiteral("Comma-separated probabilities instead of logits (logit = ln p; 0 is -inf)."),
          QStringLiteral("list")},

@@ -30,8 +30,8 @@ QList<QCommandLineOption> samplerOptions();
 // every other setting; each with the table's name, help and value name.
 QList<QCommandLineOption> parameterOptions(bool lesson);
 
-// The logits (--logits, --logits-file with --array/--row/--batch, or --probs) and token names
-// (--tokens or --vocabulary) alone.
+// The logits (--logits, --logits-file with --array/--row/--batch, --probs, or --model with
+// --prompt) and token names (--tokens or --vocabulary; a model names its own) alone.
 DistributionInput readDistributionOptions(const QCommandLineParser& parser);
 
 // Throws UsageError naming the option or the file and line when anything is wrong.

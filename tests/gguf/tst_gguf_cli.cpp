@@ -7,6 +7,7 @@
 #include "engine/transformer/transformer.h"
 #include "support/gguf_writer.h"
 #include "support/test_support.h"
+#include "support/tiny_gguf_model.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -21,58 +22,6 @@ using namespace logitlab;
 using engine::gguf::GgmlType;
 
 namespace {
-
-const std::vector<std::string> kTokens = {"<unk>",          "<s>", "</s>", "\xe2\x96\x81",  "h", "i", "\xe2\x96\x81h",
-                                          "\xe2\x96\x81hi", "hi",  "!",    "\xe2\x96\x81!", "x"};
-
-// A one-layer llama of width 32 with random weights (matrices in `matrices`).
-test::GgufWriter tinyLlama(GgmlType matrices, bool withTokenizer = true)
-{
-    test::GgufWriter w;
-    w.addString("general.architecture", "llama");
-    w.addUint32("llama.embedding_length", 32);
-    w.addUint32("llama.block_count", 1);
-    w.addUint32("llama.attention.head_count", 2);
-    w.addUint32("llama.attention.head_count_kv", 1);
-    w.addUint32("llama.feed_forward_length", 64);
-    w.addUint32("llama.context_length", 16);
-    w.addUint32("llama.rope.dimension_count", 16);
-    w.addFloat32("llama.rope.freq_base", 10000.0f);
-    w.addFloat32("llama.attention.layer_norm_rms_epsilon", 1e-5f);
-    if (withTokenizer) {
-        w.addString("tokenizer.ggml.model", "llama");
-        w.addStringArray("tokenizer.ggml.tokens", kTokens);
-        w.addFloatArray("tokenizer.ggml.scores", {0, 0, 0, -5, -6, -6, -1, 0, -2, -6, -3, -6});
-        w.addInt32Array("tokenizer.ggml.token_type", {2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1});
-        w.addUint32("tokenizer.ggml.bos_token_id", 1);
-        w.addUint32("tokenizer.ggml.eos_token_id", 2);
-        w.addUint32("tokenizer.ggml.unknown_token_id", 0);
-        w.addBool("tokenizer.ggml.add_bos_token", true);
-    }
-    std::uint32_t seed = 1;
-    const auto tensor = [&](const std::string& name, GgmlType type, std::vector<std::uint64_t> ne, float scale) {
-        std::uint64_t n = 1;
-        for (const auto d : ne)
-            n *= d;
-        w.addTensor(name, type, std::move(ne), test::randomWeights(n, seed++, scale));
-    };
-    const auto norm = [&](const std::string& name) {
-        std::vector<float> ones(32, 1.0f);
-        w.addTensor(name, GgmlType::F32, {32}, ones);
-    };
-    tensor("token_embd.weight", matrices, {32, kTokens.size()}, 1.0f);
-    norm("blk.0.attn_norm.weight");
-    norm("blk.0.ffn_norm.weight");
-    tensor("blk.0.attn_q.weight", matrices, {32, 32}, 0.3f);
-    tensor("blk.0.attn_k.weight", matrices, {32, 16}, 0.3f);
-    tensor("blk.0.attn_v.weight", matrices, {32, 16}, 0.3f);
-    tensor("blk.0.attn_output.weight", GgmlType::F16, {32, 32}, 0.3f);
-    tensor("blk.0.ffn_gate.weight", matrices, {32, 64}, 0.3f);
-    tensor("blk.0.ffn_up.weight", matrices, {32, 64}, 0.3f);
-    tensor("blk.0.ffn_down.weight", matrices, {64, 32}, 0.2f);
-    norm("output_norm.weight");
-    return w;
-}
 
 QString writeModel(const QTemporaryDir& dir, const test::GgufWriter& w,
                    const QString& name = QStringLiteral("tiny.gguf"))
@@ -115,7 +64,7 @@ private slots:
     void tokenize()
     {
         QTemporaryDir dir;
-        const QString model = writeModel(dir, tinyLlama(GgmlType::Q8_0));
+        const QString model = writeModel(dir, test::tinyLlama(GgmlType::Q8_0));
         auto run = test::runCli({QStringLiteral("tokenize"), QStringLiteral("--model"), model, QStringLiteral("--text"),
                                  QStringLiteral("hi!"), QStringLiteral("--json")});
         QCOMPARE(run.exitCode, 0);
@@ -136,10 +85,10 @@ private slots:
     {
         QTemporaryDir dir;
         for (const GgmlType type : {GgmlType::Q8_0, GgmlType::F32}) {
-            const QString model = writeModel(dir, tinyLlama(type));
+            const QString model = writeModel(dir, test::tinyLlama(type));
             const std::vector<std::int32_t> ids{1, 7, 9};
             const std::vector<float> expected = engineLogits(model, ids);
-            QCOMPARE(expected.size(), kTokens.size());
+            QCOMPARE(expected.size(), test::kTinyTokens.size());
             QJsonObject first;
             for (const QStringList& how : {QStringList{QStringLiteral("--token-ids"), QStringLiteral("1,7,9")},
                                            QStringList{QStringLiteral("--token-ids"), QStringLiteral(" 1, 7 ,9"),
@@ -152,9 +101,9 @@ private slots:
                 const QJsonObject o = json(run);
                 QCOMPARE(o.value(QStringLiteral("token_ids")).toArray(), (QJsonArray{1, 7, 9}));
                 QCOMPARE(o.value(QStringLiteral("architecture")).toString(), QStringLiteral("llama"));
-                QCOMPARE(o.value(QStringLiteral("vocabulary")).toInt(), static_cast<int>(kTokens.size()));
+                QCOMPARE(o.value(QStringLiteral("vocabulary")).toInt(), static_cast<int>(test::kTinyTokens.size()));
                 const QJsonArray logits = o.value(QStringLiteral("logits")).toArray();
-                QCOMPARE(logits.size(), static_cast<qsizetype>(kTokens.size()));
+                QCOMPARE(logits.size(), static_cast<qsizetype>(test::kTinyTokens.size()));
                 for (qsizetype i = 0; i < logits.size(); ++i)
                     QCOMPARE(std::bit_cast<std::uint32_t>(static_cast<float>(logits[i].toDouble())),
                              std::bit_cast<std::uint32_t>(expected[static_cast<std::size_t>(i)]));
@@ -168,7 +117,7 @@ private slots:
     void topAndEveryLogit()
     {
         QTemporaryDir dir;
-        const QString model = writeModel(dir, tinyLlama(GgmlType::Q8_0));
+        const QString model = writeModel(dir, test::tinyLlama(GgmlType::Q8_0));
         const std::vector<float> expected = engineLogits(model, {1, 4});
         auto run =
             test::runCli({QStringLiteral("logits"), QStringLiteral("--model"), model, QStringLiteral("--token-ids"),
@@ -197,9 +146,58 @@ private slots:
                             QStringLiteral("1,4"), QStringLiteral("--top"), QStringLiteral("0")});
         QCOMPARE(run.exitCode, 0);
         const QStringList all = QString::fromUtf8(run.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        QCOMPARE(all.size(), static_cast<qsizetype>(kTokens.size()));
+        QCOMPARE(all.size(), static_cast<qsizetype>(test::kTinyTokens.size()));
         for (qsizetype i = 0; i < all.size(); ++i)
             QCOMPARE(all[i].toFloat(), expected[static_cast<std::size_t>(i)]);
+    }
+
+    // `candidates --model M --prompt P` samples the model's next-token distribution: the same
+    // probabilities as the logits `logits --top 0` prints, read back with --logits-file, and
+    // the tokens named by their text.
+    void samplerCommandsTakeAModel()
+    {
+        QTemporaryDir dir;
+        const QString model = writeModel(dir, test::tinyLlama(GgmlType::Q8_0));
+        const auto logits =
+            test::runCli({QStringLiteral("logits"), QStringLiteral("--model"), model, QStringLiteral("--prompt"),
+                          QStringLiteral("hi!"), QStringLiteral("--top"), QStringLiteral("0")});
+        QCOMPARE(logits.exitCode, 0);
+        QFile file(dir.filePath(QStringLiteral("logits.txt")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        // Each float's exact value: the shortest text of a float read as a double is another number.
+        for (const QByteArray& line : logits.out.trimmed().split('\n'))
+            file.write(QByteArray::number(static_cast<double>(line.toFloat()), 'g', 17) + '\n');
+        file.close();
+        const QStringList settings{QStringLiteral("--temperature"), QStringLiteral("0.7"), QStringLiteral("--top-p"),
+                                   QStringLiteral("0.9"), QStringLiteral("--json")};
+        const auto fromModel = test::runCli(QStringList{QStringLiteral("candidates"), QStringLiteral("--model"), model,
+                                                        QStringLiteral("--prompt"), QStringLiteral("hi!")} +
+                                            settings);
+        const auto fromFile = test::runCli(
+            QStringList{QStringLiteral("candidates"), QStringLiteral("--logits-file"), file.fileName()} + settings);
+        QVERIFY2(fromModel.exitCode == 0, fromModel.err.constData());
+        QCOMPARE(fromFile.exitCode, 0);
+        const QJsonObject a = json(fromModel);
+        const QJsonObject b = json(fromFile);
+        const QJsonArray ca = a.value(QStringLiteral("survivors")).toArray();
+        const QJsonArray cb = b.value(QStringLiteral("survivors")).toArray();
+        QVERIFY(!ca.isEmpty());
+        QCOMPARE(ca.size(), cb.size());
+        for (qsizetype i = 0; i < ca.size(); ++i) {
+            const QJsonObject x = ca[i].toObject();
+            const QJsonObject y = cb[i].toObject();
+            QCOMPARE(x.value(QStringLiteral("id")), y.value(QStringLiteral("id")));
+            // Bit for bit (QCOMPARE of doubles is fuzzy): the same doubles went in.
+            QCOMPARE(std::bit_cast<quint64>(x.value(QStringLiteral("p")).toDouble()),
+                     std::bit_cast<quint64>(y.value(QStringLiteral("p")).toDouble()));
+            const int id = x.value(QStringLiteral("id")).toInt();
+            const std::string expected = id == 7    ? " hi"
+                                         : id == 9  ? "!"
+                                         : id == 11 ? "x"
+                                                    : std::string();  // the text, not "▁hi"
+            if (!expected.empty())
+                QCOMPARE(x.value(QStringLiteral("token")).toString().toStdString(), expected);
+        }
     }
 
     void refused_data()
@@ -238,6 +236,27 @@ private slots:
                                                      QStringLiteral("hi")}
                                       << "bare"
                                       << "MODEL: metadata key 'tokenizer.ggml.model' is missing";
+        QTest::newRow("sample without a prompt") << QStringList{QStringLiteral("sample")} << "tiny"
+                                                 << "--model: give the --prompt the model continues";
+        QTest::newRow("model and logits")
+            << QStringList{QStringLiteral("candidates"), QStringLiteral("--prompt"), QStringLiteral("hi"),
+                           QStringLiteral("--logits"), QStringLiteral("1,2")}
+            << "tiny"
+            << "give either --model or --logits/--logits-file/--probs, not both";
+        QTest::newRow("model and token names")
+            << QStringList{QStringLiteral("sample"), QStringLiteral("--prompt"), QStringLiteral("hi"),
+                           QStringLiteral("--tokens"), QStringLiteral("a,b")}
+            << "tiny"
+            << "--model names its tokens itself: drop --tokens and --vocabulary";
+        QTest::newRow("prompt without a model")
+            << QStringList{QStringLiteral("sample"), QStringLiteral("--prompt"), QStringLiteral("hi"),
+                           QStringLiteral("--logits"), QStringLiteral("1,2")}
+            << QString() << "--prompt needs --model (a GGUF model file)";
+        QTest::newRow("sample, broken file")
+            << QStringList{QStringLiteral("sample"), QStringLiteral("--prompt"), QStringLiteral("hi")} << "broken"
+            << "MODEL: version at byte 4: version 1 is not read (GGUF versions 2 "
+               "and 3 are; version 1 files predate 64-bit counts: convert the model "
+               "again)";
         QTest::newRow("broken file") << QStringList{QStringLiteral("tokenize"), QStringLiteral("--text"),
                                                     QStringLiteral("hi")}
                                      << "broken"
@@ -253,7 +272,7 @@ private slots:
         QStringList args = arguments;
         if (!model.isEmpty()) {
             test::GgufWriter w =
-                model == QLatin1String("bare") ? tinyLlama(GgmlType::F32, false) : tinyLlama(GgmlType::F32);
+                model == QLatin1String("bare") ? test::tinyLlama(GgmlType::F32, false) : test::tinyLlama(GgmlType::F32);
             if (model == QLatin1String("broken"))
                 w.setVersion(1);
             const QString path = writeModel(dir, w);

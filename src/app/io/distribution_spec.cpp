@@ -2,6 +2,7 @@
 
 #include "app/io/csv_writer.h"
 #include "app/io/file_sha256.h"
+#include "app/io/input_file.h"
 #include "app/io/logits_file.h"
 #include "engine/models/synthetic_logits.h"
 
@@ -180,9 +181,7 @@ QString describeDistribution(const DistributionSpec& d, const QString& baseDir)
     }
     // The file's hash, so a CSV can be matched to the exact logits it came from (streamed: a
     // model's dump may be gigabytes).
-    const auto resolved = [&](const QString& path) {
-        return QFileInfo(path).isAbsolute() ? path : QDir(baseDir).filePath(path);
-    };
+    const auto resolved = [&](const QString& path) { return resolvedPath(path, baseDir); };
     QString text = QStringLiteral("file %1 sha256=%2")
                        .arg(d.path, fileSha256(resolved(d.path)).value_or(QStringLiteral("unreadable")));
     if (!d.array.isEmpty())
@@ -208,9 +207,7 @@ engine::Result<engine::Distribution> resolveDistribution(const DistributionSpec&
         if (spec.steps)
             return engine::Error{
                 "distribution.steps: this reads one distribution; give \"row\" instead of a range of steps"};
-        const auto resolved = [&](const QString& path) {
-            return QFileInfo(path).isAbsolute() ? path : QDir(baseDir).filePath(path);
-        };
+        const auto resolved = [&](const QString& path) { return resolvedPath(path, baseDir); };
         LogitsFileRequest request;
         request.array = spec.array;
         request.row = {spec.batch, spec.row};

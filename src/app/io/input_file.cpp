@@ -1,5 +1,6 @@
 #include "app/io/input_file.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
@@ -115,6 +116,13 @@ engine::Result<QByteArray> readInputFile(const QString& path, qint64 maxBytes)
     if (bytes.size() > maxBytes)
         return engine::Error{tooLarge(path, "the file (still growing while it was read)", maxBytes)};
     return bytes;
+}
+
+QString resolvedPath(const QString& path, const QString& baseDir)
+{
+    if (path.isEmpty() || QFileInfo(path).isAbsolute() || baseDir.isEmpty())
+        return path;
+    return QDir(baseDir).filePath(path);
 }
 
 }  // namespace logitlab::app

@@ -34,4 +34,8 @@ std::optional<std::string> inputFileProblem(const QString& path, qint64 maxBytes
 // (or a /proc file that reports size 0) is refused too: at most maxBytes + 1 bytes are read.
 engine::Result<QByteArray> readInputFile(const QString& path, qint64 maxBytes = kMaxInputFileBytes);
 
+// A path an experiment file gives (a logits file, a vocabulary, a model), resolved against the
+// experiment file's folder `baseDir`; an absolute path, an empty one or an empty baseDir as given.
+QString resolvedPath(const QString& path, const QString& baseDir);
+
 }  // namespace logitlab::app

@@ -1,5 +1,6 @@
 #include "app/kinds/imported_logits_source.h"
 
+#include "app/io/input_file.h"
 #include "app/io/logits_file.h"
 #include "app/io/npz_member.h"
 #include "app/io/vocabulary_file.h"
@@ -11,13 +12,6 @@
 #include <algorithm>
 
 namespace logitlab::app {
-
-QString resolvedPath(const QString& path, const QString& baseDir)
-{
-    if (path.isEmpty() || QFileInfo(path).isAbsolute() || baseDir.isEmpty())
-        return path;
-    return QDir(baseDir).filePath(path);
-}
 
 engine::Result<std::shared_ptr<const ImportedLogitsSource>>
 ImportedLogitsSource::open(const LoopReplaySpec& spec, const QString& baseDir, const WorkControl& control)

@@ -55,7 +55,4 @@ private:
     std::string m_vocabularyNote;
 };
 
-// `path` against `baseDir` when relative.
-QString resolvedPath(const QString& path, const QString& baseDir);
-
 }  // namespace logitlab::app

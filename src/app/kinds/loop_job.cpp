@@ -1,6 +1,8 @@
 #include "app/kinds/loop_job.h"
 
 #include "app/io/file_sha256.h"
+#include "app/io/gguf_model_file.h"
+#include "app/io/input_file.h"
 #include "app/kinds/imported_logits_source.h"
 #include "app/text/counted.h"
 #include "engine/models/builtin_model.h"
@@ -73,6 +75,12 @@ LoopOutcome runLoop(const LoopSpec& spec, const QString& baseDir, const WorkCont
             return failed(opened.error());
         source = std::move(opened).value();
     }
+    if (!spec.modelFile.isEmpty() && !source) {
+        auto opened = ggufLoopSource(spec, baseDir);
+        if (!opened)
+            return failed(opened.error());
+        source = std::move(opened).value();
+    }
     auto made = makeLoop(spec, source);
     if (!made)
         return failed(made.error());
@@ -102,7 +110,7 @@ LoopOutcome runLoop(const LoopSpec& spec, const QString& baseDir, const WorkCont
             auto rng = engine::makeRng(spec.rng.toStdString(), static_cast<std::uint64_t>(*spec.branch->seed));
             branch.reseed(std::move(rng).value());
         } else {
-            forced = branchTokenId(*spec.branch);
+            forced = branchTokenId(*spec.branch, source.get());
         }
         if (!stepTo(branch, steps, control, done, at, forced))
             return cancelled();
@@ -110,7 +118,9 @@ LoopOutcome runLoop(const LoopSpec& spec, const QString& baseDir, const WorkCont
         outcome.divergence = engine::firstDivergence(loop.steps(), branch.steps());
         outcome.branchLoop = std::make_shared<const engine::GenerationLoop>(std::move(branch));
     }
-    if (spec.replay) {
+    if (auto decoded = loop.source().decodeText(loop.prompt())) {
+        outcome.promptText = QString::fromStdString(*decoded);
+    } else if (spec.replay) {
         std::vector<std::string> words;
         for (std::int32_t id : loop.prompt())
             words.push_back(loop.vocabulary()[static_cast<std::size_t>(id)]);
@@ -148,6 +158,26 @@ Provenance loopProvenance(const LoopSpec& spec, const QString& baseDir)
             p.add(QStringLiteral("vocabulary-file"),
                   QStringLiteral("%1 sha256=%2").arg(r.vocabularyFile, sha(r.vocabularyFile)));
         p.add(QStringLiteral("steps"), spec.steps ? QString::number(spec.steps) : QStringLiteral("all of the file's"));
+    } else if (!spec.modelFile.isEmpty()) {
+        const QString path = resolvedPath(spec.modelFile, baseDir);
+        auto model = openGgufModel(path);
+        QString shape = QStringLiteral("unreadable");
+        if (model) {
+            const auto& c = model.value()->config();
+            shape = QStringLiteral("%1, %2 layers, n_embd %3, %4 heads (%5 KV), vocabulary %6, run on the CPU")
+                        .arg(QString::fromStdString(engine::transformer::architectureName(c.arch)))
+                        .arg(c.layers)
+                        .arg(c.embedding)
+                        .arg(c.heads)
+                        .arg(c.kvHeads)
+                        .arg(c.vocabulary);
+        }
+        p.add(QStringLiteral("model"), shape)
+            .add(QStringLiteral("model-file"),
+                 QStringLiteral("%1 sha256=%2")
+                     .arg(spec.modelFile, fileSha256(path).value_or(QStringLiteral("unreadable"))))
+            .add(QStringLiteral("prompt"), spec.prompt)
+            .add(QStringLiteral("steps"), QString::number(spec.steps));
     } else {
         const auto model = engine::builtinModel();
         p.add(QStringLiteral("model"),

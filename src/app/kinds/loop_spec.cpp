@@ -3,6 +3,8 @@
 #include "app/kinds/loop_job.h"
 #include <QObject>
 
+#include "app/io/gguf_model_file.h"
+#include "app/io/input_file.h"
 #include "app/io/json_object_reader.h"
 #include "app/io/save_text.h"
 #include "app/kinds/imported_logits_source.h"
@@ -14,8 +16,10 @@
 #include "engine/sampler/chain_settings.h"
 #include "engine/sampler/chain_text.h"
 #include "engine/sampler/semantics.h"
+#include "engine/transformer/gguf_model.h"
 
 #include <QJsonDocument>
+#include <QThread>
 
 #include <algorithm>
 
@@ -51,7 +55,8 @@ LoopSpec readSpec(const QJsonObject& root)
                                "branch with \"seed\"")};
         if (hasToken) {
             branch.token = b.string(QStringLiteral("token"), {});
-            if (!branchTokenId(branch))
+            // A GGUF model's tokens are known once it is open (ggufLoopSource checks them).
+            if (spec.modelFile.isEmpty() && !branchTokenId(branch))
                 throw JsonFieldError{QStringLiteral("branch.token"),
                                      QStringLiteral("'%1' is not a token of the built-in model (%2 tokens)")
                                          .arg(branch.token)
@@ -70,10 +75,19 @@ LoopSpec readSpec(const QJsonObject& root)
 
 void readLoopModelKeys(JsonObjectReader& r, LoopSpec& spec, bool allowReplay)
 {
-    const QStringList models = allowReplay ? QStringList{QStringLiteral("builtin"), QStringLiteral("file")}
-                                           : QStringList{QStringLiteral("builtin")};
+    const QStringList models =
+        allowReplay ? QStringList{QStringLiteral("builtin"), QStringLiteral("file"), QStringLiteral("gguf")}
+                    : QStringList{QStringLiteral("builtin")};
     const QString model = r.string(QStringLiteral("model"), QStringLiteral("builtin"), models);
-    if (model == QStringLiteral("file")) {
+    if (model == QStringLiteral("gguf")) {
+        spec.modelFile = r.string(QStringLiteral("model-file"), {});
+        if (spec.modelFile.isEmpty())
+            throw JsonFieldError{QStringLiteral("model-file"), QStringLiteral("must name the GGUF model file")};
+        spec.prompt = r.string(QStringLiteral("prompt"), {});
+        if (spec.prompt.isEmpty())
+            throw JsonFieldError{QStringLiteral("prompt"), QStringLiteral("must not be empty: the model continues it")};
+        spec.steps = r.integer(QStringLiteral("steps"), spec.steps, 1, kMaxLoopSteps);
+    } else if (model == QStringLiteral("file")) {
         // A replay: the prompt is the file's (generate's sequences), so there is no "prompt" key.
         JsonObjectReader l(r.object(QStringLiteral("logits")), QStringLiteral("logits"));
         LoopReplaySpec replay;
@@ -127,6 +141,10 @@ QJsonObject toJson(const LoopSpec& spec)
         if (!spec.replay->vocabularyFile.isEmpty())
             logits.insert(QStringLiteral("vocabulary-file"), spec.replay->vocabularyFile);
         root.insert(QStringLiteral("logits"), logits);
+    } else if (!spec.modelFile.isEmpty()) {
+        root.insert(QStringLiteral("model"), QStringLiteral("gguf"));
+        root.insert(QStringLiteral("model-file"), spec.modelFile);
+        root.insert(QStringLiteral("prompt"), spec.prompt);
     } else {
         root.insert(QStringLiteral("model"), QStringLiteral("builtin"));
         root.insert(QStringLiteral("prompt"), spec.prompt);
@@ -240,15 +258,58 @@ engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec,
         return engine::GenerationLoop(std::move(source), std::move(chain).value(), std::move(rng).value(),
                                       std::move(prompt));
     }
+    if (!spec.modelFile.isEmpty()) {
+        const auto* gguf = dynamic_cast<const engine::transformer::GgufModelSource*>(source.get());
+        if (!gguf)
+            return Error{"model-file: the model is not open yet"};
+        const QByteArray text = spec.prompt.toUtf8();
+        auto prompt = gguf->model()->encode(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+        return engine::GenerationLoop(std::move(source), std::move(chain).value(), std::move(rng).value(),
+                                      std::move(prompt));
+    }
     const auto model = engine::builtinModel();
     auto prompt = model->contextIds(engine::wordTokens(spec.prompt.toStdString()));
     return engine::GenerationLoop(model, std::move(chain).value(), std::move(rng).value(), std::move(prompt));
 }
 
-std::optional<std::int32_t> branchTokenId(const LoopBranchSpec& branch)
+engine::Result<std::shared_ptr<const engine::StepLogitsSource>> ggufLoopSource(const LoopSpec& spec,
+                                                                               const QString& baseDir)
+{
+    auto model = openGgufModel(resolvedPath(spec.modelFile, baseDir));
+    if (!model)
+        return Error{"model-file: " + model.error()};
+    const QByteArray text = spec.prompt.toUtf8();
+    const auto prompt =
+        model.value()->encode(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+    if (prompt.empty())
+        return Error{"prompt: the model's tokenizer reads no tokens in it"};
+    const std::int64_t positions = static_cast<std::int64_t>(prompt.size()) + spec.steps;
+    if (positions > model.value()->maxPositions())
+        return Error{QStringLiteral("steps: the prompt's %1 tokens and %2 steps are more than the %3 positions "
+                                    "this model runs (its context, at most %4)")
+                         .arg(prompt.size())
+                         .arg(spec.steps)
+                         .arg(model.value()->maxPositions())
+                         .arg(engine::transformer::GgufModel::kMaxPositions)
+                         .toStdString()};
+    auto source = engine::transformer::GgufModelSource::create(model.value(), positions,
+                                                               std::max(1, QThread::idealThreadCount()));
+    if (!source)
+        return Error{source.error()};
+    if (spec.branch && !spec.branch->token.isEmpty() && !branchTokenId(*spec.branch, source.value().get()))
+        return Error{QStringLiteral("branch.token: '%1' is not a token of %2 (%3 tokens)")
+                         .arg(spec.branch->token, spec.modelFile)
+                         .arg(source.value()->vocabSize())
+                         .toStdString()};
+    return std::shared_ptr<const engine::StepLogitsSource>(std::move(source).value());
+}
+
+std::optional<std::int32_t> branchTokenId(const LoopBranchSpec& branch, const engine::StepLogitsSource* source)
 {
     // A paragraph break is written "\n" in files and the page.
     const QString name = branch.token == QStringLiteral("\\n") ? QStringLiteral("\n") : branch.token;
+    if (const auto* gguf = dynamic_cast<const engine::transformer::GgufModelSource*>(source))
+        return gguf->model()->tokenId(name.toStdString());
     return engine::builtinModel()->tokenId(name.toStdString());
 }
 

@@ -51,13 +51,17 @@ struct LoopSpec {
     QString rng = QStringLiteral("mulberry32");
     std::optional<LoopBranchSpec> branch;
     std::optional<LoopReplaySpec> replay;  // set: the logits come from this file, not the built-in model
+    // `"model": "gguf"`: a GGUF model run on the CPU continues the prompt (free running), its
+    // tokenizer reads the prompt; the path is relative to the experiment file. Empty: not one.
+    QString modelFile;
     friend bool operator==(const LoopSpec&, const LoopSpec&) = default;
 };
 
 // The keys of the model and what it runs (model, prompt, steps, semantics, chain, arithmetic),
 // read into `spec` and checked (an empty prompt, steps outside 1..kMaxLoopSteps, a chain that does
 // not parse). Throws JsonFieldError. Shared with the seed sweep over whole replies, which runs
-// the built-in model only; the loop also allows `"model": "file"` (a replay) with `allowReplay`.
+// the built-in model only; the loop also allows `"model": "file"` (a replay) and `"model":
+// "gguf"` (a GGUF model file) with `allowReplay`.
 void readLoopModelKeys(JsonObjectReader& r, LoopSpec& spec, bool allowReplay = false);
 
 // `source` names the file in messages. Errors read "<source>: <key>: <problem>".
@@ -69,7 +73,8 @@ QString writeLoopFile(const QString& path, const LoopSpec& spec);  // error mess
 // The spec's chain: its text under its preset, or the preset's defaults when the text is empty.
 engine::Result<engine::SamplerChain> loopChain(const LoopSpec& spec);
 // A loop at step 0: the built-in model and the prompt's tokens (or, for a replay, `source`
-// opened from spec.replay and the prompt its sequences hold), the chain and the seeded RNG.
+// opened from spec.replay and the prompt its sequences hold; for a GGUF model, `source` made by
+// ggufLoopSource and the prompt as its tokenizer reads it), the chain and the seeded RNG.
 engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec,
                                                 std::shared_ptr<const engine::StepLogitsSource> source = nullptr);
 // How many steps a run of `spec` takes over `source` (a replay's 0 means all of the file's);
@@ -78,8 +83,15 @@ engine::Result<std::size_t> loopStepCount(const LoopSpec& spec, const engine::St
 // What a run of `steps` steps costs (work, memory, rows, chart points), checked by loopStepCount.
 engine::WorkEstimate loopEstimate(const LoopSpec& spec, std::size_t steps, std::size_t vocabSize,
                                   std::size_t promptTokens, const engine::SamplerChain& chain);
-// The branch's token id in the built-in model (the spec was checked by parseLoop).
-std::optional<std::int32_t> branchTokenId(const LoopBranchSpec& branch);
+// The branch's token id in the built-in model (the spec was checked by parseLoop), or in `source`
+// when given (a GGUF model's vocabulary, checked when the run starts).
+std::optional<std::int32_t> branchTokenId(const LoopBranchSpec& branch,
+                                          const engine::StepLogitsSource* source = nullptr);
+// The run's source for a spec with a modelFile: the model opened (or the one already open),
+// a KV cache for the prompt and spec.steps tokens. Errors name the key ("model-file", "steps",
+// "branch.token").
+engine::Result<std::shared_ptr<const engine::StepLogitsSource>> ggufLoopSource(const LoopSpec& spec,
+                                                                               const QString& baseDir);
 
 // The loop experiment kind: the autoregressive loop on the built-in model, step by step
 // (loop_spec.h reads the file, loop_job.h runs it).

@@ -1,5 +1,6 @@
 #include "app/kinds/step_source.h"
 
+#include "app/io/input_file.h"
 #include "app/io/logits_array.h"
 #include "app/io/logits_file.h"
 #include "app/io/vocabulary_file.h"
@@ -87,9 +88,7 @@ QString describeReply(const ReplySpec& reply)
 
 engine::Result<engine::StepDistributions> fileSteps(const DistributionSpec& spec, const QString& baseDir)
 {
-    const auto resolved = [&](const QString& path) {
-        return QFileInfo(path).isAbsolute() ? path : QDir(baseDir).filePath(path);
-    };
+    const auto resolved = [&](const QString& path) { return resolvedPath(path, baseDir); };
     const QString path = resolved(spec.path);
     const std::string what = path.toStdString();
     if (!spec.steps)

@@ -1,5 +1,6 @@
 #include "app/kinds/step_sweep_job.h"
 
+#include "app/io/input_file.h"
 #include "app/io/logits_array.h"
 #include "app/text/counted.h"
 #include "engine/core/work_limits.h"
@@ -83,7 +84,7 @@ StepSweepOutcome runStepSweep(const SeedSweepSpec& spec, const QString& baseDir,
     if (d.kind != DistributionSpec::Kind::File || !d.steps)
         return fail(source +
                     QStringLiteral(": distribution.steps: a sweep over steps needs a logits file with \"steps\""));
-    const QString path = QFileInfo(d.path).isAbsolute() ? d.path : QDir(baseDir).filePath(d.path);
+    const QString path = resolvedPath(d.path, baseDir);
     // Opened once for the shape and each step's entropy: the rows are read from the mapping
     // one at a time, never the whole array.
     auto array = LogitsArray::open(path, d.array);

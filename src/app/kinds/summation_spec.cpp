@@ -169,10 +169,7 @@ QString writeSummationFile(const QString& path, const SummationSpec& spec)
 
 namespace {
 
-QString termsPath(const SummationSpec& spec, const QString& baseDir)
-{
-    return QFileInfo(spec.file).isAbsolute() ? spec.file : QDir(baseDir).filePath(spec.file);
-}
+QString termsPath(const SummationSpec& spec, const QString& baseDir) { return resolvedPath(spec.file, baseDir); }
 
 }  // namespace
 

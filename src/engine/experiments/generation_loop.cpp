@@ -238,6 +238,8 @@ std::vector<std::int32_t> GenerationLoop::history() const
 
 std::string GenerationLoop::text() const
 {
+    if (auto decoded = m_source->decodeText(tokens()))
+        return *std::move(decoded);
     std::vector<std::string> words;
     for (std::int32_t id : tokens())
         words.push_back(vocabulary()[static_cast<std::size_t>(id)]);

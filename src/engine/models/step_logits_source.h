@@ -33,6 +33,13 @@ public:
         (void)step;
         return std::nullopt;
     }
+    // The text of a token sequence when the source has a tokenizer that joins tokens its own way
+    // (a GGUF model's pieces); nullopt: the names are words joined by joinWordTokens.
+    virtual std::optional<std::string> decodeText(std::span<const std::int32_t> ids) const
+    {
+        (void)ids;
+        return std::nullopt;
+    }
 };
 
 }  // namespace logitlab::engine

@@ -1,5 +1,6 @@
 #include "ui/forms/junk_risk_form.h"
 
+#include "app/io/input_file.h"
 #include "app/io/logits_array.h"
 #include "app/io/logits_file.h"
 #include "app/kinds/loop_spec.h"
@@ -448,7 +449,7 @@ QString JunkRiskForm::replyFieldsProblem() const
     const auto range = app::parseStepRangeText(m_stepRange->text());
     if (!range)
         return QString::fromStdString(range.error());
-    const QString path = QFileInfo(name).isAbsolute() ? name : QDir(baseDir()).filePath(name);
+    const QString path = app::resolvedPath(name, baseDir());
     if (auto problem = app::logitsFileProblem(path))
         return QString::fromStdString(*problem);
     // A .npy or safetensors header is read in microseconds (the data stays mapped, unread); an

@@ -1,0 +1,82 @@
+#include "app/io/gguf_model_file.h"
+
+#include "app/io/mapped_file.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QThread>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+namespace logitlab::app {
+
+namespace {
+
+struct OpenModels {
+    std::mutex mutex;
+    std::map<QString, std::weak_ptr<const engine::transformer::GgufModel>> byKey;
+};
+
+OpenModels& openModels()
+{
+    static OpenModels models;
+    return models;
+}
+
+}  // namespace
+
+engine::Result<std::shared_ptr<const engine::transformer::GgufModel>> openGgufModel(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.exists())
+        return engine::Error{path.toStdString() + ": no such file"};
+    if (!info.isFile())
+        return engine::Error{path.toStdString() + ": not a regular file (give a .gguf model file)"};
+    const QString key = info.canonicalFilePath() + QLatin1Char('\n') + QString::number(info.size()) +
+                        QLatin1Char('\n') + QString::number(info.lastModified().toMSecsSinceEpoch());
+    OpenModels& models = openModels();
+    {
+        std::lock_guard lock(models.mutex);
+        if (auto open = models.byKey[key].lock())
+            return open;
+    }
+    auto mapped = MappedFile::open(path);
+    if (!mapped)
+        return engine::Error{mapped.error()};
+    const std::shared_ptr<const MappedFile> file = std::move(mapped).value();
+    auto model = engine::transformer::GgufModel::open(file, std::as_bytes(file->bytes()), path.toStdString());
+    if (!model)
+        return engine::Error{model.error()};
+    std::lock_guard lock(models.mutex);
+    models.byKey[key] = model.value();
+    return model;
+}
+
+engine::Result<engine::Distribution> ggufNextTokenDistribution(const QString& path, const QString& prompt)
+{
+    auto model = openGgufModel(path);
+    if (!model)
+        return engine::Error{model.error()};
+    const QByteArray text = prompt.toUtf8();
+    const auto ids = model.value()->encode(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+    if (ids.empty())
+        return engine::Error{"prompt: the model's tokenizer reads no tokens in it (give some text)"};
+    if (static_cast<std::int64_t>(ids.size()) > model.value()->maxPositions())
+        return engine::Error{"prompt: " + std::to_string(ids.size()) + " tokens are more than the " +
+                             std::to_string(model.value()->maxPositions()) + " positions this model runs"};
+    auto source = engine::transformer::GgufModelSource::create(model.value(), static_cast<std::int64_t>(ids.size()),
+                                                               std::max(1, QThread::idealThreadCount()));
+    if (!source)
+        return engine::Error{source.error()};
+    engine::Distribution d;
+    d.tokens = model.value()->tokenNames();
+    d.logits.resize(static_cast<Eigen::Index>(d.tokens.size()));
+    source.value()->logits(0, ids, d.logits.data());
+    if (!d.logits.isFinite().all())
+        return engine::Error{path.toStdString() + ": the model's logits after this prompt are not all finite"};
+    return d;
+}
+
+}  // namespace logitlab::app

@@ -1,0 +1,26 @@
+// A GGUF model file opened for the experiments (issue 36): memory-mapped (mapped_file.h, so a
+// 1 GB model costs address space, not a copy), its directory, shape, tensors and tokenizer
+// checked (engine::transformer::GgufModel). The same file asked for again while a run or a page
+// still holds it (same path, size and modification time) is the one already open, so re-runs
+// neither map nor parse it again.
+#pragma once
+
+#include "engine/core/result.h"
+#include "engine/sampler/distribution.h"
+#include "engine/transformer/gguf_model.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace logitlab::app {
+
+// `path` absolute or relative to the current folder; errors name the file.
+engine::Result<std::shared_ptr<const engine::transformer::GgufModel>> openGgufModel(const QString& path);
+
+// The model's next-token distribution after `prompt` as its tokenizer reads it (BOS as the
+// model adds it, a control token's text as that token): the last position's logits, every token
+// named by its text. Runs the forward pass on all cores; an error names the file or the prompt.
+engine::Result<engine::Distribution> ggufNextTokenDistribution(const QString& path, const QString& prompt);
+
+}  // namespace logitlab::app

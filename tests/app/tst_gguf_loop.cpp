@@ -1,0 +1,310 @@
+// A GGUF model as the Loop's source (issue 36; app/kinds/loop_spec.h, engine/transformer/gguf_model.h),
+// on the tiny llama the test writer makes (tests/support/tiny_gguf_model.h): a greedy run picks,
+// at every step, the argmax of the logits a fresh forward pass over the whole context gives; the
+// same file gives the same CSV bytes; a branch re-evaluates only its own steps and its shared
+// steps keep their bits; the prompt goes through the model's tokenizer; files naming a missing
+// model, a run past the context or a token the model lacks are refused with the key named; and
+// `logitlab-cli run` writes the steps and the model's SHA-256.
+#include "app/io/file_sha256.h"
+#include "app/io/gguf_model_file.h"
+#include "app/kinds/experiment_result.h"
+#include "app/kinds/loop_job.h"
+#include "app/kinds/loop_spec.h"
+#include "app/kinds/result_table.h"
+#include "engine/gguf/gguf_file.h"
+#include "engine/transformer/gguf_model.h"
+#include "engine/transformer/transformer.h"
+#include "support/test_support.h"
+#include "support/tiny_gguf_model.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <bit>
+
+using namespace logitlab;
+using engine::gguf::GgmlType;
+
+namespace {
+
+// The tiny model with room for a run (the writer's default context is 16).
+QString writeTinyModel(const QTemporaryDir& dir, GgmlType type, const QString& name = QStringLiteral("tiny.gguf"))
+{
+    const QString path = dir.filePath(name);
+    if (!test::tinyLlama(type, true, 64).writeFile(path.toStdString()))
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+QJsonObject loopRoot(const QString& modelFile, int steps = 12)
+{
+    return {{"logitlab", 1},   {"experiment", "loop"},     {"name", "gguf-loop"},
+            {"model", "gguf"}, {"model-file", modelFile},  {"prompt", "hi!"},
+            {"steps", steps},  {"semantics", "llama.cpp"}, {"chain", "temperature=0"},
+            {"seed", 42},      {"rng", "mulberry32"}};
+}
+
+app::LoopSpec parsed(const QJsonObject& root)
+{
+    const auto spec = app::parseLoop(root, QStringLiteral("f.json"));
+    if (!spec)
+        qFatal("%s", spec.error().c_str());
+    return spec.value();
+}
+
+// The logits after `ids` from a Transformer of its own, the whole context in one pass.
+std::vector<float> freshLogits(const QString& path, const std::vector<std::int32_t>& ids)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray bytes = file.readAll();
+    const auto gguf = engine::gguf::GgufFile::parse(
+        std::as_bytes(std::span(bytes.constData(), static_cast<std::size_t>(bytes.size()))), "tiny.gguf");
+    if (!gguf)
+        return {};
+    engine::transformer::TransformerOptions options;
+    options.context = static_cast<std::int64_t>(ids.size());
+    auto model = engine::transformer::Transformer::load(*gguf, options);
+    if (!model)
+        return {};
+    const auto logits = model.value().evaluate(ids);
+    if (!logits)
+        return {};
+    return {logits->begin(), logits->end()};
+}
+
+}  // namespace
+
+class TestGgufLoop : public QObject {
+    Q_OBJECT
+
+private slots:
+    // F32 weights give the same bits for any split of the context into passes, so the run's
+    // incremental steps equal fresh passes over the whole context.
+    void greedyPicksTheArgmaxOfEachStep()
+    {
+        QTemporaryDir dir;
+        const QString path = writeTinyModel(dir, GgmlType::F32);
+        const app::LoopSpec spec = parsed(loopRoot(QStringLiteral("tiny.gguf")));
+        const app::LoopOutcome outcome = app::runLoop(spec, dir.path(), {});
+        QVERIFY2(outcome.status.finished(), qPrintable(outcome.status.message));
+        QCOMPARE(outcome.promptText, QStringLiteral("hi!"));
+        const auto& steps = outcome.tracks.front().steps;
+        QCOMPARE(steps.size(), std::size_t{12});
+        std::vector<std::int32_t> context{1, 7, 9};  // <s> ▁hi !
+        QCOMPARE(outcome.mainLoop->prompt(), context);
+        for (const engine::LoopStep& step : steps) {
+            const std::vector<float> logits = freshLogits(path, context);
+            QCOMPARE(logits.size(), test::kTinyTokens.size());
+            const auto argmax =
+                static_cast<std::int32_t>(std::max_element(logits.begin(), logits.end()) - logits.begin());
+            QCOMPARE(step.token, argmax);
+            QCOMPARE(step.rank, std::int64_t{1});
+            context.push_back(step.token);
+        }
+        QCOMPARE(outcome.tracks.front().tokens.size(), qsizetype{12});
+        QCOMPARE(outcome.vocabulary.size(), test::kTinyTokens.size());
+        QCOMPARE(outcome.vocabulary[7], std::string(" hi"));  // names are the tokens' text
+    }
+
+    // Every weight type: a run twice gives the same CSV bytes, and a run on a source that has
+    // served another run (the cache holds that run) gives the same steps as a fresh one.
+    void runsAreReproducible_data()
+    {
+        QTest::addColumn<int>("type");
+        QTest::newRow("F32") << int(GgmlType::F32);
+        QTest::newRow("Q8_0") << int(GgmlType::Q8_0);
+        QTest::newRow("F16") << int(GgmlType::F16);
+    }
+    void runsAreReproducible()
+    {
+        QFETCH(int, type);
+        QTemporaryDir dir;
+        writeTinyModel(dir, static_cast<GgmlType>(type));
+        QJsonObject root = loopRoot(QStringLiteral("tiny.gguf"), 20);
+        root.insert("chain", "temperature=1.5");
+        const app::LoopSpec spec = parsed(root);
+        const app::ExperimentResult a = app::loopResult(spec, app::runLoop(spec, dir.path(), {}), dir.path());
+        const app::LoopOutcome second = app::runLoop(spec, dir.path(), {});
+        const app::ExperimentResult b = app::loopResult(spec, second, dir.path());
+        QVERIFY2(a.status.finished(), qPrintable(a.status.message));
+        QCOMPARE(a.tables.size(), b.tables.size());
+        for (std::size_t t = 0; t < a.tables.size(); ++t)
+            QCOMPARE(app::resultTableCsv(a.provenance, a.tables[t]), app::resultTableCsv(b.provenance, b.tables[t]));
+
+        // The same source again, after its cache moved on: the same bits.
+        const app::LoopOutcome reused = app::runLoop(spec, dir.path(), {}, second.source);
+        QVERIFY(reused.status.finished());
+        const auto& x = second.tracks.front().steps;
+        const auto& y = reused.tracks.front().steps;
+        QCOMPARE(x.size(), y.size());
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            QCOMPARE(y[i].token, x[i].token);
+            QCOMPARE(std::bit_cast<std::uint64_t>(y[i].modelProbability),
+                     std::bit_cast<std::uint64_t>(x[i].modelProbability));
+        }
+    }
+
+    // A reseeded branch at step 5 shares steps 0..4 bit for bit and costs one pass per step of its
+    // own: the source truncates its cache instead of evaluating the prompt again.
+    void branchesReuseTheCache()
+    {
+        QTemporaryDir dir;
+        writeTinyModel(dir, GgmlType::Q8_0);
+        QJsonObject root = loopRoot(QStringLiteral("tiny.gguf"), 10);
+        root.insert("chain", "temperature=2");
+        root.insert("branch", QJsonObject{{"at", 5}, {"seed", 7}});
+        const app::LoopSpec spec = parsed(root);
+        const app::LoopOutcome outcome = app::runLoop(spec, dir.path(), {});
+        QVERIFY2(outcome.status.finished(), qPrintable(outcome.status.message));
+        QCOMPARE(outcome.tracks.size(), std::size_t{2});
+        const auto& main = outcome.tracks[0].steps;
+        const auto& branch = outcome.tracks[1].steps;
+        for (std::size_t i = 0; i < 5; ++i) {
+            QCOMPARE(branch[i].token, main[i].token);
+            QCOMPARE(std::bit_cast<std::uint64_t>(branch[i].modelProbability),
+                     std::bit_cast<std::uint64_t>(main[i].modelProbability));
+        }
+        const auto* source = dynamic_cast<const engine::transformer::GgufModelSource*>(outcome.source.get());
+        QVERIFY(source);
+        QCOMPARE(source->evaluations(), std::size_t{10 + 5});  // the prompt once, then one per step
+    }
+
+    void forcedBranchTokenByItsText()
+    {
+        QTemporaryDir dir;
+        writeTinyModel(dir, GgmlType::F32);
+        QJsonObject root = loopRoot(QStringLiteral("tiny.gguf"), 6);
+        root.insert("branch", QJsonObject{{"at", 2}, {"token", "x"}});
+        const app::LoopSpec spec = parsed(root);
+        const app::LoopOutcome outcome = app::runLoop(spec, dir.path(), {});
+        QVERIFY2(outcome.status.finished(), qPrintable(outcome.status.message));
+        QCOMPARE(outcome.tracks[1].steps[2].token, std::int32_t{11});
+        QVERIFY(outcome.tracks[1].steps[2].forced);
+    }
+
+    void fileRoundTrips()
+    {
+        const app::LoopSpec spec = parsed(loopRoot(QStringLiteral("models/tiny.gguf")));
+        QCOMPARE(spec.modelFile, QStringLiteral("models/tiny.gguf"));
+        const auto again = app::parseLoop(app::toJson(spec), QStringLiteral("again"));
+        QVERIFY2(again, again ? "" : again.error().c_str());
+        QVERIFY(again.value() == spec);
+    }
+
+    void badFilesAreRefused_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no model file") << QStringLiteral("model-file") << QJsonValue(QString())
+                                       << QStringLiteral("f.json: model-file: must name the GGUF model file");
+        QTest::newRow("empty prompt") << QStringLiteral("prompt") << QJsonValue(QString())
+                                      << QStringLiteral("f.json: prompt: must not be empty");
+        QTest::newRow("no steps") << QStringLiteral("steps") << QJsonValue(0) << QStringLiteral("f.json: steps:");
+    }
+    void badFilesAreRefused()
+    {
+        QFETCH(QString, key);
+        QFETCH(QJsonValue, value);
+        QFETCH(QString, message);
+        QJsonObject root = loopRoot(QStringLiteral("tiny.gguf"));
+        root.insert(key, value);
+        const auto spec = app::parseLoop(root, QStringLiteral("f.json"));
+        QVERIFY(!spec);
+        QVERIFY2(QString::fromStdString(spec.error()).startsWith(message), spec.error().c_str());
+    }
+
+    // What only the open model can tell is refused when the run starts, with the key named.
+    void badRunsFail_data()
+    {
+        QTest::addColumn<QJsonObject>("changes");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing model") << QJsonObject{{"model-file", "absent.gguf"}} << QStringLiteral("model-file: ");
+        QTest::newRow("past the context") << QJsonObject{{"steps", 62}}
+                                          << QStringLiteral("steps: the prompt's 3 tokens and 62 steps are more than "
+                                                            "the 64 positions");
+        QTest::newRow("unknown branch token")
+            << QJsonObject{{"branch", QJsonObject{{"at", 1}, {"token", "zebra"}}}}
+            << QStringLiteral("branch.token: 'zebra' is not a token of tiny.gguf (12 tokens)");
+        QTest::newRow("not a model") << QJsonObject{{"model-file", "notes.gguf"}} << QStringLiteral("model-file: ");
+    }
+    void badRunsFail()
+    {
+        QFETCH(QJsonObject, changes);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        writeTinyModel(dir, GgmlType::F32);
+        QFile notes(dir.filePath(QStringLiteral("notes.gguf")));
+        QVERIFY(notes.open(QIODevice::WriteOnly));
+        notes.write("not a model\n");
+        notes.close();
+        QJsonObject root = loopRoot(QStringLiteral("tiny.gguf"));
+        for (auto it = changes.begin(); it != changes.end(); ++it)
+            root.insert(it.key(), it.value());
+        const app::LoopOutcome outcome = app::runLoop(parsed(root), dir.path(), {});
+        QCOMPARE(outcome.status.state, app::RunStatus::State::Failed);
+        QVERIFY2(outcome.status.message.startsWith(message), qPrintable(outcome.status.message));
+        QVERIFY(!outcome.status.message.contains(QLatin1Char('\n')));
+    }
+
+    // The model opened twice while held is opened once.
+    void theOpenModelIsShared()
+    {
+        QTemporaryDir dir;
+        const QString path = writeTinyModel(dir, GgmlType::F32);
+        const auto a = app::openGgufModel(path);
+        const auto b = app::openGgufModel(path);
+        QVERIFY(a && b);
+        QCOMPARE(a.value().get(), b.value().get());
+    }
+
+    // `logitlab-cli run` on a file beside its model: the steps' CSV, read back, holds the
+    // in-process tokens, and the provenance names the model's SHA-256.
+    void cliRunWritesTheStepsAndTheModelsHash()
+    {
+        QTemporaryDir dir;
+        const QString path = writeTinyModel(dir, GgmlType::Q8_0);
+        const QJsonObject root = loopRoot(QStringLiteral("tiny.gguf"), 8);
+        QFile file(dir.filePath(QStringLiteral("gguf-loop.json")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(root).toJson());
+        file.close();
+        const app::LoopOutcome outcome = app::runLoop(parsed(root), dir.path(), {});
+        QVERIFY(outcome.status.finished());
+
+        QTemporaryDir out;
+        QProcess cli;
+        cli.start(test::binaryPath(QStringLiteral("logitlab-cli")),
+                  {QStringLiteral("run"), file.fileName(), QStringLiteral("--out"), out.path(),
+                   QStringLiteral("--formats"), QStringLiteral("csv")});
+        QVERIFY(cli.waitForFinished(120000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        QFile csv(QDir(out.path()).filePath(QStringLiteral("gguf-loop.csv")));
+        QVERIFY2(csv.open(QIODevice::ReadOnly), qPrintable(csv.fileName()));
+        const QString text = QString::fromUtf8(csv.readAll());
+        QVERIFY(text.contains(QStringLiteral("sha256=") + app::fileSha256(path).value()));
+        QStringList rows;
+        for (const QString& line : text.split(QLatin1Char('\n')))
+            if (!line.isEmpty() && !line.startsWith(QLatin1Char('#')))
+                rows << line;
+        QCOMPARE(rows.size(), qsizetype{1 + 8});
+        const QStringList header = test::csvFields(rows[0]);
+        const auto tokenId = header.indexOf(QStringLiteral("token_id"));
+        QVERIFY(tokenId >= 0);
+        for (std::size_t i = 0; i < 8; ++i)
+            QCOMPARE(test::csvFields(rows[static_cast<qsizetype>(i + 1)])[tokenId].toInt(),
+                     outcome.tracks.front().steps[i].token);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGgufLoop)
+#include "tst_gguf_loop.moc"

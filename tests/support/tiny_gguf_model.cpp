@@ -1,0 +1,57 @@
+#include "support/tiny_gguf_model.h"
+
+namespace logitlab::test {
+
+const std::vector<std::string> kTinyTokens = {"<unk>", "<s>", "</s>",          "\xe2\x96\x81",
+                                              "h",     "i",   "\xe2\x96\x81h", "\xe2\x96\x81hi",
+                                              "hi",    "!",   "\xe2\x96\x81!", "x"};
+
+GgufWriter tinyLlama(GgmlType matrices, bool withTokenizer, std::uint32_t context)
+{
+    GgufWriter w;
+    w.addString("general.architecture", "llama");
+    w.addUint32("llama.embedding_length", 32);
+    w.addUint32("llama.block_count", 1);
+    w.addUint32("llama.attention.head_count", 2);
+    w.addUint32("llama.attention.head_count_kv", 1);
+    w.addUint32("llama.feed_forward_length", 64);
+    w.addUint32("llama.context_length", context);
+    w.addUint32("llama.rope.dimension_count", 16);
+    w.addFloat32("llama.rope.freq_base", 10000.0f);
+    w.addFloat32("llama.attention.layer_norm_rms_epsilon", 1e-5f);
+    if (withTokenizer) {
+        w.addString("tokenizer.ggml.model", "llama");
+        w.addStringArray("tokenizer.ggml.tokens", kTinyTokens);
+        w.addFloatArray("tokenizer.ggml.scores", {0, 0, 0, -5, -6, -6, -1, 0, -2, -6, -3, -6});
+        w.addInt32Array("tokenizer.ggml.token_type", {2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+        w.addUint32("tokenizer.ggml.bos_token_id", 1);
+        w.addUint32("tokenizer.ggml.eos_token_id", 2);
+        w.addUint32("tokenizer.ggml.unknown_token_id", 0);
+        w.addBool("tokenizer.ggml.add_bos_token", true);
+    }
+    std::uint32_t seed = 1;
+    const auto tensor = [&](const std::string& name, GgmlType type, std::vector<std::uint64_t> ne, float scale) {
+        std::uint64_t n = 1;
+        for (const auto d : ne)
+            n *= d;
+        w.addTensor(name, type, std::move(ne), randomWeights(n, seed++, scale));
+    };
+    const auto norm = [&](const std::string& name) {
+        std::vector<float> ones(32, 1.0f);
+        w.addTensor(name, GgmlType::F32, {32}, ones);
+    };
+    tensor("token_embd.weight", matrices, {32, kTinyTokens.size()}, 1.0f);
+    norm("blk.0.attn_norm.weight");
+    norm("blk.0.ffn_norm.weight");
+    tensor("blk.0.attn_q.weight", matrices, {32, 32}, 0.3f);
+    tensor("blk.0.attn_k.weight", matrices, {32, 16}, 0.3f);
+    tensor("blk.0.attn_v.weight", matrices, {32, 16}, 0.3f);
+    tensor("blk.0.attn_output.weight", GgmlType::F16, {32, 32}, 0.3f);
+    tensor("blk.0.ffn_gate.weight", matrices, {32, 64}, 0.3f);
+    tensor("blk.0.ffn_up.weight", matrices, {32, 64}, 0.3f);
+    tensor("blk.0.ffn_down.weight", matrices, {64, 32}, 0.2f);
+    norm("output_norm.weight");
+    return w;
+}
+
+}  // namespace logitlab::test

@@ -1,0 +1,23 @@
+// A tiny llama model as a GGUF file, for the tests of everything that runs a model (issue 36):
+// one layer of width 32 with random weights (fixed seeds), 2 heads sharing one KV head, and a
+// SentencePiece vocabulary of 12 tokens ("<unk>", "<s>", "</s>", "▁", "h", "i", "▁h", "▁hi",
+// "hi", "!", "▁!", "x"; BOS 1 added, EOS 2), so "hi!" reads as <s> ▁hi !.
+//
+// Library `logitlab_test_gguf_writer` (tests/gguf/CMakeLists.txt), with gguf_writer.h.
+#pragma once
+
+#include "support/gguf_writer.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace logitlab::test {
+
+extern const std::vector<std::string> kTinyTokens;
+
+// Matrices in `matrices` (the attention output in F16); `withTokenizer` false leaves out every
+// tokenizer.ggml key; `context` is llama.context_length.
+GgufWriter tinyLlama(GgmlType matrices, bool withTokenizer = true, std::uint32_t context = 16);
+
+}  // namespace logitlab::test
