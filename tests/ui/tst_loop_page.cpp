@@ -3,8 +3,10 @@
 // there, Run N on a worker, bad controls shown inline, the latency arithmetic stated, and the
 // shown step's distribution handed to the Explorer. A replay of an imported file (written here
 // as safetensors): opened on a worker, the model's token shown against the pick, a bad file
-// named next to the source inputs, and a greedy near tie handed to the Batch invariance page.
+// named next to the source inputs, and a greedy near tie handed to the Batch invariance page. A
+// GGUF model (the test writer's tiny llama) opened on a worker and stepped live.
 #include "support/array_fixtures.h"
+#include "support/tiny_gguf_model.h"
 #include "ui/forms/batch_invariance_form.h"
 #include "ui/pages/batch_invariance_page.h"
 #include "ui/pages/explorer_page.h"
@@ -23,6 +25,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 
 #include <bit>
 #include <cmath>
@@ -291,6 +294,77 @@ private slots:
         page.promptField()->setText(QStringLiteral("The sampler"));
         page.stepOnce();
         QVERIFY(page.mainLoop() && page.mainLoop()->steps().size() == 1);
+    }
+
+    // A GGUF model (the test writer's tiny llama): Step opens it on a worker with the progress
+    // bar, then steps free running; the model's shape is shown; Run N gives the same tokens as
+    // the steps; a branch forces a token by its text; the page refuses to step past the cache.
+    void ggufModelStepsLive()
+    {
+        QTemporaryDir dir;
+        QVERIFY(test::tinyLlama(engine::gguf::GgmlType::Q8_0, true, 40)
+                    .writeFile(dir.filePath(QStringLiteral("tiny.gguf")).toStdString()));
+        const QString file = dir.filePath(QStringLiteral("model.json"));
+        app::LoopSpec s;
+        s.modelFile = QStringLiteral("tiny.gguf");  // relative: the experiment file's folder
+        s.prompt = QStringLiteral("hi!");
+        s.chain = QStringLiteral("temperature=1.5");
+        s.steps = 8;
+        QCOMPARE(app::writeLoopFile(file, s), QString());
+        LoopPage page;
+        QCOMPARE(page.openFile(file), QString());
+        QCOMPARE(page.sourceBox()->currentIndex(), 2);
+        QVERIFY(!page.modelFileField()->isHidden());
+        page.stepOnce();
+        QVERIFY(!page.loadProgress()->isHidden());
+        QTRY_VERIFY(page.mainLoop() && page.mainLoop()->steps().size() == 1);
+        QVERIFY(page.loadProgress()->isHidden());
+        QVERIFY(page.modelSource());
+        QVERIFY2(page.modelInfoLabel()->text().startsWith(QStringLiteral("llama: 1 layers")),
+                 qPrintable(page.modelInfoLabel()->text()));
+        QCOMPARE(page.mainLoop()->prompt(), (std::vector<std::int32_t>{1, 7, 9}));
+        for (int i = 0; i < 7; ++i)
+            page.stepOnce();
+        const std::vector<std::int32_t> stepped = page.mainLoop()->history();
+        QCOMPARE(stepped.size(), std::size_t{8});
+        QVERIFY(page.replayLabel()->isHidden());  // free running, not a replay
+        QVERIFY(page.mainText()->toPlainText().startsWith(QStringLiteral("hi!")));
+
+        page.run();
+        QTRY_VERIFY(!page.isRunning());
+        QCOMPARE(page.mainLoop()->history(), stepped);
+
+        page.shownStepBox()->setValue(3);
+        page.branchModeBox()->setCurrentIndex(1);
+        page.branchTokenField()->setText(QStringLiteral("x"));
+        page.branchHere();
+        QTRY_VERIFY(!page.isBranching());
+        QVERIFY(page.branchLoop());
+        QCOMPARE(page.branchLoop()->steps()[3].token, std::int32_t{11});
+        page.branchTokenField()->setText(QStringLiteral("zebra"));
+        page.branchHere();
+        QVERIFY(page.errorLabel()->text().contains(QStringLiteral("'zebra' is not a token of the model")));
+
+        // The cache holds 40 positions: 3 for the prompt, room for 37 steps.
+        for (int i = 0; i < 40; ++i)
+            page.stepOnce();
+        QCOMPARE(page.mainLoop()->steps().size(), std::size_t{37});
+        QVERIFY2(page.errorLabel()->text().contains(QStringLiteral("context is full")),
+                 qPrintable(page.errorLabel()->text()));
+    }
+
+    void missingModelShownNextToTheSource()
+    {
+        LoopPage page;
+        app::LoopSpec s;
+        s.modelFile = QStringLiteral("/nowhere/model.gguf");
+        s.prompt = QStringLiteral("hi");
+        page.setSpec(s);
+        page.stepOnce();
+        QTRY_VERIFY(!page.sourceErrorLabel()->isHidden());
+        QVERIFY2(page.sourceErrorLabel()->text().contains(QStringLiteral("/nowhere/model.gguf: no such file")),
+                 qPrintable(page.sourceErrorLabel()->text()));
+        QVERIFY(!page.mainLoop());
     }
 
     // Greedy over the file: step 2's near tie is listed, and the action explains it on the Batch

@@ -89,6 +89,13 @@ LoopOutcome runLoop(const LoopSpec& spec, const QString& baseDir, const WorkCont
     if (!counted)
         return failed(counted.error());
     const std::size_t steps = *counted;
+    if (const auto room = loop.stepLimit(); room && steps > *room)
+        return failed(QStringLiteral("steps: %1 steps do not fit; the model's context leaves room for %2 after the "
+                                     "prompt's %3 tokens")
+                          .arg(steps)
+                          .arg(*room)
+                          .arg(loop.prompt().size())
+                          .toStdString());
     const std::size_t branchSteps = spec.branch ? steps - static_cast<std::size_t>(spec.branch->at) : 0;
     outcome.source = source;
     if (control.started)

@@ -272,8 +272,8 @@ engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec,
     return engine::GenerationLoop(model, std::move(chain).value(), std::move(rng).value(), std::move(prompt));
 }
 
-engine::Result<std::shared_ptr<const engine::StepLogitsSource>> ggufLoopSource(const LoopSpec& spec,
-                                                                               const QString& baseDir)
+engine::Result<std::shared_ptr<const engine::StepLogitsSource>>
+ggufLoopSource(const LoopSpec& spec, const QString& baseDir, bool roomToStepOn)
 {
     auto model = openGgufModel(resolvedPath(spec.modelFile, baseDir));
     if (!model)
@@ -292,7 +292,11 @@ engine::Result<std::shared_ptr<const engine::StepLogitsSource>> ggufLoopSource(c
                          .arg(model.value()->maxPositions())
                          .arg(engine::transformer::GgufModel::kMaxPositions)
                          .toStdString()};
-    auto source = engine::transformer::GgufModelSource::create(model.value(), positions,
+    const std::int64_t room = roomToStepOn
+                                  ? std::min(model.value()->maxPositions(),
+                                             static_cast<std::int64_t>(prompt.size()) + std::int64_t{kMaxLoopSteps})
+                                  : positions;
+    auto source = engine::transformer::GgufModelSource::create(model.value(), std::max(positions, room),
                                                                std::max(1, QThread::idealThreadCount()));
     if (!source)
         return Error{source.error()};

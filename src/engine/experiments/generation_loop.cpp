@@ -106,10 +106,20 @@ std::int64_t GenerationLoop::rankOf(std::int32_t token) const
     return above + 1;
 }
 
+std::optional<std::size_t> GenerationLoop::stepLimit() const
+{
+    std::optional<std::size_t> steps = m_source->stepCount();
+    if (const auto limit = m_source->contextLimit()) {
+        const std::size_t room = *limit > m_prompt.size() ? *limit - m_prompt.size() : 0;
+        steps = steps ? std::min(*steps, room) : room;
+    }
+    return steps;
+}
+
 bool GenerationLoop::atEnd() const
 {
-    const auto count = m_source->stepCount();
-    return count && m_steps.size() >= *count;
+    const auto limit = stepLimit();
+    return limit && m_steps.size() >= *limit;
 }
 
 const LoopStep& GenerationLoop::step(std::optional<std::int32_t> forced)

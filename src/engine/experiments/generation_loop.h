@@ -85,8 +85,10 @@ public:
     // Returns the step's record. Under a teacher-forced source the pick is recorded, while the
     // history (and the stateful stages' accept) gets the model's actual token. Not past atEnd().
     const LoopStep& step(std::optional<std::int32_t> forced = std::nullopt);
-    // True when a bounded source (a replayed file) has no more steps.
-    bool atEnd() const;
+    // How many steps the source allows from the start: a replayed file's steps, or the room a
+    // GGUF model's cache leaves after the prompt; nullopt: no bound.
+    std::optional<std::size_t> stepLimit() const;
+    bool atEnd() const;  // stepLimit() steps taken
     // Back to just after step `count` (0: before the first), with the chain and RNG as they were.
     void rewind(std::size_t count);
     // From the next step on, draws come from this generator.

@@ -22,6 +22,9 @@ public:
     virtual const std::vector<std::string>& tokens() const = 0;
     // How many steps the source holds; nullopt for a model, which continues any context.
     virtual std::optional<std::size_t> stepCount() const { return std::nullopt; }
+    // The longest context (prompt and history) the source reads; nullopt: no limit. A GGUF
+    // model's run has a KV cache of so many positions.
+    virtual std::optional<std::size_t> contextLimit() const { return std::nullopt; }
     // True when the history is the source's own tokens (actualToken, or the argmax where the
     // source does not know them) rather than the sampler's picks.
     virtual bool teacherForced() const { return false; }

@@ -79,6 +79,7 @@ public:
     {
         return m_model->decode(ids);
     }
+    std::optional<std::size_t> contextLimit() const override { return static_cast<std::size_t>(m_positions); }
     const std::shared_ptr<const GgufModel>& model() const { return m_model; }
     std::int64_t positions() const { return m_positions; }
     // Forward passes run so far (for tests of the schedule).

@@ -10,6 +10,7 @@
 #include "engine/models/builtin_model.h"
 #include "engine/models/word_tokens.h"
 #include "engine/rng/rng_factory.h"
+#include "engine/transformer/gguf_model.h"
 #include "ui/models/loop_steps_model.h"
 #include "ui/pages/control_scroll.h"
 
@@ -61,7 +62,16 @@ constexpr qint64 kWholeRefreshMs = 500;
 constexpr std::size_t kFirstSteps = 40;
 
 enum BranchMode { NoBranch = 0, ForceToken = 1, Reseed = 2 };
-enum SourceChoice { BuiltinModel = 0, ImportedFile = 1 };
+enum SourceChoice { BuiltinModel = 0, ImportedFile = 1, GgufModelFile = 2 };
+
+// The run a GGUF model's source was made for: the file, where a relative path starts, the prompt
+// (the source's cache is sized for it and holds its evaluation).
+QJsonObject modelKeyOf(const QJsonObject& spec, const QString& baseDir)
+{
+    return {{QStringLiteral("model-file"), spec.value(QStringLiteral("model-file"))},
+            {QStringLiteral("prompt"), spec.value(QStringLiteral("prompt"))},
+            {QStringLiteral("base"), baseDir}};
+}
 
 // The file a replay's source was opened for: its logits object and where relative paths start.
 QJsonObject replayKeyOf(const QJsonObject& spec, const QString& baseDir)
@@ -98,8 +108,9 @@ LoopPage::LoopPage(QWidget* parent)
       m_stepsChart(new LoopStepsChart(this)),
       m_runs(new app::RunController<app::LoopOutcome>(app::RunControllerBase::Mode::Supersede, this)),
       m_loads(new app::RunController<LoadedReplay>(app::RunControllerBase::Mode::Supersede, this)),
-      m_source(new QComboBox), m_fileRows(new QWidget), m_file(new QLineEdit), m_array(new QLineEdit),
-      m_batch(new QSpinBox), m_sequences(new QLineEdit), m_vocabularyFile(new QLineEdit), m_sourceError(new QLabel),
+      m_source(new QComboBox), m_fileRows(new QWidget), m_modelRows(new QWidget), m_modelFile(new QLineEdit),
+      m_modelInfo(new QLabel), m_file(new QLineEdit), m_array(new QLineEdit), m_batch(new QSpinBox),
+      m_sequences(new QLineEdit), m_vocabularyFile(new QLineEdit), m_sourceError(new QLabel),
       m_loadProgress(new QProgressBar), m_replayInfo(new QLabel), m_nearTies(new QLabel),
       m_toBatchInvariance(new QPushButton(tr("Near tie → Batch invariance"))), m_prompt(new QLineEdit),
       m_semantics(new QComboBox), m_chain(new QLineEdit), m_seed(new QSpinBox), m_rng(new QComboBox),
@@ -114,9 +125,15 @@ LoopPage::LoopPage(QWidget* parent)
 {
     setExperimentRuns(m_runs);
     addRuns(m_loads);
-    m_source->addItems({tr("built-in model"), tr("imported file (replay)")});
-    m_source->setToolTip(tr("The built-in model continues the prompt (free running), or a model's dump is replayed "
-                            "teacher-forced: step t's logits are the file's row t, whatever the sampler picks."));
+    m_source->addItems({tr("built-in model"), tr("imported file (replay)"), tr("GGUF model (on the CPU)")});
+    m_source->setToolTip(tr("The built-in model continues the prompt (free running); a model's dump is replayed "
+                            "teacher-forced (step t's logits are the file's row t, whatever the sampler picks); or "
+                            "a GGUF model (llama, qwen2, gpt2) continues the prompt, one forward pass per step."));
+    m_modelFile->setPlaceholderText(tr(".gguf: llama, qwen2 or gpt2"));
+    m_modelFile->setToolTip(tr("A GGUF model file (F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K, Q6_K weights), run on "
+                               "the CPU; a relative path starts at the experiment file's folder."));
+    m_modelInfo->setWordWrap(true);
+    m_modelInfo->hide();
     m_file->setPlaceholderText(tr(".npy, .npz or .safetensors"));
     m_array->setPlaceholderText(tr("empty: logits, or the only array"));
     m_batch->setRange(0, std::numeric_limits<int>::max());
@@ -154,6 +171,20 @@ LoopPage::LoopPage(QWidget* parent)
     auto* fileLine = new QHBoxLayout;
     fileLine->addWidget(m_file, 1);
     fileLine->addWidget(browse);
+    auto* browseModel = new QPushButton(tr("Browse…"));
+    connect(browseModel, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("GGUF model"), baseDir(), tr("GGUF models (*.gguf);;All files (*)"));
+        if (!path.isEmpty())
+            m_modelFile->setText(path);
+    });
+    auto* modelLine = new QHBoxLayout;
+    modelLine->addWidget(m_modelFile, 1);
+    modelLine->addWidget(browseModel);
+    auto* modelForm = new QFormLayout(m_modelRows);
+    modelForm->setContentsMargins(0, 0, 0, 0);
+    modelForm->addRow(tr("Model"), modelLine);
+    modelForm->addRow(m_modelInfo);
     auto* fileForm = new QFormLayout(m_fileRows);
     fileForm->setContentsMargins(0, 0, 0, 0);
     fileForm->addRow(tr("File"), fileLine);
@@ -161,8 +192,6 @@ LoopPage::LoopPage(QWidget* parent)
     fileForm->addRow(tr("Batch"), m_batch);
     fileForm->addRow(tr("Sequences"), m_sequences);
     fileForm->addRow(tr("Vocabulary"), m_vocabularyFile);
-    fileForm->addRow(m_sourceError);
-    fileForm->addRow(m_loadProgress);
     setRunText(tr("&Run N"));
     runButton()->setToolTip(tr("Run N steps (and the branch, if one is set) at full speed on a worker, as "
                                "logitlab-cli run does with the saved file."));
@@ -231,6 +260,9 @@ LoopPage::LoopPage(QWidget* parent)
     auto* form = new QFormLayout;
     form->addRow(tr("Source"), m_source);
     form->addRow(m_fileRows);
+    form->addRow(m_modelRows);
+    form->addRow(m_sourceError);
+    form->addRow(m_loadProgress);
     form->addRow(tr("Prompt"), m_prompt);
     form->addRow(tr("Preset"), m_semantics);
     form->addRow(tr("Chain"), m_chain);
@@ -378,7 +410,9 @@ void LoopPage::setSpec(const app::LoopSpec& spec)
 {
     m_name = spec.name;
     m_description = spec.description;
-    m_source->setCurrentIndex(spec.replay ? ImportedFile : BuiltinModel);
+    m_source->setCurrentIndex(spec.replay ? ImportedFile : !spec.modelFile.isEmpty() ? GgufModelFile : BuiltinModel);
+    if (!spec.modelFile.isEmpty())
+        m_modelFile->setText(spec.modelFile);
     if (spec.replay) {
         m_file->setText(spec.replay->path);
         m_array->setText(spec.replay->array);
@@ -427,7 +461,10 @@ engine::Result<app::LoopSpec> LoopPage::specFromControls() const
                      {QStringLiteral("rng"), m_rng->currentText()}};
     if (!m_description.isEmpty())
         json.insert(QStringLiteral("description"), m_description);
-    if (m_source->currentIndex() == ImportedFile) {
+    if (m_source->currentIndex() == GgufModelFile) {
+        json.insert(QStringLiteral("model"), QStringLiteral("gguf"));
+        json.insert(QStringLiteral("model-file"), m_modelFile->text().trimmed());
+    } else if (m_source->currentIndex() == ImportedFile) {
         json.remove(QStringLiteral("prompt"));
         json.insert(QStringLiteral("model"), QStringLiteral("file"));
         QJsonObject logits{{QStringLiteral("path"), m_file->text().trimmed()},
@@ -486,7 +523,13 @@ void LoopPage::showEvent(QShowEvent* event)
     if (m_shownOnce)
         return;
     m_shownOnce = true;
-    if (m_main || isRunning() || !ensureLoop())
+    takeFirstSteps();
+}
+
+void LoopPage::takeFirstSteps()
+{
+    // A file or model still opening comes back here once it is open.
+    if (m_main || isRunning() || !ensureLoop([this] { takeFirstSteps(); }))
         return;
     const auto spec = specFromControls();
     const auto first = std::min<std::size_t>(static_cast<std::size_t>(spec->steps), kFirstSteps);
@@ -531,6 +574,12 @@ bool LoopPage::ensureLoop(std::function<void()> retry)
             return false;
         }
         source = m_imported;
+    } else if (!spec->modelFile.isEmpty()) {
+        if (!m_modelSource || m_modelKey != modelKeyOf(app::toJson(spec.value()), baseDir())) {
+            loadModel(std::move(retry));
+            return false;
+        }
+        source = m_modelSource;
     }
     auto loop = app::makeLoop(spec.value(), source);
     if (!loop) {
@@ -551,7 +600,10 @@ void LoopPage::stepOnce()
     if (isRunning() || !ensureLoop([this] { stepOnce(); }))
         return;
     if (m_main->atEnd()) {
-        emit statusMessage(tr("The file's %1 steps are all replayed").arg(m_main->steps().size()));
+        if (m_main->source().stepCount())
+            emit statusMessage(tr("The file's %1 steps are all replayed").arg(m_main->steps().size()));
+        else
+            showError(tr("N steps: the model's context is full after %1 steps").arg(m_main->steps().size()));
         return;
     }
     if (m_main->steps().size() >= static_cast<std::size_t>(app::kMaxLoopSteps)) {
@@ -586,7 +638,7 @@ void LoopPage::playTick()
     const double elapsed = static_cast<double>(m_playClock.nsecsElapsed()) / 1e6;
     const double pass = m_passMs->value();
     auto n = static_cast<std::size_t>(m_steps->value());
-    if (const auto available = m_main->source().stepCount())
+    if (const auto available = m_main->stepLimit())
         n = std::min(n, *available);
     if (m_main->steps().size() >= n) {
         // The last steps were taken on the tick before: the whole page follows in an event of its own.
@@ -668,14 +720,18 @@ void LoopPage::branchHere()
     }
     const auto at = static_cast<std::size_t>(m_shownStep->value());
     std::optional<std::int32_t> forced;
-    const bool reseed = m_branchMode->currentIndex() == Reseed || !m_main->hasModel() ||
+    const bool reseed = m_branchMode->currentIndex() == Reseed || m_main->source().teacherForced() ||
                         (m_branchMode->currentIndex() == NoBranch && m_branchToken->text().trimmed().isEmpty());
     if (!reseed) {
         app::LoopBranchSpec probe;
         probe.token = m_branchToken->text().trimmed();
-        forced = app::branchTokenId(probe);
+        forced = app::branchTokenId(probe, &m_main->source());
         if (!forced) {
-            showError(tr("Token / seed: '%1' is not a token of the built-in model").arg(probe.token));
+            showError(m_main->hasModel()
+                          ? tr("Token / seed: '%1' is not a token of the built-in model").arg(probe.token)
+                          : tr("Token / seed: '%1' is not a token of the model (its tokens are their text, "
+                               "spaces included)")
+                                .arg(probe.token));
             return;
         }
     }
@@ -790,6 +846,63 @@ void LoopPage::loadReplay(std::function<void()> then)
         });
 }
 
+void LoopPage::loadModel(std::function<void()> then)
+{
+    const auto spec = specFromControls();
+    if (!spec || spec->modelFile.isEmpty()) {
+        showSourceError(spec ? tr("Source: choose the GGUF model first") : QString::fromStdString(spec.error()));
+        return;
+    }
+    showSourceError(QString());
+    m_loadProgress->setRange(0, 0);
+    m_loadProgress->show();
+    const QJsonObject key = modelKeyOf(app::toJson(spec.value()), baseDir());
+    emit statusMessage(tr("Opening %1 and reading the prompt…").arg(spec->modelFile));
+    m_loads->start(
+        [spec = spec.value(), base = baseDir(), key](const app::WorkControl&) {
+            LoadedReplay loaded;
+            loaded.key = key;
+            auto source = app::ggufLoopSource(spec, base, /*roomToStepOn=*/true);
+            if (!source) {
+                loaded.error = QString::fromStdString(source.error());
+                return loaded;
+            }
+            // The prompt's pass here, not in the first Step on the UI thread: it reads every
+            // weight once (the first touch of a mapped file's pages) and fills the cache.
+            auto loop = app::makeLoop(spec, source.value());
+            if (loop && !loop.value().prompt().empty()) {
+                std::vector<double> logits(source.value()->vocabSize());
+                source.value()->logits(0, loop.value().prompt(), logits.data());
+            }
+            loaded.model = std::move(source).value();
+            return loaded;
+        },
+        [this, then = std::move(then)](LoadedReplay& loaded) {
+            m_loadProgress->hide();
+            if (!loaded.model) {
+                showSourceError(loaded.error);
+                m_modelInfo->hide();
+                return;
+            }
+            m_modelSource = loaded.model;
+            m_modelKey = loaded.key;
+            const auto* gguf = dynamic_cast<const engine::transformer::GgufModelSource*>(m_modelSource.get());
+            const auto& c = gguf->model()->config();
+            m_modelInfo->setText(tr("%1: %2 layers, width %3, %4 heads (%5 KV), %L6 tokens; room for %L7 tokens")
+                                     .arg(QString::fromStdString(engine::transformer::architectureName(c.arch)))
+                                     .arg(c.layers)
+                                     .arg(c.embedding)
+                                     .arg(c.heads)
+                                     .arg(c.kvHeads)
+                                     .arg(c.vocabulary)
+                                     .arg(gguf->positions()));
+            m_modelInfo->show();
+            emit statusMessage(tr("%1 is open").arg(QString::fromStdString(gguf->model()->what())));
+            if (then)
+                then();
+        });
+}
+
 void LoopPage::showSourceError(const QString& message)
 {
     m_sourceError->setText(message);
@@ -800,10 +913,14 @@ void LoopPage::showSourceError(const QString& message)
 void LoopPage::showSourceRows()
 {
     const bool file = m_source->currentIndex() == ImportedFile;
+    const bool gguf = m_source->currentIndex() == GgufModelFile;
     m_fileRows->setVisible(file);
+    m_modelRows->setVisible(gguf);
     m_prompt->setEnabled(!file);
-    m_prompt->setToolTip(file ? tr("A replay's prompt is the file's (the ids of sequences before the reply).")
-                              : tr("The text the model continues. Words the model never saw are read as unknown."));
+    m_prompt->setToolTip(file   ? tr("A replay's prompt is the file's (the ids of sequences before the reply).")
+                         : gguf ? tr("The text the model continues, read by its tokenizer (BOS added as the model "
+                                     "asks; a control token's text, e.g. <|im_start|>, is that token).")
+                                : tr("The text the model continues. Words the model never saw are read as unknown."));
 }
 
 void LoopPage::openNearTie()
@@ -830,7 +947,7 @@ void LoopPage::openNearTie()
 
 void LoopPage::showReplayAndTies()
 {
-    const bool replay = m_main && !m_main->hasModel();
+    const bool replay = m_main && m_main->source().teacherForced();
     m_replayInfo->setVisible(replay);
     if (replay)
         m_replayInfo->setText(
@@ -858,6 +975,8 @@ QString LoopPage::promptText(const engine::GenerationLoop& loop) const
 {
     if (loop.hasModel())
         return m_prompt->text();
+    if (auto decoded = loop.source().decodeText(loop.prompt()))
+        return QString::fromStdString(*decoded);
     std::vector<std::string> words;
     for (std::int32_t id : loop.prompt())
         words.push_back(loop.vocabulary()[static_cast<std::size_t>(id)]);
@@ -878,6 +997,11 @@ void LoopPage::run()
         loadReplay([this] { run(); });
         return;
     }
+    const bool gguf = !spec->modelFile.isEmpty();
+    if (gguf && (!m_modelSource || m_modelKey != modelKeyOf(app::toJson(spec.value()), baseDir()))) {
+        loadModel([this] { run(); });
+        return;
+    }
     // The page steps on from the run's loops, so it needs copies it may change; they are made
     // on the worker (copying 4,096 steps' records and snapshots held the UI thread for tens of ms).
     struct Copies {
@@ -888,8 +1012,10 @@ void LoopPage::run()
     startRun<app::LoopOutcome>(
         *m_runs, tr("Running %1 steps…").arg(spec->steps),
         [spec = spec.value(), base = baseDir(),
-         source =
-             spec->replay && m_importedKey == replayKeyOf(app::toJson(spec.value()), baseDir()) ? m_imported : nullptr,
+         source = gguf ? m_modelSource
+                  : spec->replay && m_importedKey == replayKeyOf(app::toJson(spec.value()), baseDir())
+                      ? std::shared_ptr<const engine::StepLogitsSource>(m_imported)
+                      : nullptr,
          copies](const app::WorkControl& control) {
             app::LoopOutcome outcome = app::runLoop(spec, base, control, source);
             if (outcome.mainLoop)

@@ -46,9 +46,11 @@ class LoopStepChart;
 class LoopStepsChart;
 class LoopStepsModel;
 
-// A replayed file opened on a worker: the source, or why not, and the controls it was opened for.
+// A source opened on a worker: a replayed file or a GGUF model (its prompt already evaluated),
+// or why not, and the controls it was opened for.
 struct LoadedReplay {
-    std::shared_ptr<const app::ImportedLogitsSource> source;
+    std::shared_ptr<const app::ImportedLogitsSource> source;  // a replay
+    std::shared_ptr<const engine::StepLogitsSource> model;    // a GGUF model's run
     QString error;
     QJsonObject key;
 };
@@ -81,6 +83,9 @@ public:
     // Opens the imported file the controls name on a worker (progress bar, cancel with Stop);
     // `then` runs once it is open.
     void loadReplay(std::function<void()> then = {});
+    // The same for the GGUF model the controls name: opened, a KV cache made, the prompt
+    // evaluated, all on a worker.
+    void loadModel(std::function<void()> then = {});
     // Hands the shown greedy near tie (or the first one) to the Batch invariance page.
     void openNearTie();
 
@@ -104,6 +109,9 @@ public:
     QPushButton* nearTieButton() const { return m_toBatchInvariance; }
     QProgressBar* loadProgress() const { return m_loadProgress; }
     const std::shared_ptr<const app::ImportedLogitsSource>& importedSource() const { return m_imported; }
+    const std::shared_ptr<const engine::StepLogitsSource>& modelSource() const { return m_modelSource; }
+    QLineEdit* modelFileField() const { return m_modelFile; }
+    QLabel* modelInfoLabel() const { return m_modelInfo; }
 
 protected:
     QString readExperimentFile(const QString& path) override;
@@ -116,6 +124,9 @@ private:
     // The loop the controls describe, made anew when they changed since it was made.
     // A replay whose file is not open yet starts opening it and calls `retry` when it is.
     bool ensureLoop(std::function<void()> retry = {});
+    // The first steps of the run the controls describe (and its branch), within one slice of the
+    // UI thread: the page is never blank the first time it is shown.
+    void takeFirstSteps();
     engine::Distribution stepDistribution(std::size_t at) const;
     QString promptText(const engine::GenerationLoop& loop) const;
     void showSourceError(const QString& message);
@@ -139,6 +150,11 @@ private:
     app::RunController<LoadedReplay>* m_loads;
     QComboBox* m_source;
     QWidget* m_fileRows;
+    QWidget* m_modelRows;
+    QLineEdit* m_modelFile;
+    QLabel* m_modelInfo;
+    std::shared_ptr<const engine::StepLogitsSource> m_modelSource;
+    QJsonObject m_modelKey;  // the model file, base folder and prompt m_modelSource was made for
     QLineEdit* m_file;
     QLineEdit* m_array;
     QSpinBox* m_batch;
