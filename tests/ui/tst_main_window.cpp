@@ -2,11 +2,13 @@
 // current page's undo stack, recent files, geometry and splitter sizes that survive a restart,
 // Copy table / Copy chart image, and pages plugging in through addPage.
 #include "engine/models/synthetic_vocabulary.h"
+#include "support/tiny_gguf_model.h"
 #include "ui/forms/junk_risk_form.h"
 #include "ui/models/logits_table_model.h"
 #include "ui/pages/experiment_page.h"
 #include "ui/pages/explorer_page.h"
 #include "ui/pages/junk_risk_page.h"
+#include "ui/pages/loop_page.h"
 #include "ui/pages/page.h"
 #include "ui/window/main_window.h"
 #include "ui/window/presentation_zoom.h"
@@ -18,9 +20,11 @@
 #include <QApplication>
 #include <QChart>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
@@ -344,6 +348,29 @@ private slots:
         // A second window (the next start) sees the same list.
         MainWindow next;
         QCOMPARE(next.recentFiles(), (QStringList{a, b}));
+    }
+
+    // File > Open model: the Loop page takes the GGUF model, opens it on a worker and steps;
+    // the model joins Recent models; a missing file is refused and not remembered.
+    void openModelRunsItOnTheLoopPage()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tiny.gguf"));
+        QVERIFY(test::tinyLlama(engine::gguf::GgmlType::F32, true, 64).writeFile(path.toStdString()));
+        MainWindow window;
+        window.addPage(new ExplorerPage);
+        auto* loop = new LoopPage;
+        window.addPage(loop);
+        loop->promptField()->setText(QStringLiteral("hi!"));
+        QCOMPARE(window.openModelFrom(path), QString());
+        QCOMPARE(window.currentPage(), loop);
+        QCOMPARE(loop->sourceBox()->currentIndex(), 2);
+        QTRY_VERIFY(loop->mainLoop() && !loop->mainLoop()->steps().empty());
+        QCOMPARE(loop->mainLoop()->prompt(), (std::vector<std::int32_t>{1, 7, 9}));
+        QCOMPARE(window.recentModels(), QStringList{path});
+        QVERIFY(findAction(window, QStringLiteral("File"), QStringLiteral("Open model...")));
+        QVERIFY(!window.openModelFrom(dir.filePath(QStringLiteral("missing.gguf"))).isEmpty());
+        QCOMPARE(window.recentModels(), QStringList{path});
     }
 
     void geometryAndSplittersPersist()

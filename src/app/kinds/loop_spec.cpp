@@ -283,20 +283,27 @@ ggufLoopSource(const LoopSpec& spec, const QString& baseDir, bool roomToStepOn)
         model.value()->encode(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
     if (prompt.empty())
         return Error{"prompt: the model's tokenizer reads no tokens in it"};
-    const std::int64_t positions = static_cast<std::int64_t>(prompt.size()) + spec.steps;
-    if (positions > model.value()->maxPositions())
-        return Error{QStringLiteral("steps: the prompt's %1 tokens and %2 steps are more than the %3 positions "
-                                    "this model runs (its context, at most %4)")
-                         .arg(prompt.size())
-                         .arg(spec.steps)
-                         .arg(model.value()->maxPositions())
+    const auto promptTokens = static_cast<std::int64_t>(prompt.size());
+    const std::int64_t most = model.value()->maxPositions();
+    // A page asks for room to step on: as much as the context gives, N lowered to it there.
+    const std::int64_t positions =
+        roomToStepOn ? std::min(most, promptTokens + std::int64_t{kMaxLoopSteps}) : promptTokens + spec.steps;
+    if (roomToStepOn && promptTokens >= most)
+        return Error{QStringLiteral("prompt: its %1 tokens fill the %2 positions this model runs (its context, at "
+                                    "most %3)")
+                         .arg(promptTokens)
+                         .arg(most)
                          .arg(engine::transformer::GgufModel::kMaxPositions)
                          .toStdString()};
-    const std::int64_t room = roomToStepOn
-                                  ? std::min(model.value()->maxPositions(),
-                                             static_cast<std::int64_t>(prompt.size()) + std::int64_t{kMaxLoopSteps})
-                                  : positions;
-    auto source = engine::transformer::GgufModelSource::create(model.value(), std::max(positions, room),
+    if (positions > most)
+        return Error{QStringLiteral("steps: the prompt's %1 tokens and %2 steps are more than the %3 positions "
+                                    "this model runs (its context, at most %4)")
+                         .arg(promptTokens)
+                         .arg(spec.steps)
+                         .arg(most)
+                         .arg(engine::transformer::GgufModel::kMaxPositions)
+                         .toStdString()};
+    auto source = engine::transformer::GgufModelSource::create(model.value(), positions,
                                                                std::max(1, QThread::idealThreadCount()));
     if (!source)
         return Error{source.error()};

@@ -88,8 +88,9 @@ engine::WorkEstimate loopEstimate(const LoopSpec& spec, std::size_t steps, std::
 std::optional<std::int32_t> branchTokenId(const LoopBranchSpec& branch,
                                           const engine::StepLogitsSource* source = nullptr);
 // The run's source for a spec with a modelFile: the model opened (or the one already open),
-// a KV cache for the prompt and spec.steps tokens (`roomToStepOn`: for up to kMaxLoopSteps, as
-// far as the model's context allows, so a page can step on). Errors name the key
+// a KV cache for the prompt and spec.steps tokens (`roomToStepOn`: for kMaxLoopSteps, or what
+// the model's context leaves after the prompt, whatever spec.steps says, so a page can step on
+// and lower N to fit). Errors name the key
 // ("model-file", "steps", "branch.token").
 engine::Result<std::shared_ptr<const engine::StepLogitsSource>>
 ggufLoopSource(const LoopSpec& spec, const QString& baseDir, bool roomToStepOn = false);

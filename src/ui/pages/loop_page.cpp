@@ -406,6 +406,25 @@ void LoopPage::reset()
     setSpec(startingSpec());
 }
 
+QString LoopPage::openModel(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isFile())
+        return tr("%1: no such file").arg(path);
+    stop();
+    m_source->setCurrentIndex(GgufModelFile);
+    m_modelFile->setText(info.absoluteFilePath());
+    m_main.reset();
+    m_branch.reset();
+    ++m_mainGeneration;
+    ++m_branchGeneration;
+    m_followLatest = true;
+    showError(QString());
+    refresh();
+    takeFirstSteps();
+    return {};
+}
+
 void LoopPage::setSpec(const app::LoopSpec& spec)
 {
     m_name = spec.name;
@@ -873,6 +892,7 @@ void LoopPage::loadModel(std::function<void()> then)
             if (loop && !loop.value().prompt().empty()) {
                 std::vector<double> logits(source.value()->vocabSize());
                 source.value()->logits(0, loop.value().prompt(), logits.data());
+                loaded.stepRoom = loop.value().stepLimit().value_or(0);
             }
             loaded.model = std::move(source).value();
             return loaded;
@@ -898,6 +918,11 @@ void LoopPage::loadModel(std::function<void()> then)
                                      .arg(gguf->positions()));
             m_modelInfo->show();
             emit statusMessage(tr("%1 is open").arg(QString::fromStdString(gguf->model()->what())));
+            if (loaded.stepRoom > 0 && static_cast<std::size_t>(m_steps->value()) > loaded.stepRoom) {
+                m_steps->setValue(static_cast<int>(loaded.stepRoom));
+                emit statusMessage(tr("N steps lowered to %1: the model's context holds no more after the prompt")
+                                       .arg(loaded.stepRoom));
+            }
             if (then)
                 then();
         });

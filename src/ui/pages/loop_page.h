@@ -51,6 +51,7 @@ class LoopStepsModel;
 struct LoadedReplay {
     std::shared_ptr<const app::ImportedLogitsSource> source;  // a replay
     std::shared_ptr<const engine::StepLogitsSource> model;    // a GGUF model's run
+    std::size_t stepRoom = 0;                                 // the steps its cache holds after the prompt
     QString error;
     QJsonObject key;
 };
@@ -68,6 +69,8 @@ public:
     std::optional<app::ResultTable> resultTable() const override;
     app::Provenance provenance() const override;
     void reset() override;
+    // The GGUF model as the source, the other controls kept; the first steps once it is open.
+    QString openModel(const QString& path) override;
 
     void setSpec(const app::LoopSpec& spec);
     engine::Result<app::LoopSpec> specFromControls() const;

@@ -130,6 +130,13 @@ int main(int argc, char* argv[])
             });
         }
     }
+    if (parser.isSet(QStringLiteral("model"))) {
+        const QString problem = window.openModelFrom(parser.value(QStringLiteral("model")));
+        if (!problem.isEmpty()) {
+            err << "logitlab: error: --model: " << logitlab::app::oneLineText(problem) << '\n';
+            return 2;
+        }
+    }
     if (parser.isSet(QStringLiteral("vocabulary"))) {
         logitlab::engine::SyntheticSpec spec;
         spec.size = parser.value(QStringLiteral("vocabulary")).toInt();

@@ -6,6 +6,7 @@
 #include "app/io/save_text.h"
 #include "app/kinds/experiment_kind.h"
 #include "app/kinds/explorer_state.h"
+#include "app/kinds/loop_spec.h"
 #include "app/run/busy_counter.h"
 #include "app/text/one_line_text.h"
 #include "app/text/table_text_builder.h"
@@ -40,11 +41,45 @@
 #include <QUndoGroup>
 #include <QUndoStack>
 
+#include <functional>
+
 namespace logitlab::ui {
 
 namespace {
 
 const QString kRecentKey = QStringLiteral("recentFiles");
+const QString kRecentModelsKey = QStringLiteral("recentModels");
+
+// `path` first in the list QSettings keeps under `key`, at most `most` long.
+void rememberIn(const QString& key, const QString& path, int most)
+{
+    QStringList files = QSettings().value(key).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > most)
+        files.removeLast();
+    QSettings().setValue(key, files);
+}
+
+// The menu lists the files kept under `key`, each opened by `open`, then "Clear the list".
+void fillRecentMenu(QMenu* menu, const QString& key, QObject* context, const std::function<void(const QString&)>& open,
+                    const std::function<void()>& cleared)
+{
+    menu->clear();
+    const QStringList files = QSettings().value(key).toStringList();
+    for (const QString& path : files)
+        menu->addAction(QDir::toNativeSeparators(path), context, [open, path] { open(path); });
+    if (files.isEmpty()) {
+        menu->addAction(QObject::tr("(none yet)"))->setEnabled(false);
+        return;
+    }
+    menu->addSeparator();
+    menu->addAction(QObject::tr("Clear the list"), context, [key, cleared] {
+        QSettings().remove(key);
+        cleared();
+    });
+}
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 
@@ -179,6 +214,10 @@ void MainWindow::createMenus()
     file->addAction(tr("&Save experiment..."), this, &MainWindow::saveInteractive)->setShortcut(QKeySequence::Save);
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
+    file->addAction(tr("Open &model..."), this, &MainWindow::openModelInteractive)
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+    m_recentModelsMenu = file->addMenu(tr("Recent mo&dels"));
+    rebuildRecentModelsMenu();
     file->addSeparator();
     file->addAction(tr("Export &chart..."), this, &MainWindow::exportChartInteractive)
         ->setShortcut(QKeySequence(tr("Ctrl+E")));
@@ -234,39 +273,69 @@ void MainWindow::createMenus()
 
 QStringList MainWindow::recentFiles() const { return QSettings().value(kRecentKey).toStringList(); }
 
+QStringList MainWindow::recentModels() const { return QSettings().value(kRecentModelsKey).toStringList(); }
+
 void MainWindow::rememberRecent(const QString& path)
 {
-    QStringList files = recentFiles();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    files.removeAll(absolute);
-    files.prepend(absolute);
-    while (files.size() > kMaxRecentFiles)
-        files.removeLast();
-    QSettings().setValue(kRecentKey, files);
+    rememberIn(kRecentKey, path, kMaxRecentFiles);
     rebuildRecentMenu();
+}
+
+void MainWindow::rememberRecentModel(const QString& path)
+{
+    rememberIn(kRecentModelsKey, path, kMaxRecentFiles);
+    rebuildRecentModelsMenu();
 }
 
 void MainWindow::rebuildRecentMenu()
 {
-    m_recentMenu->clear();
-    const QStringList files = recentFiles();
-    for (const QString& path : files)
-        m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] {
+    fillRecentMenu(
+        m_recentMenu, kRecentKey, this,
+        [this](const QString& path) {
             if (!settleUnsaved(pageFor(path)))
                 return;
             const QString error = openExperimentFrom(path);
             if (!error.isEmpty())
                 QMessageBox::warning(this, tr("Open experiment"), app::oneLineText(error));
-        });
-    if (files.isEmpty())
-        m_recentMenu->addAction(tr("(none yet)"))->setEnabled(false);
-    else {
-        m_recentMenu->addSeparator();
-        m_recentMenu->addAction(tr("Clear the list"), this, [this] {
-            QSettings().remove(kRecentKey);
-            rebuildRecentMenu();
-        });
+        },
+        [this] { rebuildRecentMenu(); });
+}
+
+void MainWindow::rebuildRecentModelsMenu()
+{
+    fillRecentMenu(
+        m_recentModelsMenu, kRecentModelsKey, this,
+        [this](const QString& path) {
+            const QString error = openModelFrom(path);
+            if (!error.isEmpty())
+                QMessageBox::warning(this, tr("Open model"), app::oneLineText(error));
+        },
+        [this] { rebuildRecentModelsMenu(); });
+}
+
+QString MainWindow::openModelFrom(const QString& path)
+{
+    Page* loop = page(app::loopKind().id());
+    if (!loop)
+        return tr("There is no page to run a model in.");
+    showPage(loop);
+    const QString error = loop->openModel(path);
+    if (error.isEmpty()) {
+        rememberRecentModel(path);
+        m_status->setText(tr("Opening %1 on the Loop page…").arg(path));
     }
+    return error;
+}
+
+void MainWindow::openModelInteractive()
+{
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open model"), QString(), tr("GGUF models (*.gguf);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    const QString error = openModelFrom(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Open model"), app::oneLineText(error));
 }
 
 QString MainWindow::exportChartTo(const QString& path, int dpi)

@@ -53,6 +53,7 @@ public:
     QUndoGroup* undoGroup() const { return m_undoGroup; }
     PresentationZoom* zoom() const { return m_zoom; }
     QStringList recentFiles() const;
+    QStringList recentModels() const;
 
     // Menu actions without their dialogs, also used by tests. Each returns an empty string on
     // success, else the message it showed.
@@ -65,6 +66,8 @@ public:
     // Opens on the page of the file's kind (an experiment's "experiment", an Explorer state,
     // a plain logits file for the Explorer) and shows that page.
     QString openExperimentFrom(const QString& path);
+    // File > Open model: the Loop page runs the GGUF model (opened on a worker) and is shown.
+    QString openModelFrom(const QString& path);
     Page* pageFor(const QString& path) const;
     void copyChartImage();
     // Copy table and the table export of File > Export read a large table a slice of rows per
@@ -97,7 +100,10 @@ private:
     void createMenus();
     void restoreSplitters(QWidget* root) const;
     void rememberRecent(const QString& path);
+    void rememberRecentModel(const QString& path);
     void rebuildRecentMenu();
+    void rebuildRecentModelsMenu();
+    void openModelInteractive();
     void exportChartInteractive();
     void exportTableInteractive();
     void saveInteractive();
@@ -118,6 +124,7 @@ private:
     QUndoGroup* m_undoGroup;
     app::BusyCounter* m_busyPages;  // pages with work under way: the bar shows while any has
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_recentModelsMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_status;
     QProgressBar* m_progress;
