@@ -305,7 +305,7 @@ private slots:
         reply.length = 12;
         reply.chain = QStringLiteral("top-k=40,temperature=0.9");
         reply.seed = 3;
-        const auto steps = app::builtinReplySteps(reply);
+        const auto steps = app::replySteps(reply, QString());
         QVERIFY2(steps.ok(), steps.ok() ? "" : steps.error().c_str());
         QCOMPARE(steps->count, std::size_t{12});
         app::LoopSpec loopSpec;

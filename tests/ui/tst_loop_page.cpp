@@ -320,7 +320,7 @@ private slots:
         QTRY_VERIFY(page.mainLoop() && page.mainLoop()->steps().size() == 1);
         QVERIFY(page.loadProgress()->isHidden());
         QVERIFY(page.modelSource());
-        QVERIFY2(page.modelInfoLabel()->text().startsWith(QStringLiteral("llama: 1 layers")),
+        QVERIFY2(page.modelInfoLabel()->text().startsWith(QStringLiteral("llama, 1 layers")),
                  qPrintable(page.modelInfoLabel()->text()));
         QCOMPARE(page.mainLoop()->prompt(), (std::vector<std::int32_t>{1, 7, 9}));
         for (int i = 0; i < 7; ++i)

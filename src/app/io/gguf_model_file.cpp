@@ -1,5 +1,7 @@
 #include "app/io/gguf_model_file.h"
 
+#include "app/io/file_sha256.h"
+#include "app/io/input_file.h"
 #include "app/io/mapped_file.h"
 
 #include <QDateTime>
@@ -77,6 +79,24 @@ engine::Result<engine::Distribution> ggufNextTokenDistribution(const QString& pa
     if (!d.logits.isFinite().all())
         return engine::Error{path.toStdString() + ": the model's logits after this prompt are not all finite"};
     return d;
+}
+
+QString ggufFileProvenance(const QString& modelFile, const QString& baseDir)
+{
+    return QStringLiteral("%1 sha256=%2")
+        .arg(modelFile, fileSha256(resolvedPath(modelFile, baseDir)).value_or(QStringLiteral("unreadable")));
+}
+
+QString describeGgufModel(const engine::transformer::GgufModel& model)
+{
+    const auto& c = model.config();
+    return QStringLiteral("%1, %2 layers, n_embd %3, %4 heads (%5 KV), vocabulary %6")
+        .arg(QString::fromStdString(engine::transformer::architectureName(c.arch)))
+        .arg(c.layers)
+        .arg(c.embedding)
+        .arg(c.heads)
+        .arg(c.kvHeads)
+        .arg(c.vocabulary);
 }
 
 }  // namespace logitlab::app

@@ -18,6 +18,11 @@ namespace logitlab::app {
 // `path` absolute or relative to the current folder; errors name the file.
 engine::Result<std::shared_ptr<const engine::transformer::GgufModel>> openGgufModel(const QString& path);
 
+// For provenance: "FILE sha256=HASH" of the model an experiment file names (relative to `baseDir`).
+QString ggufFileProvenance(const QString& modelFile, const QString& baseDir);
+// The model's shape in a line: "llama, 30 layers, n_embd 576, 9 heads (3 KV), vocabulary 49152".
+QString describeGgufModel(const engine::transformer::GgufModel& model);
+
 // The model's next-token distribution after `prompt` as its tokenizer reads it (BOS as the
 // model adds it, a control token's text as that token): the last position's logits, every token
 // named by its text. Runs the forward pass on all cores; an error names the file or the prompt.

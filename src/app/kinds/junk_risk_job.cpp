@@ -1,5 +1,6 @@
 #include "app/kinds/junk_risk_job.h"
 
+#include "app/io/gguf_model_file.h"
 #include "app/kinds/junk_risk_columns.h"
 #include "app/kinds/junk_risk_tallies.h"
 #include "app/kinds/reply_junk_risk_job.h"
@@ -93,9 +94,11 @@ Provenance junkRiskProvenance(const JunkRiskSpec& spec, const QString& baseDir)
     Provenance p(junkRiskKind().id());
     p.add(QStringLiteral("name"), spec.name);
     // Along a reply the rows are the reply's steps; a file keeps its SHA-256 in the distribution.
-    if (spec.reply)
+    if (spec.reply) {
         p.add(QStringLiteral("reply"), describeReply(*spec.reply));
-    else
+        if (!spec.reply->modelFile.isEmpty())
+            p.add(QStringLiteral("model-file"), ggufFileProvenance(spec.reply->modelFile, baseDir));
+    } else
         p.add(QStringLiteral("distribution"), describeDistribution(spec.distribution, baseDir));
     p.add(QStringLiteral("junk"), QString::fromStdString(engine::describeJunk(spec.junk)))
         .add(QStringLiteral("settings"), settings.join(QStringLiteral("; ")))

@@ -166,23 +166,10 @@ Provenance loopProvenance(const LoopSpec& spec, const QString& baseDir)
                   QStringLiteral("%1 sha256=%2").arg(r.vocabularyFile, sha(r.vocabularyFile)));
         p.add(QStringLiteral("steps"), spec.steps ? QString::number(spec.steps) : QStringLiteral("all of the file's"));
     } else if (!spec.modelFile.isEmpty()) {
-        const QString path = resolvedPath(spec.modelFile, baseDir);
-        auto model = openGgufModel(path);
-        QString shape = QStringLiteral("unreadable");
-        if (model) {
-            const auto& c = model.value()->config();
-            shape = QStringLiteral("%1, %2 layers, n_embd %3, %4 heads (%5 KV), vocabulary %6, run on the CPU")
-                        .arg(QString::fromStdString(engine::transformer::architectureName(c.arch)))
-                        .arg(c.layers)
-                        .arg(c.embedding)
-                        .arg(c.heads)
-                        .arg(c.kvHeads)
-                        .arg(c.vocabulary);
-        }
-        p.add(QStringLiteral("model"), shape)
-            .add(QStringLiteral("model-file"),
-                 QStringLiteral("%1 sha256=%2")
-                     .arg(spec.modelFile, fileSha256(path).value_or(QStringLiteral("unreadable"))))
+        const auto model = openGgufModel(resolvedPath(spec.modelFile, baseDir));
+        p.add(QStringLiteral("model"), model ? describeGgufModel(*model.value()) + QStringLiteral(", run on the CPU")
+                                             : QStringLiteral("unreadable"))
+            .add(QStringLiteral("model-file"), ggufFileProvenance(spec.modelFile, baseDir))
             .add(QStringLiteral("prompt"), spec.prompt)
             .add(QStringLiteral("steps"), QString::number(spec.steps));
     } else {

@@ -36,7 +36,7 @@ LoopSpec readSpec(const QJsonObject& root)
     const ExperimentHeader header = readHeader(r, loopKind().id());
     spec.name = header.name;
     spec.description = header.description;
-    readLoopModelKeys(r, spec, /*allowReplay=*/true);
+    readLoopModelKeys(r, spec, /*allowReplay=*/true, /*allowGguf=*/true);
     spec.seed = r.integer(QStringLiteral("seed"), spec.seed, 0, kMaxSeed);
     spec.rng = r.string(QStringLiteral("rng"), spec.rng, rngNameList());
     if (r.has(QStringLiteral("branch"))) {
@@ -73,11 +73,13 @@ LoopSpec readSpec(const QJsonObject& root)
 
 }  // namespace
 
-void readLoopModelKeys(JsonObjectReader& r, LoopSpec& spec, bool allowReplay)
+void readLoopModelKeys(JsonObjectReader& r, LoopSpec& spec, bool allowReplay, bool allowGguf)
 {
-    const QStringList models =
-        allowReplay ? QStringList{QStringLiteral("builtin"), QStringLiteral("file"), QStringLiteral("gguf")}
-                    : QStringList{QStringLiteral("builtin")};
+    QStringList models{QStringLiteral("builtin")};
+    if (allowReplay)
+        models << QStringLiteral("file");
+    if (allowGguf)
+        models << QStringLiteral("gguf");
     const QString model = r.string(QStringLiteral("model"), QStringLiteral("builtin"), models);
     if (model == QStringLiteral("gguf")) {
         spec.modelFile = r.string(QStringLiteral("model-file"), {});
@@ -273,7 +275,7 @@ engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec,
 }
 
 engine::Result<std::shared_ptr<const engine::StepLogitsSource>>
-ggufLoopSource(const LoopSpec& spec, const QString& baseDir, bool roomToStepOn)
+ggufLoopSource(const LoopSpec& spec, const QString& baseDir, bool roomToStepOn, int threads)
 {
     auto model = openGgufModel(resolvedPath(spec.modelFile, baseDir));
     if (!model)
@@ -303,8 +305,8 @@ ggufLoopSource(const LoopSpec& spec, const QString& baseDir, bool roomToStepOn)
                          .arg(most)
                          .arg(engine::transformer::GgufModel::kMaxPositions)
                          .toStdString()};
-    auto source = engine::transformer::GgufModelSource::create(model.value(), positions,
-                                                               std::max(1, QThread::idealThreadCount()));
+    auto source = engine::transformer::GgufModelSource::create(
+        model.value(), positions, threads > 0 ? threads : std::max(1, QThread::idealThreadCount()));
     if (!source)
         return Error{source.error()};
     if (spec.branch && !spec.branch->token.isEmpty() && !branchTokenId(*spec.branch, source.value().get()))

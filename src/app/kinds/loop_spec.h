@@ -59,10 +59,10 @@ struct LoopSpec {
 
 // The keys of the model and what it runs (model, prompt, steps, semantics, chain, arithmetic),
 // read into `spec` and checked (an empty prompt, steps outside 1..kMaxLoopSteps, a chain that does
-// not parse). Throws JsonFieldError. Shared with the seed sweep over whole replies, which runs
-// the built-in model only; the loop also allows `"model": "file"` (a replay) and `"model":
-// "gguf"` (a GGUF model file) with `allowReplay`.
-void readLoopModelKeys(JsonObjectReader& r, LoopSpec& spec, bool allowReplay = false);
+// not parse). Throws JsonFieldError. Shared with the seed sweep over whole replies; `"model":
+// "file"` (a replay, the loop only) with `allowReplay`, `"model": "gguf"` (a GGUF model file)
+// with `allowGguf`.
+void readLoopModelKeys(JsonObjectReader& r, LoopSpec& spec, bool allowReplay = false, bool allowGguf = false);
 
 // `source` names the file in messages. Errors read "<source>: <key>: <problem>".
 engine::Result<LoopSpec> parseLoop(const QJsonObject& root, const QString& source);
@@ -90,10 +90,10 @@ std::optional<std::int32_t> branchTokenId(const LoopBranchSpec& branch,
 // The run's source for a spec with a modelFile: the model opened (or the one already open),
 // a KV cache for the prompt and spec.steps tokens (`roomToStepOn`: for kMaxLoopSteps, or what
 // the model's context leaves after the prompt, whatever spec.steps says, so a page can step on
-// and lower N to fit). Errors name the key
+// and lower N to fit). `threads` of the forward pass (0: one per core). Errors name the key
 // ("model-file", "steps", "branch.token").
 engine::Result<std::shared_ptr<const engine::StepLogitsSource>>
-ggufLoopSource(const LoopSpec& spec, const QString& baseDir, bool roomToStepOn = false);
+ggufLoopSource(const LoopSpec& spec, const QString& baseDir, bool roomToStepOn = false, int threads = 0);
 
 // The loop experiment kind: the autoregressive loop on the built-in model, step by step
 // (loop_spec.h reads the file, loop_job.h runs it).

@@ -16,7 +16,7 @@ engine::Result<engine::StepDistributions> junkRiskSteps(const JunkRiskSpec& spec
                                                         const std::function<bool()>& cancelled)
 {
     if (spec.reply)
-        return builtinReplySteps(*spec.reply, cancelled);
+        return replySteps(*spec.reply, baseDir, cancelled);
     return fileSteps(spec.distribution, baseDir);
 }
 

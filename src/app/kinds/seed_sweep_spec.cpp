@@ -70,8 +70,9 @@ void readSequenceKeys(JsonObjectReader& r, SeedSweepSpec& spec)
                                  QStringLiteral("is not read by a sweep over whole replies (\"source\": \"sequence\"): "
                                                 "the model is the built-in one and the reply length is \"steps\"")};
     LoopSpec loop = replyLoopSpec(spec, 0);
-    readLoopModelKeys(r, loop);
+    readLoopModelKeys(r, loop, /*allowReplay=*/false, /*allowGguf=*/true);
     spec.prompt = loop.prompt;
+    spec.modelFile = loop.modelFile;
     spec.steps = loop.steps;
     spec.semantics = loop.semantics;
     spec.chain = loop.chain;
@@ -173,7 +174,10 @@ QJsonObject toJson(const SeedSweepSpec& spec)
     QJsonObject root = headerToJson({spec.name, spec.description}, seedSweepKind().id());
     if (spec.isSequence()) {
         root.insert(QStringLiteral("source"), QStringLiteral("sequence"));
-        root.insert(QStringLiteral("model"), QStringLiteral("builtin"));
+        root.insert(QStringLiteral("model"),
+                    spec.modelFile.isEmpty() ? QStringLiteral("builtin") : QStringLiteral("gguf"));
+        if (!spec.modelFile.isEmpty())
+            root.insert(QStringLiteral("model-file"), spec.modelFile);
         root.insert(QStringLiteral("prompt"), spec.prompt);
         root.insert(QStringLiteral("steps"), spec.steps);
     } else {
@@ -211,6 +215,7 @@ LoopSpec replyLoopSpec(const SeedSweepSpec& spec, std::uint64_t seed)
     loop.arithmetic = spec.arithmetic;
     loop.seed = static_cast<qint64>(seed);
     loop.rng = spec.rng;
+    loop.modelFile = spec.modelFile;
     return loop;
 }
 
@@ -271,7 +276,8 @@ const ExperimentKind& seedSweepKind()
         [](const SeedSweepSpec& spec, const RunContext& c) {
             // One kind, two sources: the file's "source" says what a seed changes.
             if (spec.isSequence())
-                return sequenceSweepResult(spec, runSequenceSweep(spec, c.source, c.threads, c.control), c.threads);
+                return sequenceSweepResult(
+                    spec, c.baseDir, runSequenceSweep(spec, c.baseDir, c.source, c.threads, c.control), c.threads);
             if (spec.distribution.steps)  // every step of an imported file in turn
                 return stepSweepResult(spec, c.baseDir, runStepSweep(spec, c.baseDir, c.source, c.threads, c.control),
                                        c.threads);

@@ -57,6 +57,7 @@ struct SeedSweepSpec {
     qint64 draws = 1000;  // per seed
     std::optional<std::pair<qint64, qint64>> compare;
     QString prompt;     // Sequence: what every seed's reply continues
+    QString modelFile;  // Sequence, "model": "gguf": the GGUF model (relative to the file); empty: the built-in one
     qint64 steps = 20;  // Sequence: tokens per reply
 
     bool isSequence() const { return source == Source::Sequence; }

@@ -1,14 +1,20 @@
 #include "app/kinds/sequence_sweep_job.h"
 
+#include "app/io/gguf_model_file.h"
+#include "app/io/input_file.h"
+#include "app/kinds/loop_spec.h"
 #include "app/kinds/seed_sweep_job.h"
 #include "app/text/counted.h"
+#include "engine/core/work_limits.h"
 #include "engine/models/builtin_model.h"
 #include "engine/models/word_tokens.h"
 #include "engine/sampler/chain_text.h"
+#include "engine/transformer/gguf_model.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QObject>
+#include <QThread>
 
 #include <stdexcept>
 
@@ -29,8 +35,8 @@ QVariant optionalStep(const std::optional<std::size_t>& step) { return step ? QV
 
 }  // namespace
 
-SequenceSweepOutcome runSequenceSweep(const SeedSweepSpec& spec, const QString& source, int threads,
-                                      const WorkControl& control)
+SequenceSweepOutcome runSequenceSweep(const SeedSweepSpec& spec, const QString& baseDir, const QString& source,
+                                      int threads, const WorkControl& control)
 {
     QElapsedTimer timer;
     timer.start();
@@ -46,11 +52,45 @@ SequenceSweepOutcome runSequenceSweep(const SeedSweepSpec& spec, const QString& 
     outcome.seeds = spec.seeds();
     outcome.replies.assign(outcome.seeds.size(), {});
     const auto steps = static_cast<std::size_t>(spec.steps);
+    // A GGUF model: opened once here (every seed's source shares it), its work bounded first.
+    std::shared_ptr<const engine::transformer::GgufModel> model;
+    if (!spec.modelFile.isEmpty()) {
+        auto opened = openGgufModel(resolvedPath(spec.modelFile, baseDir));
+        if (!opened) {
+            outcome.status = {RunStatus::State::Failed,
+                              source + QStringLiteral(": model-file: ") + QString::fromStdString(opened.error())};
+            return outcome;
+        }
+        model = std::move(opened).value();
+        const QByteArray text = spec.prompt.toUtf8();
+        const auto promptTokens = static_cast<double>(
+            model->encode(std::string_view(text.constData(), static_cast<std::size_t>(text.size()))).size());
+        const double work = static_cast<double>(outcome.seeds.size()) * (promptTokens + static_cast<double>(steps)) *
+                            static_cast<double>(model->parameterCount());
+        if (auto problem = engine::checkWork("seeds", work, kMaxModelSweepWork,
+                                             "fewer seeds, shorter replies or a smaller model (every seed runs the "
+                                             "model over its prompt and once per step)",
+                                             "multiply-adds")) {
+            outcome.status = {RunStatus::State::Failed,
+                              source + QStringLiteral(": ") + QString::fromStdString(*problem)};
+            return outcome;
+        }
+    }
+    // Threads share the cores: a model's passes take the cores the items leave.
+    const int passThreads = std::max(1, QThread::idealThreadCount() / std::max(1, threads));
     // One item per seed, writing only its own slot: the same replies for any thread count.
     outcome.status = runWorkItems(
         outcome.seeds.size(), threads,
         [&](int, std::size_t item) {
-            auto made = makeLoop(replyLoopSpec(spec, outcome.seeds[item]));
+            const LoopSpec loopSpec = replyLoopSpec(spec, outcome.seeds[item]);
+            std::shared_ptr<const engine::StepLogitsSource> modelSource;
+            if (model) {
+                auto opened = ggufLoopSource(loopSpec, baseDir, false, passThreads);
+                if (!opened)
+                    throw std::runtime_error(opened.error());
+                modelSource = std::move(opened).value();
+            }
+            auto made = makeLoop(loopSpec, modelSource);
             if (!made)
                 throw std::runtime_error(made.error());
             engine::GenerationLoop& loop = made.value();
@@ -64,6 +104,10 @@ SequenceSweepOutcome runSequenceSweep(const SeedSweepSpec& spec, const QString& 
     outcome.census = engine::countReplies(outcome.seeds, outcome.replies, steps);
     const auto& vocabulary = engine::builtinModel()->tokens();
     for (const auto& reply : outcome.census.replies) {
+        if (model) {
+            outcome.replyTexts << QString::fromStdString(model->decode(reply.tokens));
+            continue;
+        }
         std::vector<std::string> words;
         words.reserve(reply.tokens.size());
         for (std::int32_t id : reply.tokens)
@@ -75,14 +119,17 @@ SequenceSweepOutcome runSequenceSweep(const SeedSweepSpec& spec, const QString& 
     return outcome;
 }
 
-Provenance sequenceSweepProvenance(const SeedSweepSpec& spec)
+Provenance sequenceSweepProvenance(const SeedSweepSpec& spec, const QString& baseDir)
 {
     Provenance p(seedSweepKind().id());
-    p.add(QStringLiteral("name"), spec.name)
-        .add(QStringLiteral("source"), QStringLiteral("sequence: whole replies of the built-in model"))
-        .add(QStringLiteral("model"), QStringLiteral("builtin"))
-        .add(QStringLiteral("prompt"), spec.prompt)
-        .add(QStringLiteral("steps"), QString::number(spec.steps));
+    p.add(QStringLiteral("name"), spec.name);
+    if (spec.modelFile.isEmpty())
+        p.add(QStringLiteral("source"), QStringLiteral("sequence: whole replies of the built-in model"))
+            .add(QStringLiteral("model"), QStringLiteral("builtin"));
+    else
+        p.add(QStringLiteral("source"), QStringLiteral("sequence: whole replies of a GGUF model on the CPU"))
+            .add(QStringLiteral("model-file"), ggufFileProvenance(spec.modelFile, baseDir));
+    p.add(QStringLiteral("prompt"), spec.prompt).add(QStringLiteral("steps"), QString::number(spec.steps));
     addSamplingProvenance(p, spec)
         .add(QStringLiteral("seeds-per-work-item"), QStringLiteral("1"))
         .add(QStringLiteral("experiment-file"),
@@ -107,12 +154,13 @@ Provenance sequenceSweepResultHeader(const Provenance& provenance, const Sequenc
     return p;
 }
 
-ExperimentResult sequenceSweepResult(const SeedSweepSpec& spec, SequenceSweepOutcome outcome, int threads)
+ExperimentResult sequenceSweepResult(const SeedSweepSpec& spec, const QString& baseDir, SequenceSweepOutcome outcome,
+                                     int threads)
 {
     ExperimentResult result = resultOf(seedSweepKind().id(), spec.name, outcome.status);
     if (!result.status.finished())
         return result;
-    result.provenance = sequenceSweepResultHeader(sequenceSweepProvenance(spec), outcome);
+    result.provenance = sequenceSweepResultHeader(sequenceSweepProvenance(spec, baseDir), outcome);
     result.summary =
         QObject::tr("%1: %2 x %3 in %4 s on %5; %6; the most common from %7")
             .arg(spec.name)

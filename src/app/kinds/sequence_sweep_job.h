@@ -31,11 +31,17 @@ struct SequenceSweepOutcome {
     double seconds = 0.0;
 };
 
-SequenceSweepOutcome runSequenceSweep(const SeedSweepSpec& spec, const QString& source, int threads,
-                                      const WorkControl& control);
+// A GGUF model's file is relative to `baseDir`; each seed runs on a KV cache of its own (the
+// weights shared), and the run is refused before it starts when its passes times the model's
+// weights exceed kMaxModelSweepWork.
+SequenceSweepOutcome runSequenceSweep(const SeedSweepSpec& spec, const QString& baseDir, const QString& source,
+                                      int threads, const WorkControl& control);
 
-// Every parameter and the file's canonical JSON; not the thread count.
-Provenance sequenceSweepProvenance(const SeedSweepSpec& spec);
+// Multiply-adds a sweep over a GGUF model's replies may cost: about ten minutes on two cores.
+inline constexpr double kMaxModelSweepWork = 4e12;
+
+// Every parameter and the file's canonical JSON (a GGUF model with its SHA-256); not the thread count.
+Provenance sequenceSweepProvenance(const SeedSweepSpec& spec, const QString& baseDir);
 // The provenance plus the sweep's overall results (distinct replies, the reference reply).
 Provenance sequenceSweepResultHeader(const Provenance& provenance, const SequenceSweepOutcome& outcome);
 
@@ -45,7 +51,8 @@ struct SequenceSweepRun {
 };
 // Tables <name>.csv (distinct replies), <name>-seeds.csv, <name>-first-difference.csv; details
 // hold a std::shared_ptr<const SequenceSweepRun> for the charts.
-ExperimentResult sequenceSweepResult(const SeedSweepSpec& spec, SequenceSweepOutcome outcome, int threads);
+ExperimentResult sequenceSweepResult(const SeedSweepSpec& spec, const QString& baseDir, SequenceSweepOutcome outcome,
+                                     int threads);
 
 ResultTable sequenceRepliesTable(std::shared_ptr<const SequenceSweepOutcome> outcome);
 ResultTable sequenceSeedsTable(std::shared_ptr<const SequenceSweepOutcome> outcome);

@@ -7,6 +7,7 @@
 #include "app/kinds/loop_spec.h"
 #include "app/text/step_range.h"
 #include "engine/models/builtin_model.h"
+#include "engine/models/model_logits_source.h"
 #include "engine/models/word_tokens.h"
 
 #include <QDir>
@@ -32,6 +33,7 @@ LoopSpec loopSpecOf(const ReplySpec& reply)
     loop.arithmetic = reply.arithmetic;
     loop.seed = reply.seed;
     loop.rng = reply.rng;
+    loop.modelFile = reply.modelFile;
     return loop;
 }
 
@@ -40,9 +42,16 @@ LoopSpec loopSpecOf(const ReplySpec& reply)
 ReplySpec readReply(JsonObjectReader& r)
 {
     ReplySpec reply;
-    r.string(QStringLiteral("model"), QStringLiteral("builtin"), {QStringLiteral("builtin")});
+    const QString model = r.string(QStringLiteral("model"), QStringLiteral("builtin"),
+                                   {QStringLiteral("builtin"), QStringLiteral("gguf")});
+    if (model == QStringLiteral("gguf")) {
+        reply.modelFile = r.string(QStringLiteral("model-file"), {});
+        if (reply.modelFile.isEmpty())
+            throw JsonFieldError{r.keyPath(QStringLiteral("model-file")),
+                                 QStringLiteral("must name the GGUF model file")};
+    }
     reply.prompt = r.string(QStringLiteral("prompt"), {});
-    if (engine::wordTokens(reply.prompt.toStdString()).empty())
+    if (!reply.modelFile.isEmpty() ? reply.prompt.isEmpty() : engine::wordTokens(reply.prompt.toStdString()).empty())
         throw JsonFieldError{r.keyPath(QStringLiteral("prompt")),
                              QStringLiteral("must hold at least one word: the model continues a prompt")};
     reply.length = r.integer(QStringLiteral("length"), reply.length, 1, kMaxReplyLength);
@@ -63,12 +72,15 @@ ReplySpec readReply(JsonObjectReader& r)
 
 QJsonObject replyToJson(const ReplySpec& reply)
 {
-    QJsonObject o{{QStringLiteral("model"), QStringLiteral("builtin")},
-                  {QStringLiteral("prompt"), reply.prompt},
-                  {QStringLiteral("length"), reply.length},
-                  {QStringLiteral("semantics"), reply.semantics},
-                  {QStringLiteral("seed"), reply.seed},
-                  {QStringLiteral("rng"), reply.rng}};
+    QJsonObject o{
+        {QStringLiteral("model"), reply.modelFile.isEmpty() ? QStringLiteral("builtin") : QStringLiteral("gguf")},
+        {QStringLiteral("prompt"), reply.prompt},
+        {QStringLiteral("length"), reply.length},
+        {QStringLiteral("semantics"), reply.semantics},
+        {QStringLiteral("seed"), reply.seed},
+        {QStringLiteral("rng"), reply.rng}};
+    if (!reply.modelFile.isEmpty())
+        o.insert(QStringLiteral("model-file"), reply.modelFile);
     if (!reply.chain.isEmpty())
         o.insert(QStringLiteral("chain"), reply.chain);
     if (!reply.arithmetic.isEmpty())
@@ -78,8 +90,12 @@ QJsonObject replyToJson(const ReplySpec& reply)
 
 QString describeReply(const ReplySpec& reply)
 {
-    return QStringLiteral("builtin model (%1) reply of %2 tokens to \"%3\", %4: %5, seed %6, rng %7")
-        .arg(QString::fromStdString(engine::builtinModelSources()))
+    const QString model =
+        reply.modelFile.isEmpty()
+            ? QStringLiteral("builtin model (%1)").arg(QString::fromStdString(engine::builtinModelSources()))
+            : QStringLiteral("GGUF model %1").arg(reply.modelFile);
+    return QStringLiteral("%1 reply of %2 tokens to \"%3\", %4: %5, seed %6, rng %7")
+        .arg(model)
         .arg(reply.length)
         .arg(reply.prompt, reply.semantics, reply.chain.isEmpty() ? QStringLiteral("preset defaults") : reply.chain)
         .arg(reply.seed)
@@ -132,15 +148,24 @@ engine::Result<engine::StepDistributions> fileSteps(const DistributionSpec& spec
     return steps;
 }
 
-engine::Result<engine::StepDistributions> builtinReplySteps(const ReplySpec& reply,
-                                                            const std::function<bool()>& cancelled)
+engine::Result<engine::StepDistributions> replySteps(const ReplySpec& reply, const QString& baseDir,
+                                                     const std::function<bool()>& cancelled)
 {
-    if (engine::wordTokens(reply.prompt.toStdString()).empty())
+    const bool gguf = !reply.modelFile.isEmpty();
+    if (gguf ? reply.prompt.isEmpty() : engine::wordTokens(reply.prompt.toStdString()).empty())
         return Error{"reply.prompt: must hold at least one word: the model continues a prompt"};
     if (reply.length < 1 || reply.length > kMaxReplyLength)
         return Error{"reply.length: " + std::to_string(reply.length) + " is outside 1.." +
                      std::to_string(kMaxReplyLength)};
-    auto loop = makeLoop(loopSpecOf(reply));
+    const LoopSpec spec = loopSpecOf(reply);
+    std::shared_ptr<const engine::StepLogitsSource> source;
+    if (gguf) {
+        auto opened = ggufLoopSource(spec, baseDir);
+        if (!opened)
+            return Error{"reply." + opened.error()};
+        source = std::move(opened).value();
+    }
+    auto loop = makeLoop(spec, source);
     if (!loop)
         return Error{"reply: " + loop.error()};
     for (qint64 i = 0; i < reply.length; ++i) {
@@ -148,7 +173,8 @@ engine::Result<engine::StepDistributions> builtinReplySteps(const ReplySpec& rep
             return Error{"cancelled"};
         loop.value().step();
     }
-    const auto model = engine::builtinModel();
+    if (!source)
+        source = std::make_shared<engine::ModelLogitsSource>(engine::builtinModel());
     // Step t reads the prompt and the reply's first t tokens: the context the loop gave the
     // model when it drew token t.
     auto context = std::make_shared<std::vector<std::int32_t>>(loop.value().prompt());
@@ -158,14 +184,14 @@ engine::Result<engine::StepDistributions> builtinReplySteps(const ReplySpec& rep
 
     engine::StepDistributions steps;
     steps.count = generated.size();
-    steps.tokens = model->tokens();
+    steps.tokens = source->tokens();
     for (std::int32_t id : generated) {
-        const std::string& token = model->tokens()[static_cast<std::size_t>(id)];
+        const std::string& token = source->tokens()[static_cast<std::size_t>(id)];
         steps.chosen.push_back(token == "\n" ? std::string("\\n") : token);
     }
-    steps.logits = [model, context, promptLength](std::size_t index) -> engine::Result<Eigen::ArrayXd> {
-        Eigen::ArrayXd logits(static_cast<Eigen::Index>(model->vocabSize()));
-        model->logits(std::span<const std::int32_t>(context->data(), promptLength + index), logits.data());
+    steps.logits = [source, context, promptLength](std::size_t index) -> engine::Result<Eigen::ArrayXd> {
+        Eigen::ArrayXd logits(static_cast<Eigen::Index>(source->vocabSize()));
+        source->logits(index, std::span<const std::int32_t>(context->data(), promptLength + index), logits.data());
         return logits;
     };
     return steps;

@@ -20,6 +20,8 @@ Result<std::shared_ptr<const GgufModel>> GgufModel::open(std::shared_ptr<const v
     if (!config)
         return Error{config.error()};
     model->m_config = *config;
+    for (const gguf::TensorInfo& tensor : model->m_file->tensors())
+        model->m_parameters += tensor.elements();
     // Bind every tensor once (a cache of one position), so a missing tensor or a wrong shape is
     // refused when the file is opened, not at the first step of a run.
     TransformerOptions check;

@@ -47,6 +47,9 @@ public:
     // One name per id of the model's output (the token's text; "<id N>" past the tokenizer's list).
     const std::vector<std::string>& tokenNames() const { return m_names; }
     std::int64_t maxPositions() const;  // min(the model's context, kMaxPositions)
+    // The weights in the file's tensors: about the multiply-adds of one position's pass, for
+    // bounding work before it starts.
+    std::uint64_t parameterCount() const { return m_parameters; }
 
     // The ids of a prompt: BOS (and EOS) as the tokenizer adds them, control tokens' text read as
     // those tokens (a chat template typed in works).
@@ -62,6 +65,7 @@ private:
     ModelConfig m_config;
     std::optional<tokenizer::Tokenizer> m_tokenizer;
     std::vector<std::string> m_names;
+    std::uint64_t m_parameters = 0;
 };
 
 class GgufModelSource final : public StepLogitsSource {

@@ -1,5 +1,6 @@
 #include "ui/pages/loop_page.h"
 
+#include "app/io/gguf_model_file.h"
 #include "app/io/logits_array.h"
 #include "app/kinds/batch_invariance_spec.h"
 #include "app/kinds/explorer_state.h"
@@ -907,15 +908,8 @@ void LoopPage::loadModel(std::function<void()> then)
             m_modelSource = loaded.model;
             m_modelKey = loaded.key;
             const auto* gguf = dynamic_cast<const engine::transformer::GgufModelSource*>(m_modelSource.get());
-            const auto& c = gguf->model()->config();
-            m_modelInfo->setText(tr("%1: %2 layers, width %3, %4 heads (%5 KV), %L6 tokens; room for %L7 tokens")
-                                     .arg(QString::fromStdString(engine::transformer::architectureName(c.arch)))
-                                     .arg(c.layers)
-                                     .arg(c.embedding)
-                                     .arg(c.heads)
-                                     .arg(c.kvHeads)
-                                     .arg(c.vocabulary)
-                                     .arg(gguf->positions()));
+            m_modelInfo->setText(
+                tr("%1; room for %L2 tokens").arg(app::describeGgufModel(*gguf->model())).arg(gguf->positions()));
             m_modelInfo->show();
             emit statusMessage(tr("%1 is open").arg(QString::fromStdString(gguf->model()->what())));
             if (loaded.stepRoom > 0 && static_cast<std::size_t>(m_steps->value()) > loaded.stepRoom) {

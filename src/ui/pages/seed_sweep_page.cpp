@@ -364,7 +364,8 @@ app::Provenance SeedSweepPage::provenance() const
     if (repliesMode()) {
         if (!m_hasReplies)
             return app::Provenance(QStringLiteral("seed-sweep (not run yet)"));
-        return app::sequenceSweepResultHeader(app::sequenceSweepProvenance(m_sequenceSpec), m_sequenceOutcome);
+        return app::sequenceSweepResultHeader(app::sequenceSweepProvenance(m_sequenceSpec, baseDir()),
+                                              m_sequenceOutcome);
     }
     if (!m_hasResults)
         return app::Provenance(QStringLiteral("seed-sweep (not run yet)"));
@@ -523,10 +524,10 @@ void SeedSweepPage::run()
             tr("Generating %1 of %2...")
                 .arg(app::counted(qint64(spec->seeds().size()), "reply", "replies"),
                      app::counted(spec->steps, "token", "tokens")),
-            [spec = spec.value(), source = tr("controls"),
+            [spec = spec.value(), base = baseDir(), source = tr("controls"),
              threads = m_threads->value()](const app::WorkControl& control) {
                 RunOutcome run;
-                run.replies = app::runSequenceSweep(spec, source, threads, control);
+                run.replies = app::runSequenceSweep(spec, base, source, threads, control);
                 run.status = run.replies->status;
                 run.draws = run.replies->draws;
                 run.seconds = run.replies->seconds;
@@ -599,7 +600,8 @@ void SeedSweepPage::showReplies(const app::SeedSweepSpec& spec, app::SequenceSwe
     m_hasReplies = true;
     resultsShownFor(app::toJson(spec));
     // The tables logitlab-cli run writes for the same spec.
-    const app::ExperimentResult result = app::sequenceSweepResult(spec, m_sequenceOutcome, m_threads->value());
+    const app::ExperimentResult result =
+        app::sequenceSweepResult(spec, baseDir(), m_sequenceOutcome, m_threads->value());
     m_replyModel->setTable(*result.table(QString()));
     m_replySeedModel->setTable(*result.table(QStringLiteral("-seeds")));
     m_firstDifferenceModel->setTable(*result.table(QStringLiteral("-first-difference")));

@@ -1,5 +1,8 @@
-// A GGUF model as the Loop's source (issue 36; app/kinds/loop_spec.h, engine/transformer/gguf_model.h),
-// on the tiny llama the test writer makes (tests/support/tiny_gguf_model.h): a greedy run picks,
+// A GGUF model in the experiments (issue 36; app/kinds/loop_spec.h, engine/transformer/gguf_model.h),
+// on the tiny llama the test writer makes (tests/support/tiny_gguf_model.h). Junk risk along a
+// model's reply reads, at step t, the logits of a fresh pass over the prompt and the reply's first
+// t tokens; a sweep over whole replies gives each seed the reply the Loop gives it, for 1 and 2
+// threads. The Loop: a greedy run picks,
 // at every step, the argmax of the logits a fresh forward pass over the whole context gives; the
 // same file gives the same CSV bytes; a branch re-evaluates only its own steps and its shared
 // steps keep their bits; the prompt goes through the model's tokenizer; files naming a missing
@@ -11,6 +14,9 @@
 #include "app/kinds/loop_job.h"
 #include "app/kinds/loop_spec.h"
 #include "app/kinds/result_table.h"
+#include "app/kinds/seed_sweep_spec.h"
+#include "app/kinds/sequence_sweep_job.h"
+#include "app/kinds/step_source.h"
 #include "engine/gguf/gguf_file.h"
 #include "engine/transformer/gguf_model.h"
 #include "engine/transformer/transformer.h"
@@ -19,6 +25,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
@@ -83,7 +90,20 @@ std::vector<float> freshLogits(const QString& path, const std::vector<std::int32
 
 }  // namespace
 
-class TestGgufLoop : public QObject {
+// The result of `root` run through its kind, relative paths from `dir`.
+app::ExperimentResult runKind(const QJsonObject& root, const QString& dir, int threads = 1)
+{
+    const app::ExperimentKind* kind = app::findExperimentKind(root.value(QStringLiteral("experiment")).toString());
+    if (!kind)
+        qFatal("no kind");
+    app::RunContext context;
+    context.source = QStringLiteral("f.json");
+    context.baseDir = dir;
+    context.threads = threads;
+    return kind->run(root, context);
+}
+
+class TestGgufExperiments : public QObject {
     Q_OBJECT
 
 private slots:
@@ -256,6 +276,92 @@ private slots:
         QVERIFY(!outcome.status.message.contains(QLatin1Char('\n')));
     }
 
+    // Junk risk along the model's reply: step t's distribution is a fresh pass's over the prompt
+    // and the reply's first t tokens (F32: the same bits), the chosen tokens named by their text.
+    void replyStepsAreTheModelsOwn()
+    {
+        QTemporaryDir dir;
+        const QString path = writeTinyModel(dir, GgmlType::F32);
+        app::ReplySpec reply;
+        reply.modelFile = QStringLiteral("tiny.gguf");
+        reply.prompt = QStringLiteral("hi!");
+        reply.length = 10;
+        reply.chain = QStringLiteral("temperature=1.5");
+        auto steps = app::replySteps(reply, dir.path());
+        QVERIFY2(steps, steps ? "" : steps.error().c_str());
+        QCOMPARE(steps->count, std::size_t{10});
+        QCOMPARE(steps->tokens.size(), test::kTinyTokens.size());
+        std::vector<std::int32_t> context{1, 7, 9};
+        for (std::size_t t = 0; t < steps->count; ++t) {
+            const auto logits = steps->logits(t);
+            QVERIFY(logits);
+            const std::vector<float> fresh = freshLogits(path, context);
+            QCOMPARE(static_cast<std::size_t>(logits->size()), fresh.size());
+            for (std::size_t i = 0; i < fresh.size(); ++i)
+                QCOMPARE(std::bit_cast<std::uint64_t>((*logits)[static_cast<Eigen::Index>(i)]),
+                         std::bit_cast<std::uint64_t>(static_cast<double>(fresh[i])));
+            const auto id = std::find(steps->tokens.begin(), steps->tokens.end(), steps->chosen[t]) - steps->tokens.begin();
+            QVERIFY(id < static_cast<std::ptrdiff_t>(steps->tokens.size()));
+            context.push_back(static_cast<std::int32_t>(id));
+        }
+
+        // The experiment file runs through its kind and names the model's hash.
+        const QJsonObject root{
+            {"logitlab", 1},
+            {"experiment", "junk-risk"},
+            {"name", "gguf-junk"},
+            {"reply", app::replyToJson(reply)},
+            {"junk", QJsonObject{{"kind", "below-probability"}, {"threshold", 0.01}}},
+            {"settings", QJsonArray{QJsonObject{{"label", "plain"}, {"temperature", 1}}}},
+            {"replies", 2000},
+            {"seed", 42},
+            {"rng", "mt19937_64"}};
+        const app::ExperimentResult a = runKind(root, dir.path());
+        QVERIFY2(a.status.finished(), qPrintable(a.status.message));
+        const app::ExperimentResult b = runKind(root, dir.path(), 2);
+        QCOMPARE(app::resultTableCsv(a.provenance, a.tables.front()), app::resultTableCsv(b.provenance, b.tables.front()));
+        QVERIFY(app::resultTableCsv(a.provenance, a.tables.front()).contains(app::fileSha256(path).value()));
+    }
+
+    // A sweep over whole replies: seed s's reply is the one the Loop gives seed s, the same for
+    // 1 and 2 threads, its text the tokenizer's.
+    void sequenceSweepGivesEachSeedItsLoopReply()
+    {
+        QTemporaryDir dir;
+        writeTinyModel(dir, GgmlType::Q8_0);
+        const QJsonObject root{{"logitlab", 1},
+                               {"experiment", "seed-sweep"},
+                               {"name", "gguf-replies"},
+                               {"source", "sequence"},
+                               {"model", "gguf"},
+                               {"model-file", "tiny.gguf"},
+                               {"prompt", "hi!"},
+                               {"steps", 6},
+                               {"semantics", "llama.cpp"},
+                               {"chain", "temperature=2"},
+                               {"rng", "mulberry32"},
+                               {"seeds", QJsonObject{{"first", 1}, {"count", 8}}}};
+        const auto spec = app::parseSeedSweep(root, QStringLiteral("f.json"));
+        QVERIFY2(spec, spec ? "" : spec.error().c_str());
+        QCOMPARE(spec->modelFile, QStringLiteral("tiny.gguf"));
+        const app::SequenceSweepOutcome one = app::runSequenceSweep(spec.value(), dir.path(), {}, 1, {});
+        const app::SequenceSweepOutcome two = app::runSequenceSweep(spec.value(), dir.path(), {}, 2, {});
+        QVERIFY2(one.status.finished(), qPrintable(one.status.message));
+        QCOMPARE(one.replies, two.replies);
+        QVERIFY(one.census.replies.size() > 1);  // T = 2 over 12 tokens: the seeds differ
+        for (std::size_t i = 0; i < one.seeds.size(); ++i) {
+            QJsonObject loopRoot_ = loopRoot(QStringLiteral("tiny.gguf"), 6);
+            loopRoot_.insert("chain", "temperature=2");
+            loopRoot_.insert("seed", static_cast<qint64>(one.seeds[i]));
+            const app::LoopOutcome loop = app::runLoop(parsed(loopRoot_), dir.path(), {});
+            QCOMPARE(one.replies[i], loop.mainLoop->tokens());
+        }
+        QVERIFY(!one.replyTexts.isEmpty());
+        QVERIFY(one.replyTexts.front().contains(QStringLiteral("hi")) || one.replyTexts.front().contains('!') ||
+                one.replyTexts.front().contains('x') || one.replyTexts.front().contains('h'));
+        QVERIFY(app::toJson(spec.value()).value(QStringLiteral("model-file")) == QStringLiteral("tiny.gguf"));
+    }
+
     // The model opened twice while held is opened once.
     void theOpenModelIsShared()
     {
@@ -306,5 +412,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGgufLoop)
-#include "tst_gguf_loop.moc"
+QTEST_GUILESS_MAIN(TestGgufExperiments)
+#include "tst_gguf_experiments.moc"
