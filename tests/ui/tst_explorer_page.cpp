@@ -2,6 +2,7 @@
 // as the lesson says, edits and undo, bad edits and bad pasted rows refused in place, presets,
 // large vocabularies (top 20 + rest), the sweep and draws, save/open, exports that parse, and
 // QAbstractItemModelTester on the models.
+#include "app/io/gguf_model_file.h"
 #include "charts/compare_chart.h"
 #include "charts/draw_chart.h"
 #include "charts/probability_chart.h"
@@ -13,6 +14,7 @@
 #include "engine/sampler/softmax.h"
 #include "support/example_files.h"
 #include "support/test_support.h"
+#include "support/tiny_gguf_model.h"
 #include "ui/forms/chain_controls.h"
 #include "ui/models/logits_sort_proxy.h"
 #include "ui/models/logits_table_model.h"
@@ -33,6 +35,7 @@
 #include <QHeaderView>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -438,6 +441,42 @@ private slots:
         QCOMPARE(refused, missing + QStringLiteral(": no such file"));
         QCOMPARE(page.errorLabel()->text(), refused);
         QVERIFY(!page.loading());
+    }
+
+    // The model row: typed key by key, the model runs once after the pause, and the table is the
+    // model's next-token distribution (the same logits the CLI's --model gives), one undo step.
+    void typedPromptShowsTheModelsNextToken()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tiny.gguf"));
+        QVERIFY(test::tinyLlama(engine::gguf::GgmlType::F32, true, 64).writeFile(path.toStdString()));
+        ExplorerPage page;
+        page.show();
+        QVERIFY(page.modelRow()->isHidden());
+        QPushButton* model = nullptr;
+        for (QPushButton* b : page.findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("&Model…"))
+                model = b;
+        QVERIFY(model);
+        model->click();
+        QVERIFY(!page.modelRow()->isHidden());
+        QTest::keyClicks(page.modelPathField(), path);
+        QTest::keyClicks(page.modelPromptField(), QStringLiteral("hi!"), Qt::NoModifier, 20);
+        QTRY_VERIFY(page.model()->rowCount() == static_cast<int>(test::kTinyTokens.size()));
+        QVERIFY(loaded(page));
+        const auto expected = app::ggufNextTokenDistribution(path, QStringLiteral("hi!"));
+        QVERIFY(expected);
+        const engine::Distribution shown = page.model()->distribution();
+        QCOMPARE(shown.tokens, expected->tokens);
+        QVERIFY((shown.logits == expected->logits).all());
+        QCOMPARE(page.undoStack()->count(), 1);  // one load for the whole typing
+        page.undoStack()->undo();
+        QCOMPARE(page.model()->rowCount(), 5);  // the lesson's table again
+        // A missing model: said next to the table, the table kept.
+        page.modelPathField()->setText(dir.filePath(QStringLiteral("none.gguf")));
+        QTest::keyClick(page.modelPromptField(), Qt::Key_Return);
+        QTRY_VERIFY(page.errorLabel()->text().contains(QStringLiteral("none.gguf: no such file")));
+        QCOMPARE(page.model()->rowCount(), 5);
     }
 
     // The readouts change on every slider step; their size must not, or every step would send

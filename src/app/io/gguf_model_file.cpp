@@ -83,8 +83,25 @@ engine::Result<engine::Distribution> ggufNextTokenDistribution(const QString& pa
 
 QString ggufFileProvenance(const QString& modelFile, const QString& baseDir)
 {
-    return QStringLiteral("%1 sha256=%2")
-        .arg(modelFile, fileSha256(resolvedPath(modelFile, baseDir)).value_or(QStringLiteral("unreadable")));
+    // A model of a gigabyte takes seconds to hash: once per file version, not once per run.
+    static std::mutex mutex;
+    static std::map<QString, QString> hashes;
+    const QFileInfo info(resolvedPath(modelFile, baseDir));
+    const QString key = info.canonicalFilePath() + QLatin1Char('\n') + QString::number(info.size()) +
+                        QLatin1Char('\n') + QString::number(info.lastModified().toMSecsSinceEpoch());
+    QString hash;
+    {
+        std::lock_guard lock(mutex);
+        hash = hashes[key];
+    }
+    if (hash.isEmpty()) {
+        hash = fileSha256(info.filePath()).value_or(QString());
+        if (!hash.isEmpty()) {
+            std::lock_guard lock(mutex);
+            hashes[key] = hash;
+        }
+    }
+    return QStringLiteral("%1 sha256=%2").arg(modelFile, hash.isEmpty() ? QStringLiteral("unreadable") : hash);
 }
 
 QString describeGgufModel(const engine::transformer::GgufModel& model)

@@ -40,6 +40,7 @@
 #include <QItemSelectionModel>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
 #include <QScrollArea>
@@ -49,6 +50,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QUndoStack>
 
 #include <QVBoxLayout>
@@ -344,6 +346,50 @@ QWidget* ExplorerPage::buildTablePanel()
         if (!path.isEmpty())
             openLogitsFile(path);
     });
+    // A GGUF model: type a prompt, see the next-token distribution (after a pause in the typing).
+    m_modelRow = new QWidget;
+    m_modelPath = new QLineEdit;
+    m_modelPath->setPlaceholderText(tr("model .gguf"));
+    m_modelPath->setToolTip(tr("A GGUF model (llama, qwen2, gpt2) run on the CPU."));
+    m_modelPrompt = new QLineEdit;
+    m_modelPrompt->setPlaceholderText(tr("prompt: the table becomes the next token's distribution"));
+    m_modelPrompt->setToolTip(tr("The text the model reads (its tokenizer, BOS as it adds it); the table shows the "
+                                 "logits of the next token, under the chain on the left."));
+    m_modelTyping = new QTimer(this);
+    m_modelTyping->setSingleShot(true);
+    m_modelTyping->setInterval(400);
+    const auto runModel = [this] {
+        m_modelTyping->stop();
+        if (!m_modelPath->text().trimmed().isEmpty() && !m_modelPrompt->text().isEmpty())
+            m_edits->openModelPrompt(m_modelPath->text().trimmed(), m_modelPrompt->text());
+    };
+    connect(m_modelTyping, &QTimer::timeout, this, runModel);
+    connect(m_modelPrompt, &QLineEdit::returnPressed, this, runModel);
+    for (QLineEdit* field : {m_modelPath, m_modelPrompt})
+        connect(field, &QLineEdit::textEdited, m_modelTyping, qOverload<>(&QTimer::start));
+    auto* browseModel = new QPushButton(tr("Browse…"));
+    connect(browseModel, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("GGUF model"), QString(), tr("GGUF models (*.gguf);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        m_modelPath->setText(path);
+        m_modelTyping->start();
+    });
+    auto* modelLayout = new QHBoxLayout(m_modelRow);
+    modelLayout->setContentsMargins(0, 0, 0, 0);
+    modelLayout->addWidget(new QLabel(tr("Model")));
+    modelLayout->addWidget(m_modelPath, 1);
+    modelLayout->addWidget(browseModel);
+    modelLayout->addWidget(m_modelPrompt, 2);
+    m_modelRow->hide();
+    auto* modelButton = new QPushButton(tr("&Model…"));
+    modelButton->setToolTip(tr("A GGUF model's next-token distribution after a prompt you type."));
+    connect(modelButton, &QPushButton::clicked, this, [this] {
+        m_modelRow->setVisible(!m_modelRow->isVisible());
+        if (m_modelRow->isVisible())
+            (m_modelPath->text().isEmpty() ? m_modelPath : m_modelPrompt)->setFocus();
+    });
     m_loadButtons << pasteButton << open;
     auto* junk = new QPushButton(tr("&Junk risk…"));
     junk->setObjectName(QStringLiteral("junkRiskButton"));
@@ -362,6 +408,7 @@ QWidget* ExplorerPage::buildTablePanel()
     buttons->addWidget(remove);
     buttons->addWidget(pasteButton);
     buttons->addWidget(open);
+    buttons->addWidget(modelButton);
     buttons->addStretch();
     buttons->addWidget(junk);
     buttons->addWidget(sweep);
@@ -371,6 +418,7 @@ QWidget* ExplorerPage::buildTablePanel()
     auto* tableColumn = new QVBoxLayout;
     tableColumn->addWidget(m_table, 1);
     tableColumn->addLayout(buttons);
+    tableColumn->addWidget(m_modelRow);
     tableColumn->addWidget(m_error);
     auto* panel = new QWidget;
     panel->setLayout(tableColumn);

@@ -20,10 +20,12 @@
 QT_BEGIN_NAMESPACE
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QTabWidget;
 class QTableView;
+class QTimer;
 class QUndoStack;
 QT_END_NAMESPACE
 
@@ -105,6 +107,10 @@ public:
     QSpinBox* topKBox() const;
     QDoubleSpinBox* topPBox() const;
     QLabel* errorLabel() const { return m_error; }
+    // The model row: a GGUF file and a prompt; typing in either loads the next-token distribution.
+    QLineEdit* modelPathField() const { return m_modelPath; }
+    QLineEdit* modelPromptField() const { return m_modelPrompt; }
+    QWidget* modelRow() const { return m_modelRow; }
     ProbabilityChart* probabilityChart() const { return m_chart; }
     SweepChart* sweepChart() const { return m_sweep; }
     DrawChart* drawChart() const { return m_draws; }
@@ -158,7 +164,11 @@ private:
     app::BusyCounter* m_busy;  // loads and draws
     ExplorerTableController* m_edits;
     ExplorerViews* m_views;
-    QList<QPushButton*> m_loadButtons;                 // Generate, Open, Paste: disabled while loading
+    QList<QPushButton*> m_loadButtons;  // Generate, Open, Paste: disabled while loading
+    QWidget* m_modelRow = nullptr;
+    QLineEdit* m_modelPath = nullptr;
+    QLineEdit* m_modelPrompt = nullptr;
+    QTimer* m_modelTyping = nullptr;                   // the run waits for a pause in the typing
     QString m_lastVocabulary;                          // the step dialog offers the one used last
     std::function<void(const QString&)> m_sayDefault;  // set: no dialog, the default taken
 };

@@ -1,6 +1,7 @@
 #include "ui/pages/explorer_table_controller.h"
 
 #include "app/io/file_sha256.h"
+#include "app/io/gguf_model_file.h"
 #include "app/io/input_file.h"
 #include "app/io/logits_array.h"
 #include "app/io/logits_file.h"
@@ -162,6 +163,28 @@ void ExplorerTableController::openLogitsRow(const QString& path, const app::Logi
             emit statusMessage(loaded.warning.isEmpty()
                                    ? tr("Read %1 tokens from %2").arg(m_model->rowCount()).arg(path)
                                    : loaded.warning);
+        });
+}
+
+void ExplorerTableController::openModelPrompt(const QString& modelPath, const QString& prompt)
+{
+    const QString name = QFileInfo(modelPath).fileName();
+    startLoad(
+        tr("Running %1 over the prompt...").arg(name),
+        [modelPath, prompt] {
+            auto next = app::ggufNextTokenDistribution(modelPath, prompt);
+            if (!next)
+                return LoadedTable::failure(QString::fromStdString(next.error()));
+            LoadedTable loaded = LoadedTable::of(std::move(next).value());
+            loaded.array = app::ggufFileProvenance(modelPath, QString());
+            return loaded;
+        },
+        [this, name, prompt](LoadedTable& loaded) {
+            replaceTable(loaded.table, m_model->chain(), tr("Model %1").arg(name),
+                         tr("model: %1, the next token after the prompt \"%2\"").arg(loaded.array, prompt),
+                         std::move(loaded.analysis));
+            emit statusMessage(
+                tr("%1: the next token after the prompt, %L2 tokens").arg(name).arg(m_model->rowCount()));
         });
 }
 

@@ -46,6 +46,8 @@ public:
     QString openLogitsFile(const QString& path);  // empty when the load (or scan) started
     void openLogitsRow(const QString& path, const app::LogitsFileRequest& request);
     QString openStateFile(const QString& path);  // an Explorer experiment (.json)
+    // A GGUF model's next-token distribution after `prompt`, run on the worker.
+    void openModelPrompt(const QString& modelPath, const QString& prompt);
     void pasteText(const QString& text);
     void addToken();
     void removeTokens(std::vector<int> rows);  // rows of the model
