@@ -61,6 +61,16 @@ engine::Result<engine::Distribution> ggufNextTokenDistribution(const QString& pa
     auto model = openGgufModel(path);
     if (!model)
         return engine::Error{model.error()};
+    // The last answer is kept: `compare` reads the distribution once per preset.
+    static std::mutex lastMutex;
+    static std::weak_ptr<const engine::transformer::GgufModel> lastModel;
+    static QString lastPrompt;
+    static engine::Distribution last;
+    {
+        std::lock_guard lock(lastMutex);
+        if (lastModel.lock() == model.value() && lastPrompt == prompt)
+            return last;
+    }
     const QByteArray text = prompt.toUtf8();
     const auto ids = model.value()->encode(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
     if (ids.empty())
@@ -78,6 +88,10 @@ engine::Result<engine::Distribution> ggufNextTokenDistribution(const QString& pa
     source.value()->logits(0, ids, d.logits.data());
     if (!d.logits.isFinite().all())
         return engine::Error{path.toStdString() + ": the model's logits after this prompt are not all finite"};
+    std::lock_guard lock(lastMutex);
+    lastModel = model.value();
+    lastPrompt = prompt;
+    last = d;
     return d;
 }
 
