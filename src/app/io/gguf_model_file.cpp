@@ -4,13 +4,15 @@
 #include "app/io/input_file.h"
 #include "app/io/mapped_file.h"
 
-#include <QDateTime>
+#include <QFile>
 #include <QFileInfo>
 #include <QThread>
 
 #include <algorithm>
 #include <map>
 #include <mutex>
+
+#include <sys/stat.h>
 
 namespace logitlab::app {
 
@@ -20,6 +22,20 @@ struct OpenModels {
     std::mutex mutex;
     std::map<QString, std::weak_ptr<const engine::transformer::GgufModel>> byKey;
 };
+
+// The file as it is now: its canonical path, size and modification time. The time comes from
+// stat(), not QFileInfo::lastModified(), which converts to local time through glibc's tzset on
+// every call (worker threads open models too).
+QString fileVersionKey(const QFileInfo& info)
+{
+    struct stat st {};
+    const QByteArray native = QFile::encodeName(info.filePath());
+    const qint64 nanoseconds = ::stat(native.constData(), &st) == 0
+                                   ? qint64{st.st_mtim.tv_sec} * 1'000'000'000 + qint64{st.st_mtim.tv_nsec}
+                                   : -1;
+    return info.canonicalFilePath() + QLatin1Char('\n') + QString::number(info.size()) + QLatin1Char('\n') +
+           QString::number(nanoseconds);
+}
 
 OpenModels& openModels()
 {
@@ -36,8 +52,7 @@ engine::Result<std::shared_ptr<const engine::transformer::GgufModel>> openGgufMo
         return engine::Error{path.toStdString() + ": no such file"};
     if (!info.isFile())
         return engine::Error{path.toStdString() + ": not a regular file (give a .gguf model file)"};
-    const QString key = info.canonicalFilePath() + QLatin1Char('\n') + QString::number(info.size()) +
-                        QLatin1Char('\n') + QString::number(info.lastModified().toMSecsSinceEpoch());
+    const QString key = fileVersionKey(info);
     OpenModels& models = openModels();
     {
         std::lock_guard lock(models.mutex);
@@ -101,8 +116,7 @@ QString ggufFileProvenance(const QString& modelFile, const QString& baseDir)
     static std::mutex mutex;
     static std::map<QString, QString> hashes;
     const QFileInfo info(resolvedPath(modelFile, baseDir));
-    const QString key = info.canonicalFilePath() + QLatin1Char('\n') + QString::number(info.size()) +
-                        QLatin1Char('\n') + QString::number(info.lastModified().toMSecsSinceEpoch());
+    const QString key = fileVersionKey(info);
     QString hash;
     {
         std::lock_guard lock(mutex);
