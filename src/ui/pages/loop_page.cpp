@@ -896,6 +896,7 @@ void LoopPage::loadModel(std::function<void()> then)
                 loaded.stepRoom = loop.value().stepLimit().value_or(0);
             }
             loaded.model = std::move(source).value();
+            app::ggufFileProvenance(spec.modelFile, base);  // hashed here, not at the first export
             return loaded;
         },
         [this, then = std::move(then)](LoadedReplay& loaded) {
