@@ -22,23 +22,27 @@ using logitlab::engine::gguf::GgmlType;
 
 namespace {
 
-ModelConfig smolLm2Shape()
+// A llama of heads of 64 dimensions and a context of 8,192.
+ModelConfig llamaShape(std::int64_t embedding, std::int64_t layers, std::int64_t heads, std::int64_t kvHeads,
+                       std::int64_t feedForward, std::int64_t vocabulary, double ropeBase)
 {
     ModelConfig c;
     c.arch = Architecture::Llama;
-    c.embedding = 576;
-    c.layers = 30;
-    c.heads = 9;
-    c.kvHeads = 3;
+    c.embedding = embedding;
+    c.layers = layers;
+    c.heads = heads;
+    c.kvHeads = kvHeads;
     c.headDim = 64;
-    c.feedForward = 1536;
+    c.feedForward = feedForward;
     c.context = 8192;
-    c.vocabulary = 49152;
+    c.vocabulary = vocabulary;
     c.ropeDims = 64;
-    c.ropeBase = 100000.0;
+    c.ropeBase = ropeBase;
     c.normEpsilon = 1e-5;
     return c;
 }
+
+ModelConfig smolLm2Shape() { return llamaShape(576, 30, 9, 3, 1536, 49152, 100000.0); }
 
 // One model per type, built on first use and kept (building F32 takes a few seconds).
 const test::RandomModel& model(GgmlType type)
@@ -150,18 +154,7 @@ void BM_Decode1BQ4K(benchmark::State& state)
     static std::vector<engine::gguf::TensorInfo> tensors;
     static ModelConfig config;
     if (tensors.empty()) {
-        config.arch = Architecture::Llama;
-        config.embedding = 2048;
-        config.layers = 16;
-        config.heads = 32;
-        config.kvHeads = 8;
-        config.headDim = 64;
-        config.feedForward = 8192;
-        config.context = 8192;
-        config.vocabulary = 128256;
-        config.ropeDims = 64;
-        config.ropeBase = 500000.0;
-        config.normEpsilon = 1e-5;
+        config = llamaShape(2048, 16, 32, 8, 8192, 128256, 500000.0);
         test::RandomModelOptions o;
         o.matrixType = GgmlType::Q4_K;
         o.valuesOnly = true;

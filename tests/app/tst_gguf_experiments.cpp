@@ -66,28 +66,6 @@ app::LoopSpec parsed(const QJsonObject& root)
     return spec.value();
 }
 
-// The logits after `ids` from a Transformer of its own, the whole context in one pass.
-std::vector<float> freshLogits(const QString& path, const std::vector<std::int32_t>& ids)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    const QByteArray bytes = file.readAll();
-    const auto gguf = engine::gguf::GgufFile::parse(
-        std::as_bytes(std::span(bytes.constData(), static_cast<std::size_t>(bytes.size()))), "tiny.gguf");
-    if (!gguf)
-        return {};
-    engine::transformer::TransformerOptions options;
-    options.context = static_cast<std::int64_t>(ids.size());
-    auto model = engine::transformer::Transformer::load(*gguf, options);
-    if (!model)
-        return {};
-    const auto logits = model.value().evaluate(ids);
-    if (!logits)
-        return {};
-    return {logits->begin(), logits->end()};
-}
-
 }  // namespace
 
 // The result of `root` run through its kind, relative paths from `dir`.
@@ -122,7 +100,7 @@ private slots:
         std::vector<std::int32_t> context{1, 7, 9};  // <s> ▁hi !
         QCOMPARE(outcome.mainLoop->prompt(), context);
         for (const engine::LoopStep& step : steps) {
-            const std::vector<float> logits = freshLogits(path, context);
+            const std::vector<float> logits = test::freshLogits(path.toStdString(), context);
             QCOMPARE(logits.size(), test::kTinyTokens.size());
             const auto argmax =
                 static_cast<std::int32_t>(std::max_element(logits.begin(), logits.end()) - logits.begin());
@@ -295,31 +273,32 @@ private slots:
         for (std::size_t t = 0; t < steps->count; ++t) {
             const auto logits = steps->logits(t);
             QVERIFY(logits);
-            const std::vector<float> fresh = freshLogits(path, context);
+            const std::vector<float> fresh = test::freshLogits(path.toStdString(), context);
             QCOMPARE(static_cast<std::size_t>(logits->size()), fresh.size());
             for (std::size_t i = 0; i < fresh.size(); ++i)
                 QCOMPARE(std::bit_cast<std::uint64_t>((*logits)[static_cast<Eigen::Index>(i)]),
                          std::bit_cast<std::uint64_t>(static_cast<double>(fresh[i])));
-            const auto id = std::find(steps->tokens.begin(), steps->tokens.end(), steps->chosen[t]) - steps->tokens.begin();
+            const auto id =
+                std::find(steps->tokens.begin(), steps->tokens.end(), steps->chosen[t]) - steps->tokens.begin();
             QVERIFY(id < static_cast<std::ptrdiff_t>(steps->tokens.size()));
             context.push_back(static_cast<std::int32_t>(id));
         }
 
         // The experiment file runs through its kind and names the model's hash.
-        const QJsonObject root{
-            {"logitlab", 1},
-            {"experiment", "junk-risk"},
-            {"name", "gguf-junk"},
-            {"reply", app::replyToJson(reply)},
-            {"junk", QJsonObject{{"kind", "below-probability"}, {"threshold", 0.01}}},
-            {"settings", QJsonArray{QJsonObject{{"label", "plain"}, {"temperature", 1}}}},
-            {"replies", 2000},
-            {"seed", 42},
-            {"rng", "mt19937_64"}};
+        const QJsonObject root{{"logitlab", 1},
+                               {"experiment", "junk-risk"},
+                               {"name", "gguf-junk"},
+                               {"reply", app::replyToJson(reply)},
+                               {"junk", QJsonObject{{"kind", "below-probability"}, {"threshold", 0.01}}},
+                               {"settings", QJsonArray{QJsonObject{{"label", "plain"}, {"temperature", 1}}}},
+                               {"replies", 2000},
+                               {"seed", 42},
+                               {"rng", "mt19937_64"}};
         const app::ExperimentResult a = runKind(root, dir.path());
         QVERIFY2(a.status.finished(), qPrintable(a.status.message));
         const app::ExperimentResult b = runKind(root, dir.path(), 2);
-        QCOMPARE(app::resultTableCsv(a.provenance, a.tables.front()), app::resultTableCsv(b.provenance, b.tables.front()));
+        QCOMPARE(app::resultTableCsv(a.provenance, a.tables.front()),
+                 app::resultTableCsv(b.provenance, b.tables.front()));
         QVERIFY(app::resultTableCsv(a.provenance, a.tables.front()).contains(app::fileSha256(path).value()));
     }
 

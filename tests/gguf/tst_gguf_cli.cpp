@@ -34,28 +34,6 @@ QString writeModel(const QTemporaryDir& dir, const test::GgufWriter& w,
 
 QJsonObject json(const test::CliRun& run) { return QJsonDocument::fromJson(run.out).object(); }
 
-// The logits the engine computes for `ids`, in process.
-std::vector<float> engineLogits(const QString& path, const std::vector<std::int32_t>& ids)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    const QByteArray bytes = file.readAll();
-    const auto gguf = engine::gguf::GgufFile::parse(
-        std::as_bytes(std::span(bytes.constData(), static_cast<std::size_t>(bytes.size()))), "tiny.gguf");
-    if (!gguf)
-        return {};
-    engine::transformer::TransformerOptions options;
-    options.context = static_cast<std::int64_t>(ids.size());
-    auto model = engine::transformer::Transformer::load(*gguf, options);
-    if (!model)
-        return {};
-    const auto logits = model.value().evaluate(ids);
-    if (!logits)
-        return {};
-    return {logits->begin(), logits->end()};
-}
-
 }  // namespace
 
 class TestGgufCli : public QObject {
@@ -87,7 +65,7 @@ private slots:
         for (const GgmlType type : {GgmlType::Q8_0, GgmlType::F32}) {
             const QString model = writeModel(dir, test::tinyLlama(type));
             const std::vector<std::int32_t> ids{1, 7, 9};
-            const std::vector<float> expected = engineLogits(model, ids);
+            const std::vector<float> expected = test::freshLogits(model.toStdString(), ids);
             QCOMPARE(expected.size(), test::kTinyTokens.size());
             QJsonObject first;
             for (const QStringList& how : {QStringList{QStringLiteral("--token-ids"), QStringLiteral("1,7,9")},
@@ -118,7 +96,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString model = writeModel(dir, test::tinyLlama(GgmlType::Q8_0));
-        const std::vector<float> expected = engineLogits(model, {1, 4});
+        const std::vector<float> expected = test::freshLogits(model.toStdString(), {1, 4});
         auto run =
             test::runCli({QStringLiteral("logits"), QStringLiteral("--model"), model, QStringLiteral("--token-ids"),
                           QStringLiteral("1,4"), QStringLiteral("--top"), QStringLiteral("3")});

@@ -1,5 +1,11 @@
 #include "support/tiny_gguf_model.h"
 
+#include "engine/transformer/transformer.h"
+
+#include <fstream>
+#include <iterator>
+#include <span>
+
 namespace logitlab::test {
 
 const std::vector<std::string> kTinyTokens = {"<unk>", "<s>", "</s>",          "\xe2\x96\x81",
@@ -52,6 +58,26 @@ GgufWriter tinyLlama(GgmlType matrices, bool withTokenizer, std::uint32_t contex
     tensor("blk.0.ffn_down.weight", matrices, {64, 32}, 0.2f);
     norm("output_norm.weight");
     return w;
+}
+
+std::vector<float> freshLogits(const std::string& path, const std::vector<std::int32_t>& ids)
+{
+    std::ifstream in(path, std::ios::binary);
+    const std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in && !in.eof())
+        return {};
+    const auto gguf = engine::gguf::GgufFile::parse(std::as_bytes(std::span(chars.data(), chars.size())), path);
+    if (!gguf)
+        return {};
+    engine::transformer::TransformerOptions options;
+    options.context = static_cast<std::int64_t>(ids.size());
+    auto model = engine::transformer::Transformer::load(*gguf, options);
+    if (!model)
+        return {};
+    const auto logits = model.value().evaluate(ids);
+    if (!logits)
+        return {};
+    return {logits->begin(), logits->end()};
 }
 
 }  // namespace logitlab::test

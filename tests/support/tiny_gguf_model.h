@@ -20,4 +20,9 @@ extern const std::vector<std::string> kTinyTokens;
 // tokenizer.ggml key; `context` is llama.context_length.
 GgufWriter tinyLlama(GgmlType matrices, bool withTokenizer = true, std::uint32_t context = 16);
 
+// The logits after `ids` from the model file at `path`, by a Transformer of its own with the
+// whole context in one pass (empty when the file cannot be read or run): what tests compare
+// the CLI and the experiments against.
+std::vector<float> freshLogits(const std::string& path, const std::vector<std::int32_t>& ids);
+
 }  // namespace logitlab::test

@@ -407,6 +407,17 @@ void LoopPage::reset()
     setSpec(startingSpec());
 }
 
+void LoopPage::clearRuns()
+{
+    m_main.reset();
+    m_branch.reset();
+    ++m_mainGeneration;
+    ++m_branchGeneration;
+    m_followLatest = true;
+    showError(QString());
+    refresh();
+}
+
 QString LoopPage::openModel(const QString& path)
 {
     const QFileInfo info(path);
@@ -415,13 +426,7 @@ QString LoopPage::openModel(const QString& path)
     stop();
     m_source->setCurrentIndex(GgufModelFile);
     m_modelFile->setText(info.absoluteFilePath());
-    m_main.reset();
-    m_branch.reset();
-    ++m_mainGeneration;
-    ++m_branchGeneration;
-    m_followLatest = true;
-    showError(QString());
-    refresh();
+    clearRuns();
     takeFirstSteps();
     return {};
 }
@@ -458,13 +463,7 @@ void LoopPage::setSpec(const app::LoopSpec& spec)
         else
             m_branchToken->setText(spec.branch->token);
     }
-    m_main.reset();
-    m_branch.reset();
-    ++m_mainGeneration;
-    ++m_branchGeneration;
-    m_followLatest = true;
-    showError(QString());
-    refresh();
+    clearRuns();
     showLatency();
 }
 

@@ -130,6 +130,8 @@ private:
     // The first steps of the run the controls describe (and its branch), within one slice of the
     // UI thread: the page is never blank the first time it is shown.
     void takeFirstSteps();
+    // Drops the runs shown (the controls changed what they are of) and the error.
+    void clearRuns();
     engine::Distribution stepDistribution(std::size_t at) const;
     QString promptText(const engine::GenerationLoop& loop) const;
     void showSourceError(const QString& message);
