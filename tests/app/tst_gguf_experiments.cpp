@@ -113,6 +113,47 @@ private slots:
         QCOMPARE(outcome.vocabulary[7], std::string(" hi"));  // names are the tokens' text
     }
 
+    // Each architecture (llama, qwen2, gpt2 in the tests' small shape, F32): the Loop's greedy
+    // steps are the argmax of fresh passes, and `logitlab-cli run` of the file writes them.
+    void everyArchitectureRunsTheLoop_data()
+    {
+        QTest::addColumn<int>("arch");
+        QTest::newRow("llama") << int(engine::transformer::Architecture::Llama);
+        QTest::newRow("qwen2") << int(engine::transformer::Architecture::Qwen2);
+        QTest::newRow("gpt2") << int(engine::transformer::Architecture::Gpt2);
+    }
+    void everyArchitectureRunsTheLoop()
+    {
+        QFETCH(int, arch);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tiny.gguf"));
+        QVERIFY(test::tinyModel(static_cast<engine::transformer::Architecture>(arch), GgmlType::F32, 64)
+                    .writeFile(path.toStdString()));
+        const QJsonObject root = loopRoot(QStringLiteral("tiny.gguf"), 10);
+        const app::LoopOutcome outcome = app::runLoop(parsed(root), dir.path(), {});
+        QVERIFY2(outcome.status.finished(), qPrintable(outcome.status.message));
+        std::vector<std::int32_t> context{1, 7, 9};
+        for (const engine::LoopStep& step : outcome.tracks.front().steps) {
+            const std::vector<float> logits = test::freshLogits(path.toStdString(), context);
+            QCOMPARE(logits.size(), test::kTinyTokens.size());
+            QCOMPARE(step.token,
+                     static_cast<std::int32_t>(std::max_element(logits.begin(), logits.end()) - logits.begin()));
+            context.push_back(step.token);
+        }
+        QFile file(dir.filePath(QStringLiteral("gguf-loop.json")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(root).toJson());
+        file.close();
+        QProcess cli;
+        cli.start(test::binaryPath(QStringLiteral("logitlab-cli")),
+                  {QStringLiteral("run"), file.fileName(), QStringLiteral("--out"), dir.filePath(QStringLiteral("out")),
+                   QStringLiteral("--formats"), QStringLiteral("csv,png")});
+        QVERIFY(cli.waitForFinished(120000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("out/gguf-loop.csv"))));
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("out/gguf-loop.png"))));
+    }
+
     // Every weight type: a run twice gives the same CSV bytes, and a run on a source that has
     // served another run (the cache holds that run) gives the same steps as a fresh one.
     void runsAreReproducible_data()

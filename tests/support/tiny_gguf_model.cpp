@@ -1,6 +1,7 @@
 #include "support/tiny_gguf_model.h"
 
 #include "engine/transformer/transformer.h"
+#include "transformer/random_model.h"
 
 #include <fstream>
 #include <iterator>
@@ -11,6 +12,22 @@ namespace logitlab::test {
 const std::vector<std::string> kTinyTokens = {"<unk>", "<s>", "</s>",          "\xe2\x96\x81",
                                               "h",     "i",   "\xe2\x96\x81h", "\xe2\x96\x81hi",
                                               "hi",    "!",   "\xe2\x96\x81!", "x"};
+
+namespace {
+
+void addTinyTokenizer(GgufWriter& w)
+{
+    w.addString("tokenizer.ggml.model", "llama");
+    w.addStringArray("tokenizer.ggml.tokens", kTinyTokens);
+    w.addFloatArray("tokenizer.ggml.scores", {0, 0, 0, -5, -6, -6, -1, 0, -2, -6, -3, -6});
+    w.addInt32Array("tokenizer.ggml.token_type", {2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+    w.addUint32("tokenizer.ggml.bos_token_id", 1);
+    w.addUint32("tokenizer.ggml.eos_token_id", 2);
+    w.addUint32("tokenizer.ggml.unknown_token_id", 0);
+    w.addBool("tokenizer.ggml.add_bos_token", true);
+}
+
+}  // namespace
 
 GgufWriter tinyLlama(GgmlType matrices, bool withTokenizer, std::uint32_t context)
 {
@@ -25,16 +42,8 @@ GgufWriter tinyLlama(GgmlType matrices, bool withTokenizer, std::uint32_t contex
     w.addUint32("llama.rope.dimension_count", 16);
     w.addFloat32("llama.rope.freq_base", 10000.0f);
     w.addFloat32("llama.attention.layer_norm_rms_epsilon", 1e-5f);
-    if (withTokenizer) {
-        w.addString("tokenizer.ggml.model", "llama");
-        w.addStringArray("tokenizer.ggml.tokens", kTinyTokens);
-        w.addFloatArray("tokenizer.ggml.scores", {0, 0, 0, -5, -6, -6, -1, 0, -2, -6, -3, -6});
-        w.addInt32Array("tokenizer.ggml.token_type", {2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1});
-        w.addUint32("tokenizer.ggml.bos_token_id", 1);
-        w.addUint32("tokenizer.ggml.eos_token_id", 2);
-        w.addUint32("tokenizer.ggml.unknown_token_id", 0);
-        w.addBool("tokenizer.ggml.add_bos_token", true);
-    }
+    if (withTokenizer)
+        addTinyTokenizer(w);
     std::uint32_t seed = 1;
     const auto tensor = [&](const std::string& name, GgmlType type, std::vector<std::uint64_t> ne, float scale) {
         std::uint64_t n = 1;
@@ -57,6 +66,52 @@ GgufWriter tinyLlama(GgmlType matrices, bool withTokenizer, std::uint32_t contex
     tensor("blk.0.ffn_up.weight", matrices, {32, 64}, 0.3f);
     tensor("blk.0.ffn_down.weight", matrices, {64, 32}, 0.2f);
     norm("output_norm.weight");
+    return w;
+}
+
+// The metadata llama.cpp writes for the shape (the writer's file, before any tensor).
+void addModelMetadata(GgufWriter& w, const engine::transformer::ModelConfig& c, const std::string& arch)
+{
+    w.addString("general.architecture", arch);
+    w.addUint32(arch + ".embedding_length", static_cast<std::uint32_t>(c.embedding));
+    w.addUint32(arch + ".block_count", static_cast<std::uint32_t>(c.layers));
+    w.addUint32(arch + ".attention.head_count", static_cast<std::uint32_t>(c.heads));
+    w.addUint32(arch + ".attention.head_count_kv", static_cast<std::uint32_t>(c.kvHeads));
+    w.addUint32(arch + ".feed_forward_length", static_cast<std::uint32_t>(c.feedForward));
+    w.addUint32(arch + ".context_length", static_cast<std::uint32_t>(c.context));
+    if (c.arch == engine::transformer::Architecture::Gpt2) {
+        w.addFloat32(arch + ".attention.layer_norm_epsilon", static_cast<float>(c.normEpsilon));
+    } else {
+        w.addFloat32(arch + ".attention.layer_norm_rms_epsilon", static_cast<float>(c.normEpsilon));
+        w.addFloat32(arch + ".rope.freq_base", static_cast<float>(c.ropeBase));
+        w.addUint32(arch + ".rope.dimension_count", static_cast<std::uint32_t>(c.ropeDims));
+        if (c.ropeScale != 1.0) {
+            w.addString(arch + ".rope.scaling.type", "linear");
+            w.addFloat32(arch + ".rope.scaling.factor", static_cast<float>(1.0 / c.ropeScale));
+        }
+    }
+}
+
+GgufWriter tinyModel(engine::transformer::Architecture arch, GgmlType matrices, std::uint32_t context)
+{
+    using engine::transformer::Architecture;
+    engine::transformer::ModelConfig c = smallConfig(arch);
+    c.vocabulary = static_cast<std::int64_t>(kTinyTokens.size());
+    c.context = context;
+    GgufWriter w;
+    addModelMetadata(w, c, engine::transformer::architectureName(arch));
+    addTinyTokenizer(w);
+    RandomModelOptions o;
+    o.matrixType = matrices;
+    o.tiedOutput = arch != Architecture::Qwen2;
+    o.valuesOnly = true;
+    o.write = [&w](const std::string& name, GgmlType type, const std::vector<std::uint64_t>& ne,
+                   const std::vector<double>& values) {
+        const std::vector<float> floats(values.begin(), values.end());
+        w.addTensor(name, type, ne, floats);
+        return std::vector<double>{};
+    };
+    randomModel(c, o);
     return w;
 }
 

@@ -9,6 +9,7 @@
 #include "engine/transformer/transformer.h"
 #include "random_model.h"
 #include "support/gguf_writer.h"
+#include "support/tiny_gguf_model.h"
 
 #include <QTest>
 
@@ -453,35 +454,12 @@ ModelConfig ggufConfig(Architecture arch)
     return c;
 }
 
-// The metadata llama.cpp writes for the shape (the writer's file, before any tensor).
-void addMetadata(test::GgufWriter& w, const ModelConfig& c, const std::string& arch)
-{
-    w.addString("general.architecture", arch);
-    w.addUint32(arch + ".embedding_length", static_cast<std::uint32_t>(c.embedding));
-    w.addUint32(arch + ".block_count", static_cast<std::uint32_t>(c.layers));
-    w.addUint32(arch + ".attention.head_count", static_cast<std::uint32_t>(c.heads));
-    w.addUint32(arch + ".attention.head_count_kv", static_cast<std::uint32_t>(c.kvHeads));
-    w.addUint32(arch + ".feed_forward_length", static_cast<std::uint32_t>(c.feedForward));
-    w.addUint32(arch + ".context_length", static_cast<std::uint32_t>(c.context));
-    if (c.arch == Architecture::Gpt2) {
-        w.addFloat32(arch + ".attention.layer_norm_epsilon", static_cast<float>(c.normEpsilon));
-    } else {
-        w.addFloat32(arch + ".attention.layer_norm_rms_epsilon", static_cast<float>(c.normEpsilon));
-        w.addFloat32(arch + ".rope.freq_base", static_cast<float>(c.ropeBase));
-        w.addUint32(arch + ".rope.dimension_count", static_cast<std::uint32_t>(c.ropeDims));
-        if (c.ropeScale != 1.0) {
-            w.addString(arch + ".rope.scaling.type", "linear");
-            w.addFloat32(arch + ".rope.scaling.factor", static_cast<float>(1.0 / c.ropeScale));
-        }
-    }
-}
-
 // A random model written as a GGUF file by the test writer: its bytes, and the values the
 // reader gives back for the reference.
 RandomModel writeModel(const ModelConfig& c, GgmlType type, std::vector<std::byte>& bytes)
 {
     test::GgufWriter w;
-    addMetadata(w, c, architectureName(c.arch));
+    test::addModelMetadata(w, c, architectureName(c.arch));
     RandomModelOptions o;
     o.matrixType = type;
     o.tiedOutput = c.arch != Architecture::Qwen2;
@@ -561,7 +539,7 @@ void TransformerTest::refusesGgufArchitectureAndKeys()
     const ModelConfig c = ggufConfig(Architecture::Llama);
     {
         test::GgufWriter w;
-        addMetadata(w, c, "mamba");
+        test::addModelMetadata(w, c, "mamba");
         const auto bytes = w.bytes();
         auto file = engine::gguf::GgufFile::parse(bytes, "other.gguf");
         QVERIFY(file.ok());
@@ -584,14 +562,14 @@ void TransformerTest::refusesGgufArchitectureAndKeys()
     }
     {
         test::GgufWriter w;
-        addMetadata(w, c, "llama");
+        test::addModelMetadata(w, c, "llama");
         w.addFloat32("llama.attention.head_count_kv", 3.0f);  // a second key: the reader refuses
         const auto bytes = w.bytes();
         QVERIFY(!engine::gguf::GgufFile::parse(bytes, "twice.gguf").ok());
     }
     {
         test::GgufWriter w;
-        addMetadata(w, c, "qwen2");
+        test::addModelMetadata(w, c, "qwen2");
         w.addString("qwen2.rope.scaling.type", "yarn");
         w.addFloat32("qwen2.rope.scaling.factor", 4.0f);
         const auto bytes = w.bytes();
@@ -606,7 +584,7 @@ void TransformerTest::refusesGgufArchitectureAndKeys()
         ModelConfig odd = c;
         odd.kvHeads = 3;
         test::GgufWriter w;
-        addMetadata(w, odd, "llama");
+        test::addModelMetadata(w, odd, "llama");
         w.addTensor("token_embd.weight", GgmlType::F32, {256, 10}, std::vector<float>(2560, 0.5f));
         const auto bytes = w.bytes();
         auto file = engine::gguf::GgufFile::parse(bytes, "odd.gguf");
