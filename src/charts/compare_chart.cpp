@@ -1,6 +1,7 @@
 #include "charts/compare_chart.h"
 
 #include "charts/chart_style.h"
+#include "charts/token_display.h"
 #include "engine/sampler/semantics.h"
 
 #include <QApplication>
@@ -100,7 +101,7 @@ void CompareChart::setResults(const std::vector<engine::Result<engine::Candidate
         set->remove(0, set->count());
         set->append(values[s]);
     }
-    m_tokens->setCategories(categories);
+    m_tokens->setCategories(chartLabels(categories));
     m_chart->setTitle(
         m_disagreements.isEmpty()
             ? tr("Same logits under four presets: they agree on which tokens survive")

@@ -1,6 +1,7 @@
 #include "charts/draw_chart.h"
 
 #include "charts/chart_style.h"
+#include "charts/token_display.h"
 
 #include <QApplication>
 #include <QBarCategoryAxis>
@@ -72,7 +73,7 @@ void DrawChart::setResult(const engine::CandidateList& list, const engine::DrawC
     m_observed->append(observed);
     m_expected->remove(0, m_expected->count());
     m_expected->append(expected);
-    m_tokens->setCategories(categories);
+    m_tokens->setCategories(chartLabels(categories));
     double top = 1.0;
     for (int i = 0; i < observed.size(); ++i)
         top = std::max({top, observed[i], expected[i]});

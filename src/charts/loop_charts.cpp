@@ -209,7 +209,7 @@ void LoopStepChart::setStep(const engine::LoopStep& step, const std::vector<std:
         // Turned names get a few characters' room at a figure's size: cut in the middle here
         // ("read…Json"), not at the end by Qt ("readExperim..."); the CSV has them whole.
         name = shortTokenName(name, kStepNameChars);
-        names << (c.id == step.token ? QStringLiteral("[%1]").arg(name) : name);
+        names << chartLabel(c.id == step.token ? QStringLiteral("[%1]").arg(name) : name);
     }
     auto* series = new QBarSeries;
     series->append(kept);
@@ -233,7 +233,7 @@ void LoopStepChart::setStep(const engine::LoopStep& step, const std::vector<std:
         chosen = QStringLiteral("¶");
     m_chart->setTitle(tr("Step %1: '%2', p %3 (model %4, rank %5)%6")
                           .arg(step.index)
-                          .arg(chosen)
+                          .arg(chartLabel(chosen))
                           .arg(step.probability, 0, 'g', 3)
                           .arg(step.modelProbability, 0, 'g', 3)
                           .arg(step.rank)

@@ -2,6 +2,7 @@
 
 #include "charts/chart_style.h"
 #include "charts/explorer_snapshot.h"
+#include "charts/token_display.h"
 #include "engine/core/number_format.h"
 
 #include <QApplication>
@@ -172,7 +173,7 @@ void ProbabilityChart::rebuild()
                     .arg(id)
                     .arg(QString::number(p, 'g', 6), QString::number(q, 'g', 6));
         // A category axis needs unique names; repeated tokens get their id.
-        QString name = m_snapshot->shownName(id);
+        QString name = chartLabel(m_snapshot->shownName(id));
         if (seen.contains(name))
             name += QStringLiteral(" #%1").arg(id);
         seen.insert(name);

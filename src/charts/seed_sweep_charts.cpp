@@ -2,6 +2,7 @@
 
 #include "app/kinds/seed_sweep_job.h"
 #include "charts/chart_lifetime.h"
+#include "charts/token_display.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -142,7 +143,7 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
     for (QLineSeries* line : {zero, plus, minus})
         m_spread->addSeries(line);
     auto* tokenAxis = new QBarCategoryAxis;
-    tokenAxis->setCategories(shownNames);
+    tokenAxis->setCategories(chartLabels(shownNames));
     tokenAxis->setTitleText(tr("token"));
     auto* lineAxis2 = new QValueAxis;
     lineAxis2->setRange(-0.5, shown - 0.5);
@@ -185,7 +186,7 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
     pair->append(expected);
     m_counts->addSeries(pair);
     auto* countTokens = new QBarCategoryAxis;
-    countTokens->setCategories(shownNames);
+    countTokens->setCategories(chartLabels(shownNames));
     countTokens->setTitleText(tr("token"));
     auto* pooledAxis = new QValueAxis;
     pooledAxis->setRange(0, highest * 1.1 + 1);

@@ -36,4 +36,15 @@ QString shortTokenName(const QString& name, qsizetype chars)
     return name.left(head) + QChar(u'\u2026') + name.right(tail);
 }
 
+QString chartLabel(const QString& text) { return text.toHtmlEscaped(); }
+
+QStringList chartLabels(const QStringList& texts)
+{
+    QStringList out;
+    out.reserve(texts.size());
+    for (const QString& t : texts)
+        out << chartLabel(t);
+    return out;
+}
+
 }  // namespace logitlab::ui

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include <string_view>
 
@@ -19,5 +20,11 @@ QString shownTokenName(const QString& name);
 // The same, cut to `chars` characters (at least 3): for a chart's turned bar names, where Qt
 // would cut a long one at its end to "...".
 QString shortTokenName(const QString& name, qsizetype chars);
+
+// Text for a chart's axis label or title that may hold token names: Qt Charts draws both as
+// HTML, so "<s>", "<unk>", "<|im_end|>" and "<0x0A>" (common in real vocabularies) read as tags
+// and vanish, and "&amp;" as "&". Escaped, they show as they are.
+QString chartLabel(const QString& text);
+QStringList chartLabels(const QStringList& texts);
 
 }  // namespace logitlab::ui

@@ -32,6 +32,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QXmlStreamReader>
 
 #include <algorithm>
 #include <bit>
@@ -147,11 +148,25 @@ private slots:
         QProcess cli;
         cli.start(test::binaryPath(QStringLiteral("logitlab-cli")),
                   {QStringLiteral("run"), file.fileName(), QStringLiteral("--out"), dir.filePath(QStringLiteral("out")),
-                   QStringLiteral("--formats"), QStringLiteral("csv,png")});
+                   QStringLiteral("--formats"), QStringLiteral("csv,png,svg")});
         QVERIFY(cli.waitForFinished(120000));
         QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("out/gguf-loop.csv"))));
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("out/gguf-loop.png"))));
+        // The last step's bars name all 12 tokens, "<s>" and "<unk>" too: Qt Charts would read
+        // those as HTML tags and draw empty labels.
+        QFile svg(dir.filePath(QStringLiteral("out/gguf-loop-last-step.svg")));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QStringList texts;
+        QXmlStreamReader xml(&svg);
+        while (!xml.atEnd())
+            if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text"))
+                texts << xml.readElementText(QXmlStreamReader::IncludeChildElements);
+        const auto shown = [&texts](const QString& name) {
+            return texts.contains(name) || texts.contains(QLatin1Char('[') + name + QLatin1Char(']'));  // the pick
+        };
+        QVERIFY2(shown(QStringLiteral("<s>")) && shown(QStringLiteral("<unk>")),
+                 qPrintable(texts.join(QLatin1Char('|'))));
     }
 
     // Every weight type: a run twice gives the same CSV bytes, and a run on a source that has
