@@ -10,6 +10,7 @@
 #include "engine/experiments/decoder.h"
 #include "support/example_files.h"
 #include "support/test_support.h"
+#include "support/tiny_gguf_model.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -165,6 +166,33 @@ private slots:
         QVERIFY(spec.ok());
         QVERIFY(spec->reply.has_value());
         QCOMPARE(spec->reply->length, 9);
+    }
+
+    // Along a GGUF model's reply: the Reply model field names the file, the run reads its
+    // steps, and the provenance names the model's hash.
+    void alongAGgufModelsReply()
+    {
+        QTemporaryDir dir;
+        const QString model = dir.filePath(QStringLiteral("tiny.gguf"));
+        QVERIFY(test::tinyLlama(engine::gguf::GgmlType::F32, true, 64).writeFile(model.toStdString()));
+        ui::JunkRiskPage page;
+        page.show();
+        page.junkForm()->modeBox()->setCurrentIndex(ui::JunkRiskForm::BuiltinReply);
+        page.junkForm()->replyModelField()->setText(model);
+        page.junkForm()->promptField()->setText(QStringLiteral("hi!"));
+        page.junkForm()->replyLengthBox()->setValue(7);
+        page.junkForm()->repliesBox()->setValue(500);
+        QVERIFY(!page.junkForm()->replyErrorLabel()->isVisible());
+        const auto spec = page.junkForm()->spec();
+        QVERIFY2(spec.ok(), spec ? "" : spec.error().c_str());
+        QCOMPARE(spec->reply->modelFile, model);
+        QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
+        page.run();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 30000);
+        QCOMPARE(ended.at(0).at(0).toBool(), true);
+        QCOMPARE(page.results()->model()->rowCount(), 2 * 7);
+        QVERIFY(page.provenance().asText().contains(QStringLiteral("reply: GGUF model")));
+        QVERIFY(page.provenance().asText().contains(QStringLiteral("sha256=")));
     }
 
     // Bad reply inputs are shown next to them; the page keeps working (back to one

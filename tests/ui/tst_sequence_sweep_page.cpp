@@ -5,9 +5,11 @@
 // the page keeps working; the models pass QAbstractItemModelTester. An opened file whose
 // distribution has "steps" runs every step in turn and shows one row per step.
 #include "app/kinds/experiment_kind.h"
+#include "app/kinds/sequence_sweep_job.h"
 #include "support/example_files.h"
 #include "support/seed_sweep_page_run.h"
 #include "support/small_npy.h"
+#include "support/tiny_gguf_model.h"
 #include "ui/models/result_table_model.h"
 #include "ui/pages/seed_sweep_page.h"
 
@@ -52,6 +54,35 @@ QString csvOf(const app::Provenance& provenance, const ResultTableModel* model)
 class TestSequenceSweepPage : public QObject {
     Q_OBJECT
 private slots:
+    // A GGUF model in the Model field writes the replies: the page's tables equal what the same
+    // file gives through its kind, and the field round-trips through the file.
+    void aGgufModelWritesTheReplies()
+    {
+        QTemporaryDir dir;
+        const QString model = dir.filePath(QStringLiteral("tiny.gguf"));
+        QVERIFY(test::tinyLlama(engine::gguf::GgmlType::Q8_0, true, 64).writeFile(model.toStdString()));
+        SeedSweepPage page;
+        page.resize(1280, 800);
+        page.modeBox()->setCurrentIndex(int(SeedSweepPage::RepliesMode));
+        QVERIFY(!page.replyModelFileEdit()->isHidden());
+        page.replyModelFileEdit()->setText(model);
+        page.promptEdit()->setText(QStringLiteral("hi!"));
+        page.stepsBox()->setValue(5);
+        page.seedCountBox()->setValue(6);
+        const auto spec = page.specFromControls();
+        QVERIFY2(spec, spec ? "" : spec.error().c_str());
+        QCOMPARE(spec->modelFile, model);
+        QVERIFY(runAndWait(page));
+        const app::SequenceSweepOutcome direct = app::runSequenceSweep(spec.value(), QString(), {}, 1, {});
+        QVERIFY(direct.status.finished());
+        QCOMPARE(page.sequenceOutcome().replies, direct.replies);
+        const QString file = dir.filePath(QStringLiteral("replies.json"));
+        QCOMPARE(page.saveExperiment(file), QString());
+        SeedSweepPage again;
+        QCOMPARE(again.openFile(file), QString());
+        QCOMPARE(again.replyModelFileEdit()->text(), model);
+    }
+
     void openedFileRunsWholeReplies()
     {
         SeedSweepPage page;

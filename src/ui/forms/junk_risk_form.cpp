@@ -88,15 +88,15 @@ QString describeLoaded(const app::DistributionSpec& d)
 
 JunkRiskForm::JunkRiskForm(QWidget* parent)
     : SpecForm(app::parseJunkRisk, parent), m_form(new QFormLayout(this)), m_mode(new QComboBox),
-      m_stepsFile(new QLineEdit), m_stepRange(new QLineEdit), m_prompt(new QLineEdit), m_replyLength(new QSpinBox),
-      m_replyChain(new QLineEdit), m_replySeed(new QSpinBox), m_replyError(new QLabel), m_distribution(new QComboBox),
-      m_vocabulary(new QSpinBox), m_shape(new QDoubleSpinBox), m_q(new QLineEdit), m_qError(new QLabel),
-      m_junkKind(new QComboBox), m_junkValue(new QDoubleSpinBox), m_junkIds(new QLineEdit), m_junkWarning(new QLabel),
-      m_settings(new QPlainTextEdit), m_lengths(new QLineEdit), m_replies(new QSpinBox), m_seed(new QSpinBox),
-      m_rng(new QComboBox), m_threads(new QSpinBox), m_logN(new QCheckBox(tr("log scale for N")))
+      m_stepsFile(new QLineEdit), m_stepRange(new QLineEdit), m_prompt(new QLineEdit), m_replyModel(new QLineEdit),
+      m_replyLength(new QSpinBox), m_replyChain(new QLineEdit), m_replySeed(new QSpinBox), m_replyError(new QLabel),
+      m_distribution(new QComboBox), m_vocabulary(new QSpinBox), m_shape(new QDoubleSpinBox), m_q(new QLineEdit),
+      m_qError(new QLabel), m_junkKind(new QComboBox), m_junkValue(new QDoubleSpinBox), m_junkIds(new QLineEdit),
+      m_junkWarning(new QLabel), m_settings(new QPlainTextEdit), m_lengths(new QLineEdit), m_replies(new QSpinBox),
+      m_seed(new QSpinBox), m_rng(new QComboBox), m_threads(new QSpinBox), m_logN(new QCheckBox(tr("log scale for N")))
 {
     m_mode->addItems({tr("one distribution, the same at every step"), tr("along a reply: the steps of a logits file"),
-                      tr("along a reply: the built-in model")});
+                      tr("along a reply: a model's own reply")});
     m_mode->setToolTip(tr("One distribution: q is the same at every step, risk 1 - (1 - q)^N. Along a reply: each step "
                           "has its own distribution and q_t, risk 1 - prod (1 - q_t) over the first n steps."));
     m_stepsFile->setPlaceholderText(tr("a .npy, .npz or safetensors file of [steps, V] logits"));
@@ -106,7 +106,10 @@ JunkRiskForm::JunkRiskForm(QWidget* parent)
     m_stepRange->setToolTip(
         tr("The steps to walk: all, FROM..TO (both included) or FROM; negative counts from the end."));
     m_prompt->setPlaceholderText(tr("The sampler"));
-    m_prompt->setToolTip(tr("The words the built-in model continues."));
+    m_prompt->setToolTip(tr("The words the model continues."));
+    m_replyModel->setPlaceholderText(tr("empty: the built-in model; or a .gguf file"));
+    m_replyModel->setToolTip(tr("A GGUF model (llama, qwen2, gpt2) run on the CPU writes the reply; relative to the "
+                                "experiment file's folder. Empty: the built-in model."));
     m_replyLength->setRange(1, static_cast<int>(app::kMaxReplyLength));
     m_replyLength->setValue(60);
     m_replyLength->setToolTip(tr("Tokens in the reply (1..%1).").arg(app::kMaxReplyLength));
@@ -120,7 +123,7 @@ JunkRiskForm::JunkRiskForm(QWidget* parent)
     m_replyError->setStyleSheet(QStringLiteral("color: #b00020"));
     m_replyError->setWordWrap(true);
     m_replyError->hide();
-    for (QLineEdit* field : {m_stepsFile, m_stepRange, m_prompt, m_replyChain})
+    for (QLineEdit* field : {m_stepsFile, m_stepRange, m_prompt, m_replyModel, m_replyChain})
         connect(field, &QLineEdit::textChanged, this, &JunkRiskForm::checkReplyFields);
     connect(m_mode, &QComboBox::currentIndexChanged, this, &JunkRiskForm::showModeRows);
     m_distribution->addItems(
@@ -188,6 +191,7 @@ JunkRiskForm::JunkRiskForm(QWidget* parent)
     form->addRow(tr("Steps"), m_mode);
     form->addRow(tr("Logits file"), m_stepsFile);
     form->addRow(tr("File steps"), m_stepRange);
+    form->addRow(tr("Reply model"), m_replyModel);
     form->addRow(tr("Prompt"), m_prompt);
     auto* replyRow = new QHBoxLayout;
     replyRow->addWidget(m_replyLength);
@@ -262,6 +266,7 @@ void JunkRiskForm::setSpec(const app::JunkRiskSpec& spec)
     const app::ReplySpec reply = spec.reply.value_or(app::ReplySpec{});
     if (spec.reply || m_prompt->text().isEmpty()) {
         m_prompt->setText(spec.reply ? reply.prompt : QStringLiteral("The sampler"));
+        m_replyModel->setText(reply.modelFile);
         m_replyLength->setValue(static_cast<int>(reply.length));
         m_replyChain->setText(reply.chain);
         m_replySeed->setValue(static_cast<int>(std::min<qint64>(reply.seed, m_replySeed->maximum())));
@@ -369,6 +374,7 @@ engine::Result<app::JunkRiskSpec> JunkRiskForm::specFromControls() const
     } else if (mode == BuiltinReply) {
         app::ReplySpec reply = m_loaded.reply.value_or(app::ReplySpec{});
         reply.prompt = m_prompt->text();
+        reply.modelFile = m_replyModel->text().trimmed();
         reply.length = m_replyLength->value();
         reply.chain = m_replyChain->text().trimmed();
         reply.seed = m_replySeed->value();
@@ -433,7 +439,8 @@ QString JunkRiskForm::replyFieldsProblem() const
 {
     const int mode = m_mode->currentIndex();
     if (mode == BuiltinReply) {
-        if (engine::wordTokens(m_prompt->text().toStdString()).empty())
+        if (m_replyModel->text().trimmed().isEmpty() ? engine::wordTokens(m_prompt->text().toStdString()).empty()
+                                                     : m_prompt->text().isEmpty())
             return tr("Prompt: type at least one word: the model continues a prompt");
         app::LoopSpec loop;
         loop.chain = m_replyChain->text().trimmed();
@@ -481,8 +488,9 @@ void JunkRiskForm::showModeRows()
     const bool one = mode == OneDistribution;
     for (QWidget* w : {static_cast<QWidget*>(m_stepsFile), static_cast<QWidget*>(m_stepRange)})
         w->setEnabled(mode == FileSteps);
-    for (QWidget* w : {static_cast<QWidget*>(m_prompt), static_cast<QWidget*>(m_replyLength),
-                       static_cast<QWidget*>(m_replyChain), static_cast<QWidget*>(m_replySeed)})
+    for (QWidget* w :
+         {static_cast<QWidget*>(m_prompt), static_cast<QWidget*>(m_replyModel), static_cast<QWidget*>(m_replyLength),
+          static_cast<QWidget*>(m_replyChain), static_cast<QWidget*>(m_replySeed)})
         w->setEnabled(mode == BuiltinReply);
     for (QWidget* w :
          {static_cast<QWidget*>(m_distribution), static_cast<QWidget*>(m_lengths), static_cast<QWidget*>(m_logN)})

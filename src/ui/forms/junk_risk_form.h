@@ -45,6 +45,7 @@ public:
     QLineEdit* stepsFileField() const { return m_stepsFile; }
     QLineEdit* stepRangeField() const { return m_stepRange; }
     QLineEdit* promptField() const { return m_prompt; }
+    QLineEdit* replyModelField() const { return m_replyModel; }
     QSpinBox* replyLengthBox() const { return m_replyLength; }
     QLineEdit* replyChainField() const { return m_replyChain; }
     QSpinBox* replySeedBox() const { return m_replySeed; }
@@ -69,6 +70,7 @@ private:
     QLineEdit* m_stepsFile;
     QLineEdit* m_stepRange;
     QLineEdit* m_prompt;
+    QLineEdit* m_replyModel;  // a GGUF file writes the reply; empty: the built-in model
     QSpinBox* m_replyLength;
     QLineEdit* m_replyChain;
     QSpinBox* m_replySeed;

@@ -81,10 +81,10 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
       m_replays(new app::RunController<QString>(app::RunControllerBase::Mode::Supersede, this)),
       m_charts(new SeedSweepCharts(this)), m_seedModel(new ResultTableModel(this)),
       m_tokenModel(new ResultTableModel(this)), m_mode(new QComboBox),
-      m_prompt(new QLineEdit(QStringLiteral("The sampler"))), m_steps(new QSpinBox), m_form(new QFormLayout),
-      m_replayBox(new QGroupBox(tr("Replay a seed"))), m_source(new QComboBox), m_semantics(new QComboBox),
-      m_chain(new QLineEdit(QStringLiteral("temperature=1,top-p=0.9"))), m_rng(new QComboBox),
-      m_firstSeed(new QSpinBox), m_seedCount(new QSpinBox), m_draws(new QSpinBox),
+      m_prompt(new QLineEdit(QStringLiteral("The sampler"))), m_replyModelFile(new QLineEdit), m_steps(new QSpinBox),
+      m_form(new QFormLayout), m_replayBox(new QGroupBox(tr("Replay a seed"))), m_source(new QComboBox),
+      m_semantics(new QComboBox), m_chain(new QLineEdit(QStringLiteral("temperature=1,top-p=0.9"))),
+      m_rng(new QComboBox), m_firstSeed(new QSpinBox), m_seedCount(new QSpinBox), m_draws(new QSpinBox),
       m_everyStep(new QCheckBox(tr("Every step of the file in turn"))),
       m_compare(new QCheckBox(tr("Compare two seeds"))), m_compareA(new QSpinBox), m_compareB(new QSpinBox),
       m_threads(new QSpinBox), m_replaySeed(new QSpinBox), m_replay(new QPushButton(tr("Re&play"))),
@@ -102,6 +102,9 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
                           "right?), or a whole reply of the built-in model to the prompt (how many different "
                           "answers, and where do they part?)."));
     m_prompt->setToolTip(tr("What every seed's reply continues (at least one word)."));
+    m_replyModelFile->setPlaceholderText(tr("empty: the built-in model; or a .gguf file"));
+    m_replyModelFile->setToolTip(tr("A GGUF model (llama, qwen2, gpt2) run on the CPU writes the replies, each seed on "
+                                    "a cache of its own; empty: the built-in model."));
     m_steps->setRange(1, static_cast<int>(app::kMaxLoopSteps));
     m_steps->setValue(12);
     m_steps->setToolTip(tr("Tokens per reply: one pass of the model each. Seeds x tokens is at most %L1.")
@@ -175,6 +178,7 @@ SeedSweepPage::SeedSweepPage(QWidget* parent)
     QFormLayout* form = m_form;
     form->addRow(tr("&Mode"), m_mode);
     form->addRow(tr("&Distribution"), m_source);
+    form->addRow(tr("M&odel"), m_replyModelFile);
     form->addRow(tr("&Prompt"), m_prompt);
     form->addRow(tr("Reply &length"), m_steps);
     form->addRow(tr("&Semantics"), m_semantics);
@@ -302,7 +306,8 @@ void SeedSweepPage::showMode()
     for (QWidget* w : {static_cast<QWidget*>(m_source), static_cast<QWidget*>(m_draws),
                        static_cast<QWidget*>(m_compare), static_cast<QWidget*>(m_everyStep)})
         m_form->setRowVisible(w, !replies);
-    for (QWidget* w : {static_cast<QWidget*>(m_prompt), static_cast<QWidget*>(m_steps)})
+    for (QWidget* w :
+         {static_cast<QWidget*>(m_prompt), static_cast<QWidget*>(m_replyModelFile), static_cast<QWidget*>(m_steps)})
         m_form->setRowVisible(w, replies);
     const View shown = view();
     m_replayBox->setVisible(shown == DrawsView);
@@ -378,6 +383,7 @@ engine::Result<app::SeedSweepSpec> SeedSweepPage::specFromControls() const
     if (repliesMode()) {
         spec.source = app::SeedSweepSpec::Source::Sequence;
         spec.prompt = m_prompt->text();
+        spec.modelFile = m_replyModelFile->text().trimmed();
         spec.steps = m_steps->value();
     } else {
         switch (m_source->currentIndex()) {
@@ -437,6 +443,7 @@ void SeedSweepPage::setSpec(const app::SeedSweepSpec& spec, const QString& baseD
     m_mode->setCurrentIndex(spec.isSequence() ? RepliesMode : DrawsMode);
     if (spec.isSequence()) {
         m_prompt->setText(spec.prompt);
+        m_replyModelFile->setText(spec.modelFile);
         m_steps->setValue(static_cast<int>(spec.steps));
     } else {
         m_loaded = spec.distribution;

@@ -104,6 +104,7 @@ public:
 
     QComboBox* modeBox() const { return m_mode; }
     QLineEdit* promptEdit() const { return m_prompt; }
+    QLineEdit* replyModelFileEdit() const { return m_replyModelFile; }
     QSpinBox* stepsBox() const { return m_steps; }
     QTabWidget* replyTabs() const { return m_replyTabs; }
     ResultTableModel* replyModel() const { return m_replyModel; }                      // <name>.csv of a replies run
@@ -156,6 +157,7 @@ private:
     ResultTableModel* m_tokenModel;  // <name>.csv
     QComboBox* m_mode;
     QLineEdit* m_prompt;
+    QLineEdit* m_replyModelFile;  // replies mode: a GGUF file, or empty for the built-in model
     QSpinBox* m_steps;
     QFormLayout* m_form;
     QGroupBox* m_replayBox;
