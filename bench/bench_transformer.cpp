@@ -7,6 +7,7 @@
 // bench_transformer --benchmark_filter=Decode --benchmark_repetitions=5 (medians: the machine's
 // load moves single runs). Arguments: type (0 F32, 8 Q8_0), threads.
 #include "engine/transformer/transformer.h"
+#include "model_shapes.h"
 #include "random_model.h"
 #include "support/gguf_writer.h"
 
@@ -22,28 +23,6 @@ using logitlab::engine::gguf::GgmlType;
 
 namespace {
 
-// A llama of heads of 64 dimensions and a context of 8,192.
-ModelConfig llamaShape(std::int64_t embedding, std::int64_t layers, std::int64_t heads, std::int64_t kvHeads,
-                       std::int64_t feedForward, std::int64_t vocabulary, double ropeBase)
-{
-    ModelConfig c;
-    c.arch = Architecture::Llama;
-    c.embedding = embedding;
-    c.layers = layers;
-    c.heads = heads;
-    c.kvHeads = kvHeads;
-    c.headDim = 64;
-    c.feedForward = feedForward;
-    c.context = 8192;
-    c.vocabulary = vocabulary;
-    c.ropeDims = 64;
-    c.ropeBase = ropeBase;
-    c.normEpsilon = 1e-5;
-    return c;
-}
-
-ModelConfig smolLm2Shape() { return llamaShape(576, 30, 9, 3, 1536, 49152, 100000.0); }
-
 // One model per type, built on first use and kept (building F32 takes a few seconds).
 const test::RandomModel& model(GgmlType type)
 {
@@ -53,7 +32,7 @@ const test::RandomModel& model(GgmlType type)
         test::RandomModelOptions o;
         o.matrixType = type;
         o.valuesOnly = true;
-        slot = std::make_unique<test::RandomModel>(test::randomModel(smolLm2Shape(), o));
+        slot = std::make_unique<test::RandomModel>(test::randomModel(bench::smolLm2Shape(), o));
     }
     return *slot;
 }
@@ -159,7 +138,7 @@ void BM_Decode1BQ4K(benchmark::State& state)
     static std::vector<engine::gguf::TensorInfo> tensors;
     static ModelConfig config;
     if (tensors.empty()) {
-        config = llamaShape(2048, 16, 32, 8, 8192, 128256, 500000.0);
+        config = bench::llama1BShape();
         test::RandomModelOptions o;
         o.matrixType = GgmlType::Q4_K;
         o.valuesOnly = true;

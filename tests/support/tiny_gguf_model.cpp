@@ -94,10 +94,16 @@ void addModelMetadata(GgufWriter& w, const engine::transformer::ModelConfig& c, 
 
 GgufWriter tinyModel(engine::transformer::Architecture arch, GgmlType matrices, std::uint32_t context)
 {
-    using engine::transformer::Architecture;
     engine::transformer::ModelConfig c = smallConfig(arch);
     c.vocabulary = static_cast<std::int64_t>(kTinyTokens.size());
     c.context = context;
+    return modelOfShape(c, matrices);
+}
+
+GgufWriter modelOfShape(const engine::transformer::ModelConfig& c, GgmlType matrices)
+{
+    using engine::transformer::Architecture;
+    const Architecture arch = c.arch;
     GgufWriter w;
     addModelMetadata(w, c, engine::transformer::architectureName(arch));
     addTinyTokenizer(w);

@@ -26,6 +26,10 @@ GgufWriter tinyLlama(GgmlType matrices, bool withTokenizer = true, std::uint32_t
 // learned positions), matrices in `matrices`, the 12-token vocabulary above.
 GgufWriter tinyModel(engine::transformer::Architecture arch, GgmlType matrices, std::uint32_t context = 64);
 
+// A model of the shape `c` (its vocabulary as many output rows as it says; the tokenizer's 12
+// tokens name the first ids), random weights, matrices in `matrices`: benchmarks' model files.
+GgufWriter modelOfShape(const engine::transformer::ModelConfig& c, GgmlType matrices);
+
 // The `<arch>.*` keys llama.cpp writes for the shape `c` (before any tensor).
 void addModelMetadata(GgufWriter& w, const engine::transformer::ModelConfig& c, const std::string& arch);
 
