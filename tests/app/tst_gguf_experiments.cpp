@@ -397,6 +397,20 @@ private slots:
         QVERIFY(app::toJson(spec.value()).value(QStringLiteral("model-file")) == QStringLiteral("tiny.gguf"));
     }
 
+    // A run on a model is bounded by its passes times the model's weights: SmolLM2-135M's
+    // shape (134,515,008 weights) runs 29,000 passes, not 30,000; the refusal names the key, the
+    // estimate and the limit.
+    void modelWorkIsBounded()
+    {
+        const std::uint64_t smolLm2 = 134'515'008;
+        QVERIFY(!app::modelWorkProblem(smolLm2, 29'000, "steps", "fewer"));
+        const auto problem = app::modelWorkProblem(smolLm2, 30'000, "steps", "fewer steps");
+        QVERIFY(problem);
+        QVERIFY2(QString::fromStdString(*problem).startsWith(QStringLiteral("steps: ")), problem->c_str());
+        QVERIFY2(problem->find("multiply-adds") != std::string::npos, problem->c_str());
+        QVERIFY2(problem->find("fewer steps") != std::string::npos, problem->c_str());
+    }
+
     // The model opened twice while held is opened once.
     void theOpenModelIsShared()
     {

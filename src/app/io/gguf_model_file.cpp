@@ -3,6 +3,7 @@
 #include "app/io/file_sha256.h"
 #include "app/io/input_file.h"
 #include "app/io/mapped_file.h"
+#include "engine/core/work_limits.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -108,6 +109,12 @@ engine::Result<engine::Distribution> ggufNextTokenDistribution(const QString& pa
     lastPrompt = prompt;
     last = d;
     return d;
+}
+
+std::optional<std::string> modelWorkProblem(std::uint64_t parameters, double passes, const std::string& key,
+                                            const std::string& advice)
+{
+    return engine::checkWork(key, passes * static_cast<double>(parameters), kMaxModelWork, advice, "multiply-adds");
 }
 
 QString ggufFileProvenance(const QString& modelFile, const QString& baseDir)

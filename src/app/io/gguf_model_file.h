@@ -12,11 +12,22 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
+#include <string>
 
 namespace logitlab::app {
 
 // `path` absolute or relative to the current folder; errors name the file.
 engine::Result<std::shared_ptr<const engine::transformer::GgufModel>> openGgufModel(const QString& path);
+
+// Multiply-adds one run on a GGUF model may cost, checked before it starts: about ten minutes on
+// two cores (SmolLM2-135M: about 30,000 token passes; a 1B model about 3,500).
+inline constexpr double kMaxModelWork = 4e12;
+// Why `passes` token passes of a model of `parameters` weights (GgufModel::parameterCount: each
+// pass about that many multiply-adds) are too much, naming `key`, the estimate, the limit and
+// `advice`; nothing when they fit.
+std::optional<std::string> modelWorkProblem(std::uint64_t parameters, double passes, const std::string& key,
+                                            const std::string& advice);
 
 // For provenance: "FILE sha256=HASH" of the model an experiment file names (relative to `baseDir`).
 QString ggufFileProvenance(const QString& modelFile, const QString& baseDir);

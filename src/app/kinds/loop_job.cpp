@@ -9,6 +9,7 @@
 #include "engine/models/word_tokens.h"
 #include "engine/rng/rng_factory.h"
 #include "engine/sampler/chain_text.h"
+#include "engine/transformer/gguf_model.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -97,6 +98,11 @@ LoopOutcome runLoop(const LoopSpec& spec, const QString& baseDir, const WorkCont
                           .arg(loop.prompt().size())
                           .toStdString());
     const std::size_t branchSteps = spec.branch ? steps - static_cast<std::size_t>(spec.branch->at) : 0;
+    if (const auto* gguf = dynamic_cast<const engine::transformer::GgufModelSource*>(source.get()))
+        if (auto problem = modelWorkProblem(gguf->model()->parameterCount(),
+                                            static_cast<double>(loop.prompt().size() + steps + branchSteps), "steps",
+                                            "fewer steps or a smaller model (one pass of the model per step)"))
+            return failed(*problem);
     outcome.source = source;
     if (control.started)
         control.started(steps + branchSteps);

@@ -65,12 +65,10 @@ SequenceSweepOutcome runSequenceSweep(const SeedSweepSpec& spec, const QString& 
         const QByteArray text = spec.prompt.toUtf8();
         const auto promptTokens = static_cast<double>(
             model->encode(std::string_view(text.constData(), static_cast<std::size_t>(text.size()))).size());
-        const double work = static_cast<double>(outcome.seeds.size()) * (promptTokens + static_cast<double>(steps)) *
-                            static_cast<double>(model->parameterCount());
-        if (auto problem = engine::checkWork("seeds", work, kMaxModelSweepWork,
-                                             "fewer seeds, shorter replies or a smaller model (every seed runs the "
-                                             "model over its prompt and once per step)",
-                                             "multiply-adds")) {
+        const double passes = static_cast<double>(outcome.seeds.size()) * (promptTokens + static_cast<double>(steps));
+        if (auto problem = modelWorkProblem(model->parameterCount(), passes, "seeds",
+                                            "fewer seeds, shorter replies or a smaller model (every seed runs the "
+                                            "model over its prompt and once per step)")) {
             outcome.status = {RunStatus::State::Failed,
                               source + QStringLiteral(": ") + QString::fromStdString(*problem)};
             return outcome;

@@ -33,12 +33,9 @@ struct SequenceSweepOutcome {
 
 // A GGUF model's file is relative to `baseDir`; each seed runs on a KV cache of its own (the
 // weights shared), and the run is refused before it starts when its passes times the model's
-// weights exceed kMaxModelSweepWork.
+// weights exceed kMaxModelWork (gguf_model_file.h).
 SequenceSweepOutcome runSequenceSweep(const SeedSweepSpec& spec, const QString& baseDir, const QString& source,
                                       int threads, const WorkControl& control);
-
-// Multiply-adds a sweep over a GGUF model's replies may cost: about ten minutes on two cores.
-inline constexpr double kMaxModelSweepWork = 4e12;
 
 // Every parameter and the file's canonical JSON (a GGUF model with its SHA-256); not the thread count.
 Provenance sequenceSweepProvenance(const SeedSweepSpec& spec, const QString& baseDir);

@@ -1,5 +1,6 @@
 #include "app/kinds/step_source.h"
 
+#include "app/io/gguf_model_file.h"
 #include "app/io/input_file.h"
 #include "app/io/logits_array.h"
 #include "app/io/logits_file.h"
@@ -9,6 +10,7 @@
 #include "engine/models/builtin_model.h"
 #include "engine/models/model_logits_source.h"
 #include "engine/models/word_tokens.h"
+#include "engine/transformer/gguf_model.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -164,6 +166,12 @@ engine::Result<engine::StepDistributions> replySteps(const ReplySpec& reply, con
         if (!opened)
             return Error{"reply." + opened.error()};
         source = std::move(opened).value();
+        // The reply is generated, then its steps read again: two passes a token.
+        const auto* model = dynamic_cast<const engine::transformer::GgufModelSource*>(source.get());
+        if (auto problem = modelWorkProblem(model->model()->parameterCount(), 2.0 * static_cast<double>(reply.length),
+                                            "reply.length",
+                                            "a shorter reply or a smaller model (two passes of the model per token)"))
+            return Error{*problem};
     }
     auto loop = makeLoop(spec, source);
     if (!loop)
