@@ -1,5 +1,6 @@
 #include "cli/model_commands.h"
 
+#include "app/io/gguf_model_file.h"
 #include "app/io/mapped_file.h"
 #include "engine/gguf/gguf_file.h"
 #include "engine/tokenizer/tokenizer.h"
@@ -40,7 +41,7 @@ LoadedModel loadModel(const QCommandLineParser& parser)
         throw UsageError{QStringLiteral("--model: give the GGUF model file")};
     const QString path = parser.value(QStringLiteral("model"));
     LoadedModel model;
-    auto mapped = app::MappedFile::open(path);
+    auto mapped = app::modelFileBytes(path);
     if (!mapped)
         throw UsageError{fromStd(mapped.error())};
     model.mapped = mapped.value();

@@ -411,6 +411,30 @@ private slots:
         QVERIFY2(problem->find("fewer steps") != std::string::npos, problem->c_str());
     }
 
+    // A model file truncated while it is open (another program rewrites it): the open model
+    // keeps running with the weights it read, no SIGBUS from a mapping (issue 34, item 11, for
+    // models); opening the file again names what is wrong with it now.
+    void truncatedModelFileKeepsTheOpenModel()
+    {
+        QTemporaryDir dir;
+        const QString path = writeTinyModel(dir, GgmlType::F32);
+        const std::vector<float> before = test::freshLogits(path.toStdString(), {1, 7, 9});
+        auto model = app::openGgufModel(path);
+        QVERIFY(model);
+        auto source = engine::transformer::GgufModelSource::create(model.value(), 16, 2);
+        QVERIFY(source);
+        QFile file(path);
+        QVERIFY(file.resize(200));
+        std::vector<double> logits(source.value()->vocabSize());
+        const std::vector<std::int32_t> context{1, 7, 9};
+        source.value()->logits(0, context, logits.data());
+        for (std::size_t i = 0; i < before.size(); ++i)
+            QCOMPARE(logits[i], static_cast<double>(before[i]));
+        const auto again = app::openGgufModel(path);
+        QVERIFY(!again);
+        QVERIFY2(QString::fromStdString(again.error()).startsWith(path), again.error().c_str());
+    }
+
     // The model opened twice while held is opened once.
     void theOpenModelIsShared()
     {

@@ -46,6 +46,11 @@ OpenModels& openModels()
 
 }  // namespace
 
+engine::Result<std::shared_ptr<const MappedFile>> modelFileBytes(const QString& path)
+{
+    return QFileInfo(path).size() <= kMaxReadFileBytes ? MappedFile::read(path) : MappedFile::open(path);
+}
+
 engine::Result<std::shared_ptr<const engine::transformer::GgufModel>> openGgufModel(const QString& path)
 {
     const QFileInfo info(path);
@@ -60,7 +65,7 @@ engine::Result<std::shared_ptr<const engine::transformer::GgufModel>> openGgufMo
         if (auto open = models.byKey[key].lock())
             return open;
     }
-    auto mapped = MappedFile::open(path);
+    auto mapped = modelFileBytes(path);
     if (!mapped)
         return engine::Error{mapped.error()};
     const std::shared_ptr<const MappedFile> file = std::move(mapped).value();

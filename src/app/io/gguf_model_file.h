@@ -1,8 +1,8 @@
-// A GGUF model file opened for the experiments (issue 36): memory-mapped (mapped_file.h, so a
-// 1 GB model costs address space, not a copy), its directory, shape, tensors and tokenizer
-// checked (engine::transformer::GgufModel). The same file asked for again while a run or a page
-// still holds it (same path, size and modification time) is the one already open, so re-runs
-// neither map nor parse it again.
+// A GGUF model file opened for the experiments (issue 36): read into memory up to 2 GiB (so a
+// file changed underneath cannot crash a forward pass), memory-mapped above (mapped_file.h), its
+// directory, shape, tensors and tokenizer checked (engine::transformer::GgufModel). The same file asked for again while
+// a run or a page still holds it (same path, size and modification time) is the one already open, so re-runs neither
+// map nor parse it again.
 #pragma once
 
 #include "engine/core/result.h"
@@ -16,6 +16,13 @@
 #include <string>
 
 namespace logitlab::app {
+
+class MappedFile;
+
+// A model file's bytes: read into memory up to 2 GiB (kMaxReadFileBytes), mapped above. The
+// forward pass reads weights on a pool of threads, where a file truncated underneath a mapping
+// would end the process with SIGBUS; a larger file must not change while open.
+engine::Result<std::shared_ptr<const MappedFile>> modelFileBytes(const QString& path);
 
 // `path` absolute or relative to the current folder; errors name the file.
 engine::Result<std::shared_ptr<const engine::transformer::GgufModel>> openGgufModel(const QString& path);

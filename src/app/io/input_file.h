@@ -32,7 +32,11 @@ std::optional<std::string> inputFileProblem(const QString& path, qint64 maxBytes
 
 // The file's bytes, or the problem above. A file that grows past the limit while it is read
 // (or a /proc file that reports size 0) is refused too: at most maxBytes + 1 bytes are read.
-engine::Result<QByteArray> readInputFile(const QString& path, qint64 maxBytes = kMaxInputFileBytes);
+// `hugePages`: the buffer asks the kernel for 2 MiB pages (transparent huge pages, where they are
+// on madvise): a model of hundreds of MB is then read with a few hundred page faults rather than
+// tens of thousands, which in a virtual machine took most of the time.
+engine::Result<QByteArray> readInputFile(const QString& path, qint64 maxBytes = kMaxInputFileBytes,
+                                         bool hugePages = false);
 
 // A path an experiment file gives (a logits file, a vocabulary, a model), resolved against the
 // experiment file's folder `baseDir`; an absolute path, an empty one or an empty baseDir as given.

@@ -85,6 +85,18 @@ engine::Result<std::shared_ptr<const MappedFile>> MappedFile::open(const QString
     return std::shared_ptr<const MappedFile>(std::move(mapped));
 }
 
+engine::Result<std::shared_ptr<const MappedFile>> MappedFile::read(const QString& path)
+{
+    auto bytes = readInputFile(path, kMaxReadFileBytes, /*hugePages=*/true);
+    if (!bytes)
+        return engine::Error{bytes.error()};
+    std::shared_ptr<MappedFile> copy(new MappedFile);
+    copy->m_copy = std::move(bytes).value();
+    copy->m_data = reinterpret_cast<const unsigned char*>(copy->m_copy.constData());
+    copy->m_size = static_cast<std::size_t>(copy->m_copy.size());
+    return std::shared_ptr<const MappedFile>(std::move(copy));
+}
+
 MappedFile::~MappedFile()
 {
     if (m_copy.isEmpty() && m_data)
