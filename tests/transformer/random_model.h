@@ -10,6 +10,7 @@
 #include "engine/gguf/gguf_file.h"
 #include "engine/kernels/float_formats.h"
 #include "engine/transformer/model_config.h"
+#include "support/gguf_writer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -87,6 +88,12 @@ inline void addTensor(RandomModel& m, const std::string& name, GgmlType type, st
             put(&bits, sizeof bits);
             values[i] = engine::fromFloat16Bits(bits);
         }
+    } else if (type != GgmlType::Q8_0) {  // the writer's quantisation, read back as the reader reads it
+        const std::vector<float> floats(wanted.begin(), wanted.end());
+        bytes = quantize(type, floats);
+        std::vector<float> back(wanted.size());
+        engine::gguf::dequantizeRow(type, bytes.data(), back.data(), back.size());
+        values.assign(back.begin(), back.end());
     } else {  // Q8_0, as ggml's quantize_row_q8_0_ref
         for (std::size_t b = 0; b < wanted.size(); b += 32) {
             double amax = 0.0;

@@ -306,7 +306,8 @@ void TransformerTest::productsMatchAcrossPathsAndPlans_data()
     QTest::addColumn<int>("type");
     QTest::addColumn<int>("batch");
     QTest::addColumn<int>("splitK");
-    for (GgmlType type : {GgmlType::F32, GgmlType::F16, GgmlType::Q8_0})
+    for (GgmlType type :
+         {GgmlType::F32, GgmlType::F16, GgmlType::Q8_0, GgmlType::Q4_0, GgmlType::Q5_0, GgmlType::Q4_K, GgmlType::Q6_K})
         for (int batch : {1, 3, 4, 9})
             for (int splitK : {1, 2, 5, 64}) {
                 const std::string name = std::string(engine::gguf::ggmlTypeName(type)) + "/n" + std::to_string(batch) +
@@ -315,8 +316,9 @@ void TransformerTest::productsMatchAcrossPathsAndPlans_data()
             }
 }
 
-// y = W x for a 37 x 160 matrix: both paths and every split-K plan within float rounding of the
-// double product of the dequantised weights; the split plans change bits, not values.
+// y = W x for a 37 x 160 matrix (37 x 512 for the K-quants' 256-weight blocks; split 5 then
+// cuts blocks between sub-blocks): both paths and every split-K plan within float rounding of
+// the double product of the dequantised weights; the split plans change bits, not values.
 void TransformerTest::productsMatchAcrossPathsAndPlans()
 {
     QFETCH(int, type);
@@ -324,7 +326,7 @@ void TransformerTest::productsMatchAcrossPathsAndPlans()
     QFETCH(int, splitK);
     RandomModel holder;
     test::SplitMix rng(5);
-    const std::int64_t cols = 160, rows = 37;
+    const std::int64_t cols = engine::gguf::blockWeights(static_cast<GgmlType>(type)) == 256 ? 512 : 160, rows = 37;
     std::vector<double> wanted(static_cast<std::size_t>(cols * rows));
     for (double& w : wanted)
         w = rng.next();
@@ -356,12 +358,12 @@ void TransformerTest::productsMatchAcrossPathsAndPlans()
 // range it is computed in (tiles of 4 and 1 rows by 3 and 1 states share the arithmetic).
 void TransformerTest::rowsIndependentOfRanges()
 {
-    for (GgmlType type : {GgmlType::F32, GgmlType::Q8_0})
+    for (GgmlType type : {GgmlType::F32, GgmlType::Q8_0, GgmlType::Q5_0, GgmlType::Q4_K, GgmlType::Q6_K})
         for (int batch : {1, 7})
             for (KernelPath path : kernelPaths()) {
                 RandomModel holder;
                 test::SplitMix rng(9);
-                const std::int64_t cols = 96, rows = 45;
+                const std::int64_t cols = engine::gguf::blockWeights(type) == 256 ? 256 : 96, rows = 45;
                 std::vector<double> wanted(static_cast<std::size_t>(cols * rows));
                 for (double& w : wanted)
                     w = rng.next();

@@ -1,5 +1,7 @@
 #include "engine/transformer/matmul.h"
 
+#include "engine/transformer/block_dots.h"
+
 #include "engine/gguf/gguf_file.h"
 #include "engine/kernels/cpu_features.h"
 
@@ -19,26 +21,16 @@ using gguf::GgmlType;
 
 namespace {
 
-constexpr std::int64_t kQ8Weights = 32;
-constexpr std::size_t kQ8Bytes = 34;  // an F16 scale, then 32 int8 weights
-// How far ahead of the block being read a decode step prefetches each row (measured: 256 bytes
-// took a Q8_0 matrix-vector product from 5.5 to 3.6 ns a block from memory, 1024 the same).
-constexpr int kPrefetchBytes = 256;
-// The same for F32 rows (7.5 to 6.6 ns for 32 weights).
+constexpr std::int64_t kGroup = detail::kGroupWeights;
+// How far ahead of the 8 weights being read a decode step prefetches each F32 row (measured:
+// 1024 bytes took 32 weights from 7.5 to 6.6 ns).
 constexpr int kPrefetchF32Bytes = 1024;
 
 // Column where slice s of S begins: slices are whole 32-column blocks.
 std::int64_t sliceBegin(std::int64_t cols, int s, int slices)
 {
-    const std::int64_t blocks = (cols + kQ8Weights - 1) / kQ8Weights;
-    return std::min(cols, blocks * s / slices * kQ8Weights);
-}
-
-float q8Scale(const std::byte* block)
-{
-    std::uint16_t bits = 0;
-    std::memcpy(&bits, block, sizeof bits);
-    return gguf::halfToFloat(bits);
+    const std::int64_t groups = (cols + kGroup - 1) / kGroup;
+    return std::min(cols, groups * s / slices * kGroup);
 }
 
 // ---- The scalar path: the semantic reference.
@@ -48,21 +40,6 @@ float f32DotScalar(const float* w, const float* x, std::int64_t k0, std::int64_t
     float sum = 0.0f;
     for (std::int64_t k = k0; k < k1; ++k)
         sum += w[k] * x[k];
-    return sum;
-}
-
-float q8DotScalar(const std::byte* row, const float* x, std::int64_t b0, std::int64_t b1)
-{
-    float sum = 0.0f;
-    for (std::int64_t b = b0; b < b1; ++b) {
-        const std::byte* block = row + static_cast<std::size_t>(b) * kQ8Bytes;
-        const auto* q = reinterpret_cast<const std::int8_t*>(block + 2);
-        const float* xb = x + b * kQ8Weights;
-        float blockSum = 0.0f;
-        for (std::int64_t i = 0; i < kQ8Weights; ++i)
-            blockSum += static_cast<float>(q[i]) * xb[i];
-        sum += q8Scale(block) * blockSum;
-    }
     return sum;
 }
 
@@ -111,49 +88,6 @@ __attribute__((target("avx2,fma"))) void f32TileAvx2(const float* w, std::int64_
                 sum += w[r * ws + k] * x[t * xs + k];
             out[r * T + t] = sum;
         }
-}
-
-// 8 int8 weights as floats (a sign-extending load, then a conversion).
-__attribute__((target("avx2,fma"))) inline __m256 widen(const std::byte* p)
-{
-    return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i_u*>(p))));
-}
-
-// R rows of Q8_0 blocks [b0, b1) against one state: out[r].
-template <int R>
-__attribute__((target("avx2,fma,f16c"))) void q8TileAvx2(const std::byte* w, std::size_t rowBytes, const float* x,
-                                                         std::int64_t b0, std::int64_t b1, float* out)
-{
-    __m256 acc[R];
-#pragma GCC unroll 16
-    for (int r = 0; r < R; ++r)
-        acc[r] = _mm256_setzero_ps();
-    for (std::int64_t b = b0; b < b1; ++b) {
-        const float* xb = x + b * kQ8Weights;
-        const __m256 x0 = _mm256_loadu_ps(xb);
-        const __m256 x1 = _mm256_loadu_ps(xb + 8);
-        const __m256 x2 = _mm256_loadu_ps(xb + 16);
-        const __m256 x3 = _mm256_loadu_ps(xb + 24);
-#pragma GCC unroll 16
-        for (int r = 0; r < R; ++r) {
-            const std::byte* block = w + r * rowBytes + static_cast<std::size_t>(b) * kQ8Bytes;
-            _mm_prefetch(reinterpret_cast<const char*>(block) + kPrefetchBytes, _MM_HINT_T0);
-            std::uint16_t scaleBits = 0;
-            std::memcpy(&scaleBits, block, sizeof scaleBits);
-            const __m256 d = _mm256_set1_ps(_cvtsh_ss(scaleBits));
-            const __m256 f0 = widen(block + 2);
-            const __m256 f1 = widen(block + 10);
-            const __m256 f2 = widen(block + 18);
-            const __m256 f3 = widen(block + 26);
-            __m256 p0 = _mm256_mul_ps(f0, x0);
-            __m256 p1 = _mm256_mul_ps(f1, x1);
-            p0 = _mm256_fmadd_ps(f2, x2, p0);
-            p1 = _mm256_fmadd_ps(f3, x3, p1);
-            acc[r] = _mm256_fmadd_ps(d, _mm256_add_ps(p0, p1), acc[r]);
-        }
-    }
-    for (int r = 0; r < R; ++r)
-        out[r] = hsum8(acc[r]);
 }
 
 __attribute__((target("avx2,fma"))) void axpyAvx2(float alpha, const float* x, float* y, std::int64_t n)
@@ -255,36 +189,30 @@ void f32Rows(const float* w, std::int64_t ws, std::int64_t rows, std::int64_t ro
     }
 }
 
-void q8Rows(const MatmulTask& task, std::int64_t batch, std::int64_t rowBegin, std::int64_t rowEnd, int slices,
-            KernelPath path)
+// Rows [rowBegin, rowEnd) of a quantised task read block by block (block_dots.h), a state at a time.
+void blockRows(const MatmulTask& task, std::int64_t batch, std::int64_t rowBegin, std::int64_t rowEnd, int slices,
+               KernelPath path)
 {
     const WeightView& w = *task.w;
     const std::size_t rowBytes = w.rowBytes();
-    const std::int64_t blocks = w.cols / kQ8Weights;
+    const std::int64_t groups = w.cols / kGroup;
     for (int s = 0; s < slices; ++s) {
-        const std::int64_t b0 = blocks * s / slices;
-        const std::int64_t b1 = blocks * (s + 1) / slices;
+        const std::int64_t g0 = groups * s / slices;
+        const std::int64_t g1 = groups * (s + 1) / slices;
         for (std::int64_t t = 0; t < batch; ++t) {
             const float* x = task.x + t * task.xStride;
             float* y = task.y + t * task.yStride;
+            float tile[4];
             std::int64_t r = rowBegin;
-#ifdef LOGITLAB_TRANSFORMER_X86
-            if (path == KernelPath::Avx2) {
-                float tile[4];
-                for (; r + 4 <= rowEnd; r += 4) {
-                    q8TileAvx2<4>(w.row(r), rowBytes, x, b0, b1, tile);
-                    for (int i = 0; i < 4; ++i)
-                        store(y + r + i, s, tile[i]);
-                }
-                for (; r < rowEnd; ++r) {
-                    q8TileAvx2<1>(w.row(r), rowBytes, x, b0, b1, tile);
-                    store(y + r, s, tile[0]);
-                }
-                continue;
+            for (; r + 4 <= rowEnd; r += 4) {
+                detail::blockDots(w.type, path, 4, w.row(r), rowBytes, x, g0, g1, tile);
+                for (int i = 0; i < 4; ++i)
+                    store(y + r + i, s, tile[i]);
             }
-#endif
-            for (; r < rowEnd; ++r)
-                store(y + r, s, q8DotScalar(w.row(r), x, b0, b1));
+            for (; r < rowEnd; ++r) {
+                detail::blockDots(w.type, path, 1, w.row(r), rowBytes, x, g0, g1, tile);
+                store(y + r, s, tile[0]);
+            }
         }
     }
 }
@@ -303,7 +231,7 @@ KernelPath bestKernelPath()
     // __builtin_cpu_supports does not know "f16c", and the fuzz build is clang.
     static const bool has = [] {
         unsigned a = 0, b = 0, c = 0, d = 0;
-        return detail::hasAvx2Fma() && __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_F16C) != 0;
+        return engine::detail::hasAvx2Fma() && __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_F16C) != 0;
     }();
     return has ? KernelPath::Avx2 : KernelPath::Scalar;
 #else
@@ -392,8 +320,8 @@ void matmulRows(const MatmulTask& task, std::int64_t batch, std::int64_t rowBegi
 {
     const WeightView& w = *task.w;
     const int slices = std::clamp(plan.splitK, 1, kMaxSplitK);
-    if (w.type == GgmlType::Q8_0 && batch < kDirectQuantisedBatch) {
-        q8Rows(task, batch, rowBegin, rowEnd, slices, path);
+    if (batch < kDirectQuantisedBatch && detail::hasBlockDots(w.type, path)) {
+        blockRows(task, batch, rowBegin, rowEnd, slices, path);
         return;
     }
     for (std::int64_t tile = rowBegin; tile < rowEnd; tile += kTileRows) {

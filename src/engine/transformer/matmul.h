@@ -1,16 +1,16 @@
 // The forward pass's matrix products, y = W x for a batch of token states, reading the weights
-// where they lie in the model file: F32 directly; Q8_0 block by block (a scale and 32 int8
-// weights) for batches below kDirectQuantisedBatch, so a decode step reads each weight's byte
-// once; any other type (and Q8_0 in larger batches) dequantised a tile of rows at a time into a
-// per-thread buffer, then multiplied as F32, the dequantisation paid once per batch.
+// where they lie in the model file: F32 directly; quantised types with a block kernel
+// (block_dots.h: Q8_0 on every path, Q4_0, Q5_0, Q4_K and Q6_K on AVX2) block by block for
+// batches below kDirectQuantisedBatch, so a decode step reads each weight's bytes once; any
+// other type (and every quantised type in larger batches) dequantised a tile of rows at a time
+// into a per-thread buffer, then multiplied as F32, the dequantisation paid once per batch.
 //
 // Each output element (one row of W against one state) is computed by one thread with one
 // arithmetic order that depends on the kernel path, the type, the reduction plan and (for
-// Q8_0) whether the batch is below kDirectQuantisedBatch, never on the thread count nor on which
-// other rows and states share its tile. F32 kernels: eight lanes over k (lane k mod 8), added
-// as hsum8 below, then the columns past the last multiple of 8 in order. Q8_0 kernel: per
-// block, the 32 products of its int8 weights (as floats) with x summed in eight lanes, scaled
-// by the block's scale, accumulated over blocks in eight lanes, added as hsum8.
+// quantised types) whether the batch is below kDirectQuantisedBatch, never on the thread count
+// nor on which other rows and states share its tile. F32 kernels: eight lanes over k (lane k
+// mod 8), added as hsum8 below, then the columns past the last multiple of 8 in order. Block
+// kernels: as block_dots.h says.
 //
 // The scalar path is the semantic reference (plain sequential sums); the AVX2 path (with FMA)
 // runs where the processor has it (cpu_features.h). Their results differ by rounding only.
