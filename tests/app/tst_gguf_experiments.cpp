@@ -36,6 +36,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
+#include <limits>
 
 using namespace logitlab;
 using engine::gguf::GgmlType;
@@ -47,6 +49,26 @@ QString writeTinyModel(const QTemporaryDir& dir, GgmlType type, const QString& n
 {
     const QString path = dir.filePath(name);
     if (!test::tinyLlama(type, true, 64).writeFile(path.toStdString()))
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+// `model` written as `name` with `tensor`'s weight `index` (F32) made NaN.
+QString writePoisonedModel(const QTemporaryDir& dir, const test::GgufWriter& model, const QString& name,
+                           const std::string& tensor, std::size_t index)
+{
+    std::vector<std::byte> bytes = model.bytes();
+    const auto file = engine::gguf::GgufFile::parse(bytes, "tiny");
+    if (!file || !file.value().tensor(tensor))
+        qFatal("no tensor %s", tensor.c_str());
+    const std::size_t at = file.value().dataOffset() + file.value().tensor(tensor)->offset + 4 * index;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::memcpy(bytes.data() + at, &nan, sizeof nan);
+    const QString path = dir.filePath(name);
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly) ||
+        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size())) !=
+            static_cast<qint64>(bytes.size()))
         qFatal("cannot write %s", qPrintable(path));
     return path;
 }
@@ -308,6 +330,73 @@ private slots:
         QCOMPARE(outcome.status.state, app::RunStatus::State::Failed);
         QVERIFY2(outcome.status.message.startsWith(message), qPrintable(outcome.status.message));
         QVERIFY(!outcome.status.message.contains(QLatin1Char('\n')));
+    }
+
+    // A model whose logits come out NaN fails every run that reads it, with the model file and
+    // the step named, instead of sampling from flat rows: NaN in the output norm spoils every
+    // pass; NaN in the embedding of "x" (id 11; qwen2's output is untied) spoils the passes
+    // after a branch forces "x".
+    void nonFiniteLogitsFailTheRun()
+    {
+        QTemporaryDir dir;
+        writePoisonedModel(dir, test::tinyLlama(GgmlType::F32, true, 64), QStringLiteral("norm.gguf"),
+                           "output_norm.weight", 5);
+        writePoisonedModel(dir, test::tinyModel(engine::transformer::Architecture::Qwen2, GgmlType::F32),
+                           QStringLiteral("x.gguf"), "token_embd.weight", 11 * 64);
+        const QString expected = QStringLiteral("model-file: the model's logits after ");
+        const auto failsNamingTheModel = [&](const app::LoopOutcome& outcome, const QString& after) {
+            QCOMPARE(outcome.status.state, app::RunStatus::State::Failed);
+            QVERIFY2(outcome.status.message.startsWith(expected + after), qPrintable(outcome.status.message));
+            QVERIFY2(outcome.status.message.contains(QStringLiteral("are not finite (NaN for token id ")),
+                     qPrintable(outcome.status.message));
+        };
+        failsNamingTheModel(app::runLoop(parsed(loopRoot(QStringLiteral("norm.gguf"))), dir.path(), {}),
+                            QStringLiteral("3 tokens"));
+
+        // "x" is never the greedy pick after "hi!": the main run is whole, its branch is not.
+        const app::LoopOutcome clean = app::runLoop(parsed(loopRoot(QStringLiteral("x.gguf"), 4)), dir.path(), {});
+        QVERIFY2(clean.status.finished(), qPrintable(clean.status.message));
+        const std::vector<std::int32_t> picks = clean.mainLoop->tokens();
+        QCOMPARE(picks.size(), std::size_t{4});
+        QCOMPARE(std::count(picks.begin(), picks.end(), 11), 0);
+        QJsonObject branched = loopRoot(QStringLiteral("x.gguf"), 4);
+        branched.insert("branch", QJsonObject{{"at", 1}, {"token", "x"}});
+        failsNamingTheModel(app::runLoop(parsed(branched), dir.path(), {}), QStringLiteral("5 tokens"));
+
+        app::ReplySpec reply;
+        reply.modelFile = QStringLiteral("norm.gguf");
+        reply.prompt = QStringLiteral("hi!");
+        reply.length = 4;
+        reply.chain = QStringLiteral("temperature=1");
+        const auto steps = app::replySteps(reply, dir.path());
+        QVERIFY(!steps);
+        QVERIFY2(QString::fromStdString(steps.error()).startsWith(QStringLiteral("reply.") + expected),
+                 steps.error().c_str());
+
+        QJsonObject sweepRoot{{"logitlab", 1},
+                              {"experiment", "seed-sweep"},
+                              {"name", "nan-replies"},
+                              {"source", "sequence"},
+                              {"model", "gguf"},
+                              {"model-file", "norm.gguf"},
+                              {"prompt", "hi!"},
+                              {"steps", 3},
+                              {"semantics", "llama.cpp"},
+                              {"chain", "temperature=1"},
+                              {"rng", "mulberry32"},
+                              {"seeds", QJsonObject{{"first", 1}, {"count", 4}}}};
+        const auto sweep = app::parseSeedSweep(sweepRoot, QStringLiteral("f.json"));
+        QVERIFY(sweep);
+        const app::SequenceSweepOutcome swept = app::runSequenceSweep(sweep.value(), dir.path(), {}, 2, {});
+        QCOMPARE(swept.status.state, app::RunStatus::State::Failed);
+        QVERIFY2(swept.status.message.contains(QStringLiteral("model-file: seed ")) &&
+                     swept.status.message.contains(QStringLiteral("are not finite")),
+                 qPrintable(swept.status.message));
+
+        const auto next =
+            app::ggufNextTokenDistribution(dir.filePath(QStringLiteral("norm.gguf")), QStringLiteral("hi!"));
+        QVERIFY(!next);
+        QVERIFY2(next.error().find("are not finite (NaN") != std::string::npos, next.error().c_str());
     }
 
     // Junk risk along the model's reply: step t's distribution is a fresh pass's over the prompt

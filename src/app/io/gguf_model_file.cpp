@@ -107,8 +107,8 @@ engine::Result<engine::Distribution> ggufNextTokenDistribution(const QString& pa
     d.tokens = model.value()->tokenNames();
     d.logits.resize(static_cast<Eigen::Index>(d.tokens.size()));
     source.value()->logits(0, ids, d.logits.data());
-    if (!d.logits.isFinite().all())
-        return engine::Error{path.toStdString() + ": the model's logits after this prompt are not all finite"};
+    if (const auto fault = source.value()->fault())
+        return engine::Error{path.toStdString() + ": " + *fault};
     std::lock_guard lock(lastMutex);
     lastModel = model.value();
     lastPrompt = prompt;

@@ -111,8 +111,16 @@ LoopOutcome runLoop(const LoopSpec& spec, const QString& baseDir, const WorkCont
         outcome.status = {RunStatus::State::Cancelled, QStringLiteral("cancelled")};
         return outcome;
     };
+    // A model whose logits went bad has given flat rows since: its run is not shown.
+    const auto modelFault = [&]() -> std::optional<std::string> {
+        if (const auto fault = loop.source().fault())
+            return (spec.modelFile.isEmpty() ? std::string("source: ") : std::string("model-file: ")) + *fault;
+        return std::nullopt;
+    };
     if (!stepTo(loop, steps, control, done))
         return cancelled();
+    if (const auto fault = modelFault())
+        return failed(*fault);
     outcome.tracks.push_back(trackOf(loop, QStringLiteral("main")));
     if (spec.branch) {
         const auto at = static_cast<std::size_t>(spec.branch->at);
@@ -127,6 +135,8 @@ LoopOutcome runLoop(const LoopSpec& spec, const QString& baseDir, const WorkCont
         }
         if (!stepTo(branch, steps, control, done, at, forced))
             return cancelled();
+        if (const auto fault = modelFault())
+            return failed(*fault);
         outcome.tracks.push_back(trackOf(branch, QStringLiteral("branch")));
         outcome.divergence = engine::firstDivergence(loop.steps(), branch.steps());
         outcome.branchLoop = std::make_shared<const engine::GenerationLoop>(std::move(branch));

@@ -94,6 +94,8 @@ SequenceSweepOutcome runSequenceSweep(const SeedSweepSpec& spec, const QString& 
             engine::GenerationLoop& loop = made.value();
             for (std::size_t s = 0; s < steps; ++s)
                 loop.step();
+            if (const auto fault = loop.source().fault())
+                throw std::runtime_error("model-file: seed " + std::to_string(outcome.seeds[item]) + ": " + *fault);
             outcome.replies[item] = loop.tokens();
         },
         control);

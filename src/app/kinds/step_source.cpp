@@ -181,6 +181,8 @@ engine::Result<engine::StepDistributions> replySteps(const ReplySpec& reply, con
             return Error{"cancelled"};
         loop.value().step();
     }
+    if (const auto fault = loop.value().source().fault())
+        return Error{"reply.model-file: " + *fault};
     if (!source)
         source = std::make_shared<engine::ModelLogitsSource>(engine::builtinModel());
     // Step t reads the prompt and the reply's first t tokens: the context the loop gave the
@@ -200,6 +202,8 @@ engine::Result<engine::StepDistributions> replySteps(const ReplySpec& reply, con
     steps.logits = [source, context, promptLength](std::size_t index) -> engine::Result<Eigen::ArrayXd> {
         Eigen::ArrayXd logits(static_cast<Eigen::Index>(source->vocabSize()));
         source->logits(index, std::span<const std::int32_t>(context->data(), promptLength + index), logits.data());
+        if (const auto fault = source->fault())
+            return Error{"reply.model-file: " + *fault};
         return logits;
     };
     return steps;

@@ -30,6 +30,11 @@ public:
     virtual bool teacherForced() const { return false; }
     // The logits at `step` (0-based) after `context` (prompt + tokens so far), vocabSize() values.
     virtual void logits(std::size_t step, std::span<const std::int32_t> context, double* out) const = 0;
+    // The first problem the source met computing logits (a model whose logits came out NaN or
+    // infinite, a forward pass that failed), nullopt while there is none. The rows it gave
+    // from then on are flat (all zero, safe for any chain): a run that reads a source with a
+    // fault must report it rather than its results.
+    virtual std::optional<std::string> fault() const { return std::nullopt; }
     // The token the model actually produced at `step`, when the source knows it.
     virtual std::optional<std::int32_t> actualToken(std::size_t step) const
     {

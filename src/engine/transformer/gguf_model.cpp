@@ -3,6 +3,7 @@
 #include "engine/transformer/gguf_vocabulary.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace logitlab::engine::transformer {
@@ -94,16 +95,30 @@ std::size_t GgufModelSource::evaluations() const
     return m_evaluations;
 }
 
+std::optional<std::string> GgufModelSource::fault() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_fault;
+}
+
 void GgufModelSource::logits(std::size_t, std::span<const std::int32_t> context, double* out) const
 {
     std::lock_guard lock(m_mutex);
     const std::size_t vocabulary = vocabSize();
     const auto flat = [&] { std::fill(out, out + vocabulary, 0.0); };
+    const auto failed = [&](std::string problem) {
+        if (!m_fault)
+            m_fault = std::move(problem);
+        flat();
+    };
     const bool usable = !context.empty() && context.size() <= static_cast<std::size_t>(m_positions) &&
                         std::all_of(context.begin(), context.end(), [&](std::int32_t id) {
                             return id >= 0 && static_cast<std::size_t>(id) < vocabulary;
                         });
     if (!usable)
+        return failed("a context of " + std::to_string(context.size()) + " tokens outside this run's 1.." +
+                      std::to_string(m_positions) + " positions or vocabulary");
+    if (m_fault)
         return flat();
     const std::size_t n = context.size();
     const std::size_t common = static_cast<std::size_t>(
@@ -124,7 +139,7 @@ void GgufModelSource::logits(std::size_t, std::span<const std::int32_t> context,
                 m_transformer.reset();
                 m_cached.clear();
                 m_prefill = 0;
-                return flat();
+                return failed(evaluated.error());
             }
             m_cached.push_back(context[i]);
             values = *evaluated;
@@ -136,13 +151,21 @@ void GgufModelSource::logits(std::size_t, std::span<const std::int32_t> context,
         ++m_evaluations;
         if (!evaluated) {
             m_prefill = 0;
-            return flat();
+            return failed(evaluated.error());
         }
         m_cached.assign(context.begin(), context.end());
         m_prefill = n;
         m_prefillLogits.assign(evaluated->begin(), evaluated->end());
         values = m_prefillLogits;
     }
+    // Weights holding NaN or infinity, or activations past float32's range, end as logits no
+    // sampler can read: the run stops being trusted here.
+    const auto bad = std::find_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); });
+    if (bad != values.end())
+        return failed("the model's logits after " + std::to_string(n) + " tokens are not finite (" +
+                      (std::isnan(*bad) ? std::string("NaN") : std::string("infinite")) + " for token id " +
+                      std::to_string(bad - values.begin()) +
+                      "): its weights hold NaN or infinity, or its activations overflow float32");
     std::copy(values.begin(), values.end(), out);
 }
 

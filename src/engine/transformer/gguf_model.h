@@ -88,6 +88,7 @@ public:
     std::int64_t positions() const { return m_positions; }
     // Forward passes run so far (for tests of the schedule).
     std::size_t evaluations() const;
+    std::optional<std::string> fault() const override;
 
 private:
     GgufModelSource(std::shared_ptr<const GgufModel> model, Transformer transformer, std::int64_t positions);
@@ -99,6 +100,7 @@ private:
     mutable std::size_t m_prefill = 0;           // how many of them the first call evaluated
     mutable std::vector<float> m_prefillLogits;  // the logits after them
     mutable std::size_t m_evaluations = 0;
+    mutable std::optional<std::string> m_fault;  // the first, kept: later rows are flat
 };
 
 }  // namespace logitlab::engine::transformer

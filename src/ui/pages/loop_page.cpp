@@ -892,6 +892,10 @@ void LoopPage::loadModel(std::function<void()> then)
             if (loop && !loop.value().prompt().empty()) {
                 std::vector<double> logits(source.value()->vocabSize());
                 source.value()->logits(0, loop.value().prompt(), logits.data());
+                if (const auto fault = source.value()->fault()) {
+                    loaded.error = QStringLiteral("model-file: ") + QString::fromStdString(*fault);
+                    return loaded;
+                }
                 loaded.stepRoom = loop.value().stepLimit().value_or(0);
             }
             loaded.model = std::move(source).value();
@@ -1075,6 +1079,14 @@ std::vector<app::LoopTrack> LoopPage::tracks() const
 
 void LoopPage::refresh(bool whole)
 {
+    // A model whose logits went bad gives flat rows from then on: say so and stop stepping.
+    if (m_main)
+        if (const auto fault = m_main->source().fault()) {
+            m_playTimer->stop();
+            m_branchTimer->stop();
+            showSourceError(
+                tr("Model file: %1; the steps since are not the model's").arg(QString::fromStdString(*fault)));
+        }
     const std::size_t size = m_main ? m_main->steps().size() : 0;
     {
         const QSignalBlocker block(m_shownStep);
