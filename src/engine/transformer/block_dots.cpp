@@ -222,10 +222,11 @@ LOGITLAB_AVX2 void tile(const std::byte* w, std::size_t rowBytes, const float* x
     for (std::int64_t g = g0; g < g1; ++g) {
         const std::size_t blockOffset = static_cast<std::size_t>(g / T::kGroups) * T::kBytes;
         const int j = static_cast<int>(g % T::kGroups);
-        if (T::kGroups > 1 && (j == 0 || g == g0))
+        if (T::kGroups > 1 && (j == 0 || g == g0)) {
 #pragma GCC unroll 16
             for (int r = 0; r < R; ++r)
                 T::prepare(w + r * rowBytes + blockOffset, scales[r]);
+        }
         const float* xg = x + g * kGroupWeights;
         const __m256 x0 = _mm256_loadu_ps(xg);
         const __m256 x1 = _mm256_loadu_ps(xg + 8);
