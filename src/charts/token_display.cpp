@@ -36,7 +36,14 @@ QString shortTokenName(const QString& name, qsizetype chars)
     return name.left(head) + QChar(u'\u2026') + name.right(tail);
 }
 
-QString chartLabel(const QString& text) { return text.toHtmlEscaped(); }
+QString chartLabel(const QString& text)
+{
+    // A name that ends as Qt marks a cut label ("...", U+2026, U+22EE: "..." is a word of the
+    // built-in model's vocabulary) is shown in quotes, so nobody reads it as a cut name.
+    const bool looksCut =
+        text.endsWith(QStringLiteral("...")) || text.endsWith(QChar(0x2026)) || text.endsWith(QChar(0x22EE));
+    return looksCut ? QStringLiteral("\u201C%1\u201D").arg(text.toHtmlEscaped()) : text.toHtmlEscaped();
+}
 
 QStringList chartLabels(const QStringList& texts)
 {

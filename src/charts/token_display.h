@@ -23,7 +23,8 @@ QString shortTokenName(const QString& name, qsizetype chars);
 
 // Text for a chart's axis label or title that may hold token names: Qt Charts draws both as
 // HTML, so "<s>", "<unk>", "<|im_end|>" and "<0x0A>" (common in real vocabularies) read as tags
-// and vanish, and "&amp;" as "&". Escaped, they show as they are.
+// and vanish, and "&amp;" as "&". Escaped, they show as they are. A name ending in "...", U+2026
+// or U+22EE (how Qt marks a cut label) is put in quotes: the token "..." is not a cut name.
 QString chartLabel(const QString& text);
 QStringList chartLabels(const QStringList& texts);
 

@@ -69,6 +69,28 @@ private slots:
         QCOMPARE(shownTokenName(name.toStdString()), shown);  // the same from UTF-8
     }
 
+    // Chart labels: HTML-looking names escaped; a name ending as Qt marks a cut label quoted.
+    void chartLabel_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("plain") << QStringLiteral("users") << QStringLiteral("users");
+        QTest::newRow("tag") << QStringLiteral("<s>") << QStringLiteral("&lt;s&gt;");
+        QTest::newRow("three dots") << QStringLiteral("...") << QStringLiteral("\u201C...\u201D");
+        QTest::newRow("word and dots") << QStringLiteral("etc...") << QStringLiteral("\u201Cetc...\u201D");
+        QTest::newRow("ellipsis") << QStringLiteral("\u2026") << QStringLiteral("\u201C\u2026\u201D");
+        QTest::newRow("vertical ellipsis") << QStringLiteral("\u22EE") << QStringLiteral("\u201C\u22EE\u201D");
+        QTest::newRow("cut in the middle")
+            << shownTokenName(QString(50, QLatin1Char('x'))) << shownTokenName(QString(50, QLatin1Char('x')));
+        QTest::newRow("two dots") << QStringLiteral("..") << QStringLiteral("..");
+    }
+    void chartLabel()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, label);
+        QCOMPARE(ui::chartLabel(name), label);
+    }
+
     // A million characters: only a prefix is decoded, the result is the same width.
     void hugeNameFromUtf8()
     {
