@@ -178,6 +178,57 @@ void distinctStates(QChart* chart, const app::BatchInvarianceOutcome& o)
     attach(chart, evaluations, x, y);
 }
 
+// Model decode: how far each batch size's greedy reply keeps the invariant kernel's.
+void modelDivergence(QChart* chart, const app::BatchInvarianceOutcome& o)
+{
+    const auto steps = static_cast<double>(o.spec.steps);
+    chart->setTitle(QObject::tr("Steps each batch size's greedy reply shares with the invariant kernel's (of %1)")
+                        .arg(o.spec.steps));
+    auto* same = scatter(QObject::tr("the same reply"), kHeld, 9);
+    auto* diverged = scatter(QObject::tr("diverges at this step"), kFlipped, 12);
+    for (const auto& row : o.model.rows) {
+        if (row.firstDivergent >= 0)
+            diverged->append(static_cast<double>(row.batch), static_cast<double>(row.firstDivergent));
+        else
+            same->append(static_cast<double>(row.batch), steps);
+    }
+    auto* x = new QValueAxis;
+    x->setTitleText(QObject::tr("batch size"));
+    setWholeNumberTicks(x, 1.0, static_cast<double>(o.spec.maxBatch), 9, 0.5);
+    auto* y = new QValueAxis;
+    y->setTitleText(QObject::tr("tokens shared"));
+    setWholeNumberTicks(y, 0.0, steps, 7, 0.5);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    attach(chart, same, x, y);
+    attach(chart, diverged, x, y);
+}
+
+// Model decode: each batch size's largest logit change after the prompt (log scale).
+void modelDifference(QChart* chart, const app::BatchInvarianceOutcome& o)
+{
+    chart->setTitle(QObject::tr("Largest |logit - invariant kernel's logit| after the prompt (0 drawn at 1e-9)"));
+    auto* equal = scatter(QObject::tr("the same bits"), kHeld, 9);
+    auto* changed = scatter(QObject::tr("logits differ"), kSecond, 9);
+    double high = 1e-6;
+    for (const auto& row : o.model.rows) {
+        (row.maxDifference > 0.0 ? changed : equal)
+            ->append(static_cast<double>(row.batch), std::max(row.maxDifference, kLogFloor));
+        high = std::max(high, row.maxDifference);
+    }
+    auto* x = new QValueAxis;
+    x->setTitleText(QObject::tr("batch size"));
+    setWholeNumberTicks(x, 1.0, static_cast<double>(o.spec.maxBatch), 9, 0.5);
+    auto* y = new QLogValueAxis;
+    y->setTitleText(QObject::tr("max |Δ logit|"));
+    y->setLabelFormat(QStringLiteral("%.0e"));
+    y->setRange(kLogFloor / 2.0, std::pow(10.0, std::ceil(std::log10(high))));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    attach(chart, equal, x, y);
+    attach(chart, changed, x, y);
+}
+
 }  // namespace
 
 BatchInvarianceCharts::BatchInvarianceCharts(QObject* parent)
@@ -198,6 +249,9 @@ void BatchInvarianceCharts::setOutcome(const app::BatchInvarianceOutcome& outcom
     if (outcome.spec.study == app::BatchInvarianceSpec::Study::OneStep) {
         flipMap(m_first, outcome);
         gapVersusError(m_second, outcome);
+    } else if (outcome.spec.study == app::BatchInvarianceSpec::Study::ModelDecode) {
+        modelDivergence(m_first, outcome);
+        modelDifference(m_second, outcome);
     } else {
         divergencePositions(m_first, outcome);
         distinctStates(m_second, outcome);

@@ -3,7 +3,9 @@
 // nearest tie's argmax) and the gap against the reduction error for every searched state
 // (log-log, flips in red, the line gap = 2 x error). Decode study: where runs first leave the
 // batch-invariant completion (runs per step bin), and how many distinct states the runs occupy
-// step by step, with the (prefix, kernel) evaluations that cost.
+// step by step, with the (prefix, kernel) evaluations that cost. Model decode: the steps each
+// batch size's greedy reply shares with the invariant kernel's, and its largest logit change
+// after the prompt.
 #pragma once
 
 #include <QObject>

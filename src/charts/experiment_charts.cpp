@@ -180,10 +180,21 @@ void batchInvarianceCharts(const app::ExperimentResult& result, ExperimentCharts
     const auto& outcome = detailsOf<app::BatchInvarianceOutcome>(result);
     auto charts = std::make_unique<BatchInvarianceCharts>();
     charts->setOutcome(outcome);
-    const bool oneStep = outcome.spec.study == app::BatchInvarianceSpec::Study::OneStep;
-    out.add(QString(), oneStep ? QObject::tr("Flip map") : QObject::tr("Divergence positions"), charts->first());
-    out.add(oneStep ? QStringLiteral("-gap-vs-error") : QStringLiteral("-states"),
-            oneStep ? QObject::tr("Gap vs error") : QObject::tr("Distinct states"), charts->second());
+    using Study = app::BatchInvarianceSpec::Study;
+    switch (outcome.spec.study) {
+    case Study::OneStep:
+        out.add(QString(), QObject::tr("Flip map"), charts->first());
+        out.add(QStringLiteral("-gap-vs-error"), QObject::tr("Gap vs error"), charts->second());
+        break;
+    case Study::Decode:
+        out.add(QString(), QObject::tr("Divergence positions"), charts->first());
+        out.add(QStringLiteral("-states"), QObject::tr("Distinct states"), charts->second());
+        break;
+    case Study::ModelDecode:
+        out.add(QString(), QObject::tr("Shared tokens"), charts->first());
+        out.add(QStringLiteral("-logit-change"), QObject::tr("Logit change"), charts->second());
+        break;
+    }
     out.owners.push_back(std::move(charts));
 }
 

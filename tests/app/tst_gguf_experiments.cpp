@@ -10,6 +10,7 @@
 // `logitlab-cli run` writes the steps and the model's SHA-256.
 #include "app/io/file_sha256.h"
 #include "app/io/gguf_model_file.h"
+#include "app/kinds/batch_model_decode.h"
 #include "app/kinds/experiment_result.h"
 #include "app/kinds/loop_job.h"
 #include "app/kinds/loop_spec.h"
@@ -397,6 +398,81 @@ private slots:
             app::ggufNextTokenDistribution(dir.filePath(QStringLiteral("norm.gguf")), QStringLiteral("hi!"));
         QVERIFY(!next);
         QVERIFY2(next.error().find("are not finite (NaN") != std::string::npos, next.error().c_str());
+    }
+
+    // Batch invariance on a model: batch 1's greedy reply is the Loop's greedy reply; on F32
+    // weights the batched kernel (eigen-gemm) has batch 1's arithmetic (same bits), a split-K
+    // plan changes the bits; the CSV is the same for 1 and 2 threads; a bad file or run names
+    // the key.
+    void batchInvarianceStudyOnAModel()
+    {
+        QTemporaryDir dir;
+        writeTinyModel(dir, GgmlType::F32);
+        const QJsonObject root{{"logitlab", 1},
+                               {"experiment", "batch-invariance"},
+                               {"name", "bi-model"},
+                               {"study", "model-decode"},
+                               {"model-file", "tiny.gguf"},
+                               {"prompt", "hi!"},
+                               {"steps", 8},
+                               {"max_batch", 9},
+                               {"plan", QJsonArray{QJsonObject{{"up_to", 1}, {"kernel", "eigen-gemv"}},
+                                                   QJsonObject{{"up_to", 4}, {"kernel", "split-k-2"}},
+                                                   QJsonObject{{"up_to", 8}, {"kernel", "eigen-gemm"}},
+                                                   QJsonObject{{"up_to", 9}, {"kernel", "invariant"}}}}};
+        const auto spec = app::parseBatchInvariance(root, QStringLiteral("f.json"));
+        QVERIFY2(spec, spec ? "" : spec.error().c_str());
+        QCOMPARE(app::toJson(spec.value()), root);
+        const app::ModelDecodeOutcome outcome = app::runModelDecode(spec.value(), dir.path(), 1, {});
+        QVERIFY2(outcome.status.finished(), qPrintable(outcome.status.message));
+        QCOMPARE(outcome.rows.size(), std::size_t{9});
+        QCOMPARE(outcome.promptTokens, 3);
+        for (const app::ModelDecodeRow& row : outcome.rows) {
+            const bool split = row.batch >= 2 && row.batch <= 4;
+            QCOMPARE(row.kernel, split            ? QStringLiteral("split-k-2")
+                                 : row.batch == 1 ? QStringLiteral("eigen-gemv")
+                                 : row.batch <= 8 ? QStringLiteral("eigen-gemm")
+                                                  : QStringLiteral("invariant"));
+            QCOMPARE(row.splitK, split ? 2 : 1);
+            QCOMPARE(row.blockKernels, row.batch < 5 || row.batch > 8);
+            if (!split) {  // F32: one pass a row, whatever the kernel
+                QCOMPARE(row.maxDifference, 0.0);
+                QCOMPARE(row.firstDivergent, -1);
+                QCOMPARE(row.reply, outcome.referenceReply);
+            } else {
+                QVERIFY(row.maxDifference > 0.0);
+                QVERIFY(row.maxDifference < 1e-4);
+            }
+        }
+        QJsonObject greedy = loopRoot(QStringLiteral("tiny.gguf"), 8);
+        const app::LoopOutcome loop = app::runLoop(parsed(greedy), dir.path(), {});
+        QVERIFY2(loop.status.finished(), qPrintable(loop.status.message));
+        const auto model = app::openGgufModel(dir.filePath(QStringLiteral("tiny.gguf")));
+        QVERIFY(model);
+        QCOMPARE(outcome.referenceReply, QString::fromStdString(model.value()->decode(loop.mainLoop->tokens())));
+
+        const app::ExperimentResult one = runKind(root, dir.path(), 1);
+        const app::ExperimentResult two = runKind(root, dir.path(), 2);
+        QVERIFY2(one.status.finished(), qPrintable(one.status.message));
+        QCOMPARE(app::resultTableCsv(one.provenance, one.tables.front()),
+                 app::resultTableCsv(two.provenance, two.tables.front()));
+        QVERIFY(app::resultTableCsv(one.provenance, one.tables.front())
+                    .contains(app::fileSha256(dir.filePath(QStringLiteral("tiny.gguf"))).value()));
+
+        const auto refused = [&](const QJsonObject& changes, const QString& message) {
+            QJsonObject bad = root;
+            for (auto it = changes.begin(); it != changes.end(); ++it)
+                bad.insert(it.key(), it.value());
+            const auto parsedBad = app::parseBatchInvariance(bad, QStringLiteral("f.json"));
+            const QString error = parsedBad ? app::runModelDecode(parsedBad.value(), dir.path(), 1, {}).status.message
+                                            : QString::fromStdString(parsedBad.error());
+            QVERIFY2(error.startsWith(message), qPrintable(error));
+        };
+        refused({{"model-file", ""}}, QStringLiteral("f.json: model-file: must name the GGUF model file"));
+        refused({{"prompt", ""}}, QStringLiteral("f.json: prompt: must not be empty"));
+        refused({{"model", QJsonObject{{"vocabulary", 4096}}}}, QStringLiteral("f.json: model"));
+        refused({{"steps", 62}}, QStringLiteral("steps: the prompt's 3 tokens and 62 steps are more than the 64"));
+        refused({{"model-file", "absent.gguf"}}, QStringLiteral("model-file: "));
     }
 
     // Junk risk along the model's reply: step t's distribution is a fresh pass's over the prompt

@@ -1,12 +1,16 @@
 // Every page built on KindPage shows what its kind's run() returns, the same as `logitlab-cli
-// run`: a page opens an example, runs it, saves its file; the CLI runs that saved file, and each
+// run`: a page opens an example (or, for Batch invariance on a model, a file next to a tiny
+// GGUF model the test writes), runs it, saves its file; the CLI runs that saved file, and each
 // of the page's tables must equal the CLI's CSV byte for byte, and the page's charts must hold
 // the same series, points for points, as the builders give for a fresh run of the saved file.
 #include "app/io/experiment_file.h"
+#include "app/kinds/batch_invariance_job.h"
 #include "app/kinds/result_table.h"
 #include "charts/experiment_charts.h"
 #include "support/example_files.h"
 #include "support/test_support.h"
+#include "support/tiny_gguf_model.h"
+#include "ui/forms/batch_invariance_form.h"
 #include "ui/forms/kind_form.h"
 #include "ui/pages/batch_invariance_page.h"
 #include "ui/pages/junk_risk_page.h"
@@ -23,7 +27,10 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -67,6 +74,54 @@ QByteArray readAll(const QString& path)
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
+// Runs `page` on the experiment at `path`, saves it, runs the saved file with the CLI: each of
+// the page's tables equals the CLI's CSV and each chart holds the builders' series.
+void showsWhatTheKindRuns(ui::KindPage& pageRef, const QString& path)
+{
+    ui::KindPage* page = &pageRef;
+    page->setRunOnFirstShow(false);
+    QCOMPARE(page->openExperiment(path), QString());
+    QSignalSpy ended(page, &ui::ExperimentPage::runEnded);
+    page->run();
+    QVERIFY(ended.wait(120000));
+    QVERIFY2(ended.first().first().toBool(), qPrintable(page->errorLabel()->text()));
+    const app::ExperimentResult* shown = page->results()->result();
+    QVERIFY(shown);
+    QCOMPARE(shown->kind, page->kind().id());
+
+    QTemporaryDir dir;
+    const QString saved = dir.filePath(QStringLiteral("page.json"));
+    QCOMPARE(page->saveExperiment(saved), QString());
+    const QString out = dir.filePath(QStringLiteral("out"));
+    const test::CliRun cli =
+        test::runCli({QStringLiteral("run"), saved, QStringLiteral("--out"), out, QStringLiteral("--formats"),
+                      QStringLiteral("csv"), QStringLiteral("--threads"), QStringLiteral("2")});
+    QVERIFY2(cli.exitCode == 0, cli.err.constData());
+
+    // The tables: every one the page shows, as the CLI wrote it.
+    QVERIFY(!shown->tables.empty());
+    for (const app::ResultTable& table : shown->tables) {
+        const QString file = QDir(out).filePath(shown->name + table.suffix + QStringLiteral(".csv"));
+        QCOMPARE(QString::fromUtf8(readAll(file)), app::resultTableCsv(shown->provenance, table));
+    }
+    QCOMPARE(QDir(out).entryList(QDir::Files).size(), static_cast<qsizetype>(shown->tables.size()));
+
+    // The charts: the page's against the builders' for a fresh run of the saved file.
+    const auto root = app::readExperimentJson(saved);
+    QVERIFY(root);
+    app::RunContext context{saved, dir.path(), 2, {}};
+    const app::ExperimentResult again = page->kind().run(root.value(), context);
+    const ui::ExperimentCharts expected = ui::experimentCharts(again);
+    const auto charts = page->results()->charts();
+    QCOMPARE(charts.size(), expected.charts.size());
+    QVERIFY(!charts.isEmpty());
+    QVERIFY(!charts.front().second->series().isEmpty());  // the main chart draws something
+    for (qsizetype i = 0; i < charts.size(); ++i) {
+        QCOMPARE(charts[i].first, expected.charts[i].first);
+        QCOMPARE(seriesText(charts[i].second), seriesText(expected.charts[i].second));
+    }
+}
+
 }  // namespace
 
 class TestKindPages : public QObject {
@@ -101,47 +156,48 @@ private slots:
         QFETCH(PageFactory, makePage);
         QFETCH(QString, example);
         std::unique_ptr<ui::KindPage> page(makePage());
-        page->setRunOnFirstShow(false);
-        QCOMPARE(page->openExperiment(test::examplePath(example)), QString());
-        QSignalSpy ended(page.get(), &ui::ExperimentPage::runEnded);
-        page->run();
-        QVERIFY(ended.wait(120000));
-        QVERIFY2(ended.first().first().toBool(), qPrintable(page->errorLabel()->text()));
-        const app::ExperimentResult* shown = page->results()->result();
-        QVERIFY(shown);
-        QCOMPARE(shown->kind, page->kind().id());
+        showsWhatTheKindRuns(*page, test::examplePath(example));
+    }
 
+    // The model-decode study on a tiny GGUF model the test writes (Q8_0: the batched kernel's
+    // dequantised rows change the logits' bits), through the page and the CLI alike.
+    void batchInvarianceOnAModel()
+    {
         QTemporaryDir dir;
-        const QString saved = dir.filePath(QStringLiteral("page.json"));
-        QCOMPARE(page->saveExperiment(saved), QString());
-        const QString out = dir.filePath(QStringLiteral("out"));
-        const test::CliRun cli =
-            test::runCli({QStringLiteral("run"), saved, QStringLiteral("--out"), out, QStringLiteral("--formats"),
-                          QStringLiteral("csv"), QStringLiteral("--threads"), QStringLiteral("2")});
-        QVERIFY2(cli.exitCode == 0, cli.err.constData());
-
-        // The tables: every one the page shows, as the CLI wrote it.
-        QVERIFY(!shown->tables.empty());
-        for (const app::ResultTable& table : shown->tables) {
-            const QString file = QDir(out).filePath(shown->name + table.suffix + QStringLiteral(".csv"));
-            QCOMPARE(QString::fromUtf8(readAll(file)), app::resultTableCsv(shown->provenance, table));
-        }
-        QCOMPARE(QDir(out).entryList(QDir::Files).size(), static_cast<qsizetype>(shown->tables.size()));
-
-        // The charts: the page's against the builders' for a fresh run of the saved file.
-        const auto root = app::readExperimentJson(saved);
-        QVERIFY(root);
-        app::RunContext context{saved, dir.path(), 2, {}};
-        const app::ExperimentResult again = page->kind().run(root.value(), context);
-        const ui::ExperimentCharts expected = ui::experimentCharts(again);
-        const auto charts = page->results()->charts();
-        QCOMPARE(charts.size(), expected.charts.size());
-        QVERIFY(!charts.isEmpty());
-        QVERIFY(!charts.front().second->series().isEmpty());  // the main chart draws something
-        for (qsizetype i = 0; i < charts.size(); ++i) {
-            QCOMPARE(charts[i].first, expected.charts[i].first);
-            QCOMPARE(seriesText(charts[i].second), seriesText(expected.charts[i].second));
-        }
+        const QString model = dir.filePath(QStringLiteral("tiny.gguf"));
+        QVERIFY(test::tinyModel(engine::transformer::Architecture::Llama, engine::gguf::GgmlType::Q8_0)
+                    .writeFile(model.toStdString()));
+        ui::BatchInvariancePage page;
+        page.setRunOnFirstShow(false);
+        // File > Open model on this page chooses the study and the model.
+        QCOMPARE(page.openModel(model), QString());
+        page.batchForm()->promptEdit()->setText(QStringLiteral("hi!"));
+        // The study's own rows are shown, the toy model's are not.
+        QVERIFY(page.batchForm()->modelFileEdit()->isVisibleTo(&page));
+        QVERIFY(page.batchForm()->promptEdit()->isVisibleTo(&page));
+        QVERIFY(!page.batchForm()->runsBox()->isVisibleTo(&page));
+        const auto json = page.form()->experimentJson();
+        QVERIFY2(json, json ? "" : json.error().c_str());
+        QCOMPARE(json->value(QStringLiteral("study")).toString(), QStringLiteral("model-decode"));
+        QCOMPARE(json->value(QStringLiteral("model-file")).toString(), model);
+        const QString file = dir.filePath(QStringLiteral("model-decode.json"));
+        QJsonObject root = json.value();
+        root.insert(QStringLiteral("steps"), 6);
+        root.insert(QStringLiteral("max_batch"), 8);
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(root).toJson());
+        out.close();
+        showsWhatTheKindRuns(page, file);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(page.batchForm()->modelFileEdit()->isVisibleTo(&page));  // still, once the file is open
+        const app::BatchInvarianceOutcome* shown = page.outcome();
+        QVERIFY(shown);
+        QCOMPARE(shown->model.rows.size(), std::size_t{8});
+        QCOMPARE(shown->model.rows.front().maxDifference, 0.0);  // batch 1: the invariant arithmetic
+        QVERIFY(shown->model.rows.back().maxDifference > 0.0);   // batch 8: eigen-gemm, dequantised rows
+        QVERIFY(page.findingsLabel()->text().contains(QStringLiteral("greedy reply")));
     }
 
     // The start is the decode example; switched to one step (and back), the experiment's name,

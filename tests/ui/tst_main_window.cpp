@@ -3,8 +3,10 @@
 // Copy table / Copy chart image, and pages plugging in through addPage.
 #include "engine/models/synthetic_vocabulary.h"
 #include "support/tiny_gguf_model.h"
+#include "ui/forms/batch_invariance_form.h"
 #include "ui/forms/junk_risk_form.h"
 #include "ui/models/logits_table_model.h"
+#include "ui/pages/batch_invariance_page.h"
 #include "ui/pages/experiment_page.h"
 #include "ui/pages/explorer_page.h"
 #include "ui/pages/junk_risk_page.h"
@@ -370,6 +372,39 @@ private slots:
         QCOMPARE(window.recentModels(), QStringList{path});
         QVERIFY(findAction(window, QStringLiteral("File"), QStringLiteral("Open model...")));
         QVERIFY(!window.openModelFrom(dir.filePath(QStringLiteral("missing.gguf"))).isEmpty());
+        QCOMPARE(window.recentModels(), QStringList{path});
+    }
+
+    // On the Batch invariance page, File > Open model chooses its model-decode study and model
+    // (shown in the window, the study's rows in place of the toy model's); the Loop is not opened.
+    void openModelOnTheBatchInvariancePage()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tiny.gguf"));
+        QVERIFY(test::tinyLlama(engine::gguf::GgmlType::F32, true, 64).writeFile(path.toStdString()));
+        MainWindow window;
+        auto* loop = new LoopPage;
+        window.addPage(loop);
+        auto* batch = new BatchInvariancePage;
+        window.addPage(batch);
+        window.showPage(batch);
+        // As `logitlab --page "Batch invariance" --model F` does: the model before the window shows.
+        QCOMPARE(window.openModelFrom(path), QString());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(window.currentPage(), batch);
+        QCOMPARE(batch->batchForm()->studyBox()->currentText(), QStringLiteral("decode a GGUF model"));
+        QCOMPARE(batch->batchForm()->modelFileEdit()->text(), path);
+        QTRY_VERIFY(batch->batchForm()->modelFileEdit()->isVisible());
+        QVERIFY(batch->batchForm()->promptEdit()->isVisible());
+        QVERIFY(!batch->batchForm()->runsBox()->isVisible());
+        // Rows shown again get their height (a word-wrapped label once left them none).
+        QVERIFY(batch->batchForm()->modelFileEdit()->height() >=
+                batch->batchForm()->modelFileEdit()->minimumSizeHint().height());
+        QVERIFY(batch->batchForm()->promptEdit()->height() >=
+                batch->batchForm()->promptEdit()->minimumSizeHint().height());
+        QVERIFY(!loop->mainLoop());
         QCOMPARE(window.recentModels(), QStringList{path});
     }
 

@@ -1,5 +1,7 @@
 #include "app/kinds/batch_invariance_job.h"
 
+#include "app/io/gguf_model_file.h"
+
 #include "app/kinds/result_table.h"
 #include "app/text/counted.h"
 #include "engine/core/work_limits.h"
@@ -238,6 +240,14 @@ BatchInvarianceOutcome runBatchInvariance(const BatchInvarianceSpec& spec, const
     BatchInvarianceOutcome outcome;
     outcome.spec = spec;
     outcome.plan = QString::fromStdString(toKernelPlan(spec).describe());
+    if (spec.study == BatchInvarianceSpec::Study::ModelDecode) {
+        // Bounded by the model's passes (runModelDecode checks them before the first).
+        outcome.model = runModelDecode(spec, baseDir, std::max(1, threads), control);
+        outcome.status = outcome.model.status;
+        outcome.draws = outcome.model.passes;
+        outcome.seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+        return outcome;
+    }
     if (auto problem = engine::checkEstimate(
             (source + QStringLiteral(": model")).toStdString(), batchInvarianceEstimate(spec, threads),
             spec.study == BatchInvarianceSpec::Study::OneStep
@@ -254,19 +264,32 @@ BatchInvarianceOutcome runBatchInvariance(const BatchInvarianceSpec& spec, const
     return outcome;
 }
 
-Provenance batchInvarianceProvenance(const BatchInvarianceSpec& spec, const QString& /*baseDir*/)
+Provenance batchInvarianceProvenance(const BatchInvarianceSpec& spec, const QString& baseDir)
 {
     Provenance p(batchInvarianceKind().id());
-    p.add(QStringLiteral("name"), spec.name)
-        .add(QStringLiteral("study"), spec.studyName())
-        .add(QStringLiteral("model"),
-             QStringLiteral("toy LM, V = %1, d = %2, seed %3, twin share %4, twin distance %5, logit scale %6")
-                 .arg(spec.vocabulary)
-                 .arg(spec.hidden)
-                 .arg(spec.modelSeed)
-                 .arg(spec.twinShare)
-                 .arg(spec.twinDistance)
-                 .arg(spec.logitScale))
+    p.add(QStringLiteral("name"), spec.name).add(QStringLiteral("study"), spec.studyName());
+    if (spec.study == BatchInvarianceSpec::Study::ModelDecode) {
+        p.add(QStringLiteral("model-file"), ggufFileProvenance(spec.modelFile, baseDir))
+            .add(QStringLiteral("prompt"), spec.promptText)
+            .add(QStringLiteral("steps"), QString::number(spec.steps))
+            .add(QStringLiteral("plan"), QString::fromStdString(toKernelPlan(spec).describe()))
+            .add(QStringLiteral("kernels"),
+                 QStringLiteral("eigen-gemv, invariant: one pass a row, quantised rows block by block; eigen-gemm: "
+                                "quantised rows dequantised first; split-k-S: S slices a row (batch_model_decode.h)"))
+            .add(QStringLiteral("decoding"), QStringLiteral("greedy (argmax, ties to the lower id)"))
+            .add(QStringLiteral("max-batch"), QString::number(spec.maxBatch))
+            .add(QStringLiteral("experiment-file"),
+                 QString::fromUtf8(QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact)));
+        return p;
+    }
+    p.add(QStringLiteral("model"),
+          QStringLiteral("toy LM, V = %1, d = %2, seed %3, twin share %4, twin distance %5, logit scale %6")
+              .arg(spec.vocabulary)
+              .arg(spec.hidden)
+              .arg(spec.modelSeed)
+              .arg(spec.twinShare)
+              .arg(spec.twinDistance)
+              .arg(spec.logitScale))
         .add(QStringLiteral("plan"), QString::fromStdString(toKernelPlan(spec).describe()))
         .add(QStringLiteral("kernel-tile-rows"), QString::number(engine::kHeadTileRows))
         .add(QStringLiteral("max-batch"), QString::number(spec.maxBatch));
@@ -298,6 +321,19 @@ Provenance batchInvarianceProvenance(const BatchInvarianceSpec& spec, const QStr
 QString batchInvarianceSummary(const BatchInvarianceOutcome& outcome)
 {
     const auto& spec = outcome.spec;
+    if (spec.study == BatchInvarianceSpec::Study::ModelDecode) {
+        QStringList diverged;
+        for (const auto& row : outcome.model.rows)
+            if (row.firstDivergent >= 0)
+                diverged << QObject::tr("%1 (step %2)").arg(row.batch).arg(row.firstDivergent);
+        return QObject::tr("%1: %2 greedy steps after a prompt of %3 tokens; %4")
+            .arg(spec.name)
+            .arg(spec.steps)
+            .arg(outcome.model.promptTokens)
+            .arg(diverged.isEmpty()
+                     ? QObject::tr("every batch size gives the invariant kernel's reply")
+                     : QObject::tr("batch sizes leaving the invariant kernel's reply: %1").arg(diverged.join(", ")));
+    }
     if (spec.study == BatchInvarianceSpec::Study::OneStep) {
         QStringList parts;
         for (const QString& precision : spec.precisions) {

@@ -6,6 +6,7 @@
 
 #include "app/io/provenance.h"
 #include "app/kinds/batch_invariance_spec.h"
+#include "app/kinds/batch_model_decode.h"
 #include "app/kinds/experiment_result.h"
 #include "app/run/experiment_runner.h"
 #include "engine/core/work_limits.h"
@@ -36,6 +37,8 @@ struct BatchInvarianceOutcome {
     std::vector<engine::FlipBatchRow> flips;
     // Kernel pairs giving equal bits at the near tie, "float32: eigen-gemv = eigen-gemm".
     QStringList equalKernels;
+    // Model decode.
+    ModelDecodeOutcome model;
     // Decode.
     engine::BatchDecode::Rows decode;
     std::vector<BatchCostRow> costs;

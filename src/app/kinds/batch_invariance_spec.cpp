@@ -100,6 +100,14 @@ void readTrace(JsonObjectReader& parent, Spec& spec)
     r.finish();
 }
 
+QJsonArray planToJson(const QList<PlanStepSpec>& steps)
+{
+    QJsonArray plan;
+    for (const PlanStepSpec& s : steps)
+        plan.append(QJsonObject{{QStringLiteral("up_to"), s.upTo}, {QStringLiteral("kernel"), s.kernel}});
+    return plan;
+}
+
 Spec readSpec(const QJsonObject& root)
 {
     JsonObjectReader r(root, QString());
@@ -107,9 +115,22 @@ Spec readSpec(const QJsonObject& root)
     const ExperimentHeader header = readHeader(r, batchInvarianceKind().id());
     spec.name = header.name;
     spec.description = header.description;
-    spec.study = r.string(QStringLiteral("study"), {}, batchStudyNames()) == QLatin1String("one-step")
-                     ? Spec::Study::OneStep
-                     : Spec::Study::Decode;
+    spec.study =
+        static_cast<Spec::Study>(batchStudyNames().indexOf(r.string(QStringLiteral("study"), {}, batchStudyNames())));
+    if (spec.study == Spec::Study::ModelDecode) {
+        spec.modelFile = r.string(QStringLiteral("model-file"), {});
+        if (spec.modelFile.isEmpty())
+            throw JsonFieldError{QStringLiteral("model-file"), QStringLiteral("must name the GGUF model file")};
+        spec.promptText = r.string(QStringLiteral("prompt"), {});
+        if (spec.promptText.isEmpty())
+            throw JsonFieldError{QStringLiteral("prompt"), QStringLiteral("must not be empty")};
+        spec.steps = r.integer(QStringLiteral("steps"), spec.steps, 1, engine::BatchDecodeParameters::kMaxSteps);
+        spec.maxBatch = r.integer(QStringLiteral("max_batch"), spec.maxBatch, 1, engine::kMaxBatch);
+        if (r.has(QStringLiteral("plan")))
+            readPlan(r, spec);
+        r.finish();
+        return spec;
+    }
     if (r.has(QStringLiteral("model"))) {
         JsonObjectReader model(r.object(QStringLiteral("model")), QStringLiteral("model"));
         readModel(model, spec);
@@ -169,12 +190,12 @@ Spec readSpec(const QJsonObject& root)
 
 }  // namespace
 
-QString BatchInvarianceSpec::studyName() const
-{
-    return study == Study::OneStep ? QStringLiteral("one-step") : QStringLiteral("decode");
-}
+QString BatchInvarianceSpec::studyName() const { return batchStudyNames().at(static_cast<int>(study)); }
 
-QStringList batchStudyNames() { return {QStringLiteral("one-step"), QStringLiteral("decode")}; }
+QStringList batchStudyNames()
+{
+    return {QStringLiteral("one-step"), QStringLiteral("decode"), QStringLiteral("model-decode")};
+}
 
 engine::Result<BatchInvarianceSpec> parseBatchInvariance(const QJsonObject& root, const QString& source)
 {
@@ -190,6 +211,15 @@ QJsonObject toJson(const BatchInvarianceSpec& spec)
 {
     QJsonObject root = headerToJson({spec.name, spec.description}, batchInvarianceKind().id());
     root.insert(QStringLiteral("study"), spec.studyName());
+    if (spec.study == BatchInvarianceSpec::Study::ModelDecode) {
+        root.insert(QStringLiteral("model-file"), spec.modelFile);
+        root.insert(QStringLiteral("prompt"), spec.promptText);
+        root.insert(QStringLiteral("steps"), spec.steps);
+        root.insert(QStringLiteral("max_batch"), spec.maxBatch);
+        if (!spec.plan.isEmpty())
+            root.insert(QStringLiteral("plan"), planToJson(spec.plan));
+        return root;
+    }
     root.insert(QStringLiteral("model"), QJsonObject{{QStringLiteral("vocabulary"), spec.vocabulary},
                                                      {QStringLiteral("hidden"), spec.hidden},
                                                      {QStringLiteral("seed"), spec.modelSeed},
@@ -197,12 +227,8 @@ QJsonObject toJson(const BatchInvarianceSpec& spec)
                                                      {QStringLiteral("twin_distance"), spec.twinDistance},
                                                      {QStringLiteral("logit_scale"), spec.logitScale}});
     root.insert(QStringLiteral("max_batch"), spec.maxBatch);
-    if (!spec.plan.isEmpty()) {
-        QJsonArray plan;
-        for (const PlanStepSpec& s : spec.plan)
-            plan.append(QJsonObject{{QStringLiteral("up_to"), s.upTo}, {QStringLiteral("kernel"), s.kernel}});
-        root.insert(QStringLiteral("plan"), plan);
-    }
+    if (!spec.plan.isEmpty())
+        root.insert(QStringLiteral("plan"), planToJson(spec.plan));
     if (spec.study == BatchInvarianceSpec::Study::OneStep) {
         root.insert(QStringLiteral("precisions"), QJsonArray::fromStringList(spec.precisions));
         root.insert(QStringLiteral("search"), QJsonObject{{QStringLiteral("seed"), spec.searchSeed},

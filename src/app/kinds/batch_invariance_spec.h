@@ -8,6 +8,8 @@
 //    decode:   "precision": "float32", "prompt": {"seed": 1, "length": 8}, "runs": 100,
 //              "steps": 50, "trace": {"seed": 1} | {"file": "load.txt"} | {"sizes": [1, 8, ...]},
 //              "measure_cost": true}
+//    model-decode (batch_model_decode.h): "model-file": "m.gguf", "prompt": "text", "steps": 32
+//              (no "model" object: the file is the model)
 // Reading is strict, like every experiment file: errors name the file and the key.
 #pragma once
 
@@ -30,7 +32,7 @@ struct PlanStepSpec {
 };
 
 struct BatchInvarianceSpec {
-    enum class Study { OneStep, Decode };
+    enum class Study { OneStep, Decode, ModelDecode };
 
     QString name = QStringLiteral("batch-invariance");
     QString description;
@@ -60,12 +62,15 @@ struct BatchInvarianceSpec {
     QString traceFile;         // relative to the experiment file
     QList<qint64> traceSizes;  // inline trace
     bool measureCost = true;
+    // Model decode: a GGUF model (relative to the experiment file) and the prompt's text.
+    QString modelFile;
+    QString promptText = QStringLiteral("The capital of France is");
 
     QString studyName() const;
     friend bool operator==(const BatchInvarianceSpec&, const BatchInvarianceSpec&) = default;
 };
 
-QStringList batchStudyNames();  // "one-step", "decode"
+QStringList batchStudyNames();  // "one-step", "decode", "model-decode"
 
 engine::Result<BatchInvarianceSpec> parseBatchInvariance(const QJsonObject& root, const QString& source);
 engine::Result<BatchInvarianceSpec> readBatchInvarianceFile(const QString& path);

@@ -236,10 +236,64 @@ ResultTable stepTable(const std::vector<engine::DecodeStepRow>& rows)
     return t;
 }
 
+ResultTable modelDecodeTable(const std::vector<ModelDecodeRow>& rows)
+{
+    using Row = ModelDecodeRow;
+    const auto data = shared(rows);
+    ResultTable t;
+    t.title = QObject::tr("Batch sizes");
+    t.rows = data->size();
+    t.columns = {
+        columnOf(
+            data, QStringLiteral("batch"), QObject::tr("batch"), Kind::Integer, [](const Row& r) { return r.batch; },
+            QObject::tr("Requests in the batch.")),
+        columnOf(
+            data, QStringLiteral("kernel"), QObject::tr("kernel"), Kind::Text, [](const Row& r) { return r.kernel; },
+            QObject::tr("The kernel the plan uses for this batch size.")),
+        columnOf(
+            data, QStringLiteral("split_k"), QObject::tr("split-K"), Kind::Integer,
+            [](const Row& r) { return qint64(r.splitK); },
+            QObject::tr("Slices each row of every product is cut into, added in order.")),
+        columnOf(
+            data, QStringLiteral("quantised_rows"), QObject::tr("quantised rows"), Kind::Text,
+            [](const Row& r) {
+                return r.blockKernels ? QStringLiteral("block by block") : QStringLiteral("dequantised");
+            },
+            QObject::tr("How quantised weights are multiplied: block by block as one request's decode step does, "
+                        "or dequantised first as a batched kernel does.")),
+        columnOf(
+            data, QStringLiteral("diverged"), QObject::tr("diverged"), Kind::Integer,
+            [](const Row& r) { return qint64(r.firstDivergent >= 0); },
+            QObject::tr("1 when the greedy reply differs from the invariant kernel's.")),
+        columnOf(
+            data, QStringLiteral("first_divergent_step"), QObject::tr("first divergent step"), Kind::Integer,
+            [](const Row& r) { return r.firstDivergent; },
+            QObject::tr("First step whose token differs from the invariant kernel's; -1: none.")),
+        columnOf(data, QStringLiteral("invariant_token"), QObject::tr("invariant token"), Kind::Integer,
+                 [](const Row& r) { return qint64(r.referenceToken); }),
+        columnOf(data, QStringLiteral("token"), QObject::tr("token"), Kind::Integer,
+                 [](const Row& r) { return qint64(r.token); }),
+        columnOf(
+            data, QStringLiteral("invariant_gap"), QObject::tr("invariant gap"), Kind::Real,
+            [](const Row& r) { return r.referenceGap; },
+            QObject::tr("Top-two logit gap of the invariant reply at the divergent step.")),
+        columnOf(
+            data, QStringLiteral("max_abs_difference"), QObject::tr("max |Δ| after the prompt"), Kind::Real,
+            [](const Row& r) { return r.maxDifference; },
+            QObject::tr("Largest |logit - invariant kernel's logit| over the vocabulary after the prompt.")),
+        columnOf(
+            data, QStringLiteral("reply"), QObject::tr("reply"), Kind::Text, [](const Row& r) { return r.reply; },
+            QObject::tr("The greedy reply's text under this kernel.")),
+    };
+    return t;
+}
+
 }  // namespace
 
 std::vector<ResultTable> batchInvarianceTables(const BatchInvarianceOutcome& outcome)
 {
+    if (outcome.spec.study == BatchInvarianceSpec::Study::ModelDecode)
+        return {modelDecodeTable(outcome.model.rows)};
     if (outcome.spec.study == BatchInvarianceSpec::Study::OneStep)
         return {flipTable(outcome.flips), pointTable(outcome.points)};
     const auto& d = outcome.decode;

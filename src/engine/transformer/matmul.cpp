@@ -320,7 +320,7 @@ void matmulRows(const MatmulTask& task, std::int64_t batch, std::int64_t rowBegi
 {
     const WeightView& w = *task.w;
     const int slices = std::clamp(plan.splitK, 1, kMaxSplitK);
-    if (batch < kDirectQuantisedBatch && detail::hasBlockDots(w.type, path)) {
+    if (plan.blockKernels && batch < kDirectQuantisedBatch && detail::hasBlockDots(w.type, path)) {
         blockRows(task, batch, rowBegin, rowEnd, slices, path);
         return;
     }

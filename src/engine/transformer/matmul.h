@@ -43,8 +43,13 @@ struct WeightView {
 // B), each reduced from zero by the kernel, the S partial sums added in slice order. The
 // batch-invariance lab's plans (lm_head_kernels.h) choose S by batch size; a caller that wants
 // batch-dependent arithmetic passes a plan per product.
+//
+// blockKernels false: quantised rows are dequantised and multiplied as F32 whatever the batch,
+// as a server's batched kernel does; a decode step then has a batch of 8's arithmetic (the
+// Batch invariance page's "eigen-gemm" on a real model).
 struct ReductionPlan {
     int splitK = 1;
+    bool blockKernels = true;
     friend bool operator==(const ReductionPlan&, const ReductionPlan&) = default;
 };
 inline constexpr int kMaxSplitK = 64;

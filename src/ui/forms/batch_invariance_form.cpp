@@ -6,10 +6,12 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 
 #include <cmath>
@@ -23,8 +25,15 @@ namespace {
 // the other's name instead of labelling a one-step result "decode".
 QString exampleName(app::BatchInvarianceSpec::Study study)
 {
-    return study == app::BatchInvarianceSpec::Study::OneStep ? QStringLiteral("batch-invariance-one-step")
-                                                             : QStringLiteral("batch-invariance-decode");
+    switch (study) {
+    case app::BatchInvarianceSpec::Study::OneStep:
+        return QStringLiteral("batch-invariance-one-step");
+    case app::BatchInvarianceSpec::Study::Decode:
+        break;
+    case app::BatchInvarianceSpec::Study::ModelDecode:
+        return QStringLiteral("batch-invariance-model");
+    }
+    return QStringLiteral("batch-invariance-decode");
 }
 
 using Spec = app::BatchInvarianceSpec;
@@ -77,13 +86,33 @@ BatchInvarianceForm::BatchInvarianceForm(QWidget* parent)
       m_traceKind(new QComboBox),
       m_traceSeed(spin(0, app::kMaxSeed, tr("Seed of the runs' load traces (run r has its own stream)."))),
       m_traceFile(new QLineEdit), m_measureCost(new QCheckBox(tr("measure the invariant plan's cost"))),
-      m_threads(spin(1, 256, tr("Worker threads. Changes the speed, never the numbers."))), m_oneStepRows(new QWidget),
-      m_decodeRows(new QWidget), m_form(new QFormLayout(this))
+      m_threads(spin(1, 256, tr("Worker threads. Changes the speed, never the numbers."))), m_modelFile(new QLineEdit),
+      m_modelRow(new QWidget), m_promptText(new QLineEdit), m_oneStepRows(new QWidget), m_decodeRows(new QWidget),
+      m_form(new QFormLayout(this))
 {
     m_study->setObjectName(QStringLiteral("study"));
-    m_study->addItems({tr("one step"), tr("decode")});
+    m_study->addItems({tr("one step"), tr("decode"), tr("decode a GGUF model")});
     m_study->setToolTip(tr("One step: which batch sizes flip a near tie, and the gap against the reduction error. "
-                           "Decode: R greedy runs of one prompt under load, against the batch-invariant plan."));
+                           "Decode: R greedy runs of one prompt under load, against the batch-invariant plan. "
+                           "Decode a GGUF model: the model's greedy reply under each batch size's kernel, every "
+                           "matrix product of the model computed that kernel's way."));
+    m_modelFile->setObjectName(QStringLiteral("modelFile"));
+    m_modelFile->setPlaceholderText(tr("model.gguf, relative to the experiment file"));
+    m_modelFile->setToolTip(tr("A GGUF model (llama, qwen2 or gpt2) run on the CPU. File > Open model (Ctrl+Shift+O) "
+                               "picks it too."));
+    m_promptText->setObjectName(QStringLiteral("promptText"));
+    m_promptText->setToolTip(tr("The prompt as the model's tokenizer reads it (BOS added as the model says)."));
+    auto* browse = new QPushButton(tr("Browse…"));
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("GGUF model"), baseDir(), tr("GGUF models (*.gguf);;All files (*)"));
+        if (!path.isEmpty())
+            useModel(path);
+    });
+    auto* modelRow = new QHBoxLayout(m_modelRow);
+    modelRow->setContentsMargins(0, 0, 0, 0);
+    modelRow->addWidget(m_modelFile, 1);
+    modelRow->addWidget(browse);
     m_twinShare->setRange(0.0, 1.0);
     m_twinShare->setDecimals(3);
     m_twinShare->setSingleStep(0.05);
@@ -97,7 +126,10 @@ BatchInvarianceForm::BatchInvarianceForm(QWidget* parent)
     m_twinDistance->setMaximumWidth(150);
     m_twinDistance->setToolTip(
         tr("How far a twin's weights are from its neighbour's, relative to a weight (e.g. 1e-6)."));
-    m_plan->setWordWrap(true);
+    // One line per plan step, not word wrap: a wrapping label makes the form a height-for-width
+    // layout, and Qt 6.4's QFormLayout then left rows shown again (a study's own) out of its
+    // size hint, so the page gave them no height.
+    m_plan->setWordWrap(false);
     m_plan->setToolTip(
         tr("Which kernel serves which batch size (the file's \"plan\"; the server's plan when it has none)."));
     for (const std::string& name : engine::precisionNames())
@@ -114,6 +146,8 @@ BatchInvarianceForm::BatchInvarianceForm(QWidget* parent)
     auto* form = m_form;
     form->setContentsMargins(0, 0, 0, 0);
     form->addRow(tr("Study"), m_study);
+    form->addRow(tr("Model file"), m_modelRow);
+    form->addRow(tr("Prompt"), m_promptText);
     form->addRow(tr("V"), m_vocabulary);
     form->addRow(tr("d"), m_hidden);
     form->addRow(tr("Model seed"), m_modelSeed);
@@ -160,14 +194,17 @@ int BatchInvarianceForm::workerThreads() const { return m_threads->value(); }
 void BatchInvarianceForm::setSpec(const Spec& spec)
 {
     m_loaded = spec;
-    m_study->setCurrentIndex(spec.study == Spec::Study::OneStep ? 0 : 1);
+    m_study->setCurrentIndex(static_cast<int>(spec.study));
+    m_modelFile->setText(spec.modelFile);
+    m_promptText->setText(spec.promptText);
     m_vocabulary->setValue(static_cast<int>(spec.vocabulary));
     m_hidden->setValue(static_cast<int>(spec.hidden));
     m_modelSeed->setValue(static_cast<int>(std::min<qint64>(spec.modelSeed, m_modelSeed->maximum())));
     m_twinShare->setValue(spec.twinShare);
     m_twinDistance->setText(QString::number(spec.twinDistance, 'g', 15));
     m_maxBatch->setValue(static_cast<int>(spec.maxBatch));
-    m_plan->setText(QString::fromStdString(app::toKernelPlan(spec).describe()));
+    m_plan->setText(
+        QString::fromStdString(app::toKernelPlan(spec).describe()).replace(QStringLiteral("; "), QStringLiteral("\n")));
     m_float32->setChecked(spec.precisions.contains(QStringLiteral("float32")));
     m_bf16->setChecked(spec.precisions.contains(QStringLiteral("bf16")));
     m_float16->setChecked(spec.precisions.contains(QStringLiteral("float16")));
@@ -191,9 +228,17 @@ void BatchInvarianceForm::setSpec(const Spec& spec)
 engine::Result<Spec> BatchInvarianceForm::specFromControls() const
 {
     Spec spec = m_loaded;
-    spec.study = m_study->currentIndex() == 0 ? Spec::Study::OneStep : Spec::Study::Decode;
+    spec.study = static_cast<Spec::Study>(m_study->currentIndex());
     if (spec.study != m_loaded.study && spec.name == exampleName(m_loaded.study))
         spec.name = exampleName(spec.study);
+    spec.modelFile = m_modelFile->text().trimmed();
+    spec.promptText = m_promptText->text();
+    if (spec.study == Spec::Study::ModelDecode) {
+        if (spec.modelFile.isEmpty())
+            return engine::Error{tr("Model file: choose a GGUF model (Browse…, or File > Open model)").toStdString()};
+        if (spec.promptText.trimmed().isEmpty())
+            return engine::Error{tr("Prompt: type the text the model continues").toStdString()};
+    }
     spec.vocabulary = m_vocabulary->value();
     spec.hidden = m_hidden->value();
     spec.modelSeed = m_modelSeed->value();
@@ -237,16 +282,36 @@ engine::Result<Spec> BatchInvarianceForm::specFromControls() const
     return spec;
 }
 
+void BatchInvarianceForm::useModel(const QString& path)
+{
+    m_modelFile->setText(path);
+    m_study->setCurrentIndex(static_cast<int>(Spec::Study::ModelDecode));
+    if (m_promptText->text().trimmed().isEmpty())
+        m_promptText->setText(Spec{}.promptText);
+}
+
 void BatchInvarianceForm::showStudyRows()
 {
-    const bool oneStep = m_study->currentIndex() == 0;
+    const auto study = static_cast<Spec::Study>(m_study->currentIndex());
+    const bool oneStep = study == Spec::Study::OneStep;
+    const bool model = study == Spec::Study::ModelDecode;
     for (QWidget* w :
          {static_cast<QWidget*>(m_oneStepRows), static_cast<QWidget*>(m_prompts), static_cast<QWidget*>(m_searchSteps)})
         m_form->setRowVisible(w, oneStep);
+    for (QWidget* w : {static_cast<QWidget*>(m_decodeRows), static_cast<QWidget*>(m_precision),
+                       static_cast<QWidget*>(m_runs), static_cast<QWidget*>(m_measureCost)})
+        m_form->setRowVisible(w, study == Spec::Study::Decode);
+    m_form->setRowVisible(m_steps, !oneStep);
+    // The toy model's rows, or the GGUF model's.
     for (QWidget* w :
-         {static_cast<QWidget*>(m_decodeRows), static_cast<QWidget*>(m_precision), static_cast<QWidget*>(m_runs),
-          static_cast<QWidget*>(m_steps), static_cast<QWidget*>(m_measureCost)})
-        m_form->setRowVisible(w, !oneStep);
+         {static_cast<QWidget*>(m_vocabulary), static_cast<QWidget*>(m_hidden), static_cast<QWidget*>(m_modelSeed),
+          static_cast<QWidget*>(m_twinShare), static_cast<QWidget*>(m_twinDistance),
+          static_cast<QWidget*>(m_promptSeed), static_cast<QWidget*>(m_promptLength)})
+        m_form->setRowVisible(w, !model);
+    m_form->setRowVisible(m_modelRow, model);
+    m_form->setRowVisible(m_promptText, model);
+    m_steps->setToolTip(model ? tr("T: greedy steps of the model's reply, once per kernel the plan uses")
+                              : tr("T: greedy steps per run."));
     m_promptSeed->setToolTip(oneStep ? tr("The searched prompts come from this seed.")
                                      : tr("The decode's prompt comes from this seed."));
     m_traceSeed->setVisible(m_traceKind->currentIndex() == SeededTrace);

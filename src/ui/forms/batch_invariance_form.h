@@ -1,7 +1,8 @@
 // The batch-invariance experiment's controls: the toy model (V, d, seed, near twins), the
 // kernel plan by batch size, and the study: one step (precisions, prompts searched) or decode
 // (precision, prompt, R runs of T steps under seeded, file or inline load traces, the invariant
-// plan's cost). Only the chosen study's rows are shown.
+// plan's cost) or model decode (a GGUF model, a prompt, T greedy steps per kernel of the plan).
+// Only the chosen study's rows are shown.
 #pragma once
 
 #include "app/kinds/batch_invariance_spec.h"
@@ -34,6 +35,10 @@ public:
     int workerThreads() const override;
 
     QComboBox* studyBox() const { return m_study; }
+    QLineEdit* modelFileEdit() const { return m_modelFile; }
+    QLineEdit* promptEdit() const { return m_promptText; }
+    // The model-decode study on the model at `path`.
+    void useModel(const QString& path);
     QSpinBox* runsBox() const { return m_runs; }
     QSpinBox* threadsBox() const { return m_threads; }
 
@@ -64,6 +69,9 @@ private:
     QLineEdit* m_traceFile;
     QCheckBox* m_measureCost;
     QSpinBox* m_threads;
+    QLineEdit* m_modelFile;
+    QWidget* m_modelRow;  // the model file and its Browse button
+    QLineEdit* m_promptText;
     QWidget* m_oneStepRows;
     QWidget* m_decodeRows;
     QFormLayout* m_form;

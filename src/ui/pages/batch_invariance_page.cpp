@@ -51,7 +51,17 @@ void BatchInvariancePage::showFindings()
     const auto& o = *shown;
     const QLocale locale;
     QStringList lines;
-    if (o.spec.study == Spec::Study::OneStep) {
+    if (o.spec.study == Spec::Study::ModelDecode) {
+        lines << tr("Plan: %1. The invariant kernel's greedy reply: <i>%2</i>")
+                     .arg(o.plan.toHtmlEscaped(), o.model.referenceReply.toHtmlEscaped());
+        for (const auto& row : o.model.rows)
+            if (row.firstDivergent >= 0)
+                lines << tr("Batch %1 (<i>%2</i>) leaves it at step %3 (invariant gap %4): <i>%5</i>")
+                             .arg(row.batch)
+                             .arg(row.kernel.toHtmlEscaped())
+                             .arg(row.firstDivergent)
+                             .arg(locale.toString(row.referenceGap, 'g', 3), row.reply.toHtmlEscaped());
+    } else if (o.spec.study == Spec::Study::OneStep) {
         for (const auto& row : o.flips) {
             if (row.batch != 1)
                 continue;
@@ -78,6 +88,12 @@ void BatchInvariancePage::showFindings()
         }
     }
     m_findings->setText(lines.join(QStringLiteral("<br>")));
+}
+
+QString BatchInvariancePage::openModel(const QString& path)
+{
+    m_form->useModel(path);
+    return {};
 }
 
 bool BatchInvariancePage::acceptDistribution(const engine::Distribution& distribution)

@@ -31,6 +31,8 @@ public:
     // A step's distribution from the Loop page (a greedy near tie): the one-step study, and the
     // gap between its two most likely tokens said next to the controls.
     bool acceptDistribution(const engine::Distribution& distribution) override;
+    // File > Open model: the model-decode study on it.
+    QString openModel(const QString& path) override;
     // The outcome shown (null before a run).
     const app::BatchInvarianceOutcome* outcome() const;
 

@@ -315,6 +315,13 @@ void MainWindow::rebuildRecentModelsMenu()
 
 QString MainWindow::openModelFrom(const QString& path)
 {
+    // The page on screen when it runs models (Batch invariance), else the Loop.
+    if (Page* current = currentPage();
+        current && current != page(app::loopKind().id()) && current->openModel(path).isEmpty()) {
+        rememberRecentModel(path);
+        m_status->setText(tr("%1 chosen on the %2 page").arg(path, current->title()));
+        return {};
+    }
     Page* loop = page(app::loopKind().id());
     if (!loop)
         return tr("There is no page to run a model in.");
