@@ -19,7 +19,21 @@ QString shownTokenName(std::string_view name)
                           QString::fromUtf8(suffix.data(), static_cast<qsizetype>(suffix.size())));
 }
 
-QString shownTokenName(const QString& name) { return shortTokenName(name, kShownTokenChars); }
+QString shownTokenName(const QString& name)
+{
+    // A name of whitespace only (a real vocabulary's " ", "\n", "\t\t") would show as nothing:
+    // spaces as U+2423 (open box), the rest as their escapes.
+    if (!name.isEmpty() && std::all_of(name.begin(), name.end(), [](QChar c) { return c.isSpace(); })) {
+        QString shown;
+        for (const QChar c : name)
+            shown += c == u'\n'   ? QStringLiteral("\\n")
+                     : c == u'\t' ? QStringLiteral("\\t")
+                     : c == u'\r' ? QStringLiteral("\\r")
+                                  : QString(QChar(u'\u2423'));
+        return shortTokenName(shown, kShownTokenChars);
+    }
+    return shortTokenName(name, kShownTokenChars);
+}
 
 QString shortTokenName(const QString& name, qsizetype chars)
 {

@@ -14,6 +14,7 @@ namespace logitlab::ui {
 
 inline constexpr qsizetype kShownTokenChars = 40;
 
+// A name of whitespace only is shown visibly: each space as U+2423, "\n", "\t", "\r" escaped.
 // Converts only the bytes it shows: the middle of a long name is never decoded.
 QString shownTokenName(std::string_view name);
 QString shownTokenName(const QString& name);

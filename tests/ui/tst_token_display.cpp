@@ -56,6 +56,11 @@ private slots:
         QTest::newRow("emoji at the tail's cut")
             << QString(22, QLatin1Char('x')) + QStringLiteral("\U0001F600") + QString(18, QLatin1Char('y'))
             << QString(20, QLatin1Char('x')) + kEllipsis + QString(18, QLatin1Char('y'));
+        QTest::newRow("a space") << QStringLiteral(" ") << QStringLiteral("\u2423");
+        QTest::newRow("newline") << QStringLiteral("\n") << QStringLiteral("\\n");
+        QTest::newRow("two tabs") << QStringLiteral("\t\t") << QStringLiteral("\\t\\t");
+        QTest::newRow("space and CRLF") << QStringLiteral(" \r\n") << QStringLiteral("\u2423\\r\\n");
+        QTest::newRow("leading space kept") << QStringLiteral(" the") << QStringLiteral(" the");
         QTest::newRow("end stays readable")
             << QStringLiteral("Ġ") + QString(50, QLatin1Char('_')) + QStringLiteral("Handler")
             << QStringLiteral("Ġ") + QString(19, QLatin1Char('_')) + kEllipsis + QString(12, QLatin1Char('_')) +
