@@ -1,5 +1,6 @@
 #include "ui/pages/seed_sweep_page.h"
 
+#include "app/io/gguf_model_file.h"
 #include "app/io/save_text.h"
 #include "app/kinds/seed_sweep_spec.h"
 #include "app/text/counted.h"
@@ -535,6 +536,10 @@ void SeedSweepPage::run()
              threads = m_threads->value()](const app::WorkControl& control) {
                 RunOutcome run;
                 run.replies = app::runSequenceSweep(spec, base, source, threads, control);
+                // The model's SHA-256 for the exports' provenance, hashed here rather than on the
+                // UI thread at the first export (seconds for a large model; cached per file version).
+                if (!spec.modelFile.isEmpty() && run.replies->status.finished())
+                    app::ggufFileProvenance(spec.modelFile, base);
                 run.status = run.replies->status;
                 run.draws = run.replies->draws;
                 run.seconds = run.replies->seconds;
