@@ -92,6 +92,33 @@ private slots:
         QVERIFY(app::readInputFile(small, 6).ok());
     }
 
+    // A read with progress hears each 16 MiB slice, the bytes so far growing to the file's size;
+    // a false answer ends the read as cancelled (a model of a gigabyte opening in the window).
+    void readReportsProgressAndCancels()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("sparse.bin"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const qint64 size = (qint64{40} << 20) + 7;  // three slices
+        QVERIFY(file.resize(size));
+        file.close();
+        QList<qint64> heard;
+        const auto read = app::readInputFile(path, app::kMaxInputFileBytes, false, [&](qint64 done, qint64 total) {
+            heard << done;
+            return total == size;
+        });
+        QVERIFY(read.ok());
+        QCOMPARE(read.value().size(), size);
+        QCOMPARE(heard, (QList<qint64>{qint64{16} << 20, qint64{32} << 20, size}));
+        int calls = 0;
+        const auto cancelled =
+            app::readInputFile(path, app::kMaxInputFileBytes, false, [&](qint64, qint64) { return ++calls < 2; });
+        QVERIFY(!cancelled.ok());
+        QCOMPARE(cancelled.error(), std::string("cancelled"));
+        QCOMPARE(calls, 2);
+    }
+
     // One limit on the number of values, whatever the source.
     void tooManyValues()
     {

@@ -46,12 +46,13 @@ OpenModels& openModels()
 
 }  // namespace
 
-engine::Result<std::shared_ptr<const MappedFile>> modelFileBytes(const QString& path)
+engine::Result<std::shared_ptr<const MappedFile>> modelFileBytes(const QString& path, const ReadProgress& progress)
 {
-    return QFileInfo(path).size() <= kMaxReadFileBytes ? MappedFile::read(path) : MappedFile::open(path);
+    return QFileInfo(path).size() <= kMaxReadFileBytes ? MappedFile::read(path, progress) : MappedFile::open(path);
 }
 
-engine::Result<std::shared_ptr<const engine::transformer::GgufModel>> openGgufModel(const QString& path)
+engine::Result<std::shared_ptr<const engine::transformer::GgufModel>> openGgufModel(const QString& path,
+                                                                                    const ReadProgress& progress)
 {
     const QFileInfo info(path);
     if (!info.exists())
@@ -65,7 +66,7 @@ engine::Result<std::shared_ptr<const engine::transformer::GgufModel>> openGgufMo
         if (auto open = models.byKey[key].lock())
             return open;
     }
-    auto mapped = modelFileBytes(path);
+    auto mapped = modelFileBytes(path, progress);
     if (!mapped)
         return engine::Error{mapped.error()};
     const std::shared_ptr<const MappedFile> file = std::move(mapped).value();

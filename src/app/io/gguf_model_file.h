@@ -5,6 +5,7 @@
 // map nor parse it again.
 #pragma once
 
+#include "app/io/input_file.h"
 #include "engine/core/result.h"
 #include "engine/sampler/distribution.h"
 #include "engine/transformer/gguf_model.h"
@@ -22,10 +23,14 @@ class MappedFile;
 // A model file's bytes: read into memory up to 2 GiB (kMaxReadFileBytes), mapped above. The
 // forward pass reads weights on a pool of threads, where a file truncated underneath a mapping
 // would end the process with SIGBUS; a larger file must not change while open.
-engine::Result<std::shared_ptr<const MappedFile>> modelFileBytes(const QString& path);
+// `progress` hears the bytes read (a mapped file is not read: it hears nothing).
+engine::Result<std::shared_ptr<const MappedFile>> modelFileBytes(const QString& path,
+                                                                 const ReadProgress& progress = {});
 
 // `path` absolute or relative to the current folder; errors name the file.
-engine::Result<std::shared_ptr<const engine::transformer::GgufModel>> openGgufModel(const QString& path);
+// `progress` hears the file being read, when it is not already open.
+engine::Result<std::shared_ptr<const engine::transformer::GgufModel>> openGgufModel(const QString& path,
+                                                                                    const ReadProgress& progress = {});
 
 // Multiply-adds one run on a GGUF model may cost, checked before it starts: about ten minutes on
 // two cores (SmolLM2-135M: about 30,000 token passes; a 1B model about 3,500).

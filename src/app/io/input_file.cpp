@@ -111,7 +111,8 @@ void adviseHugePages(char* data, qint64 size)
 
 }  // namespace
 
-engine::Result<QByteArray> readInputFile(const QString& path, qint64 maxBytes, bool hugePages)
+engine::Result<QByteArray> readInputFile(const QString& path, qint64 maxBytes, bool hugePages,
+                                         const ReadProgress& progress)
 {
     if (auto problem = typeProblem(path, maxBytes))
         return engine::Error{*problem};
@@ -133,6 +134,8 @@ engine::Result<QByteArray> readInputFile(const QString& path, qint64 maxBytes, b
         if (got <= 0)
             break;  // the end, or an error (checked below)
         filled += got;
+        if (progress && !progress(filled, file.size()))
+            return engine::Error{"cancelled"};
     }
     bytes.truncate(filled);
     if (file.error() != QFileDevice::NoError)

@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QString>
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -35,8 +36,11 @@ std::optional<std::string> inputFileProblem(const QString& path, qint64 maxBytes
 // `hugePages`: the buffer asks the kernel for 2 MiB pages (transparent huge pages, where they are
 // on madvise): a model of hundreds of MB is then read with a few hundred page faults rather than
 // tens of thousands, which in a virtual machine took most of the time.
+// `progress`, when given, hears the bytes read so far and the file's size after each slice of
+// 16 MiB; returning false ends the read with the error "cancelled".
+using ReadProgress = std::function<bool(qint64 done, qint64 total)>;
 engine::Result<QByteArray> readInputFile(const QString& path, qint64 maxBytes = kMaxInputFileBytes,
-                                         bool hugePages = false);
+                                         bool hugePages = false, const ReadProgress& progress = {});
 
 // A path an experiment file gives (a logits file, a vocabulary, a model), resolved against the
 // experiment file's folder `baseDir`; an absolute path, an empty one or an empty baseDir as given.

@@ -4,6 +4,7 @@
 // portable mmap Qt already gives us. Where mapping fails (some file systems), the file is read.
 #pragma once
 
+#include "app/io/input_file.h"
 #include "engine/core/result.h"
 
 #include <QByteArray>
@@ -27,7 +28,8 @@ public:
     // The file read into memory instead (at most kMaxReadFileBytes): for readers whose reads
     // cannot go through guarded() (a model's forward pass reads on a pool of threads), so a file
     // truncated underneath them is no SIGBUS.
-    static engine::Result<std::shared_ptr<const MappedFile>> read(const QString& path);
+    static engine::Result<std::shared_ptr<const MappedFile>> read(const QString& path,
+                                                                  const ReadProgress& progress = {});
     ~MappedFile();
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;

@@ -274,12 +274,14 @@ engine::Result<engine::GenerationLoop> makeLoop(const LoopSpec& spec,
     return engine::GenerationLoop(model, std::move(chain).value(), std::move(rng).value(), std::move(prompt));
 }
 
-engine::Result<std::shared_ptr<const engine::StepLogitsSource>>
-ggufLoopSource(const LoopSpec& spec, const QString& baseDir, bool roomToStepOn, int threads)
+engine::Result<std::shared_ptr<const engine::StepLogitsSource>> ggufLoopSource(const LoopSpec& spec,
+                                                                               const QString& baseDir,
+                                                                               bool roomToStepOn, int threads,
+                                                                               const ReadProgress& progress)
 {
-    auto model = openGgufModel(resolvedPath(spec.modelFile, baseDir));
+    auto model = openGgufModel(resolvedPath(spec.modelFile, baseDir), progress);
     if (!model)
-        return Error{"model-file: " + model.error()};
+        return Error{model.error() == "cancelled" ? model.error() : "model-file: " + model.error()};
     const QByteArray text = spec.prompt.toUtf8();
     const auto prompt =
         model.value()->encode(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "app/io/experiment_file.h"
+#include "app/io/input_file.h"
 #include "app/kinds/experiment_kind.h"
 #include "engine/core/result.h"
 #include "engine/core/work_limits.h"
@@ -93,7 +94,8 @@ std::optional<std::int32_t> branchTokenId(const LoopBranchSpec& branch,
 // and lower N to fit). `threads` of the forward pass (0: one per core). Errors name the key
 // ("model-file", "steps", "branch.token").
 engine::Result<std::shared_ptr<const engine::StepLogitsSource>>
-ggufLoopSource(const LoopSpec& spec, const QString& baseDir, bool roomToStepOn = false, int threads = 0);
+ggufLoopSource(const LoopSpec& spec, const QString& baseDir, bool roomToStepOn = false, int threads = 0,
+               const ReadProgress& progress = {});
 
 // The loop experiment kind: the autoregressive loop on the built-in model, step by step
 // (loop_spec.h reads the file, loop_job.h runs it).

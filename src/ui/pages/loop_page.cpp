@@ -878,14 +878,25 @@ void LoopPage::loadModel(std::function<void()> then)
     const QJsonObject key = modelKeyOf(app::toJson(spec.value()), baseDir());
     emit statusMessage(tr("Opening %1 and reading the prompt…").arg(spec->modelFile));
     m_loads->start(
-        [spec = spec.value(), base = baseDir(), key](const app::WorkControl&) {
+        [spec = spec.value(), base = baseDir(), key](const app::WorkControl& control) {
             LoadedReplay loaded;
             loaded.key = key;
-            auto source = app::ggufLoopSource(spec, base, /*roomToStepOn=*/true);
+            // Progress in thousandths: reading the file to 900, the prompt's pass the rest.
+            constexpr std::size_t kRead = 900;
+            if (control.started)
+                control.started(1000);
+            const auto reading = [&control](qint64 done, qint64 total) {
+                if (control.progress && total > 0)
+                    control.progress(static_cast<std::size_t>(kRead * std::min(done, total) / total));
+                return !(control.isCancelled && control.isCancelled());
+            };
+            auto source = app::ggufLoopSource(spec, base, /*roomToStepOn=*/true, 0, reading);
             if (!source) {
                 loaded.error = QString::fromStdString(source.error());
                 return loaded;
             }
+            if (control.progress)
+                control.progress(kRead);
             // The prompt's pass here, not in the first Step on the UI thread: it reads every
             // weight once (the first touch of a mapped file's pages) and fills the cache.
             auto loop = app::makeLoop(spec, source.value());
@@ -898,8 +909,12 @@ void LoopPage::loadModel(std::function<void()> then)
                 }
                 loaded.stepRoom = loop.value().stepLimit().value_or(0);
             }
+            if (control.progress)
+                control.progress(950);
             loaded.model = std::move(source).value();
             app::ggufFileProvenance(spec.modelFile, base);  // hashed here, not at the first export
+            if (control.progress)
+                control.progress(1000);
             return loaded;
         },
         [this, then = std::move(then)](LoadedReplay& loaded) {
