@@ -87,7 +87,7 @@ void gapVersusError(QChart* chart, const app::BatchInvarianceOutcome& o)
 {
     chart->setTitle(QObject::tr("Top-two gap against the kernels' reduction error (0 drawn at 1e-9)"));
     auto* x = new QLogValueAxis;
-    x->setTitleText(QObject::tr("reduction error: max spread of a logit across kernels"));
+    x->setTitleText(QObject::tr("reduction error across kernels"));  // a logit's max spread; short for 8.5 cm
     x->setLabelFormat(QStringLiteral("%.0e"));
     auto* y = new QLogValueAxis;
     y->setTitleText(QObject::tr("top-two gap (invariant kernel)"));
