@@ -576,6 +576,21 @@ private slots:
         QVERIFY2(problem->find("fewer steps") != std::string::npos, problem->c_str());
     }
 
+    // Models are read into memory whole (never mapped, so never a SIGBUS): one larger than the
+    // machine's memory allows is refused with both sizes before anything is read.
+    void modelsLargerThanMemoryAreRefused()
+    {
+        const qint64 gib = qint64{1} << 30;
+        QVERIFY(app::modelMemoryLimit() >= gib);
+        QVERIFY(!app::modelSizeProblem(QStringLiteral("m.gguf"), 3 * gib, 8 * gib));
+        QVERIFY(!app::modelSizeProblem(QStringLiteral("m.gguf"), 8 * gib, 8 * gib));
+        const auto problem = app::modelSizeProblem(QStringLiteral("m.gguf"), 9 * gib, 8 * gib);
+        QVERIFY(problem);
+        QCOMPARE(QString::fromStdString(*problem).left(72),
+                 QStringLiteral("m.gguf: 9.0 GiB is more than this machine can hold in memory for a model"));
+        QVERIFY2(problem->find("(8.0 GiB)") != std::string::npos, problem->c_str());
+    }
+
     // A model file truncated while it is open (another program rewrites it): the open model
     // keeps running with the weights it read, no SIGBUS from a mapping (issue 34, item 11, for
     // models); opening the file again names what is wrong with it now.

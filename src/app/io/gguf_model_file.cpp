@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace logitlab::app {
 
@@ -46,9 +47,32 @@ OpenModels& openModels()
 
 }  // namespace
 
+qint64 modelMemoryLimit()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageSize = sysconf(_SC_PAGE_SIZE);
+    const qint64 physical = pages > 0 && pageSize > 0 ? qint64{pages} * pageSize : qint64{8} << 30;
+    return std::max(qint64{1} << 30, physical - (qint64{1} << 30));
+}
+
+std::optional<std::string> modelSizeProblem(const QString& path, qint64 bytes, qint64 limit)
+{
+    if (bytes <= limit)
+        return std::nullopt;
+    const auto gib = [](qint64 n) { return QString::number(static_cast<double>(n) / (1 << 30), 'f', 1); };
+    return QStringLiteral("%1: %2 GiB is more than this machine can hold in memory for a model (%3 GiB); every "
+                          "token reads every weight, so a model must fit in memory (take a smaller or more "
+                          "quantised file)")
+        .arg(path, gib(bytes), gib(limit))
+        .toStdString();
+}
+
 engine::Result<std::shared_ptr<const MappedFile>> modelFileBytes(const QString& path, const ReadProgress& progress)
 {
-    return QFileInfo(path).size() <= kMaxReadFileBytes ? MappedFile::read(path, progress) : MappedFile::open(path);
+    const qint64 limit = modelMemoryLimit();
+    if (auto problem = modelSizeProblem(path, QFileInfo(path).size(), limit))
+        return engine::Error{*problem};
+    return MappedFile::read(path, progress, limit);
 }
 
 engine::Result<std::shared_ptr<const engine::transformer::GgufModel>> openGgufModel(const QString& path,

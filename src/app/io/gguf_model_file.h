@@ -1,8 +1,8 @@
-// A GGUF model file opened for the experiments (issue 36): read into memory up to 2 GiB (so a
-// file changed underneath cannot crash a forward pass), memory-mapped above (mapped_file.h), its
-// directory, shape, tensors and tokenizer checked (engine::transformer::GgufModel). The same file asked for again while
-// a run or a page still holds it (same path, size and modification time) is the one already open, so re-runs neither
-// map nor parse it again.
+// A GGUF model file opened for the experiments (issue 36): read into memory whole (so a file
+// changed underneath cannot crash a forward pass), its directory, shape, tensors and tokenizer
+// checked (engine::transformer::GgufModel). The same file asked for again while a run or a page
+// still holds it (same path, size and modification time) is the one already open, so re-runs
+// neither read nor parse it again.
 #pragma once
 
 #include "app/io/input_file.h"
@@ -20,12 +20,19 @@ namespace logitlab::app {
 
 class MappedFile;
 
-// A model file's bytes: read into memory up to 2 GiB (kMaxReadFileBytes), mapped above. The
-// forward pass reads weights on a pool of threads, where a file truncated underneath a mapping
-// would end the process with SIGBUS; a larger file must not change while open.
-// `progress` hears the bytes read (a mapped file is not read: it hears nothing).
+// A model file's bytes, read into memory, never mapped: the forward pass reads weights on a pool
+// of threads, where a file truncated underneath a mapping would end the process with SIGBUS. A
+// model larger than modelMemoryLimit() is refused before anything is read (modelSizeProblem).
+// `progress` hears the bytes read.
 engine::Result<std::shared_ptr<const MappedFile>> modelFileBytes(const QString& path,
                                                                  const ReadProgress& progress = {});
+
+// The largest model read: this machine's physical memory less 1 GiB (at least 1 GiB). Every
+// token reads every weight, so a model that does not fit in memory would not run anyway.
+qint64 modelMemoryLimit();
+// Why a model file of `bytes` is refused under `limit`, naming the file and both sizes; nothing
+// when it fits.
+std::optional<std::string> modelSizeProblem(const QString& path, qint64 bytes, qint64 limit);
 
 // `path` absolute or relative to the current folder; errors name the file.
 // `progress` hears the file being read, when it is not already open.

@@ -85,9 +85,10 @@ engine::Result<std::shared_ptr<const MappedFile>> MappedFile::open(const QString
     return std::shared_ptr<const MappedFile>(std::move(mapped));
 }
 
-engine::Result<std::shared_ptr<const MappedFile>> MappedFile::read(const QString& path, const ReadProgress& progress)
+engine::Result<std::shared_ptr<const MappedFile>> MappedFile::read(const QString& path, const ReadProgress& progress,
+                                                                   qint64 maxBytes)
 {
-    auto bytes = readInputFile(path, kMaxReadFileBytes, /*hugePages=*/true, progress);
+    auto bytes = readInputFile(path, maxBytes, /*hugePages=*/true, progress);
     if (!bytes)
         return engine::Error{bytes.error()};
     std::shared_ptr<MappedFile> copy(new MappedFile);

@@ -25,11 +25,11 @@ inline constexpr qint64 kMaxReadFileBytes = qint64{2} << 30;  // 2 GiB
 class MappedFile {
 public:
     static engine::Result<std::shared_ptr<const MappedFile>> open(const QString& path);
-    // The file read into memory instead (at most kMaxReadFileBytes): for readers whose reads
-    // cannot go through guarded() (a model's forward pass reads on a pool of threads), so a file
-    // truncated underneath them is no SIGBUS.
-    static engine::Result<std::shared_ptr<const MappedFile>> read(const QString& path,
-                                                                  const ReadProgress& progress = {});
+    // The file read into memory instead (at most maxBytes): for readers whose reads cannot go
+    // through guarded() (a model's forward pass reads on a pool of threads), so a file truncated
+    // underneath them is no SIGBUS.
+    static engine::Result<std::shared_ptr<const MappedFile>>
+    read(const QString& path, const ReadProgress& progress = {}, qint64 maxBytes = kMaxReadFileBytes);
     ~MappedFile();
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;
