@@ -82,6 +82,30 @@ QList<QPointF> decimated(const QList<QPointF>& points, qsizetype limit)
 
 }  // namespace
 
+std::size_t loopMeanWindow(std::size_t steps)
+{
+    return steps <= kRawLoopSteps ? 1 : std::max<std::size_t>(5, (steps + 49) / 50);
+}
+
+QList<QPointF> loopStepPoints(const std::vector<engine::LoopStep>& steps)
+{
+    // Each step's p, or past kRawLoopSteps the mean of the last `window` steps' (a trailing
+    // window, the first steps over what they have): hundreds of raw steps are a sawtooth nobody
+    // can read.
+    const std::size_t window = loopMeanWindow(steps.size());
+    QList<QPointF> points;
+    points.reserve(static_cast<qsizetype>(steps.size()));
+    double sum = 0.0;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        sum += steps[i].probability;
+        if (i >= window)
+            sum -= steps[i - window].probability;
+        const auto count = static_cast<double>(std::min(i + 1, window));
+        points.append(QPointF(static_cast<double>(steps[i].index), sum / count));
+    }
+    return points;
+}
+
 void LoopStepsChart::setTracks(const std::vector<Track>& tracks, std::optional<std::size_t> divergence)
 {
     // The axes and series stay, their points are replaced: building the chart anew on every
@@ -125,12 +149,10 @@ void LoopStepsChart::setTracks(const std::vector<Track>& tracks, std::optional<s
         }
         const auto& steps = *tracks[t].steps;
         longest = std::max(longest, steps.size());
-        m_lines[t]->setName(tracks[t].label);
-        QList<QPointF> points;
-        points.reserve(static_cast<qsizetype>(steps.size()));
-        for (const auto& s : steps)
-            points.append(QPointF(static_cast<double>(s.index), s.probability));
-        m_lines[t]->replace(decimated(points, m_pointLimit));
+        const std::size_t window = loopMeanWindow(steps.size());
+        m_lines[t]->setName(window > 1 ? tr("%1 (mean of the last %2 steps)").arg(tracks[t].label).arg(window)
+                                       : tracks[t].label);
+        m_lines[t]->replace(decimated(loopStepPoints(steps), m_pointLimit));
     }
     if (divergence) {
         m_mark->setName(tr("first divergent step: %1").arg(*divergence));

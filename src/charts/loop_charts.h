@@ -8,9 +8,12 @@
 
 #include "engine/experiments/generation_loop.h"
 
+#include <QList>
 #include <QObject>
+#include <QPointF>
 #include <QStringList>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +25,12 @@ class QValueAxis;
 QT_END_NAMESPACE
 
 namespace logitlab::ui {
+
+// The "p of each chosen token" line: each step's p up to kRawLoopSteps steps; past that, the
+// mean over a trailing window of loopMeanWindow(steps) steps (about 50 windows in the run).
+inline constexpr std::size_t kRawLoopSteps = 100;
+std::size_t loopMeanWindow(std::size_t steps);
+QList<QPointF> loopStepPoints(const std::vector<engine::LoopStep>& steps);
 
 class LoopStepsChart : public QObject {
     Q_OBJECT

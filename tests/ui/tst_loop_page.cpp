@@ -5,6 +5,7 @@
 // as safetensors): opened on a worker, the model's token shown against the pick, a bad file
 // named next to the source inputs, and a greedy near tie handed to the Batch invariance page. A
 // GGUF model (the test writer's tiny llama) opened on a worker and stepped live.
+#include "charts/loop_charts.h"
 #include "support/array_fixtures.h"
 #include "support/tiny_gguf_model.h"
 #include "ui/forms/batch_invariance_form.h"
@@ -14,11 +15,13 @@
 #include "ui/window/main_window.h"
 #include "ui/window/workbench.h"
 
+#include <QChart>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLineSeries>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -94,6 +97,46 @@ class TestLoopPage : public QObject {
     Q_OBJECT
 
 private slots:
+    // "p of each chosen token": each step's p up to 100 steps; past that a trailing mean (about
+    // 50 windows a run), so 400 steps alternating 0.1 and 0.9 read as a flat 0.5, not a sawtooth.
+    void longRunsShowAWindowedMean_data()
+    {
+        QTest::addColumn<int>("steps");
+        QTest::addColumn<int>("window");
+        QTest::newRow("40 steps, raw") << 40 << 1;
+        QTest::newRow("100 steps, raw") << 100 << 1;
+        QTest::newRow("101 steps") << 101 << 5;
+        QTest::newRow("400 steps") << 400 << 8;
+        QTest::newRow("4096 steps") << 4096 << 82;
+    }
+    void longRunsShowAWindowedMean()
+    {
+        QFETCH(int, steps);
+        QFETCH(int, window);
+        QCOMPARE(ui::loopMeanWindow(static_cast<std::size_t>(steps)), static_cast<std::size_t>(window));
+        std::vector<engine::LoopStep> run(static_cast<std::size_t>(steps));
+        for (std::size_t i = 0; i < run.size(); ++i) {
+            run[i].index = i;
+            run[i].probability = i % 2 == 0 ? 0.1 : 0.9;
+        }
+        const QList<QPointF> points = ui::loopStepPoints(run);
+        QCOMPARE(points.size(), static_cast<qsizetype>(steps));
+        for (qsizetype i = 0; i < points.size(); ++i) {
+            QCOMPARE(points[i].x(), static_cast<double>(i));
+            if (window == 1) {
+                QCOMPARE(points[i].y(), run[static_cast<std::size_t>(i)].probability);
+            } else if (i >= window) {  // a full window: within one step's share of 0.5
+                QVERIFY2(std::fabs(points[i].y() - 0.5) <= 0.4 / window + 1e-12, qPrintable(QString::number(i)));
+            }
+        }
+        ui::LoopStepsChart chart;
+        chart.setTracks({{QStringLiteral("main"), &run}}, std::nullopt);
+        const auto* line = qobject_cast<QLineSeries*>(chart.chart()->series().front());
+        QVERIFY(line);
+        QCOMPARE(line->name(),
+                 window == 1 ? QStringLiteral("main") : QStringLiteral("main (mean of the last %1 steps)").arg(window));
+    }
+
     void stepAndRewind()
     {
         LoopPage page;
