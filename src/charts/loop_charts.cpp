@@ -244,7 +244,13 @@ void LoopStepChart::setStep(const engine::LoopStep& step, const std::vector<std:
     x->setLabelsAngle(-90);
     auto* y = new QValueAxis;
     y->setTitleText(tr("probability"));
-    y->setRange(0.0, std::min(1.0, std::max(0.05, top * 1.1)));
+    // A range of whole steps with a tick on each (0, 0.2, ..., 1.0 rather than 0, 0.22, 0.45,
+    // 0.67, 0.89 for a top bar of 0.81).
+    const double wanted = std::min(1.0, std::max(0.05, top * 1.1));
+    const double tick = wanted > 0.5 ? 0.2 : wanted > 0.2 ? 0.1 : wanted > 0.1 ? 0.05 : 0.01;
+    const double high = std::min(1.0, std::ceil(wanted / tick - 1e-9) * tick);
+    y->setRange(0.0, high);
+    y->setTickCount(static_cast<int>(std::lround(high / tick)) + 1);
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);

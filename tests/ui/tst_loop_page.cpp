@@ -29,6 +29,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QValueAxis>
 
 #include <bit>
 #include <cmath>
@@ -97,6 +98,35 @@ class TestLoopPage : public QObject {
     Q_OBJECT
 
 private slots:
+    // The last step's bars: a y range of whole ticks above the tallest bar (not 0.22, 0.45, ...).
+    void stepChartTicksAreRound_data()
+    {
+        QTest::addColumn<double>("tallest");
+        QTest::addColumn<double>("high");
+        QTest::addColumn<int>("ticks");
+        QTest::newRow("0.81") << 0.81 << 1.0 << 6;
+        QTest::newRow("0.4") << 0.4 << 0.5 << 6;
+        QTest::newRow("0.166") << 0.166 << 0.2 << 5;
+        QTest::newRow("0.03") << 0.03 << 0.05 << 6;
+    }
+    void stepChartTicksAreRound()
+    {
+        QFETCH(double, tallest);
+        QFETCH(double, high);
+        QFETCH(int, ticks);
+        engine::LoopStep step;
+        step.top = {{0, tallest, tallest / 2}, {1, tallest / 3, tallest / 4}};
+        ui::LoopStepChart chart;
+        chart.setStep(step, {"a", "b"});
+        QValueAxis* y = nullptr;
+        for (QAbstractAxis* axis : chart.chart()->axes(Qt::Vertical))
+            y = qobject_cast<QValueAxis*>(axis);
+        QVERIFY(y);
+        QCOMPARE(y->min(), 0.0);
+        QVERIFY(std::fabs(y->max() - high) < 1e-12);
+        QCOMPARE(y->tickCount(), ticks);
+    }
+
     // "p of each chosen token": each step's p up to 100 steps; past that a trailing mean (about
     // 50 windows a run), so 400 steps alternating 0.1 and 0.9 read as a flat 0.5, not a sawtooth.
     void longRunsShowAWindowedMean_data()
