@@ -400,6 +400,68 @@ private slots:
         QVERIFY2(next.error().find("are not finite (NaN") != std::string::npos, next.error().c_str());
     }
 
+    // Every architecture through every kind that runs a model (the Loop: everyArchitectureRunsTheLoop):
+    // junk risk along its reply, a sweep of its replies, batch invariance on its kernels, and the
+    // Explorer's next-token distribution, each finished with the shape of result it promises.
+    void everyArchitectureRunsEveryKind_data() { everyArchitectureRunsTheLoop_data(); }
+    void everyArchitectureRunsEveryKind()
+    {
+        QFETCH(int, arch);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tiny.gguf"));
+        QVERIFY(test::tinyModel(static_cast<engine::transformer::Architecture>(arch), GgmlType::Q8_0, 64)
+                    .writeFile(path.toStdString()));
+        app::ReplySpec replySpec;
+        replySpec.modelFile = QStringLiteral("tiny.gguf");
+        replySpec.prompt = QStringLiteral("hi!");
+        replySpec.length = 6;
+        replySpec.chain = QStringLiteral("temperature=1");
+        const QJsonObject reply = app::replyToJson(replySpec);
+        const QJsonObject junk{{"logitlab", 1},
+                               {"experiment", "junk-risk"},
+                               {"name", "arch-junk"},
+                               {"reply", reply},
+                               {"junk", QJsonObject{{"kind", "below-probability"}, {"threshold", 0.01}}},
+                               {"settings", QJsonArray{QJsonObject{{"label", "plain"}, {"temperature", 1}}}},
+                               {"replies", 500},
+                               {"seed", 42},
+                               {"rng", "mt19937_64"}};
+        const QJsonObject sweep{{"logitlab", 1},
+                                {"experiment", "seed-sweep"},
+                                {"name", "arch-replies"},
+                                {"source", "sequence"},
+                                {"model", "gguf"},
+                                {"model-file", "tiny.gguf"},
+                                {"prompt", "hi!"},
+                                {"steps", 4},
+                                {"semantics", "llama.cpp"},
+                                {"chain", "temperature=2"},
+                                {"rng", "mulberry32"},
+                                {"seeds", QJsonObject{{"first", 1}, {"count", 6}}}};
+        const QJsonObject batch{{"logitlab", 1},
+                                {"experiment", "batch-invariance"},
+                                {"name", "arch-batch"},
+                                {"study", "model-decode"},
+                                {"model-file", "tiny.gguf"},
+                                {"prompt", "hi!"},
+                                {"steps", 5},
+                                {"max_batch", 8}};
+        for (const QJsonObject& root : {junk, sweep, batch}) {
+            const app::ExperimentResult result = runKind(root, dir.path(), 2);
+            QVERIFY2(result.status.finished(), qPrintable(result.status.message));
+            QVERIFY(!result.tables.empty());
+            QVERIFY2(result.tables.front().rows > 0, qPrintable(result.name));
+            QVERIFY(
+                app::resultTableCsv(result.provenance, result.tables.front()).contains(app::fileSha256(path).value()));
+        }
+        const auto next = app::ggufNextTokenDistribution(path, QStringLiteral("hi!"));
+        QVERIFY2(next, next ? "" : next.error().c_str());
+        QCOMPARE(next->tokens.size(), test::kTinyTokens.size());
+        QVERIFY(next->logits.isFinite().all());
+        QCOMPARE(next->logits.cast<float>().matrix(),
+                 Eigen::Map<const Eigen::VectorXf>(test::freshLogits(path.toStdString(), {1, 7, 9}).data(), 12).eval());
+    }
+
     // Batch invariance on a model: batch 1's greedy reply is the Loop's greedy reply; on F32
     // weights the batched kernel (eigen-gemm) has batch 1's arithmetic (same bits), a split-K
     // plan changes the bits; the CSV is the same for 1 and 2 threads; a bad file or run names
