@@ -2,6 +2,7 @@
 
 #include "app/io/gguf_model_file.h"
 #include "app/io/input_file.h"
+#include "engine/experiments/head_logits.h"
 #include "engine/transformer/gguf_model.h"
 #include "engine/transformer/transformer.h"
 
@@ -21,25 +22,6 @@ struct Reply {
     std::vector<double> gaps;
     std::vector<float> first;
 };
-
-// The top two logits' ids (ties to the lower id).
-std::pair<std::int32_t, std::int32_t> topTwo(std::span<const float> logits)
-{
-    std::int32_t best = 0;
-    std::int32_t second = logits.size() > 1 ? 1 : 0;
-    if (logits.size() > 1 && logits[1] > logits[0])
-        std::swap(best, second);
-    for (std::size_t i = 2; i < logits.size(); ++i) {
-        const auto id = static_cast<std::int32_t>(i);
-        if (logits[i] > logits[static_cast<std::size_t>(best)]) {
-            second = best;
-            best = id;
-        } else if (logits[i] > logits[static_cast<std::size_t>(second)]) {
-            second = id;
-        }
-    }
-    return {best, second};
-}
 
 }  // namespace
 
@@ -122,17 +104,14 @@ ModelDecodeOutcome runModelDecode(const BatchInvarianceSpec& spec, const QString
             if (!logits)
                 return failed("model-file: " + logits.error());
             const std::span<const float> row = logits.value();
-            if (const auto bad = std::find_if(row.begin(), row.end(), [](float v) { return !std::isfinite(v); });
-                bad != row.end())
-                return failed("model-file: the model's logits after " + std::to_string(prompt.size() + step) +
-                              " tokens are not finite (token id " + std::to_string(bad - row.begin()) +
-                              "): its weights hold NaN or infinity, or its activations overflow float32");
+            if (auto problem = engine::transformer::nonFiniteLogitsProblem(row, prompt.size() + step))
+                return failed("model-file: " + *problem);
             if (step == 0)
                 reply.first.assign(row.begin(), row.end());
-            const auto [best, second] = topTwo(row);
-            reply.tokens.push_back(best);
-            reply.gaps.push_back(static_cast<double>(row[static_cast<std::size_t>(best)]) -
-                                 static_cast<double>(row[static_cast<std::size_t>(second)]));
+            const engine::TopTwo top =
+                engine::topTwo(Eigen::Map<const Eigen::VectorXf>(row.data(), static_cast<Eigen::Index>(row.size())));
+            reply.tokens.push_back(top.token);
+            reply.gaps.push_back(top.gap);
             if (control.progress)
                 control.progress(++done);
             if (step + 1 < spec.steps)

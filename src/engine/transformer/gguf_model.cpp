@@ -95,6 +95,17 @@ std::size_t GgufModelSource::evaluations() const
     return m_evaluations;
 }
 
+std::optional<std::string> nonFiniteLogitsProblem(std::span<const float> logits, std::size_t tokens)
+{
+    const auto bad = std::find_if(logits.begin(), logits.end(), [](float v) { return !std::isfinite(v); });
+    if (bad == logits.end())
+        return std::nullopt;
+    return "the model's logits after " + std::to_string(tokens) + " tokens are not finite (" +
+           (std::isnan(*bad) ? std::string("NaN") : std::string("infinite")) + " for token id " +
+           std::to_string(bad - logits.begin()) +
+           "): its weights hold NaN or infinity, or its activations overflow float32";
+}
+
 std::optional<std::string> GgufModelSource::fault() const
 {
     std::lock_guard lock(m_mutex);
@@ -158,14 +169,9 @@ void GgufModelSource::logits(std::size_t, std::span<const std::int32_t> context,
         m_prefillLogits.assign(evaluated->begin(), evaluated->end());
         values = m_prefillLogits;
     }
-    // Weights holding NaN or infinity, or activations past float32's range, end as logits no
-    // sampler can read: the run stops being trusted here.
-    const auto bad = std::find_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); });
-    if (bad != values.end())
-        return failed("the model's logits after " + std::to_string(n) + " tokens are not finite (" +
-                      (std::isnan(*bad) ? std::string("NaN") : std::string("infinite")) + " for token id " +
-                      std::to_string(bad - values.begin()) +
-                      "): its weights hold NaN or infinity, or its activations overflow float32");
+    // Logits no sampler can read: the run stops being trusted here.
+    if (auto problem = nonFiniteLogitsProblem(values, n))
+        return failed(std::move(*problem));
     std::copy(values.begin(), values.end(), out);
 }
 

@@ -68,6 +68,11 @@ private:
     std::uint64_t m_parameters = 0;
 };
 
+// Why logits a model gave after `tokens` tokens cannot be sampled (a NaN or infinite value:
+// weights holding them, or activations past float32's range), naming the first such token;
+// nothing when all are finite.
+std::optional<std::string> nonFiniteLogitsProblem(std::span<const float> logits, std::size_t tokens);
+
 class GgufModelSource final : public StepLogitsSource {
 public:
     // A run of at most `positions` tokens (prompt and reply; 1..maxPositions()) on `threads`.
