@@ -1,5 +1,7 @@
 #include "charts/token_display.h"
 
+#include "engine/models/word_tokens.h"
+
 #include <algorithm>
 
 namespace logitlab::ui {
@@ -33,6 +35,11 @@ QString shownTokenName(const QString& name)
         return shortTokenName(shown, kShownTokenChars);
     }
     return shortTokenName(name, kShownTokenChars);
+}
+
+QString shownLoopToken(const std::string& token)
+{
+    return token == engine::kParagraphToken ? QStringLiteral("\u00B6") : shownTokenName(token);
 }
 
 QString shortTokenName(const QString& name, qsizetype chars)

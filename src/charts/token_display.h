@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <string>
 #include <string_view>
 
 namespace logitlab::ui {
@@ -18,6 +19,9 @@ inline constexpr qsizetype kShownTokenChars = 40;
 // Converts only the bytes it shows: the middle of a long name is never decoded.
 QString shownTokenName(std::string_view name);
 QString shownTokenName(const QString& name);
+// A token of a model's vocabulary in the Loop's texts and readouts: the paragraph break (a
+// token of the built-in model) as the pilcrow, any other name as shownTokenName shows it.
+QString shownLoopToken(const std::string& token);
 // The same, cut to `chars` characters (at least 3): for a chart's turned bar names, where Qt
 // would cut a long one at its end to "...".
 QString shortTokenName(const QString& name, qsizetype chars);

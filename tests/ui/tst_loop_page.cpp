@@ -6,22 +6,27 @@
 // named next to the source inputs, and a greedy near tie handed to the Batch invariance page. A
 // GGUF model (the test writer's tiny llama) opened on a worker and stepped live.
 #include "charts/loop_charts.h"
+#include "charts/token_display.h"
 #include "support/array_fixtures.h"
 #include "support/tiny_gguf_model.h"
 #include "ui/forms/batch_invariance_form.h"
 #include "ui/pages/batch_invariance_page.h"
 #include "ui/pages/explorer_page.h"
 #include "ui/pages/loop_page.h"
+#include "ui/pages/loop_token_strip.h"
 #include "ui/window/main_window.h"
 #include "ui/window/workbench.h"
 
+#include <QAction>
 #include <QChart>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -29,6 +34,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolTip>
 #include <QValueAxis>
 
 #include <bit>
@@ -300,6 +306,131 @@ private slots:
                  pages.loop->mainLoop()->model().vocabSize());
     }
 
+    // The per-token strip: a chip per step, left to right, each describing its step's pick,
+    // candidates and cut; the shown step framed; a rewind takes the chip away.
+    void tokenStripShowsEveryStep()
+    {
+        LoopPage page;
+        page.setSpec(spec(QStringLiteral("top-k=40,temperature=0.8"), 50));
+        for (int i = 0; i < 6; ++i)
+            page.stepOnce();
+        const LoopTokenStrip* strip = page.tokenStrip();
+        QCOMPARE(strip->stepCount(), std::size_t{6});
+        QCOMPARE(strip->stepCount(LoopTokenStrip::Branch), std::size_t{0});
+        QCOMPARE(strip->currentStep(), std::optional<std::size_t>(5));
+        const auto& loop = *page.mainLoop();
+        for (std::size_t i = 0; i < 6; ++i) {
+            const auto& step = loop.steps()[i];
+            if (i > 0)
+                QVERIFY(strip->chipRect(i).left() > strip->chipRect(i - 1).right());
+            const QString text = strip->describe(i);
+            const QString pick = shownLoopToken(loop.vocabulary()[static_cast<std::size_t>(step.token)]);
+            QVERIFY2(text.contains(QStringLiteral("step %1</b>: '%2'").arg(i).arg(pick.toHtmlEscaped())),
+                     qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("%1 survivors").arg(step.survivors)), qPrintable(text));
+            // Every listed candidate with its model p; the pick marked once.
+            for (std::size_t c = 0; c < std::min<std::size_t>(step.top.size(), LoopTokenStrip::kMenuCandidates); ++c)
+                QVERIFY2(text.contains(QString::number(step.top[c].modelP, 'g', 3)), qPrintable(text));
+            QCOMPARE(text.count(QStringLiteral("◀ pick")), step.rank <= LoopTokenStrip::kMenuCandidates ? 1 : 0);
+        }
+        page.rewindOne();
+        QCOMPARE(strip->stepCount(), std::size_t{5});
+        QVERIFY(strip->chipRect(5).isEmpty());
+    }
+
+    // A click on a chip shows its step (the chart follows), the arrow keys move along, and a
+    // hover shows the step's description.
+    void clickingATokenShowsItsStep()
+    {
+        LoopPage page;
+        page.resize(1280, 800);
+        page.setSpec(spec(QStringLiteral("top-k=40,temperature=0.8"), 50));
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.stepOnce();
+        LoopTokenStrip* strip = page.tokenStrip();
+        const std::size_t last = page.mainLoop()->steps().size() - 1;
+        QVERIFY(last >= 5);
+        // The strip follows the newest step: its chip is in view; a click on the one mid-way.
+        QVERIFY(strip->viewport()->rect().contains(strip->chipRect(last)));
+        const auto hit = strip->hitAt(QPoint(strip->viewport()->width() / 2, strip->chipRect(last).center().y()));
+        QVERIFY(hit && hit->step < last);
+        QTest::mouseClick(strip->viewport(), Qt::LeftButton, {}, strip->chipRect(hit->step).center());
+        QCOMPARE(page.shownStepBox()->value(), static_cast<int>(hit->step));
+        QCOMPARE(strip->currentStep(), std::optional<std::size_t>(hit->step));
+        QVERIFY2(page.chart()->title().startsWith(QStringLiteral("Step %1:").arg(hit->step)),
+                 qPrintable(page.chart()->title()));
+        strip->setFocus();
+        QTest::keyClick(strip, Qt::Key_Left);
+        QCOMPARE(page.shownStepBox()->value(), static_cast<int>(hit->step) - 1);
+        QTest::keyClick(strip, Qt::Key_Home);
+        QCOMPARE(page.shownStepBox()->value(), 0);
+        QVERIFY(strip->viewport()->rect().contains(strip->chipRect(0)));  // scrolled back to it
+        QTest::keyClick(strip, Qt::Key_End);
+        QCOMPARE(page.shownStepBox()->value(), static_cast<int>(last));
+        const QPoint at = strip->chipRect(last - 1).center();
+        QHelpEvent help(QEvent::ToolTip, at, strip->viewport()->mapToGlobal(at));
+        QCoreApplication::sendEvent(strip->viewport(), &help);
+        QTRY_COMPARE(QToolTip::text(), strip->describe(last - 1));
+        QToolTip::hideText();
+    }
+
+    // The branch menu of a chip: forcing a candidate branches there with that token (the field
+    // then names it, so Save keeps the branch); reseeding branches with the branch seed.
+    void tokenStripBranchesFromAStep_data()
+    {
+        QTest::addColumn<int>("at");
+        QTest::addColumn<bool>("force");
+        QTest::newRow("force at 0") << 0 << true;
+        QTest::newRow("force at 3") << 3 << true;
+        QTest::newRow("reseed at 2") << 2 << false;
+    }
+    void tokenStripBranchesFromAStep()
+    {
+        QFETCH(int, at);
+        QFETCH(bool, force);
+        LoopPage page;
+        page.setSpec(spec(QStringLiteral("top-k=40,temperature=1"), 50));
+        for (int i = 0; i < 8; ++i)
+            page.stepOnce();
+        const auto step = page.mainLoop()->steps()[static_cast<std::size_t>(at)];
+        std::unique_ptr<QMenu> menu(page.tokenStrip()->branchMenu(static_cast<std::size_t>(at), nullptr));
+        QList<QAction*> actions;
+        for (QAction* a : menu->actions())
+            if (!a->isSeparator())
+                actions << a;
+        QVERIFY(actions.size() >= 2);
+        QCOMPARE(actions.back()->text(), QStringLiteral("Reseed the draws here"));
+        const auto other = step.top[0].id == step.token ? step.top[1].id : step.top[0].id;
+        const QString otherName =
+            QString::fromStdString(page.mainLoop()->vocabulary()[static_cast<std::size_t>(other)]);
+        QVERIFY2(actions.front()->text().startsWith(
+                     QStringLiteral("Force '%1'").arg(shownLoopToken(otherName.toStdString()))),
+                 qPrintable(actions.front()->text()));
+        (force ? actions.front() : actions.back())->trigger();
+        QTRY_VERIFY(!page.isBranching());
+        QVERIFY(page.branchLoop());
+        QCOMPARE(page.branchLoop()->steps().size(), std::size_t{8});
+        QCOMPARE(page.shownStepBox()->value(), at);
+        QCOMPARE(page.tokenStrip()->stepCount(LoopTokenStrip::Branch), std::size_t{8});
+        if (force) {
+            const auto& forced = page.branchLoop()->steps()[static_cast<std::size_t>(at)];
+            QCOMPARE(forced.token, other);
+            QVERIFY(forced.forced);
+            QCOMPARE(page.branchModeBox()->currentIndex(), 1);
+            QCOMPARE(page.branchTokenField()->text(),
+                     otherName == QStringLiteral("\n") ? QStringLiteral("\\n") : otherName);
+            QCOMPARE(engine::firstDivergence(page.mainLoop()->steps(), page.branchLoop()->steps())->step,
+                     static_cast<std::size_t>(at));
+            QVERIFY(page.tokenStrip()
+                        ->describe(static_cast<std::size_t>(at), LoopTokenStrip::Branch)
+                        .contains(QStringLiteral("(forced)")));
+        } else {
+            QCOMPARE(page.branchModeBox()->currentIndex(), 2);
+            QVERIFY(!page.branchLoop()->steps()[static_cast<std::size_t>(at)].forced);
+        }
+    }
+
     // Step opens the file on a worker, then replays: the model's tokens are the history, the
     // picks are shown against them, and stepping stops at the file's end.
     void replayStepsThroughTheFile()
@@ -322,6 +453,24 @@ private slots:
                  qPrintable(page.replayLabel()->text()));
         QVERIFY(page.resultTable()->columnNames().contains(QStringLiteral("actual_rank")));
         QVERIFY(page.loadProgress()->isHidden());
+        // The strip: each chip says whether its pick is the model's token; a replay's history is
+        // the model's whatever is picked, so its branch menu only reseeds.
+        QCOMPARE(page.tokenStrip()->stepCount(), std::size_t{4});
+        for (std::size_t i = 0; i < 4; ++i) {
+            const auto& step = page.mainLoop()->steps()[i];
+            const QString text = page.tokenStrip()->describe(i);
+            QVERIFY2(text.contains(QStringLiteral("Model's token: '&lt;id %1&gt;'").arg(step.actual)),
+                     qPrintable(text));
+            QVERIFY2(
+                text.contains(step.matches() ? QStringLiteral("the pick matches") : QStringLiteral("the pick differs")),
+                qPrintable(text));
+        }
+        std::unique_ptr<QMenu> menu(page.tokenStrip()->branchMenu(1, nullptr));
+        QStringList texts;
+        for (QAction* a : menu->actions())
+            if (!a->isSeparator())
+                texts << a->text();
+        QCOMPARE(texts, QStringList{QStringLiteral("Reseed the draws here")});
     }
 
     // Issue 34 item 14: a loop file's relative logits.path starts at the file's folder, as the CLI

@@ -14,6 +14,7 @@
 #include "engine/transformer/gguf_model.h"
 #include "ui/models/loop_steps_model.h"
 #include "ui/pages/control_scroll.h"
+#include "ui/pages/loop_token_strip.h"
 
 #include <QChartView>
 #include <QComboBox>
@@ -97,11 +98,6 @@ QJsonObject loopKeyOf(QJsonObject json)
     return json;
 }
 
-QString shownToken(const std::string& token)
-{
-    return token == engine::kParagraphToken ? QStringLiteral("¶") : shownTokenName(token);
-}
-
 }  // namespace
 
 LoopPage::LoopPage(QWidget* parent)
@@ -120,9 +116,9 @@ LoopPage::LoopPage(QWidget* parent)
       m_stepButton(new QPushButton(tr("Step"))), m_playButton(new QPushButton(tr("Play"))),
       m_stopButton(new QPushButton(tr("Stop"))), m_rewindButton(new QPushButton(tr("Rewind"))),
       m_branchButton(new QPushButton(tr("Branch here"))), m_shownStep(new QSpinBox), m_mainText(new QTextBrowser),
-      m_branchText(new QTextBrowser), m_divergence(new QLabel), m_stepInfo(new QLabel), m_table(new QTableView),
-      m_playTimer(new QTimer(this)), m_branchTimer(new QTimer(this)), m_followTimer(new QTimer(this)),
-      m_mainRunText(m_mainText), m_branchRunText(m_branchText)
+      m_strip(new LoopTokenStrip), m_branchText(new QTextBrowser), m_divergence(new QLabel), m_stepInfo(new QLabel),
+      m_table(new QTableView), m_playTimer(new QTimer(this)), m_branchTimer(new QTimer(this)),
+      m_followTimer(new QTimer(this)), m_mainRunText(m_mainText), m_branchRunText(m_branchText)
 {
     setExperimentRuns(m_runs);
     addRuns(m_loads);
@@ -254,6 +250,9 @@ LoopPage::LoopPage(QWidget* parent)
         m_followLatest = m_main && static_cast<std::size_t>(value) + 1 >= m_main->steps().size();
         refresh();
     });
+    connect(m_strip, &LoopTokenStrip::stepChosen, this,
+            [this](std::size_t step) { m_shownStep->setValue(static_cast<int>(step)); });
+    connect(m_strip, &LoopTokenStrip::branchRequested, this, &LoopPage::branchFrom);
     for (QDoubleSpinBox* box : {m_prefillMs, m_passMs})
         connect(box, &QDoubleSpinBox::valueChanged, this, &LoopPage::showLatency);
     connect(m_steps, &QSpinBox::valueChanged, this, &LoopPage::showLatency);
@@ -328,6 +327,7 @@ LoopPage::LoopPage(QWidget* parent)
     auto* textLayout = new QVBoxLayout(textPane);
     textLayout->setContentsMargins(0, 0, 0, 0);
     textLayout->addWidget(texts, 1);
+    textLayout->addWidget(m_strip);
     textLayout->addWidget(m_divergence);
 
     auto* stepView = new QChartView(m_stepChart->chart());
@@ -365,7 +365,7 @@ LoopPage::LoopPage(QWidget* parent)
     results->setStretchFactor(0, 1);
     results->setStretchFactor(1, 3);
     results->setStretchFactor(2, 1);
-    results->setSizes({110, 420, 170});
+    results->setSizes({170, 390, 150});
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(controlScroll(controlBox));
     split->addWidget(results);
@@ -737,14 +737,18 @@ void LoopPage::branchHere()
         showError(tr("Branch: step first, then branch at a step"));
         return;
     }
-    const auto at = static_cast<std::size_t>(m_shownStep->value());
     std::optional<std::int32_t> forced;
+    const QString typed = m_branchToken->text();
     const bool reseed = m_branchMode->currentIndex() == Reseed || m_main->source().teacherForced() ||
-                        (m_branchMode->currentIndex() == NoBranch && m_branchToken->text().trimmed().isEmpty());
+                        (m_branchMode->currentIndex() == NoBranch && typed.trimmed().isEmpty());
     if (!reseed) {
+        // A real model's tokens often start with a space (" the"): the text as typed first.
         app::LoopBranchSpec probe;
-        probe.token = m_branchToken->text().trimmed();
+        probe.token = typed;
         forced = app::branchTokenId(probe, &m_main->source());
+        probe.token = typed.trimmed();
+        if (!forced)
+            forced = app::branchTokenId(probe, &m_main->source());
         if (!forced) {
             showError(m_main->hasModel()
                           ? tr("Token / seed: '%1' is not a token of the built-in model").arg(probe.token)
@@ -754,7 +758,27 @@ void LoopPage::branchHere()
             return;
         }
     }
+    branchFrom(static_cast<std::size_t>(m_shownStep->value()), forced);
+}
+
+void LoopPage::branchFrom(std::size_t at, std::optional<std::int32_t> forced)
+{
+    if (isRunning() || !m_main || at >= m_main->steps().size()) {
+        showError(tr("Branch: step first, then branch at a step"));
+        return;
+    }
     showError(QString());
+    if (forced) {
+        // The field names the forced token as a file writes it, so Save keeps this branch.
+        const std::string& name = m_main->vocabulary()[static_cast<std::size_t>(*forced)];
+        const QSignalBlocker block(m_branchToken);
+        m_branchToken->setText(name == "\n" ? QStringLiteral("\\n") : QString::fromStdString(name));
+    }
+    {
+        const QSignalBlocker block(m_shownStep);
+        m_shownStep->setValue(static_cast<int>(at));
+    }
+    m_followLatest = at + 1 >= m_main->steps().size();
     m_branch.emplace(*m_main, at);  // not the steps after `at`: copying their records costs ms
     ++m_branchGeneration;
     if (forced) {
@@ -1139,17 +1163,17 @@ void LoopPage::refresh(bool whole)
             QString info = LoopStepChart::stepSummary(step);
             if (step.actual >= 0) {
                 const auto& vocabulary = m_main->vocabulary();
-                info +=
-                    QStringLiteral("\n") +
-                    tr("Model's token%1: '%2' (p model %3, rank %4, after the chain %5) — the pick %6")
-                        .arg(step.actualKnown ? QString() : tr(" (unknown: the argmax)"))
-                        .arg(shownToken(vocabulary[static_cast<std::size_t>(step.actual)]))
-                        .arg(step.actualModelProbability, 0, 'g', 4)
-                        .arg(step.actualRank)
-                        .arg(step.actualCut ? tr("cut") : QString::number(step.actualProbability, 'g', 4))
-                        .arg(step.matches() ? tr("matches")
-                                            : tr("differs: '%1'")
-                                                  .arg(shownToken(vocabulary[static_cast<std::size_t>(step.token)])));
+                info += QStringLiteral("\n") +
+                        tr("Model's token%1: '%2' (p model %3, rank %4, after the chain %5) — the pick %6")
+                            .arg(step.actualKnown ? QString() : tr(" (unknown: the argmax)"))
+                            .arg(shownLoopToken(vocabulary[static_cast<std::size_t>(step.actual)]))
+                            .arg(step.actualModelProbability, 0, 'g', 4)
+                            .arg(step.actualRank)
+                            .arg(step.actualCut ? tr("cut") : QString::number(step.actualProbability, 'g', 4))
+                            .arg(step.matches()
+                                     ? tr("matches")
+                                     : tr("differs: '%1'")
+                                           .arg(shownLoopToken(vocabulary[static_cast<std::size_t>(step.token)])));
             }
             if (engine::isGreedyNearTie(step))
                 info += QStringLiteral("\n") +
@@ -1157,6 +1181,9 @@ void LoopPage::refresh(bool whole)
             m_stepInfo->setText(info);
         }
     }
+    m_strip->setRuns({m_main ? &*m_main : nullptr, m_mainGeneration},
+                     {m_branch ? &*m_branch : nullptr, m_branchGeneration}, divergentStep);
+    m_strip->setCurrentStep(size > 0 ? std::optional<std::size_t>(m_shownStep->value()) : std::nullopt);
     if (m_branch)
         m_branchRunText.show(*m_branch, m_branchGeneration, promptText(*m_branch), divergentStep, true);
     else
@@ -1190,9 +1217,9 @@ void LoopPage::refresh(bool whole)
         m_divergence->setText(
             tr("First divergent step: %1. Main chose '%2' (model p %3), the branch '%4' (model p %5): a gap of %6.%7")
                 .arg(divergence->step)
-                .arg(shownToken(vocabulary[static_cast<std::size_t>(a)]))
+                .arg(shownLoopToken(vocabulary[static_cast<std::size_t>(a)]))
                 .arg(divergence->probabilityA, 0, 'g', 4)
-                .arg(shownToken(vocabulary[static_cast<std::size_t>(b)]))
+                .arg(shownLoopToken(vocabulary[static_cast<std::size_t>(b)]))
                 .arg(divergence->probabilityB, 0, 'g', 4)
                 .arg(divergence->probabilityA - divergence->probabilityB, 0, 'g', 4)
                 .arg(m_branch->steps()[divergence->step].forced ? tr(" (forced)") : QString()));

@@ -3,7 +3,8 @@
 // seed and RNG; Step (F10), Play at the latency model's speed (F5), Stop (Shift+F5), Rewind one
 // step (F9), and Run (the experiment file's N steps and branch, on a worker). At the shown step:
 // the next-token distribution (top tokens, survivors, the cut), the chosen token with its
-// probability and rank; the text so far, streaming. Branch here forces a token (or reseeds the
+// probability and rank; the text so far, streaming, and a strip of its tokens (hover: the step's
+// candidates and cut; click: show the step; right-click: branch there). Branch here forces a token (or reseeds the
 // draws) at the shown step and continues, and the two runs are shown side by side with the
 // first divergent step marked. The latency model states prefill + N passes x time per pass.
 // Stepping runs on the UI thread in slices of at most ~8 ms, and the page follows the new steps
@@ -45,6 +46,7 @@ namespace logitlab::ui {
 class LoopStepChart;
 class LoopStepsChart;
 class LoopStepsModel;
+class LoopTokenStrip;
 
 // A source opened on a worker: a replayed file or a GGUF model (its prompt already evaluated),
 // or why not, and the controls it was opened for.
@@ -82,6 +84,8 @@ public:
     void stop();
     void rewindOne();
     void branchHere();
+    // Branch at step `at` of the main run: force `token`, or reseed the draws with the branch seed.
+    void branchFrom(std::size_t at, std::optional<std::int32_t> token);
     void sendTo(const QString& target);
     // Opens the imported file the controls name on a worker (progress bar, cancel with Stop);
     // `then` runs once it is open.
@@ -99,6 +103,7 @@ public:
     QLabel* divergenceLabel() const { return m_divergence; }
     QLabel* latencyLabel() const { return m_latency; }
     QTextBrowser* mainText() const { return m_mainText; }
+    LoopTokenStrip* tokenStrip() const { return m_strip; }
     QSpinBox* shownStepBox() const { return m_shownStep; }
     QLineEdit* branchTokenField() const { return m_branchToken; }
     QLineEdit* promptField() const { return m_prompt; }
@@ -192,6 +197,7 @@ private:
     QPushButton* m_branchButton;
     QSpinBox* m_shownStep;
     QTextBrowser* m_mainText;
+    LoopTokenStrip* m_strip;
     QTextBrowser* m_branchText;
     QLabel* m_divergence;
     QLabel* m_stepInfo;  // the shown step's survivors, cut, entropy and mu
