@@ -1,6 +1,8 @@
 // The main window's wiring: menus with the standard shortcuts, Edit > Undo following the
 // current page's undo stack, recent files, geometry and splitter sizes that survive a restart,
 // Copy table / Copy chart image, and pages plugging in through addPage.
+#include "app/io/gguf_model_file.h"
+#include "app/kinds/batch_invariance_job.h"
 #include "engine/models/synthetic_vocabulary.h"
 #include "support/tiny_gguf_model.h"
 #include "ui/forms/batch_invariance_form.h"
@@ -11,7 +13,9 @@
 #include "ui/pages/explorer_page.h"
 #include "ui/pages/junk_risk_page.h"
 #include "ui/pages/loop_page.h"
+#include "ui/pages/loop_token_strip.h"
 #include "ui/pages/page.h"
+#include "ui/pages/seed_sweep_page.h"
 #include "ui/window/main_window.h"
 #include "ui/window/presentation_zoom.h"
 #include "ui/window/workbench.h"
@@ -406,6 +410,82 @@ private slots:
                 batch->batchForm()->promptEdit()->minimumSizeHint().height());
         QVERIFY(!loop->mainLoop());
         QCOMPARE(window.recentModels(), QStringList{path});
+    }
+
+    // Issue 36: a model of each architecture through every page that runs models, as File >
+    // Open model gives it to the page on screen: the Explorer's table becomes its next-token
+    // distribution, the Loop steps it, Junk risk walks its reply, the Seed sweep samples its
+    // replies and Batch invariance decodes it under each kernel; each names the model's hash.
+    void everyArchitectureOnEveryModelPage_data()
+    {
+        QTest::addColumn<int>("arch");
+        QTest::addColumn<QString>("page");
+        using engine::transformer::Architecture;
+        for (const auto& [arch, name] :
+             {std::pair{Architecture::Llama, "llama"}, std::pair{Architecture::Qwen2, "qwen2"},
+              std::pair{Architecture::Gpt2, "gpt2"}})
+            for (const char* page : {"explorer", "loop", "junk-risk", "seed-sweep", "batch-invariance"})
+                QTest::addRow("%s on %s", name, page) << int(arch) << QString::fromLatin1(page);
+    }
+    void everyArchitectureOnEveryModelPage()
+    {
+        QFETCH(int, arch);
+        QFETCH(QString, page);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tiny.gguf"));
+        QVERIFY(test::tinyModel(static_cast<engine::transformer::Architecture>(arch), engine::gguf::GgmlType::Q8_0)
+                    .writeFile(path.toStdString()));
+        const QString prompt = QStringLiteral("hi!");
+        MainWindow window;
+        const Workbench pages = buildWorkbench(window);
+        pages.explorer->modelPromptField()->setText(prompt);
+        pages.loop->promptField()->setText(prompt);
+        pages.junkRisk->junkForm()->promptField()->setText(prompt);
+        pages.junkRisk->junkForm()->replyLengthBox()->setValue(5);
+        pages.junkRisk->junkForm()->repliesBox()->setValue(200);
+        pages.seedSweep->promptEdit()->setText(prompt);
+        pages.seedSweep->stepsBox()->setValue(5);
+        pages.seedSweep->seedCountBox()->setValue(6);
+        pages.batchInvariance->batchForm()->promptEdit()->setText(prompt);
+        Page* target = window.page(page);
+        QVERIFY(target);
+        window.showPage(target);
+        auto* experiment = qobject_cast<ExperimentPage*>(target);
+        std::unique_ptr<QSignalSpy> ended;
+        if (experiment)
+            ended = std::make_unique<QSignalSpy>(experiment, &ExperimentPage::runEnded);
+        QCOMPARE(window.openModelFrom(path), QString());
+        QCOMPARE(window.currentPage(), target);
+        QCOMPARE(window.recentModels(), QStringList{path});
+        const auto finished = [&ended] {
+            return ended->size() == 1 || ended->wait(60000) ? ended->front().front().toBool() : false;
+        };
+        const QString sha = QStringLiteral("sha256=");
+        if (target == pages.explorer) {
+            QTRY_COMPARE(pages.explorer->model()->rowCount(), static_cast<int>(test::kTinyTokens.size()));
+            const auto expected = app::ggufNextTokenDistribution(path, prompt);
+            QVERIFY(expected);
+            QVERIFY((pages.explorer->model()->distribution().logits == expected->logits).all());
+        } else if (target == pages.loop) {
+            QTRY_VERIFY(pages.loop->mainLoop() && !pages.loop->mainLoop()->steps().empty());
+            QCOMPARE(pages.loop->mainLoop()->prompt(), (std::vector<std::int32_t>{1, 7, 9}));
+            QCOMPARE(pages.loop->tokenStrip()->stepCount(), pages.loop->mainLoop()->steps().size());
+        } else if (target == pages.junkRisk) {
+            QVERIFY(finished());
+            QCOMPARE(pages.junkRisk->junkForm()->replyModelField()->text(), path);
+            QVERIFY(pages.junkRisk->resultsModel()->rowCount() > 0);
+        } else if (target == pages.seedSweep) {
+            QVERIFY(finished());
+            QCOMPARE(pages.seedSweep->sequenceOutcome().replies.size(), std::size_t{6});
+        } else {
+            QCOMPARE(pages.batchInvariance->batchForm()->modelFileEdit()->text(), path);
+            pages.batchInvariance->run();
+            QVERIFY(finished());
+            QVERIFY(pages.batchInvariance->outcome());
+            QVERIFY(!pages.batchInvariance->outcome()->model.rows.empty());
+        }
+        if (target != pages.loop && target != pages.explorer)
+            QVERIFY2(target->provenance().asText().contains(sha), qPrintable(target->provenance().asText()));
     }
 
     void geometryAndSplittersPersist()

@@ -331,6 +331,12 @@ QString junkIdsWarning(const engine::JunkDefinition::Kind kind, const std::vecto
 
 }  // namespace
 
+void JunkRiskForm::useModel(const QString& path)
+{
+    m_mode->setCurrentIndex(BuiltinReply);
+    m_replyModel->setText(path);
+}
+
 void JunkRiskForm::useLogits(const engine::Distribution& distribution)
 {
     const auto current = specFromControls();

@@ -38,6 +38,8 @@ public:
     // Logits from elsewhere (the Explorer's table) as the one distribution; the rest stays, and
     // junk given by token ids that now name other tokens is said next to the junk row.
     void useLogits(const engine::Distribution& distribution);
+    // Along the reply the GGUF model at `path` writes to the prompt; the rest stays.
+    void useModel(const QString& path);
 
     // "One distribution" or "along a reply" (a file's steps, or the built-in model's reply).
     enum Mode { OneDistribution, FileSteps, BuiltinReply };

@@ -468,6 +468,21 @@ app::ExplorerState ExplorerPage::state() const
     return state;
 }
 
+QString ExplorerPage::openModel(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isFile())
+        return tr("%1: no such file").arg(path);
+    m_modelRow->show();
+    m_modelPath->setText(info.absoluteFilePath());
+    m_modelTyping->stop();
+    if (m_modelPrompt->text().isEmpty())
+        m_modelPrompt->setFocus();
+    else
+        m_edits->openModelPrompt(m_modelPath->text(), m_modelPrompt->text());
+    return {};
+}
+
 bool ExplorerPage::acceptDistribution(const engine::Distribution& distribution)
 {
     m_edits->useDistribution(distribution, tr("a distribution from another page"));

@@ -7,6 +7,7 @@
 #include "ui/pages/results_pane.h"
 
 #include <QCheckBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -68,6 +69,16 @@ bool JunkRiskPage::acceptDistribution(const engine::Distribution& distribution)
 {
     m_form->useLogits(distribution);
     return true;
+}
+
+QString JunkRiskPage::openModel(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isFile())
+        return tr("%1: no such file").arg(path);
+    m_form->useModel(info.absoluteFilePath());
+    run();
+    return {};
 }
 
 void JunkRiskPage::showLessonTerms()

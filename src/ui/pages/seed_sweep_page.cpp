@@ -501,6 +501,17 @@ bool SeedSweepPage::acceptDistribution(const engine::Distribution& distribution)
     return true;
 }
 
+QString SeedSweepPage::openModel(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isFile())
+        return tr("%1: no such file").arg(path);
+    m_mode->setCurrentIndex(RepliesMode);
+    m_replyModelFile->setText(info.absoluteFilePath());
+    run();
+    return {};
+}
+
 void SeedSweepPage::run()
 {
     const auto spec = specFromControls();

@@ -75,6 +75,8 @@ public:
     app::Provenance provenance() const override;
     // Sweeps logits from elsewhere (the Explorer's table): the distribution becomes "Explorer's logits".
     bool acceptDistribution(const engine::Distribution& distribution) override;
+    // File > Open model here: the GGUF model writes the replies of the sweep, run.
+    QString openModel(const QString& path) override;
 
     void setSpec(const app::SeedSweepSpec& spec, const QString& baseDir);
     void useLogits(const engine::Distribution& distribution) { acceptDistribution(distribution); }

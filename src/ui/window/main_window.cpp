@@ -315,7 +315,7 @@ void MainWindow::rebuildRecentModelsMenu()
 
 QString MainWindow::openModelFrom(const QString& path)
 {
-    // The page on screen when it runs models (Batch invariance), else the Loop.
+    // The page on screen when it runs models (all but Summation order), else the Loop.
     if (Page* current = currentPage();
         current && current != page(app::loopKind().id()) && current->openModel(path).isEmpty()) {
         rememberRecentModel(path);
