@@ -16,6 +16,7 @@
 #include "ui/pages/loop_token_strip.h"
 #include "ui/pages/page.h"
 #include "ui/pages/seed_sweep_page.h"
+#include "ui/pages/summation_page.h"
 #include "ui/window/main_window.h"
 #include "ui/window/presentation_zoom.h"
 #include "ui/window/workbench.h"
@@ -356,15 +357,16 @@ private slots:
         QCOMPARE(next.recentFiles(), (QStringList{a, b}));
     }
 
-    // File > Open model: the Loop page takes the GGUF model, opens it on a worker and steps;
-    // the model joins Recent models; a missing file is refused and not remembered.
+    // File > Open model on a page that runs no models (Summation order): the Loop page takes the
+    // GGUF model, opens it on a worker and steps; the model joins Recent models; a missing file
+    // is refused and not remembered.
     void openModelRunsItOnTheLoopPage()
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("tiny.gguf"));
         QVERIFY(test::tinyLlama(engine::gguf::GgmlType::F32, true, 64).writeFile(path.toStdString()));
         MainWindow window;
-        window.addPage(new ExplorerPage);
+        window.addPage(new SummationPage);
         auto* loop = new LoopPage;
         window.addPage(loop);
         loop->promptField()->setText(QStringLiteral("hi!"));

@@ -4,15 +4,20 @@
 #include "ui/pages/experiment_page.h"
 #include "ui/pages/page.h"
 #include "ui/window/main_window.h"
+#include "ui/window/presentation_zoom.h"
 #include "ui/window/workbench.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
+#include <QApplication>
+#include <QChartView>
 #include <QComboBox>
 #include <QLabel>
 #include <QListWidget>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QTabBar>
 #include <QTest>
 
@@ -68,6 +73,15 @@ QStringList squeezed(QWidget* root, int* checked)
 class TestSmallScreen : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_font = QApplication::font();
+    }
+    // A zoom scales the application font, which the next window takes as its 100%: back to the start.
+    void cleanup() { QApplication::setFont(m_font); }
+    // Each window starts from the defaults, not from the splitters and zoom the last one saved.
+    void init() { QSettings().clear(); }
     void everyPageFits_data()
     {
         QTest::addColumn<int>("page");
@@ -108,6 +122,57 @@ private slots:
                                   qPrintable(problems.join(QLatin1String("; "))), 5000);
         QVERIFY2(checked >= 10, qPrintable(QString::number(checked)));
     }
+
+    // Issue 32: on a projector's screen (1024x768, 1280x800) at 100, 150 and 200% zoom, the
+    // window keeps the screen's size (its minimum fits), and the page's main chart takes at least
+    // 40% of the window's height, before and after the first run.
+    void zoomFitsTheScreen_data()
+    {
+        QTest::addColumn<int>("page");
+        QTest::addColumn<QSize>("screen");
+        QTest::addColumn<int>("zoom");
+        const char* names[] = {"explorer", "junk risk", "seed sweep", "loop", "summation order", "batch invariance"};
+        for (int page = 0; page < 6; ++page)
+            for (const QSize screen : {QSize(1024, 768), QSize(1280, 800)})
+                for (const int zoom : {100, 150, 200})
+                    QTest::addRow("%s %dx%d %d%%", names[page], screen.width(), screen.height(), zoom)
+                        << page << screen << zoom;
+    }
+    void zoomFitsTheScreen()
+    {
+        QFETCH(int, page);
+        QFETCH(QSize, screen);
+        QFETCH(int, zoom);
+        MainWindow window;
+        buildWorkbench(window);
+        window.zoom()->setPercent(zoom);
+        window.pageList()->setCurrentRow(page);
+        window.resize(screen);
+        auto* experiment = qobject_cast<ExperimentPage*>(window.currentPage());
+        std::optional<QSignalSpy> ran;
+        if (experiment)
+            ran.emplace(experiment, &ExperimentPage::runEnded);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        if (ran && ran->isEmpty() && experiment->isRunning())
+            QVERIFY(ran->wait(60000));
+        const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+        QVERIFY2(minimum.width() <= screen.width() && minimum.height() <= screen.height(),
+                 qPrintable(QStringLiteral("minimum %1x%2").arg(minimum.width()).arg(minimum.height())));
+        QCOMPARE(window.size(), screen);
+        QChartView* view = nullptr;
+        for (auto* v : window.currentPage()->findChildren<QChartView*>())
+            if (v->chart() == window.currentPage()->chart() && v->isVisibleTo(&window))
+                view = v;
+        QVERIFY(view);
+        QTRY_VERIFY2(
+            view->height() >= 0.4 * screen.height(),
+            qPrintable(QStringLiteral("the chart is %1 px high of %2").arg(view->height()).arg(screen.height())));
+        window.zoom()->reset();
+    }
+
+private:
+    QFont m_font;
 };
 
 QTEST_MAIN(TestSmallScreen)

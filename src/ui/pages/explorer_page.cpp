@@ -1,4 +1,5 @@
 #include "ui/pages/explorer_page.h"
+#include "ui/pages/chart_share.h"
 
 #include "app/io/save_text.h"
 #include "app/kinds/explorer_provenance.h"
@@ -15,6 +16,7 @@
 #include "charts/sweep_chart.h"
 #include "engine/sampler/lesson_presets.h"
 #include "ui/forms/chain_controls.h"
+#include "ui/forms/flow_layout.h"
 #include "ui/forms/step_picker_dialog.h"
 #include "ui/forms/synthetic_vocabulary_form.h"
 #include "ui/forms/text_edit_delegate.h"
@@ -157,19 +159,19 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     cumulative->setToolTip(tr("Running totals, most likely first, with a line at top-p: top-p keeps the tokens "
                               "up to the first bar that reaches the line."));
     connect(cumulative, &QCheckBox::toggled, m_chart, &ProbabilityChart::setCumulative);
-    auto* chartOptions = new QHBoxLayout;
-    chartOptions->addWidget(values);
-    chartOptions->addWidget(fixedAxis);
-    chartOptions->addWidget(logScale);
-    chartOptions->addWidget(cumulative);
-    chartOptions->addStretch();
-    chartLayout->addLayout(chartOptions);
+    auto* chartOptions = new QWidget;
+    auto* optionFlow = new FlowLayout(chartOptions);
+    for (QCheckBox* box : {values, fixedAxis, logScale, cumulative})
+        optionFlow->addWidget(box);
+    chartLayout->addWidget(chartOptions);
     chartLayout->addWidget(m_readouts);
     right->addWidget(chartPanel);
     right->addWidget(buildTablePanel());
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
     right->setSizes({470, 300});
+    // The tabs' bar is about a twentieth of the window at 200%: the chart itself keeps 42%.
+    keepChartShare(right, 0, m_tabs, 0.47);
 
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->setObjectName(QStringLiteral("explorerParametersSplitter"));
@@ -403,21 +405,18 @@ QWidget* ExplorerPage::buildTablePanel()
                          "claims, and does each seed replay?"));
     connect(sweep, &QPushButton::clicked, this,
             [this] { emit distributionOffered(app::seedSweepKind().id(), m_model->distribution()); });
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(add);
-    buttons->addWidget(remove);
-    buttons->addWidget(pasteButton);
-    buttons->addWidget(open);
-    buttons->addWidget(modelButton);
-    buttons->addStretch();
-    buttons->addWidget(junk);
-    buttons->addWidget(sweep);
+    // The table's edits, then the hand-offs, wrapping: one row of seven buttons did not fit
+    // 1024 px at 200% zoom.
+    auto* buttons = new QWidget;
+    auto* buttonFlow = new FlowLayout(buttons);
+    for (QPushButton* b : {add, remove, pasteButton, open, modelButton, junk, sweep})
+        buttonFlow->addWidget(b);
 
     m_readouts->setToolTip(tr("Measures of the distribution at this temperature, and what the filters did."));
 
     auto* tableColumn = new QVBoxLayout;
     tableColumn->addWidget(m_table, 1);
-    tableColumn->addLayout(buttons);
+    tableColumn->addWidget(buttons);
     tableColumn->addWidget(m_modelRow);
     tableColumn->addWidget(m_error);
     auto* panel = new QWidget;

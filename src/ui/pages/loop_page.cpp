@@ -13,6 +13,7 @@
 #include "engine/rng/rng_factory.h"
 #include "engine/transformer/gguf_model.h"
 #include "ui/models/loop_steps_model.h"
+#include "ui/pages/chart_share.h"
 #include "ui/pages/control_scroll.h"
 #include "ui/pages/loop_token_strip.h"
 
@@ -340,7 +341,7 @@ LoopPage::LoopPage(QWidget* parent)
     auto* shownRow = new QHBoxLayout;
     shownRow->addWidget(new QLabel(tr("Shown step")));
     shownRow->addWidget(m_shownStep);
-    shownRow->addWidget(m_stepInfo, 1);
+    shownRow->addStretch();
     stepLayout->addWidget(staleLabel());
     stepLayout->addLayout(shownRow);
     stepLayout->addWidget(stepView, 1);
@@ -352,6 +353,13 @@ LoopPage::LoopPage(QWidget* parent)
     charts->setStretchFactor(0, 3);
     charts->setStretchFactor(1, 2);
     charts->setSizes({600, 400});
+    // The shown step's summary spans both charts: in the step chart's column alone it wrapped
+    // to five lines at 200% zoom and took the chart's height.
+    auto* chartsPane = new QWidget;
+    auto* chartsLayout = new QVBoxLayout(chartsPane);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    chartsLayout->addWidget(charts, 1);
+    chartsLayout->addWidget(m_stepInfo);
 
     m_table->setModel(m_model);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -360,12 +368,13 @@ LoopPage::LoopPage(QWidget* parent)
 
     auto* results = new QSplitter(Qt::Vertical);
     results->addWidget(textPane);
-    results->addWidget(charts);
+    results->addWidget(chartsPane);
     results->addWidget(m_table);
     results->setStretchFactor(0, 1);
     results->setStretchFactor(1, 3);
     results->setStretchFactor(2, 1);
     results->setSizes({170, 390, 150});
+    keepChartShare(results, 1, stepView, 0.42);
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(controlScroll(controlBox));
     split->addWidget(results);

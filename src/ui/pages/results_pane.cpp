@@ -4,8 +4,10 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabBar>
@@ -46,16 +48,31 @@ ResultsPane::ResultsPane(QWidget* parent)
     tableLayout->addWidget(m_table, 1);
     tablePane->setMinimumHeight(120);  // a few rows always readable under the chart
 
+    // The summary and a page's words above the charts scroll within a fifth of the pane: at 200%
+    // zoom on a projector their lines would otherwise push the chart down to a sliver.
+    m_texts = new QWidget;
+    m_textLayout = new QVBoxLayout(m_texts);
+    m_textLayout->setContentsMargins(0, 0, 0, 0);
+    m_textLayout->addWidget(m_summary);
+    m_texts->installEventFilter(this);
+    m_textScroll = new QScrollArea;
+    m_textScroll->setObjectName(QStringLiteral("resultTexts"));
+    m_textScroll->setWidget(m_texts);
+    m_textScroll->setWidgetResizable(true);
+    m_textScroll->setFrameShape(QFrame::NoFrame);
+    m_textScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_textScroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     auto* top = new QWidget;
-    m_top = new QVBoxLayout(top);
-    m_top->setContentsMargins(0, 0, 0, 0);
-    m_top->addWidget(m_summary);
-    m_top->addWidget(m_chartTabs, 1);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_textScroll);
+    topLayout->addWidget(m_chartTabs, 1);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(top);
     split->addWidget(tablePane);
-    split->setStretchFactor(0, 3);
+    split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
+    split->setSizes({400, 100});  // before the first layout: the share, not pixels
     split->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -66,9 +83,31 @@ ResultsPane::~ResultsPane() { clearCharts(); }
 
 void ResultsPane::addPageTab(QWidget* view, const QString& label) { m_chartTabs->insertTab(m_pageTabs++, view, label); }
 
-void ResultsPane::addBelowSummary(QWidget* view) { m_top->insertWidget(m_top->indexOf(m_chartTabs), view); }
+void ResultsPane::addBelowSummary(QWidget* view) { m_textLayout->addWidget(view); }
 
 void ResultsPane::setSummaryText(const QString& text) { m_summary->setText(text); }
+
+void ResultsPane::fitTexts()
+{
+    const int width = m_textScroll->width();
+    const int need = m_texts->hasHeightForWidth() ? m_texts->heightForWidth(width) : m_texts->sizeHint().height();
+    const int cap = std::max(2 * fontMetrics().lineSpacing(), height() / 5);
+    m_textScroll->setFixedHeight(std::min(need, cap));
+}
+
+bool ResultsPane::eventFilter(QObject* watched, QEvent* event)
+{
+    // The texts changed (a new summary, a page's words shown or hidden): their height too.
+    if (watched == m_texts && event->type() == QEvent::LayoutRequest)
+        fitTexts();
+    return QWidget::eventFilter(watched, event);
+}
+
+void ResultsPane::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitTexts();
+}
 
 void ResultsPane::clearCharts()
 {

@@ -17,6 +17,7 @@
 QT_BEGIN_NAMESPACE
 class QChart;
 class QLabel;
+class QScrollArea;
 class QTabBar;
 class QTabWidget;
 class QTableView;
@@ -79,15 +80,22 @@ public:
 signals:
     void resultShown();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void clearCharts();
+    void fitTexts();
     void showTable(int index);
 
     std::optional<app::ExperimentResult> m_result;
     ExperimentCharts m_charts;  // the builders; their charts belong to the views below
     int m_pageTabs = 0;
     QLabel* m_summary;
-    QVBoxLayout* m_top;
+    QWidget* m_texts;  // the summary and the page's words, in m_textScroll
+    QVBoxLayout* m_textLayout;
+    QScrollArea* m_textScroll;
     QTabWidget* m_chartTabs;
     QTabBar* m_tableTabs;
     QTableView* m_table;
