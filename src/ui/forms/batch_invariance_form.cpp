@@ -122,8 +122,8 @@ BatchInvarianceForm::BatchInvarianceForm(QWidget* parent)
     for (QWidget* w : std::initializer_list<QWidget*>{m_vocabulary, m_hidden, m_modelSeed, m_twinShare, m_maxBatch,
                                                       m_prompts, m_searchSteps, m_promptSeed, m_promptLength, m_runs,
                                                       m_steps, m_traceSeed, m_threads})
-        w->setMaximumWidth(150);
-    m_twinDistance->setMaximumWidth(150);
+        w->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);  // as wide as its text, at any zoom
+    m_twinDistance->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
     m_twinDistance->setToolTip(
         tr("How far a twin's weights are from its neighbour's, relative to a weight (e.g. 1e-6)."));
     // One line per plan step, not word wrap: a wrapping label makes the form a height-for-width
