@@ -9,15 +9,19 @@
 #include "ui/forms/junk_risk_form.h"
 #include "ui/models/logits_table_model.h"
 #include "ui/pages/batch_invariance_page.h"
+#include "ui/pages/chart_picture.h"
 #include "ui/pages/experiment_page.h"
 #include "ui/pages/explorer_page.h"
+#include "ui/pages/explorer_presentation.h"
 #include "ui/pages/junk_risk_page.h"
 #include "ui/pages/loop_page.h"
+#include "ui/pages/loop_presentation.h"
 #include "ui/pages/loop_token_strip.h"
 #include "ui/pages/page.h"
 #include "ui/pages/seed_sweep_page.h"
 #include "ui/pages/summation_page.h"
 #include "ui/window/main_window.h"
+#include "ui/window/presentation_window.h"
 #include "ui/window/presentation_zoom.h"
 #include "ui/window/workbench.h"
 
@@ -31,6 +35,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
@@ -40,11 +45,14 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
+#include <QTextCursor>
 #include <QUndoGroup>
 #include <QUndoStack>
 
@@ -488,6 +496,67 @@ private slots:
         }
         if (target != pages.loop && target != pages.explorer)
             QVERIFY2(target->provenance().asText().contains(sha), qPrintable(target->provenance().asText()));
+    }
+
+    // View > Present (F5): the page on screen full screen in large type, Esc leaves. The
+    // Explorer's sliders are the page's own parameters (each move an undo step, each edit of the
+    // page moves them); the Loop steps on Space with its newest token marked; a page without a
+    // view of its own shows its chart, drawn large after its run.
+    void presentShowsThePageLarge()
+    {
+        MainWindow window;
+        const Workbench pages = buildWorkbench(window);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(findAction(window, QStringLiteral("View"), QStringLiteral("Present")));
+        QCOMPARE(findAction(window, QStringLiteral("View"), QStringLiteral("Present"))->shortcut(),
+                 QKeySequence(Qt::Key_F5));
+
+        window.showPage(pages.explorer);
+        window.present();
+        QVERIFY(window.presentation());
+        QCOMPARE(window.presentation()->font().pointSizeF(),
+                 window.font().pointSizeF() * PresentationWindow::kFontScale);
+        auto* explorer = qobject_cast<ExplorerPresentation*>(window.presentation()->content());
+        QVERIFY(explorer);
+        const int undo = pages.explorer->undoStack()->count();
+        explorer->temperatureSlider()->setValue(50);
+        QCOMPARE(pages.explorer->temperatureBox()->value(), 0.5);
+        QTRY_VERIFY(pages.explorer->undoStack()->count() > undo);
+        QCOMPARE(explorer->readouts()->text(), pages.explorer->readoutText());
+        pages.explorer->topPBox()->setValue(0.5);
+        QCOMPARE(explorer->topPSlider()->value(), 50);
+        QCOMPARE(explorer->readouts()->text(), pages.explorer->readoutText());
+        QTest::keyClick(window.presentation(), Qt::Key_Escape);
+        QTRY_VERIFY(!window.presentation());
+
+        window.showPage(pages.loop);
+        window.present();
+        auto* loop = qobject_cast<LoopPresentation*>(window.presentation()->content());
+        QVERIFY(loop);
+        const std::size_t before = pages.loop->mainLoop() ? pages.loop->mainLoop()->steps().size() : 0;
+        QTest::keyClick(loop, Qt::Key_Space);
+        QCOMPARE(pages.loop->mainLoop()->steps().size(), before + 1);
+        // The newest token is the marked one: the text's last characters carry the highlight.
+        QTextCursor end(loop->text()->document());
+        end.movePosition(QTextCursor::End);
+        QCOMPARE(end.charFormat().background().color(), QColor(0xff, 0xe0, 0x66));
+        QTest::keyClick(loop, Qt::Key_Backspace);
+        QCOMPARE(pages.loop->mainLoop()->steps().size(), before);
+        end.movePosition(QTextCursor::End);
+        QCOMPARE(end.charFormat().background().color(), QColor(0xff, 0xe0, 0x66));
+        window.present();  // F5 again: leaves
+        QTRY_VERIFY(!window.presentation());
+
+        QSignalSpy ran(pages.junkRisk, &ExperimentPage::runEnded);
+        window.showPage(pages.junkRisk);  // its first show runs the worked example
+        QVERIFY(ran.wait(60000));
+        window.present();
+        auto* picture = qobject_cast<ChartPicture*>(window.presentation()->content());
+        QVERIFY(picture);
+        QTRY_VERIFY(!picture->picture().isNull());
+        QCOMPARE(picture->picture().size(), picture->size());
     }
 
     void geometryAndSplittersPersist()

@@ -1,5 +1,6 @@
 #include "ui/pages/explorer_page.h"
 #include "ui/pages/chart_share.h"
+#include "ui/pages/explorer_presentation.h"
 
 #include "app/io/save_text.h"
 #include "app/kinds/explorer_provenance.h"
@@ -466,6 +467,8 @@ app::ExplorerState ExplorerPage::state() const
     state.draws = m_drawPanel->count();
     return state;
 }
+
+QWidget* ExplorerPage::createPresentation() { return new ExplorerPresentation(this); }
 
 QString ExplorerPage::openModel(const QString& path)
 {

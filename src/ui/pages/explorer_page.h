@@ -64,6 +64,7 @@ public:
     // File > Open model here: the Model row names the GGUF model, and the table becomes its
     // next-token distribution after the row's prompt (once one is typed).
     QString openModel(const QString& path) override;
+    QWidget* createPresentation() override;  // ExplorerPresentation
     QString title() const override;
     QChart* chart() const override;
     QAbstractItemModel* resultsModel() const override;

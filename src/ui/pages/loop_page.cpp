@@ -15,6 +15,7 @@
 #include "ui/models/loop_steps_model.h"
 #include "ui/pages/chart_share.h"
 #include "ui/pages/control_scroll.h"
+#include "ui/pages/loop_presentation.h"
 #include "ui/pages/loop_token_strip.h"
 
 #include <QChartView>
@@ -223,10 +224,10 @@ LoopPage::LoopPage(QWidget* parent)
 
     m_stepButton->setShortcut(QKeySequence(Qt::Key_F10));
     m_stepButton->setToolTip(tr("One forward pass: the next-token distribution, the chain, one token (F10)."));
-    m_playButton->setShortcut(QKeySequence(Qt::Key_F5));
-    m_playButton->setToolTip(tr("Step on to N at the latency model's speed: prefill, then one token per pass (F5)."));
-    m_stopButton->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
-    m_stopButton->setToolTip(tr("Stop playing, branching or running (Shift+F5)."));
+    m_playButton->setShortcut(QKeySequence(Qt::Key_F8));  // F5 is View > Present
+    m_playButton->setToolTip(tr("Step on to N at the latency model's speed: prefill, then one token per pass (F8)."));
+    m_stopButton->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
+    m_stopButton->setToolTip(tr("Stop playing, branching or running (Shift+F8)."));
     m_rewindButton->setShortcut(QKeySequence(Qt::Key_F9));
     m_rewindButton->setToolTip(
         tr("Back one step, with the chain's state (penalties, mu) and the RNG as they were (F9)."));
@@ -426,6 +427,8 @@ void LoopPage::clearRuns()
     showError(QString());
     refresh();
 }
+
+QWidget* LoopPage::createPresentation() { return new LoopPresentation(this); }
 
 QString LoopPage::openModel(const QString& path)
 {
@@ -1156,7 +1159,7 @@ void LoopPage::refresh(bool whole)
         m_mainRunText.showMessage(
             QStringLiteral("<span style='color:#888'>%1</span>").arg(m_prompt->text().toHtmlEscaped()));
     if (size == 0) {
-        m_stepChart->clear(tr("Press Step (F10) or Play (F5) to generate"));
+        m_stepChart->clear(tr("Press Step (F10) or Play (F8) to generate"));
         m_shownStepDrawn = {};
         m_stepInfo->clear();
     } else {
@@ -1236,6 +1239,7 @@ void LoopPage::refresh(bool whole)
     showReplayAndTies();
     if (const QJsonObject json = controlsJson(); !json.isEmpty() && m_main)
         resultsShownFor(json);
+    emit runShown();
 }
 
 void LoopPage::showLatency()

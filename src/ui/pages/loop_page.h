@@ -1,6 +1,6 @@
 // The Loop page: the autoregressive loop on the built-in model, step by step. A prompt, a chain
 // of any stages under a preset (penalties, DRY and mirostat keep their state across steps),
-// seed and RNG; Step (F10), Play at the latency model's speed (F5), Stop (Shift+F5), Rewind one
+// seed and RNG; Step (F10), Play at the latency model's speed (F8), Stop (Shift+F8), Rewind one
 // step (F9), and Run (the experiment file's N steps and branch, on a worker). At the shown step:
 // the next-token distribution (top tokens, survivors, the cut), the chosen token with its
 // probability and rank; the text so far, streaming, and a strip of its tokens (hover: the step's
@@ -73,6 +73,7 @@ public:
     void reset() override;
     // The GGUF model as the source, the other controls kept; the first steps once it is open.
     QString openModel(const QString& path) override;
+    QWidget* createPresentation() override;  // LoopPresentation
 
     void setSpec(const app::LoopSpec& spec);
     engine::Result<app::LoopSpec> specFromControls() const;
@@ -97,6 +98,10 @@ public:
     void openNearTie();
 
     const std::optional<engine::GenerationLoop>& mainLoop() const { return m_main; }
+    // Counts replacements of the main run (a new loop, Run N's landing), not its steps.
+    quint64 mainGeneration() const { return m_mainGeneration; }
+    // The text before a run's first token, as its text pane shows it (a replay's, a model's prompt).
+    QString promptText(const engine::GenerationLoop& loop) const;
     const std::optional<engine::GenerationLoop>& branchLoop() const { return m_branch; }
     bool isPlaying() const;
     bool isBranching() const;
@@ -121,6 +126,10 @@ public:
     QLineEdit* modelFileField() const { return m_modelFile; }
     QLabel* modelInfoLabel() const { return m_modelInfo; }
 
+signals:
+    // The page shows its runs anew (a step, a rewind, a new run): the presentation follows.
+    void runShown();
+
 protected:
     QString readExperimentFile(const QString& path) override;
     QString writeExperimentFile(const QString& path) override;
@@ -138,7 +147,6 @@ private:
     // Drops the runs shown (the controls changed what they are of) and the error.
     void clearRuns();
     engine::Distribution stepDistribution(std::size_t at) const;
-    QString promptText(const engine::GenerationLoop& loop) const;
     void showSourceError(const QString& message);
     void showSourceRows();
     void showReplayAndTies();

@@ -51,7 +51,11 @@ QTextCharFormat LoopRunText::tokenFormat(const engine::GenerationLoop& loop, std
 {
     QTextCharFormat format;
     const auto& step = loop.steps()[i];
-    if (m_divergence && i == *m_divergence) {
+    if (m_markNewest && i + 1 == loop.steps().size()) {
+        format.setFontWeight(QFont::Bold);
+        format.setBackground(QColor(0xff, 0xe0, 0x66));
+        format.setForeground(QColor(Qt::black));
+    } else if (m_divergence && i == *m_divergence) {
         format.setFontWeight(QFont::Bold);
         format.setBackground(QColor(0xff, 0xd8, 0xd8));
         format.setForeground(QColor(0xb0, 0x00, 0x20));
@@ -82,6 +86,7 @@ void LoopRunText::show(const engine::GenerationLoop& loop, quint64 generation, c
         rebuild(loop, prompt);
         return;
     }
+    const std::size_t shownAtStart = m_tokenAt.size();
     QTextCursor cursor(m_view->document());
     cursor.beginEditBlock();
     if (n < m_tokenAt.size()) {  // rewound: cut after the last kept token
@@ -110,6 +115,12 @@ void LoopRunText::show(const engine::GenerationLoop& loop, quint64 generation, c
     const bool following = bar->value() >= bar->maximum();
     const std::size_t shownBefore = m_tokenAt.size();
     append(cursor, loop);
+    // The token that was the newest is an ordinary one now; after a rewind, the last kept is new.
+    if (m_markNewest && !m_tokenAt.empty() && m_tokenAt.size() != shownAtStart) {
+        if (shownAtStart > 0 && shownAtStart < m_tokenAt.size())
+            restyle(loop, shownAtStart - 1, shownAtStart);
+        restyle(loop, m_tokenAt.size() - 1, m_tokenAt.size());
+    }
     cursor.endEditBlock();
     if (following && m_tokenAt.size() > shownBefore) {
         m_view->document()->documentLayout()->documentSize();  // lays out the new lines now

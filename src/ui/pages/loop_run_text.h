@@ -35,6 +35,8 @@ public:
               std::optional<std::size_t> divergence, bool branch);
     // The pane without a run: `html`, set once.
     void showMessage(const QString& html);
+    // Marks the newest token (a highlight), for the presentation's text that a class follows.
+    void setMarkNewest(bool on) { m_markNewest = on; }
 
 private:
     QTextCharFormat tokenFormat(const engine::GenerationLoop& loop, std::size_t i) const;
@@ -50,6 +52,7 @@ private:
     QString m_message;
     std::optional<std::size_t> m_divergence;
     bool m_branch = false;
+    bool m_markNewest = false;
     // Per shown token: where the separator before it starts, and where the token starts.
     std::vector<int> m_separatorAt;
     std::vector<int> m_tokenAt;

@@ -68,6 +68,9 @@ public:
     // File > Open model: the page runs the GGUF model at `path` (opened on a worker); an empty
     // string when it took it, else why not.
     virtual QString openModel(const QString& path) { return tr("%1: the %2 page runs no models").arg(path, title()); }
+    // View > Present: the page's view for a class, large (the caller owns it); null: the page's
+    // chart, drawn large (ChartPicture).
+    virtual QWidget* createPresentation() { return nullptr; }
     // Work handed over by another page (the Explorer's table): true when the page took it and
     // now shows it, ready to run.
     virtual bool acceptDistribution(const engine::Distribution& distribution)

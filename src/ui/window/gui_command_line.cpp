@@ -26,6 +26,8 @@ QList<QCommandLineOption> guiOptions()
         {QStringLiteral("model"),
          QStringLiteral("Run a GGUF model (llama, qwen2, gpt2) on the Loop page, opened on a worker."),
          QStringLiteral("file.gguf")},
+        {QStringLiteral("present"),
+         QStringLiteral("Show the page in presentation mode (View > Present, F5): full screen, large type.")},
         {QStringLiteral("size"), QStringLiteral("Window size, e.g. 1280x800 (the default)."), QStringLiteral("WxH"),
          QStringLiteral("1280x800")},
         {QStringLiteral("man"), QStringLiteral("Print the manual page (roff) and exit; the build installs it.")},

@@ -7,6 +7,7 @@
 #include "ui/window/gui_command_line.h"
 #include "ui/window/headless_demo.h"
 #include "ui/window/main_window.h"
+#include "ui/window/presentation_window.h"
 #include "ui/window/workbench.h"
 
 #include <QApplication>
@@ -161,8 +162,19 @@ int main(int argc, char* argv[])
                waited.elapsed() < 10'000)
             QApplication::processEvents(QEventLoop::AllEvents, 50);
         QApplication::processEvents();
+        QWidget* shown = &window;
+        if (parser.isSet(QStringLiteral("present"))) {
+            window.present();
+            shown = window.presentation();
+            shown->showNormal();  // the picture at --size, not the offscreen screen's
+            shown->resize(width, height);
+            QElapsedTimer settle;
+            settle.start();
+            while (settle.elapsed() < 300)
+                QApplication::processEvents(QEventLoop::AllEvents, 50);
+        }
         const QString path = parser.value(QStringLiteral("screenshot"));
-        if (!window.grab().save(path)) {
+        if (!shown->grab().save(path)) {
             err << "logitlab: error: " << path << ": could not write the screenshot\n";
             return 1;
         }
@@ -170,5 +182,7 @@ int main(int argc, char* argv[])
         return 0;
     }
     window.show();
+    if (parser.isSet(QStringLiteral("present")))
+        window.present();
     return app.exec();
 }

@@ -14,6 +14,7 @@
 #include "ui/forms/chart_export_dialog.h"
 #include "ui/forms/wheel_guard.h"
 #include "ui/pages/page.h"
+#include "ui/window/presentation_window.h"
 #include "ui/window/presentation_zoom.h"
 
 #include <QAction>
@@ -256,6 +257,7 @@ void MainWindow::createMenus()
         ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     connect(m_zoom, &PresentationZoom::zoomChanged, this,
             [this](int percent) { showPageStatus(tr("Zoom %1%").arg(percent)); });
+    m_viewMenu->addAction(tr("&Present"), this, &MainWindow::present)->setShortcut(QKeySequence(Qt::Key_F5));
     m_viewMenu->addSeparator();
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -311,6 +313,22 @@ void MainWindow::rebuildRecentModelsMenu()
                 QMessageBox::warning(this, tr("Open model"), app::oneLineText(error));
         },
         [this] { rebuildRecentModelsMenu(); });
+}
+
+PresentationWindow* MainWindow::presentation() const { return m_presentation; }
+
+void MainWindow::present()
+{
+    if (m_presentation) {
+        m_presentation->close();
+        return;
+    }
+    Page* page = currentPage();
+    if (!page)
+        return;
+    m_presentation = new PresentationWindow(page, this);
+    m_presentation->showFullScreen();
+    m_presentation->activateWindow();
 }
 
 QString MainWindow::openModelFrom(const QString& path)

@@ -8,6 +8,7 @@
 
 #include <QMainWindow>
 #include <QMessageBox>
+#include <QPointer>
 
 #include <functional>
 
@@ -29,6 +30,7 @@ class BusyCounter;
 namespace logitlab::ui {
 
 class Page;
+class PresentationWindow;
 class PresentationZoom;
 
 class MainWindow : public QMainWindow {
@@ -66,8 +68,13 @@ public:
     // Opens on the page of the file's kind (an experiment's "experiment", an Explorer state,
     // a plain logits file for the Explorer) and shows that page.
     QString openExperimentFrom(const QString& path);
-    // File > Open model: the Loop page runs the GGUF model (opened on a worker) and is shown.
+    // File > Open model: the page on screen runs the GGUF model when it runs models (all but
+    // Summation order), else the Loop page does and is shown.
     QString openModelFrom(const QString& path);
+    // View > Present (F5): the current page full screen in large type (PresentationWindow);
+    // again while it is open, it closes.
+    void present();
+    PresentationWindow* presentation() const;
     Page* pageFor(const QString& path) const;
     void copyChartImage();
     // Copy table and the table export of File > Export read a large table a slice of rows per
@@ -131,6 +138,7 @@ private:
     QPushButton* m_cancel;
     PresentationZoom* m_zoom;
     UnsavedQuestion m_askUnsaved;
+    QPointer<PresentationWindow> m_presentation;
 };
 
 }  // namespace logitlab::ui
