@@ -807,6 +807,7 @@ private slots:
         MainWindow window;
         auto* page = new ExplorerPage;
         window.addPage(page);
+        window.resize(1280, 800);  // the chart on screen as wide as a window shows it
         window.show();
 
         const QString svg = dir.filePath(QStringLiteral("c.svg"));
@@ -829,7 +830,8 @@ private slots:
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
         QCOMPARE(viewBox, QStringLiteral("0 0 960 600"));
         QVERIFY(texts.contains(QStringLiteral("users")));
-        QVERIFY(texts.contains(QStringLiteral("cumulative 0.918 > 0.9 after 'items'")));
+        QVERIFY2(texts.contains(QStringLiteral("cumulative 0.918 > 0.9 after 'items'")),
+                 qPrintable(texts.join(QLatin1Char('|'))));
         QVERIFY(desc.contains(QLatin1String("settings: temperature=1,top-p=0.9")));
         QVERIFY(desc.contains(QLatin1String("chain: temperature 1")));
 

@@ -35,7 +35,12 @@ QSize FlowLayout::minimumSize() const
     for (const QLayoutItem* item : m_items)
         size = size.expandedTo(item->minimumSize());
     const QMargins m = contentsMargins();
-    return size + QSize(m.left() + m.right(), m.top() + m.bottom());
+    size += QSize(m.left() + m.right(), m.top() + m.bottom());
+    // At the width it has, the lines it wraps to: a splitter pane (which knows nothing of height
+    // for width) then keeps room for every line instead of cutting the last.
+    if (m_width > 0)
+        size.setHeight(std::max(size.height(), heightForWidth(m_width)));
+    return size;
 }
 
 QSize FlowLayout::sizeHint() const
@@ -57,6 +62,14 @@ void FlowLayout::setGeometry(const QRect& rect)
 {
     QLayout::setGeometry(rect);
     arrange(rect, true);
+    if (rect.width() != m_width) {
+        const int lines = m_width > 0 ? heightForWidth(m_width) : -1;
+        m_width = rect.width();
+        // Another number of lines changes the minimum height: the parents are told after this
+        // layout pass, not inside it.
+        if (heightForWidth(m_width) != lines)
+            QMetaObject::invokeMethod(this, &FlowLayout::invalidate, Qt::QueuedConnection);
+    }
 }
 
 int FlowLayout::gap(QStyle::PixelMetric metric) const

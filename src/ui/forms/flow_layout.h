@@ -32,6 +32,7 @@ private:
     int gap(QStyle::PixelMetric metric) const;
 
     QList<QLayoutItem*> m_items;
+    int m_width = 0;  // the width last laid out at
 };
 
 }  // namespace logitlab::ui

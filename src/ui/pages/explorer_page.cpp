@@ -137,20 +137,21 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     chartLayout->addWidget(m_tabs, 1);
     // For a class: numbers on the bars (493 / 393 / 114 readable from a projector) and a fixed
     // axis, so the bars visibly flatten with temperature instead of the axis rescaling.
-    auto* values = new QCheckBox(tr("&Values on bars"));
+    // Short names (the tooltips say the rest): the four fit one line at 200% on 1024 px.
+    auto* values = new QCheckBox(tr("&Values"));
     values->setObjectName(QStringLiteral("valuesOnBars"));
     values->setToolTip(tr("Print each bar's probability (and the draws' counts) on the bar."));
     connect(values, &QCheckBox::toggled, this, [this](bool on) {
         m_chart->setValuesOnBars(on);
         m_draws->setValuesOnBars(on);
     });
-    auto* fixedAxis = new QCheckBox(tr("Fi&xed axis 0..1"));
+    auto* fixedAxis = new QCheckBox(tr("Fi&xed 0..1"));
     fixedAxis->setObjectName(QStringLiteral("fixedAxis"));
     fixedAxis->setToolTip(tr("Keep the probability axis at 0..1 while T or the filters change."));
     connect(fixedAxis, &QCheckBox::toggled, m_chart, &ProbabilityChart::setFixedAxis);
     // The long tail on a log axis, and the running total with the top-p line: the bar that
     // first reaches the line is the last token top-p keeps.
-    auto* logScale = new QCheckBox(tr("&Log scale"));
+    auto* logScale = new QCheckBox(tr("&Log"));
     logScale->setObjectName(QStringLiteral("logScale"));
     logScale->setToolTip(tr("Probability on a log axis, so the tail's bars are visible beside the head's."));
     connect(logScale, &QCheckBox::toggled, m_chart, &ProbabilityChart::setLogScale);
@@ -329,17 +330,18 @@ QWidget* ExplorerPage::buildTablePanel()
     auto* del = new QShortcut(QKeySequence::Delete, m_table, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
     connect(del, &QShortcut::activated, this, &ExplorerPage::removeSelectedTokens);
 
-    auto* add = new QPushButton(tr("&Add token"));
+    // Short names: the seven buttons wrap to two lines, not three, at 200% on 1024 px.
+    auto* add = new QPushButton(tr("&Add"));
     add->setToolTip(tr("Adds a token below the least likely one."));
     connect(add, &QPushButton::clicked, this, &ExplorerPage::addToken);
     auto* remove = new QPushButton(tr("&Remove"));
     remove->setToolTip(tr("Removes the selected tokens (Delete)."));
     connect(remove, &QPushButton::clicked, this, &ExplorerPage::removeSelectedTokens);
-    auto* pasteButton = new QPushButton(tr("Pa&ste rows"));
+    auto* pasteButton = new QPushButton(tr("Pa&ste"));
     pasteButton->setToolTip(tr("Replaces the table with token/logit rows from the clipboard (two columns from a "
                                "spreadsheet, or one column of logits)."));
     connect(pasteButton, &QPushButton::clicked, this, [this] { pasteText(QApplication::clipboard()->text()); });
-    auto* open = new QPushButton(tr("&Open logits..."));
+    auto* open = new QPushButton(tr("&Open..."));
     open->setToolTip(tr("Reads a CSV (token,logit) or text file (one logit per line), or a model's dump: NumPy "
                         ".npy/.npz or safetensors, with its tokenizer's vocabulary (docs/import.md)."));
     connect(open, &QPushButton::clicked, this, [this] {

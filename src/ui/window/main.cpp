@@ -8,6 +8,7 @@
 #include "ui/window/headless_demo.h"
 #include "ui/window/main_window.h"
 #include "ui/window/presentation_window.h"
+#include "ui/window/presentation_zoom.h"
 #include "ui/window/workbench.h"
 
 #include <QApplication>
@@ -111,6 +112,16 @@ int main(int argc, char* argv[])
         return 2;
     }
     window.resize(width, height);
+    if (parser.isSet(QStringLiteral("zoom"))) {
+        bool ok = false;
+        const int zoom = parser.value(QStringLiteral("zoom")).toInt(&ok);
+        if (!ok || zoom < PresentationZoom::kMinPercent || zoom > PresentationZoom::kMaxPercent) {
+            err << "logitlab: error: --zoom: expected a percent from " << PresentationZoom::kMinPercent << " to "
+                << PresentationZoom::kMaxPercent << ", got '" << parser.value(QStringLiteral("zoom")) << "'\n";
+            return 2;
+        }
+        window.zoom()->setPercent(zoom, false);
+    }
     if (parser.isSet(QStringLiteral("open"))) {
         const QString problem = explorer->openExperiment(parser.value(QStringLiteral("open")));
         if (!problem.isEmpty()) {
@@ -161,15 +172,18 @@ int main(int argc, char* argv[])
                 explorer->drawsRunning() || window.anyPageBusy()) &&
                waited.elapsed() < 10'000)
             QApplication::processEvents(QEventLoop::AllEvents, 50);
-        QApplication::processEvents();
+        // Layouts settle over a few passes (wrapping rows, a chart's share of its splitter).
+        QElapsedTimer settle;
+        settle.start();
+        while (settle.elapsed() < 300)
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
         QWidget* shown = &window;
         if (parser.isSet(QStringLiteral("present"))) {
             window.present();
             shown = window.presentation();
             shown->showNormal();  // the picture at --size, not the offscreen screen's
             shown->resize(width, height);
-            QElapsedTimer settle;
-            settle.start();
+            settle.restart();
             while (settle.elapsed() < 300)
                 QApplication::processEvents(QEventLoop::AllEvents, 50);
         }

@@ -136,11 +136,11 @@ MainWindow::MainWindow(QWidget* parent)
 
 bool MainWindow::anyPageBusy() const { return m_busyPages->isBusy(); }
 
-void MainWindow::addPage(Page* page)
+void MainWindow::fitPageList()
 {
-    m_pages->addWidget(page);
-    m_pageList->addItem(page->title());
-    // Wide enough for the longest title, so no page name is cut off.
+    // Wide enough for the longest title at the zoom's type size, so no page name is cut off
+    // (as far as the page's own minimum width leaves room: the splitter keeps that).
+    m_pageList->setMaximumWidth(220 * m_zoom->percent() / 100);
     const int wanted =
         std::min(m_pageList->maximumWidth(), m_pageList->sizeHintForColumn(0) + 2 * m_pageList->frameWidth() + 6);
     if (QList<int> sizes = m_splitter->sizes(); sizes.size() == 2 && sizes[0] < wanted) {
@@ -148,6 +148,13 @@ void MainWindow::addPage(Page* page)
         sizes[0] = wanted;
         m_splitter->setSizes(sizes);
     }
+}
+
+void MainWindow::addPage(Page* page)
+{
+    m_pages->addWidget(page);
+    m_pageList->addItem(page->title());
+    fitPageList();
     if (QUndoStack* stack = page->undoStack())
         m_undoGroup->addStack(stack);
     connect(page, &Page::statusMessage, this, &MainWindow::showPageStatus);
@@ -255,8 +262,10 @@ void MainWindow::createMenus()
     m_viewMenu->addAction(tr("Zoom &out"), m_zoom, &PresentationZoom::zoomOut)->setShortcut(QKeySequence::ZoomOut);
     m_viewMenu->addAction(tr("&Reset zoom"), m_zoom, &PresentationZoom::reset)
         ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    connect(m_zoom, &PresentationZoom::zoomChanged, this,
-            [this](int percent) { showPageStatus(tr("Zoom %1%").arg(percent)); });
+    connect(m_zoom, &PresentationZoom::zoomChanged, this, [this](int percent) {
+        showPageStatus(tr("Zoom %1%").arg(percent));
+        fitPageList();
+    });
     m_viewMenu->addAction(tr("&Present"), this, &MainWindow::present)->setShortcut(QKeySequence(Qt::Key_F5));
     m_viewMenu->addSeparator();
 

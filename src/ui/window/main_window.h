@@ -85,6 +85,8 @@ public:
     // Help: opens the current page's worked example on it (empty string on success, else why
     // not), and the About box's text (version, git hash, Qt, licences).
     QString loadWorkedExample();
+    // The page list as wide as its longest name at the current zoom.
+    void fitPageList();
     QString aboutText() const;
 
     void saveSettings() const;

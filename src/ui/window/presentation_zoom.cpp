@@ -40,7 +40,7 @@ PresentationZoom::PresentationZoom(QWidget* window) : QObject(window), m_window(
 
 int PresentationZoom::percent() const { return applicationZoom().percent; }
 
-void PresentationZoom::setPercent(int percent)
+void PresentationZoom::setPercent(int percent, bool remember)
 {
     percent = std::clamp(percent, kMinPercent, kMaxPercent);
     ApplicationZoom& zoom = applicationZoom();
@@ -53,7 +53,8 @@ void PresentationZoom::setPercent(int percent)
     // Charts are not widgets: their fonts follow only when restyled.
     for (QChartView* view : m_window->findChildren<QChartView*>())
         styleChart(view->chart(), view->palette());
-    QSettings().setValue(kZoomKey, percent);
+    if (remember)
+        QSettings().setValue(kZoomKey, percent);
     emit zoomChanged(percent);
 }
 

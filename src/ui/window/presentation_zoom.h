@@ -21,7 +21,9 @@ public:
     explicit PresentationZoom(QWidget* window);
 
     int percent() const;
-    void setPercent(int percent);  // clamped to [kMinPercent, kMaxPercent]
+    // Clamped to [kMinPercent, kMaxPercent]; `remember` false leaves the saved zoom as it was
+    // (`logitlab --zoom` for one screenshot).
+    void setPercent(int percent, bool remember = true);
     void zoomIn();
     void zoomOut();
     void reset() { setPercent(100); }
