@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(g++ cmake ninja-build nodejs pkg-config qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
           libboost-dev libeigen3-dev libbenchmark-dev libzip-dev libxkbcommon-dev libgl1-mesa-dev libgl1-mesa-dri
-          xvfb xauth fonts-dejavu-core ccache bash-completion python3-numpy python3-scipy time "$@")
+          xvfb xauth fonts-dejavu-core ccache bash-completion python3-numpy python3-scipy python3-matplotlib time "$@")
 
 missing=()
 for p in "${packages[@]}"; do

@@ -25,7 +25,8 @@ std::unique_ptr<QCoreApplication> makeCliApplication(int& argc, char** argv)
     if (argc >= 2 && std::strcmp(argv[1], "run") == 0) {
         const QStringList formats = requestedFormats(argc, argv).toLower().split(QLatin1Char(','));
         wantsChart = formats.contains(QStringLiteral("png")) || formats.contains(QStringLiteral("svg")) ||
-                     formats.contains(QStringLiteral("pdf"));
+                     formats.contains(QStringLiteral("pdf")) || formats.contains(QStringLiteral("py")) ||
+                     formats.contains(QStringLiteral("tex"));
     }
     if (!wantsChart)
         return std::make_unique<QCoreApplication>(argc, argv);

@@ -5,7 +5,9 @@
 #include "app/io/save_text.h"
 #include "app/kinds/experiment_kind.h"
 #include "app/run/experiment_runner.h"
+#include "charts/chart_data.h"
 #include "charts/chart_export.h"
+#include "charts/chart_scripts.h"
 #include "charts/experiment_charts.h"
 #include "cli/cli_application.h"
 #include "cli/interrupt_guard.h"
@@ -26,7 +28,10 @@ namespace logitlab::cli {
 
 namespace {
 
-const QStringList kFormats{QStringLiteral("csv"), QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")};
+// py and tex: each chart's data as <name><chart>-data.csv with a matplotlib script and a pgfplots
+// file that re-plot it (charts/chart_scripts.h).
+const QStringList kFormats{QStringLiteral("csv"), QStringLiteral("png"), QStringLiteral("svg"),
+                           QStringLiteral("pdf"), QStringLiteral("py"),  QStringLiteral("tex")};
 
 QStringList parseFormats(const QString& text)
 {
@@ -125,43 +130,44 @@ private:
 
 CommandSpec runCommand()
 {
-    return {
-        QStringLiteral("run"),
-        QStringLiteral("run an experiment file headless: CSV and charts"),
-        QStringLiteral("Run an experiment file, or a state file the Explorer saved, headless. Writes each result\n"
-                       "table as DIR/<name><suffix>.csv (provenance in '#' lines) and each chart as\n"
-                       "DIR/<name><suffix>.<format>. The same file and seed give the same CSV bytes on any\n"
-                       "thread count. Nothing is written when the file or an option is wrong (exit code 2). The\n"
-                       "files appear together or not at all: a failed write or Ctrl-C (exit 130; SIGTERM 143)\n"
-                       "leaves DIR as it was.\n"
-                       "Kinds: %1.")
-            .arg(app::experimentKindIds().join(QStringLiteral(", "))),
-        QStringLiteral("FILE.json"),
-        QStringLiteral("The experiment file or Explorer state file (docs/experiments.md)."),
-        {
-            {QStringLiteral("out"), QStringLiteral("Folder to write into (created if needed). Required."),
-             QStringLiteral("DIR")},
-            {QStringLiteral("threads"), QStringLiteral("Worker threads (1..1024). Default: all cores."),
-             QStringLiteral("N")},
-            {QStringLiteral("set"),
-             QStringLiteral("Override a key of the file, e.g. replies=1000 or settings.1.top-p=0.95. Repeatable."),
-             QStringLiteral("key=value")},
-            {QStringLiteral("formats"),
-             QStringLiteral("Comma list of csv, png, svg, pdf. Default: %1.").arg(QString::fromLatin1(kDefaultFormats)),
-             QStringLiteral("list"), QString::fromLatin1(kDefaultFormats)},
-            {QStringLiteral("size"),
-             QStringLiteral("Chart size with a unit, e.g. 8.5x6cm or 3.3x2.4in; fonts are then set in points "
-                            "for that page. Default: 960x600 pixels at 96 per inch with the screen fonts."),
-             QStringLiteral("WxH")},
-            {QStringLiteral("dpi"), QStringLiteral("PNG resolution (96..600). Default: 300."), QStringLiteral("N")},
-            {QStringLiteral("font-scale"),
-             QStringLiteral("Chart text size factor (0.5..3); 1 keeps an 8.5 cm figure's text at 7-9 pt."),
-             QStringLiteral("X")},
-            {QStringLiteral("title"),
-             QStringLiteral("Keep each chart's title on the figure. Default: no title (the caption belongs to the "
-                            "paper).")},
-        },
-        runRun};
+    return {QStringLiteral("run"),
+            QStringLiteral("run an experiment file headless: CSV and charts"),
+            QStringLiteral("Run an experiment file, or a state file the Explorer saved, headless. Writes each result\n"
+                           "table as DIR/<name><suffix>.csv (provenance in '#' lines) and each chart as\n"
+                           "DIR/<name><suffix>.<format>. The same file and seed give the same CSV bytes on any\n"
+                           "thread count. Nothing is written when the file or an option is wrong (exit code 2). The\n"
+                           "files appear together or not at all: a failed write or Ctrl-C (exit 130; SIGTERM 143)\n"
+                           "leaves DIR as it was.\n"
+                           "Kinds: %1.")
+                .arg(app::experimentKindIds().join(QStringLiteral(", "))),
+            QStringLiteral("FILE.json"),
+            QStringLiteral("The experiment file or Explorer state file (docs/experiments.md)."),
+            {
+                {QStringLiteral("out"), QStringLiteral("Folder to write into (created if needed). Required."),
+                 QStringLiteral("DIR")},
+                {QStringLiteral("threads"), QStringLiteral("Worker threads (1..1024). Default: all cores."),
+                 QStringLiteral("N")},
+                {QStringLiteral("set"),
+                 QStringLiteral("Override a key of the file, e.g. replies=1000 or settings.1.top-p=0.95. Repeatable."),
+                 QStringLiteral("key=value")},
+                {QStringLiteral("formats"),
+                 QStringLiteral("Comma list of csv, png, svg, pdf, py (a matplotlib script), tex (pgfplots); py and "
+                                "tex also write each chart's data as NAME-CHART-data.csv. Default: %1.")
+                     .arg(QString::fromLatin1(kDefaultFormats)),
+                 QStringLiteral("list"), QString::fromLatin1(kDefaultFormats)},
+                {QStringLiteral("size"),
+                 QStringLiteral("Chart size with a unit, e.g. 8.5x6cm or 3.3x2.4in; fonts are then set in points "
+                                "for that page. Default: 960x600 pixels at 96 per inch with the screen fonts."),
+                 QStringLiteral("WxH")},
+                {QStringLiteral("dpi"), QStringLiteral("PNG resolution (96..600). Default: 300."), QStringLiteral("N")},
+                {QStringLiteral("font-scale"),
+                 QStringLiteral("Chart text size factor (0.5..3); 1 keeps an 8.5 cm figure's text at 7-9 pt."),
+                 QStringLiteral("X")},
+                {QStringLiteral("title"),
+                 QStringLiteral("Keep each chart's title on the figure. Default: no title (the caption belongs to the "
+                                "paper).")},
+            },
+            runRun};
 }
 
 int runRun(CommandContext& context)
@@ -254,14 +260,27 @@ int runRun(CommandContext& context)
             check(app::saveText(output.stage(outputs.name + table.suffix + QStringLiteral(".csv")),
                                 app::resultTableCsv(outputs.provenance, table)));
     }
+    const bool scripts = formats.contains(QStringLiteral("py")) || formats.contains(QStringLiteral("tex"));
     for (const auto& [suffix, chart] : charts.charts) {
         for (const QString& name : formats) {
             const auto format = ui::chartFormatFromName(name);
             if (!format)
-                continue;  // csv
+                continue;  // csv, py, tex
             check(ui::exportChart(chart, output.stage(outputs.name + suffix + QLatin1Char('.') + name), *format,
                                   outputs.provenance, chartExport));
         }
+        if (!scripts)
+            continue;
+        const ui::ChartData data = ui::chartData(chart);
+        const QString base = outputs.name + suffix;
+        const QString csvName = base + QStringLiteral("-data.csv");
+        check(app::saveText(output.stage(csvName), ui::chartDataCsv(data, outputs.provenance)));
+        if (formats.contains(QStringLiteral("py")))
+            check(app::saveText(output.stage(base + QStringLiteral(".py")),
+                                ui::matplotlibScript(data, csvName, chartExport, outputs.provenance)));
+        if (formats.contains(QStringLiteral("tex")))
+            check(app::saveText(output.stage(base + QStringLiteral(".tex")),
+                                ui::pgfplotsFile(data, csvName, chartExport, outputs.provenance)));
     }
     if (interrupt.interrupted())
         return interrupted();

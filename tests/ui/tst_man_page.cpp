@@ -201,7 +201,7 @@ private slots:
         QTest::newRow("presets") << "logitlab-cli candidates --semantics l"
                                  << "lesson llama.cpp";
         QTest::newRow("formats") << "logitlab-cli run --formats csv,"
-                                 << "csv,png csv,png,svg,pdf";
+                                 << "csv,png csv,png,svg,pdf csv,py,tex";
         QTest::newRow("number") << "logitlab-cli candidates --temperature "
                                 << "";
         QTest::newRow("experiment file") << "logitlab-cli run seed-sweep-l"
