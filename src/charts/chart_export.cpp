@@ -309,7 +309,7 @@ std::optional<ChartExportOptions> parseChartSize(const QString& text, ChartExpor
     return base;
 }
 
-QImage chartImage(QChart* chart, const ChartExportOptions& options, QStringList* cut)
+QImage chartImage(QChart* chart, const ChartExportOptions& options, QStringList* cut, QStringList* overlapping)
 {
     if (!chart || !checkChartExportOptions(options).field.isEmpty())
         return {};
@@ -318,6 +318,8 @@ QImage chartImage(QChart* chart, const ChartExportOptions& options, QStringList*
     style.fitToPage([&stage] { stage.relayout(); });
     if (cut)
         *cut = cutTexts(chart);
+    if (overlapping)
+        *overlapping = overlappingTexts(chart);
     return renderImage(stage, options);
 }
 

@@ -79,8 +79,10 @@ std::optional<ChartExportOptions> parseChartSize(const QString& text, ChartExpor
 
 // The chart rendered with `options` as a PNG-like image (for the dialog's preview); the chart's
 // fonts and size are restored afterwards.
-// `cut`, when given, receives the texts Qt shortened with "..." at that size (cut_text.h).
-QImage chartImage(QChart* chart, const ChartExportOptions& options, QStringList* cut = nullptr);
+// `cut`, when given, receives the texts Qt shortened with "..." at that size, `overlapping` the
+// pairs of texts drawn over each other (cut_text.h).
+QImage chartImage(QChart* chart, const ChartExportOptions& options, QStringList* cut = nullptr,
+                  QStringList* overlapping = nullptr);
 
 // Renders `chart` with `options` and saves it atomically to `path`. Returns an empty string on
 // success, else a message naming the field; on failure an existing file at `path` is left

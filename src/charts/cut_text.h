@@ -12,5 +12,8 @@ QT_END_NAMESPACE
 namespace logitlab::ui {
 
 QStringList cutTexts(const QChart* chart);
+// Pairs of visible texts on the chart as it is laid out now whose ink boxes overlap by more than
+// a pixel each way (a tick label over an axis title, a label over the legend): "a / b".
+QStringList overlappingTexts(const QChart* chart);
 
 }  // namespace logitlab::ui

@@ -9,6 +9,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGraphicsScene>
 #include <QHorizontalBarSeries>
 #include <QLegend>
@@ -91,6 +92,15 @@ void SummationCharts::setSummary(const engine::SummationSummary& summary, const 
     bars->setLabelsFormat(QStringLiteral("@value"));
     bars->setLabelsPrecision(12);
     m_errors->addSeries(bars);
+    // Each bar's value beside it while the bars are at least a line of text apart; closer (13
+    // orders in a one-column figure) the values would print over each other, and the table and
+    // CSV hold them anyway.
+    const int rows = static_cast<int>(names.size());
+    connect(m_errors, &QChart::plotAreaChanged, bars, [bars, set, rows](const QRectF& plot) {
+        const bool room = rows > 0 && plot.height() / rows >= QFontMetricsF(set->labelFont()).height() + 1.0;
+        if (bars->isLabelsVisible() != room)
+            bars->setLabelsVisible(room);
+    });
     auto* methodAxis = new QBarCategoryAxis;
     methodAxis->setCategories(names);
     auto* ulpAxis = countAxis(low, high, tr("error (ULPs of %1)").arg(accumulator));

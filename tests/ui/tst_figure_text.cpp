@@ -1,5 +1,6 @@
 // Figures that hold at one column (issue 33): every chart of every example, laid out as a figure
-// of 8.5 x 6 cm, 12 x 8 cm and 17 x 10 cm, with no text Qt shortened to "..." (cut_text.h).
+// of 8.5 x 6 cm, 12 x 8 cm and 17 x 10 cm, with no text Qt shortened to "..." and no two texts
+// drawn over each other (cut_text.h).
 // Each example runs its kind as `logitlab-cli run` does; the charts are experimentCharts()'s.
 #include "app/io/experiment_file.h"
 #include "app/kinds/experiment_kind.h"
@@ -42,13 +43,19 @@ private slots:
         const ui::ExperimentCharts charts = ui::experimentCharts(result);
         QVERIFY(!charts.charts.isEmpty());
         QStringList cut;
+        QStringList overlapping;
         for (const auto& [suffix, chart] : charts.charts)
             for (const QString& size :
                  {QStringLiteral("8.5x6cm"), QStringLiteral("12x8cm"), QStringLiteral("17x10cm")}) {
                 QStringList texts;
+                QStringList overlaps;
                 const auto options = ui::parseChartSize(size);
                 QVERIFY(options);
-                QVERIFY(!ui::chartImage(chart, *options, &texts).isNull());
+                QVERIFY(!ui::chartImage(chart, *options, &texts, &overlaps).isNull());
+                if (!overlaps.isEmpty())
+                    overlapping << QStringLiteral("%1 at %2: %3")
+                                       .arg(suffix.isEmpty() ? QStringLiteral("(main)") : suffix, size,
+                                            overlaps.join(QStringLiteral(" | ")));
                 if (!texts.isEmpty())
                     cut << QStringLiteral("%1 at %2: %3")
                                .arg(suffix.isEmpty() ? QStringLiteral("(main)") : suffix, size,
@@ -67,6 +74,16 @@ private slots:
         if (known.contains(name))
             QEXPECT_FAIL("", qPrintable(QStringLiteral("issue 33, still cut: ") + known.value(name)), Continue);
         QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
+        // Texts drawn over each other. Still (issue 33, open): the temperature sweep's corner
+        // tick labels, where the T axis's first and last labels meet the two y axes' zeros.
+        static const QMap<QString, QString> knownOverlaps{
+            {QStringLiteral("explorer-lesson.json"), QStringLiteral("the sweep's corner tick labels")},
+            {QStringLiteral("explorer-llama-xtc.json"), QStringLiteral("the sweep's corner tick labels")},
+        };
+        if (knownOverlaps.contains(name))
+            QEXPECT_FAIL("", qPrintable(QStringLiteral("issue 33, still overlap: ") + knownOverlaps.value(name)),
+                         Continue);
+        QVERIFY2(overlapping.isEmpty(), qPrintable(overlapping.join(QLatin1Char('\n'))));
     }
 };
 
