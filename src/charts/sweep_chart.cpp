@@ -15,6 +15,10 @@
 namespace logitlab::ui {
 
 namespace {
+constexpr double kFloor = 0.05;  // the y axes' room below zero, as a share of their range
+}  // namespace
+
+namespace {
 
 // Tableau-like colours that stay apart on a projector and in print.
 const QList<QColor> kTokenColors{{0x1f, 0x77, 0xb4}, {0xff, 0x7f, 0x0e}, {0x2c, 0xa0, 0x2c},
@@ -34,8 +38,12 @@ SweepChart::SweepChart(QObject* parent)
     m_temperature->setTickCount(7);
     m_temperature->setLabelFormat(QStringLiteral("%.1f"));
     m_probability->setTitleText(tr("probability at T"));
-    m_probability->setRange(0.0, 1.0);
-    m_probability->setTickCount(6);
+    // Both y axes start a twentieth below zero: their "0" labels then sit above the T axis's
+    // first and last labels instead of over them (a one-column figure's corners).
+    m_probability->setRange(-kFloor, 1.0);
+    m_probability->setTickType(QValueAxis::TicksDynamic);
+    m_probability->setTickAnchor(0.0);
+    m_probability->setTickInterval(0.2);
     m_probability->setLabelFormat(QStringLiteral("%.1f"));
     m_count->setTitleText(tr("survivors (black step line)"));
     m_count->setLabelFormat(QStringLiteral("%d"));
@@ -102,8 +110,7 @@ void SweepChart::setSweep(const std::vector<engine::SweepPoint>& points, const Q
     double top = static_cast<double>(most) + 1.0;
     if (top > 10.0)
         top = std::ceil(top / 5.0) * 5.0;  // six ticks on whole numbers
-    m_count->setRange(0.0, top);
-    m_count->setTickCount(top <= 10.0 ? static_cast<int>(top) + 1 : 6);
+    setWholeNumberTicks(m_count, 0.0, top, top <= 10.0 ? static_cast<int>(top) + 1 : 6, kFloor * top);
     m_chart->setTitle(tr("Temperature sweep: probability of the top tokens, and survivors of %1").arg(filters));
     styleChart(m_chart, QApplication::palette());
 }
