@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -64,9 +65,8 @@ private slots:
     void everyExampleReplotsFromItsCsv_data()
     {
         QTest::addColumn<QString>("example");
-        const QDir examples(QFileInfo(test::examplePath(QStringLiteral("junk-risk-lesson.json"))).absolutePath());
-        for (const QString& name : examples.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
-            QTest::newRow(qPrintable(name)) << examples.filePath(name);
+        for (const QString& path : test::exampleFiles())
+            QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
     }
     void everyExampleReplotsFromItsCsv()
     {
