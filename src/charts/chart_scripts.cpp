@@ -42,9 +42,6 @@ QString commentLines(const app::Provenance& provenance, const QString& marker)
     return out;
 }
 
-double widthInches(const ChartExportOptions& o) { return o.widthInches(); }
-double heightInches(const ChartExportOptions& o) { return o.heightInches(); }
-
 }  // namespace
 
 QString latexEscaped(const QString& text)
@@ -94,8 +91,8 @@ QString matplotlibScript(const ChartData& data, const QString& csvName, const Ch
     s += QStringLiteral("HERE = os.path.dirname(os.path.abspath(__file__))\nDATA = os.path.join(HERE, %1)\n")
              .arg(py(csvName));
     s += QStringLiteral("TITLE = %1\nSHOW_TITLE = %2\nSIZE_INCHES = (%3, %4)\n")
-             .arg(py(data.title), pyBool(options.title), app::CsvWriter::number(widthInches(options)),
-                  app::CsvWriter::number(heightInches(options)));
+             .arg(py(data.title), pyBool(options.title), app::CsvWriter::number(options.widthInches()),
+                  app::CsvWriter::number(options.heightInches()));
     s += QStringLiteral("X = dict(title=%1, log=%2, min=%3, max=%4)\n")
              .arg(py(data.xAxis.title), pyBool(data.xAxis.log), pyNumber(data.xAxis.min), pyNumber(data.xAxis.max));
     s += QStringLiteral("Y = dict(title=%1, log=%2, min=%3, max=%4)\n")
@@ -187,7 +184,7 @@ QString pgfplotsFile(const ChartData& data, const QString& csvName, const ChartE
         s += QStringLiteral("\\definecolor{series%1}{HTML}{%2}\n").arg(i).arg(data.series[i].color.mid(1).toUpper());
     s += QStringLiteral("\\begin{document}\n\\begin{tikzpicture}\n\\begin{axis}[\n");
     s += QStringLiteral("  width=%1in, height=%2in,\n")
-             .arg(app::CsvWriter::number(widthInches(options)), app::CsvWriter::number(heightInches(options)));
+             .arg(app::CsvWriter::number(options.widthInches()), app::CsvWriter::number(options.heightInches()));
     if (options.title && !data.title.isEmpty())
         s += QStringLiteral("  title={%1},\n").arg(latexEscaped(data.title));
     s += QStringLiteral("  xlabel={%1}, ylabel={%2},\n")

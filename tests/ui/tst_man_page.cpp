@@ -153,6 +153,38 @@ private slots:
         QVERIFY(bad.readAllStandardError().contains("missing.logitlab.json"));
     }
 
+    // Bad values of the window's options: exit 2 with one line naming the option, no window.
+    void guiRefusesBadOptionValues_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("zoom not a number") << QStringList{QStringLiteral("--zoom"), QStringLiteral("big")}
+                                           << QStringLiteral("--zoom: expected a percent from 80 to 300, got 'big'");
+        QTest::newRow("zoom too large") << QStringList{QStringLiteral("--zoom"), QStringLiteral("301")}
+                                        << QStringLiteral("--zoom: expected a percent from 80 to 300, got '301'");
+        QTest::newRow("zoom too small") << QStringList{QStringLiteral("--zoom"), QStringLiteral("79")}
+                                        << QStringLiteral("--zoom: expected a percent from 80 to 300, got '79'");
+        QTest::newRow("size") << QStringList{QStringLiteral("--size"), QStringLiteral("100x100")}
+                              << QStringLiteral("--size: expected WxH of at least 200x200, got '100x100'");
+        QTest::newRow("page") << QStringList{QStringLiteral("--page"), QStringLiteral("Nowhere")}
+                              << QStringLiteral("--page: no page called 'Nowhere'");
+    }
+    void guiRefusesBadOptionValues()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString shot = dir.filePath(QStringLiteral("shot.png"));
+        QProcess gui;
+        gui.start(test::binaryPath(QStringLiteral("logitlab")),
+                  QStringList{QStringLiteral("--screenshot"), shot} + arguments);
+        QVERIFY(gui.waitForFinished(60000));
+        QCOMPARE(gui.exitCode(), 2);
+        const QString err = QString::fromUtf8(gui.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("logitlab: error: ") + message), qPrintable(err));
+        QVERIFY(!QFile::exists(shot));
+    }
+
     void versionIsTheProjectVersion()
     {
         const QString cli = run(QStringLiteral("logitlab-cli"), {QStringLiteral("--version")});

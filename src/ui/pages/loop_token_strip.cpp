@@ -431,8 +431,9 @@ void LoopTokenStrip::wheelEvent(QWheelEvent* event)
         event->ignore();
         return;
     }
-    horizontalScrollBar()->setValue(horizontalScrollBar()->value() - steps / 120 * horizontalScrollBar()->singleStep() -
-                                    (steps % 120 != 0 ? steps % 120 / 10 : 0));
+    // 120 units are one notch: a notch moves one single step, a touchpad's smaller deltas a part.
+    QScrollBar* bar = horizontalScrollBar();
+    bar->setValue(bar->value() - steps * bar->singleStep() / 120);
     event->accept();
 }
 
