@@ -1,5 +1,6 @@
 #include "charts/compare_chart.h"
 
+#include "charts/bar_names.h"
 #include "charts/chart_style.h"
 #include "charts/token_display.h"
 #include "engine/sampler/semantics.h"
@@ -41,11 +42,12 @@ CompareChart::CompareChart(QObject* parent)
     m_chart->addAxis(m_probability, Qt::AlignLeft);
     m_series->attachAxis(m_tokens);
     m_series->attachAxis(m_probability);
+    BarNames::attach(m_chart, m_tokens);
     m_probability->setTitleText(tr("renormalised p (0: cut)"));
     m_probability->setRange(0.0, 1.0);
     m_probability->setTickCount(6);
     m_probability->setLabelFormat(QStringLiteral("%.1f"));
-    m_tokens->setTitleText(tr("token (most likely first; ≠ where the presets disagree)"));
+    m_tokens->setTitleText(tr("token (≠: the presets disagree)"));
     styleChart(m_chart, QApplication::palette());
 }
 
@@ -66,9 +68,13 @@ void CompareChart::setResults(const std::vector<engine::Result<engine::Candidate
     for (std::size_t s = 0; s < results.size(); ++s) {
         const QString name = QString::fromStdString(engine::semanticsName(all[s]));
         if (!results[s]) {
+            // The legend names the reason without its note in brackets (a figure's one column
+            // has room for one line a preset); the whole message goes to the explanation.
+            const QString error = QString::fromStdString(results[s].error());
             m_counts << -1;
+            m_explanation << tr("%1 cannot run the chain: %2").arg(name, error);
             m_sets[static_cast<qsizetype>(s)]->setLabel(
-                tr("%1: %2").arg(name, QString::fromStdString(results[s].error())));
+                tr("%1: %2").arg(name, error.section(QStringLiteral(" ("), 0, 0)));
             continue;
         }
         m_counts << static_cast<int>(results[s]->size());
@@ -102,6 +108,7 @@ void CompareChart::setResults(const std::vector<engine::Result<engine::Candidate
         set->append(values[s]);
     }
     m_tokens->setCategories(chartLabels(categories));
+    m_chart->setToolTip(m_explanation.join(QLatin1Char('\n')));
     m_chart->setTitle(
         m_disagreements.isEmpty()
             ? tr("Same logits under four presets: they agree on which tokens survive")

@@ -1,6 +1,7 @@
 #include "charts/seed_sweep_charts.h"
 
 #include "app/kinds/seed_sweep_job.h"
+#include "charts/bar_names.h"
 #include "charts/chart_lifetime.h"
 #include "charts/token_display.h"
 
@@ -165,8 +166,7 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
     m_spread->legend()->markers(plus).first()->setVisible(false);
     m_spread->legend()->markers(minus).first()->setVisible(false);
     m_spread->setTitle(tr("How much each token's count varies by seed, in binomial standard deviations%1").arg(more));
-    if (shown > 10)
-        tokenAxis->setLabelsAngle(-60);
+    BarNames::attach(m_spread, tokenAxis);
 
     // Pooled counts against expected.
     clearChart(m_counts);
@@ -193,11 +193,10 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
     pooledAxis->setTitleText(tr("draws"));
     pooledAxis->setLabelFormat(QStringLiteral("%.0f"));
     pooledAxis->applyNiceNumbers();
-    if (shown > 10)
-        countTokens->setLabelsAngle(-60);
     m_counts->addAxis(countTokens, Qt::AlignBottom);
     m_counts->addAxis(pooledAxis, Qt::AlignLeft);
     pair->attachAxis(countTokens);
+    BarNames::attach(m_counts, countTokens);
     pair->attachAxis(pooledAxis);
     if (!summary.tested() || !summary.pooledChiSquare.tested)  // a p-value of 1 that tests nothing: not shown
         m_counts->setTitle(

@@ -45,7 +45,7 @@ SweepChart::SweepChart(QObject* parent)
     m_probability->setTickAnchor(0.0);
     m_probability->setTickInterval(0.2);
     m_probability->setLabelFormat(QStringLiteral("%.1f"));
-    m_count->setTitleText(tr("survivors (black step line)"));
+    m_count->setTitleText(tr("survivors"));
     m_count->setLabelFormat(QStringLiteral("%d"));
 
     m_chart->addSeries(m_survivors);

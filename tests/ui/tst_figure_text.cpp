@@ -11,7 +11,6 @@
 #include <QChart>
 #include <QDir>
 #include <QFileInfo>
-#include <QMap>
 #include <QTest>
 
 using namespace logitlab;
@@ -60,18 +59,6 @@ private slots:
                                .arg(suffix.isEmpty() ? QStringLiteral("(main)") : suffix, size,
                                     texts.join(QStringLiteral(" | ")));
             }
-        // Charts that still cut text (issue 33, open): Qt Charts shortens a bar-name axis's labels
-        // to the width of one bar's slot (40 histogram bins, the seed sweep's 20 tokens, 12
-        // compared tokens at 8.5 cm), so those charts need fewer names or a value axis; and a
-        // long legend label is not wrapped yet.
-        static const QMap<QString, QString> known{
-            {QStringLiteral("explorer-lesson.json"), QStringLiteral("the Compare chart's token names")},
-            {QStringLiteral("explorer-llama-xtc.json"), QStringLiteral("Compare's names, the sweep's legend")},
-            {QStringLiteral("seed-sweep-128k.json"), QStringLiteral("20 token names under the spread and counts")},
-        };
-        const QString name = QFileInfo(example).fileName();
-        if (known.contains(name))
-            QEXPECT_FAIL("", qPrintable(QStringLiteral("issue 33, still cut: ") + known.value(name)), Continue);
         QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
         // No texts drawn over each other (the sweep's corner tick labels met before its y axes
         // started below zero; the summation's bar values at one column before they hid).
