@@ -8,7 +8,9 @@
 #include "engine/sampler/array_draw.h"
 #include "engine/sampler/candidates.h"
 #include "engine/sampler/candidates_from_order.h"
+#include "engine/sampler/chain_evaluation.h"
 #include "engine/sampler/chain_settings.h"
+#include "engine/sampler/chain_text.h"
 #include "engine/sampler/draw.h"
 #include "engine/sampler/explorer_chain.h"
 #include "engine/sampler/explorer_draws.h"
@@ -205,6 +207,78 @@ private slots:
         QVERIFY(parsed.ok());
         QCOMPARE(QString::fromStdString(*parsed), spelling);
         QCOMPARE(QString::fromStdString(formatBiasReferences(*parsed, names)), QStringLiteral("banana:-inf, data:1.5"));
+    }
+
+    // A chain written as text (the Loop's) becomes settings (the Explorer's) that cut and weigh
+    // the same logits the same way, after the same context; a chain settings cannot hold is an
+    // error naming the stage.
+    void chainTextBecomesSettings_data()
+    {
+        QTest::addColumn<Semantics>("semantics");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("error");  // empty: the settings give the same survivors
+        const auto row = [](const char* name, Semantics s, const char* text, const char* error = "") {
+            QTest::newRow(name) << s << QString::fromUtf8(text) << QString::fromUtf8(error);
+        };
+        row("llama defaults spelled out", Semantics::LlamaCpp, "top-k=40,top-p=0.95,min-p=0.05,temperature=0.8");
+        row("llama temperature first", Semantics::LlamaCpp, "temperature=0.7,top-k=5,top-p=0.8");
+        row("llama penalties and dry", Semantics::LlamaCpp,
+            "penalties:last-n=64:repeat=1.3:presence=0.5,dry:multiplier=0.8:allowed-length=1,top-k=10");
+        row("llama xtc certain", Semantics::LlamaCpp, "xtc:probability=1:threshold=0.05,temperature=1.2");
+        row("llama dynamic temperature", Semantics::LlamaCpp, "top-k=20,dynamic-temperature=0.9:delta=0.5");
+        row("llama min-keep", Semantics::LlamaCpp, "top-p=0.5:min-keep=4,min-p=0.2");
+        row("llama mirostat", Semantics::LlamaCpp, "temperature=0.9,mirostat-v2:tau=3:eta=0.1");
+        row("hf", Semantics::Hf, "temperature=0.7,top-k=50,top-p=0.9:min-keep=3,typical=0.95");
+        row("vllm reordered", Semantics::Vllm, "top-p=0.8,min-p=0.1,top-k=5");
+        row("lesson greedy", Semantics::Lesson, "greedy");
+        row("lesson mirostat v1", Semantics::Lesson, "temperature=1.1,mirostat-v1:tau=4");
+        row("empty", Semantics::LlamaCpp, "");
+        row("twice", Semantics::LlamaCpp, "top-k=40,top-k=20", "top-k: listed twice");
+        row("two min-keeps", Semantics::LlamaCpp, "top-p=0.9:min-keep=2,min-p=0.05:min-keep=3",
+            "min-p: min-keep 3 differs from 2");
+        row("mirostat with penalties", Semantics::LlamaCpp, "penalties:repeat=1.2,mirostat-v2:tau=5",
+            "penalties cannot stay");
+    }
+    void chainTextBecomesSettings()
+    {
+        QFETCH(Semantics, semantics);
+        QFETCH(QString, text);
+        QFETCH(QString, error);
+        auto parsed = parseChain(text.toStdString(), semantics);
+        QVERIFY2(parsed, parsed ? "" : parsed.error().c_str());
+        const auto settings = chainSettingsOf(parsed.value());
+        if (!error.isEmpty()) {
+            QVERIFY(!settings);
+            QVERIFY2(QString::fromStdString(settings.error()).contains(error), settings.error().c_str());
+            return;
+        }
+        QVERIFY2(settings, settings ? "" : settings.error().c_str());
+        auto built = buildChain(settings.value(), semantics);
+        QVERIFY2(built, built ? "" : built.error().c_str());
+        Eigen::ArrayXd logits(60);
+        for (Eigen::Index i = 0; i < logits.size(); ++i)
+            logits[i] = 6.0 * std::sin(1.7 * static_cast<double>(i)) - 0.05 * static_cast<double>(i);
+        const std::vector<std::int32_t> history{3, 3, 11, 3, 11};
+        const auto survivors = [&](SamplerChain& chain) {
+            SamplerContext context;
+            context.history = history;
+            context.vocabSize = static_cast<std::size_t>(logits.size());
+            return evaluateChain(chain, logits, context);
+        };
+        const CandidateList expected = survivors(parsed.value());
+        const CandidateList got = survivors(built.value());
+        QCOMPARE(got.size(), expected.size());
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            QCOMPARE(got[i].id, expected[i].id);
+            QCOMPARE(got[i].p, expected[i].p);
+        }
+        // And as the Explorer holds it, after the same context.
+        const auto explorer = explorerChainOf(parsed.value(), history, static_cast<std::size_t>(logits.size()));
+        QVERIFY2(explorer, explorer ? "" : explorer.error().c_str());
+        const auto analysis = analyseExplorerChain(logits, explorer.value(), idsByDescendingLogit(logits));
+        QCOMPARE(analysis.survivors.size(), expected.size());
+        for (std::size_t i = 0; i < expected.size(); ++i)
+            QCOMPARE(analysis.survivors[i].id, expected[i].id);
     }
 
     void contextFeedsThePenalties()

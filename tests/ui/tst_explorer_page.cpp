@@ -981,7 +981,7 @@ private slots:
         page.findChild<QPushButton*>(QStringLiteral("junkRiskButton"))->click();
         QCOMPARE(offered.count(), 1);
         QCOMPARE(offered.first().at(0).toString(), QStringLiteral("junk-risk"));
-        const auto d = offered.first().at(1).value<engine::Distribution>();
+        const auto d = offered.first().at(1).value<HandOff>().distribution;
         QCOMPARE(d.tokens.front(), std::string("=>"));
         QVERIFY((d.logits == engine::lessonExercise().logits).all());
     }

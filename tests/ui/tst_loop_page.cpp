@@ -10,6 +10,7 @@
 #include "support/array_fixtures.h"
 #include "support/tiny_gguf_model.h"
 #include "ui/forms/batch_invariance_form.h"
+#include "ui/models/logits_table_model.h"
 #include "ui/pages/batch_invariance_page.h"
 #include "ui/pages/explorer_page.h"
 #include "ui/pages/loop_page.h"
@@ -29,6 +30,7 @@
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -37,6 +39,7 @@
 #include <QToolTip>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -293,17 +296,68 @@ private slots:
         QVERIFY(page.mainLoop()->steps().back().mu != 6.0);  // mirostat's mu carried over
     }
 
+    // The step goes to the Explorer with the run's chain and the tokens before it: the Explorer
+    // cuts it as the run did (same survivors, same p). A chain the Explorer cannot hold leaves
+    // the Explorer's own and says why.
+    void stepGoesToTheExplorer_data()
+    {
+        QTest::addColumn<QString>("chain");
+        QTest::addColumn<bool>("carried");
+        QTest::newRow("library defaults") << QString() << true;
+        QTest::newRow("penalties see the history")
+            << QStringLiteral("penalties:last-n=64:repeat=1.5,top-k=12,temperature=0.7") << true;
+        QTest::newRow("reordered") << QStringLiteral("temperature=1.3,min-p=0.08") << true;
+        QTest::newRow("mirostat") << QStringLiteral("temperature=0.9,mirostat-v2:tau=3:eta=0.1") << true;
+        QTest::newRow("a stage twice") << QStringLiteral("top-k=40,top-k=8") << false;
+    }
     void stepGoesToTheExplorer()
     {
+        QFETCH(QString, chain);
+        QFETCH(bool, carried);
         MainWindow window;
         const Workbench pages = buildWorkbench(window);
-        pages.loop->setSpec(spec(QString(), 20));
-        pages.loop->stepOnce();
-        pages.loop->stepOnce();
+        const engine::ExplorerChain before = pages.explorer->model()->chain();
+        pages.loop->setSpec(spec(chain, 20));
+        for (int i = 0; i < 6; ++i)
+            pages.loop->stepOnce();
+        pages.loop->shownStepBox()->setValue(4);
+        QSignalSpy said(pages.explorer, &Page::statusMessage);
         pages.loop->sendTo(QStringLiteral("explorer"));
         QCOMPARE(window.currentPage(), pages.explorer);
         QCOMPARE(static_cast<std::size_t>(pages.explorer->tableView()->model()->rowCount()),
                  pages.loop->mainLoop()->model().vocabSize());
+        const engine::ExplorerChain& got = pages.explorer->model()->chain();
+        QStringList notes;
+        for (const auto& args : said)
+            notes << args.at(0).toString();
+        if (!carried) {
+            QVERIFY(got == before);
+            QVERIFY2(notes.join(QLatin1Char('\n')).contains(QStringLiteral("keeps its own chain: top-k: listed twice")),
+                     qPrintable(notes.join(QLatin1Char('\n'))));
+            return;
+        }
+        const auto& loop = *pages.loop->mainLoop();
+        QCOMPARE(got.semantics, loop.chain().semantics());
+        std::vector<std::int32_t> context = loop.prompt();
+        const auto history = loop.history();
+        context.insert(context.end(), history.begin(), history.begin() + 4);
+        QVERIFY(got.context == context);
+        const auto& step = loop.steps()[4];
+        const auto& survivors = pages.explorer->model()->analysis().survivors;
+        // Mirostat's mu is the run's own at that step; the Explorer starts it afresh and says so.
+        if (chain.contains(QStringLiteral("mirostat"))) {
+            QVERIFY2(notes.join(QLatin1Char('\n')).contains(QStringLiteral("Mirostat starts afresh")),
+                     qPrintable(notes.join(QLatin1Char('\n'))));
+            return;
+        }
+        QCOMPARE(survivors.size(), step.survivors);
+        for (const auto& candidate : step.top)
+            if (candidate.finalP > 0.0) {
+                const auto found = std::find_if(survivors.begin(), survivors.end(),
+                                                [&](const auto& s) { return s.id == candidate.id; });
+                QVERIFY(found != survivors.end());
+                QVERIFY(std::abs(found->p - candidate.finalP) < 1e-12);
+            }
     }
 
     // The per-token strip: a chip per step, left to right, each describing its step's pick,

@@ -1,6 +1,7 @@
 #include "engine/sampler/chain_settings.h"
 
 #include "engine/core/number_format.h"
+#include "engine/sampler/arithmetic.h"
 #include "engine/sampler/sampler_parameters.h"
 #include "engine/stages/logit_bias_stage.h"
 #include "engine/stages/stage_factory.h"
@@ -205,6 +206,64 @@ Result<SamplerChain> buildChain(const ChainSettings& s, Semantics semantics)
         if (auto found = asked.find(key); found != asked.end())
             chain.add(std::move(found->second));
     return chain;
+}
+
+Result<ChainSettings> chainSettingsOf(const SamplerChain& chain)
+{
+    const Semantics semantics = chain.semantics();
+    ChainSettings s;
+    s.arithmetic = arithmeticName(chain.arithmetic());
+    std::vector<std::string> keys;  // the chain's stages, by presetOrder() name
+    for (const auto& stage : chain.stages()) {
+        const std::string name = stage->name();
+        if (name == "greedy") {
+            s.temperature = 0.0;
+            continue;
+        }
+        const std::string key = presetStageKey(name);
+        if (std::find(keys.begin(), keys.end(), key) != keys.end())
+            return Error{name + ": listed twice (the settings hold each stage once)"};
+        const bool llamaMirostat = semantics == Semantics::LlamaCpp && key == "mirostat";
+        if (!presetHasStage(semantics, key) && !llamaMirostat)
+            return Error{name + ": not part of the " + semanticsName(semantics) + " chain"};
+        if (!llamaMirostat)
+            keys.push_back(key);
+        if (key == "mirostat")
+            s.mirostat = name == "mirostat-v1" ? 1.0 : 2.0;
+        for (const SamplerParameter& p : samplerParameters()) {
+            if (p.stage != key || !stage->findParameter(p.stageParameter))
+                continue;
+            if (p.field)
+                s.*p.field = stage->number(p.stageParameter);
+            else if (p.list)
+                s.*p.list = stage->text(p.stageParameter);
+        }
+        if (const Parameter* keep = stage->findParameter("min-keep"); keep && keep->number != keep->spec.defaultValue) {
+            if (s.minKeep && *s.minKeep != keep->number)
+                return Error{name + ": min-keep " + formatDouble(keep->number) + " differs from " +
+                             formatDouble(*s.minKeep) + " set on an earlier stage (the settings hold one)"};
+            s.minKeep = keep->number;
+        }
+    }
+    // llama.cpp's mirostat replaces its chain with logit-bias -> temperature -> mirostat.
+    if (s.mirostat && semantics == Semantics::LlamaCpp)
+        for (const std::string& key : keys)
+            if (key != "logit-bias" && key != "temperature")
+                return Error{"mirostat: llama.cpp's mirostat chain is logit-bias, temperature, mirostat; " + key +
+                             " cannot stay in it"};
+    // The preset's order unless the chain's stages stand in another: then theirs first, the
+    // preset's others after them (they are off, so where they stand does not matter).
+    std::vector<std::string> order;
+    for (const std::string& key : presetOrder(semantics))
+        if (std::find(keys.begin(), keys.end(), key) != keys.end())
+            order.push_back(key);
+    if (order != keys && !(s.mirostat && semantics == Semantics::LlamaCpp)) {
+        s.order = keys;
+        for (const std::string& key : presetOrder(semantics))
+            if (std::find(keys.begin(), keys.end(), key) == keys.end())
+                s.order.push_back(key);
+    }
+    return s;
 }
 
 }  // namespace logitlab::engine

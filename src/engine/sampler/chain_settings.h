@@ -74,4 +74,11 @@ const std::vector<std::string>& presetOrder(Semantics semantics);
 // the chain but inactive; a stage the preset's library does not have is an error naming it.
 Result<SamplerChain> buildChain(const ChainSettings& settings, Semantics semantics);
 
+// The inverse, for a chain written as text (a loop's --chain, parseChain()): the settings whose
+// buildChain() gives a chain that cuts and weighs the same. A chain no settings can hold is an
+// error naming the stage: one the preset's chain has not, a stage listed twice, min-keep set to
+// two values; a stage order other than the preset's goes into `order`. Greedy becomes
+// temperature 0 (the Explorer's greedy); the arithmetic is the chain's.
+Result<ChainSettings> chainSettingsOf(const SamplerChain& chain);
+
 }  // namespace logitlab::engine

@@ -104,6 +104,19 @@ ExplorerChain fromChainSettings(ChainSettings settings, Semantics semantics)
     return chain;
 }
 
+Result<ExplorerChain> explorerChainOf(const SamplerChain& chain, std::vector<std::int32_t> context,
+                                      std::size_t vocabSize)
+{
+    auto settings = chainSettingsOf(chain);
+    if (!settings)
+        return Error{settings.error()};
+    ExplorerChain out = fromChainSettings(std::move(settings).value(), chain.semantics());
+    out.context = std::move(context);
+    if (auto bad = validateExplorerChain(out, vocabSize))
+        return Error{*bad};
+    return out;
+}
+
 Result<SamplerChain> explorerSamplerChain(const ExplorerChain& chain)
 {
     ChainSettings settings = toChainSettings(chain);

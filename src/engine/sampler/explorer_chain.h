@@ -39,6 +39,11 @@ struct ExplorerChain {
 ChainSettings toChainSettings(const ExplorerChain& chain);
 // The inverse: temperature (1 when unset), top-k and top-p go to the lesson's part.
 ExplorerChain fromChainSettings(ChainSettings settings, Semantics semantics);
+// A chain as a loop runs it (parseChain()), as the Explorer holds it, after `context` (the
+// tokens before the step): an error says what the Explorer cannot hold (chainSettingsOf()) or
+// what does not fit a vocabulary of `vocabSize` tokens.
+Result<ExplorerChain> explorerChainOf(const SamplerChain& chain, std::vector<std::int32_t> context,
+                                      std::size_t vocabSize);
 
 // A message naming the stage and the problem (e.g. "typical: not part of the vllm chain"). With
 // a vocabulary size, context tokens and logit-bias ids are checked against it too.

@@ -96,8 +96,9 @@ QString BatchInvariancePage::openModel(const QString& path)
     return {};
 }
 
-bool BatchInvariancePage::acceptDistribution(const engine::Distribution& distribution)
+bool BatchInvariancePage::acceptDistribution(const HandOff& handOff)
 {
+    const engine::Distribution& distribution = handOff.distribution;
     const Eigen::Index n = distribution.logits.size();
     if (n < 2)
         return false;

@@ -30,7 +30,7 @@ public:
     QLabel* fromLoopLabel() const { return m_fromLoop; }
     // A step's distribution from the Loop page (a greedy near tie): the one-step study, and the
     // gap between its two most likely tokens said next to the controls.
-    bool acceptDistribution(const engine::Distribution& distribution) override;
+    bool acceptDistribution(const HandOff& handOff) override;
     // File > Open model: the model-decode study on it.
     QString openModel(const QString& path) override;
     // The outcome shown (null before a run).

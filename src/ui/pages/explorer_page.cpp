@@ -487,9 +487,11 @@ QString ExplorerPage::openModel(const QString& path)
     return {};
 }
 
-bool ExplorerPage::acceptDistribution(const engine::Distribution& distribution)
+bool ExplorerPage::acceptDistribution(const HandOff& handOff)
 {
-    m_edits->useDistribution(distribution, tr("a distribution from another page"));
+    m_edits->useDistribution(handOff.distribution, tr("a distribution from another page"), handOff.chain);
+    if (!handOff.note.isEmpty())
+        emit statusMessage(handOff.note);
     return true;
 }
 

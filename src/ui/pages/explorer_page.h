@@ -60,7 +60,7 @@ public:
 
     QString id() const override;
     // A distribution from another page (the Loop page's step) replaces the table, as an undo step.
-    bool acceptDistribution(const engine::Distribution& distribution) override;
+    bool acceptDistribution(const HandOff& handOff) override;
     // File > Open model here: the Model row names the GGUF model, and the table becomes its
     // next-token distribution after the row's prompt (once one is typed).
     QString openModel(const QString& path) override;

@@ -371,9 +371,10 @@ void ExplorerTableController::applyChain(const engine::ExplorerChain& chain)
     m_model->setChain(chain);
 }
 
-void ExplorerTableController::useDistribution(engine::Distribution distribution, const QString& source)
+void ExplorerTableController::useDistribution(engine::Distribution distribution, const QString& source,
+                                              const std::optional<engine::ExplorerChain>& chain)
 {
-    replaceAll(std::move(distribution), m_model->chain(), tr("Use %1").arg(source), source);
+    replaceAll(std::move(distribution), chain.value_or(m_model->chain()), tr("Use %1").arg(source), source);
 }
 
 void ExplorerTableController::replaceAll(engine::Distribution distribution, const engine::ExplorerChain& chain,

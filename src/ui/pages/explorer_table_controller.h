@@ -52,9 +52,10 @@ public:
     void addToken();
     void removeTokens(std::vector<int> rows);  // rows of the model
     void applyPreset(int index);
-    // A distribution handed over by another page (the Loop page's step), as one undo step; the
-    // chain stays.
-    void useDistribution(engine::Distribution distribution, const QString& source);
+    // A distribution handed over by another page (the Loop page's step), as one undo step, with
+    // the sender's chain when given (a Loop step's), else the page's own.
+    void useDistribution(engine::Distribution distribution, const QString& source,
+                         const std::optional<engine::ExplorerChain>& chain = std::nullopt);
     // A chain from the controls, as an undo step (steps with the same merge serial merge).
     void editChain(const engine::ExplorerChain& chain, bool temperatureOnly);
     void endMerge() { ++m_mergeSerial; }  // the slider was released: the next step is new

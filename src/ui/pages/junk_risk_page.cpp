@@ -65,8 +65,9 @@ JunkRiskPage::JunkRiskPage(QWidget* parent)
 
 const app::JunkRiskRun* JunkRiskPage::shownRun() const { return results()->details<app::JunkRiskRun>(); }
 
-bool JunkRiskPage::acceptDistribution(const engine::Distribution& distribution)
+bool JunkRiskPage::acceptDistribution(const HandOff& handOff)
 {
+    const engine::Distribution& distribution = handOff.distribution;
     m_form->useLogits(distribution);
     return true;
 }

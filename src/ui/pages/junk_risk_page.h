@@ -30,7 +30,7 @@ public:
     explicit JunkRiskPage(QWidget* parent = nullptr);
 
     // Runs on logits from elsewhere (the Explorer's table); the other parameters stay.
-    bool acceptDistribution(const engine::Distribution& distribution) override;
+    bool acceptDistribution(const HandOff& handOff) override;
     // File > Open model here: junk risk along the GGUF model's reply to the form's prompt, run.
     QString openModel(const QString& path) override;
 

@@ -11,6 +11,7 @@
 #include "engine/models/builtin_model.h"
 #include "engine/models/word_tokens.h"
 #include "engine/rng/rng_factory.h"
+#include "engine/sampler/explorer_chain.h"
 #include "engine/transformer/gguf_model.h"
 #include "ui/models/loop_steps_model.h"
 #include "ui/pages/chart_share.h"
@@ -840,7 +841,25 @@ void LoopPage::sendTo(const QString& target)
         showError(tr("Step first: the distribution sent is the one a step drew from"));
         return;
     }
-    emit distributionOffered(target, stepDistribution(static_cast<std::size_t>(m_shownStep->value())));
+    const auto at = static_cast<std::size_t>(m_shownStep->value());
+    HandOff handOff(stepDistribution(at));
+    if (target == app::explorerKind().id()) {
+        // The Explorer shows the step as the run cut it: the run's chain after the run's tokens.
+        std::vector<std::int32_t> context = m_main->prompt();
+        const auto history = m_main->history();
+        context.insert(context.end(), history.begin(), history.begin() + static_cast<std::ptrdiff_t>(at));
+        auto chain = engine::explorerChainOf(m_main->chain(), std::move(context),
+                                             static_cast<std::size_t>(handOff.distribution.logits.size()));
+        if (!chain)
+            handOff.note = tr("The Explorer keeps its own chain: %1").arg(QString::fromStdString(chain.error()));
+        else
+            handOff.chain = chain.value();
+        if (const double mu = m_main->steps()[at].mu; handOff.chain && !std::isnan(mu))
+            handOff.note = tr("Mirostat starts afresh in the Explorer (μ = 2τ); the run's μ before step %1 was %2")
+                               .arg(at)
+                               .arg(mu, 0, 'g', 4);
+    }
+    emit distributionOffered(target, handOff);
 }
 
 engine::Distribution LoopPage::stepDistribution(std::size_t at) const

@@ -8,7 +8,7 @@
 
 #include "app/io/provenance.h"
 #include "app/kinds/result_table.h"
-#include "engine/sampler/distribution.h"
+#include "ui/pages/hand_off.h"
 
 #include <QWidget>
 
@@ -71,11 +71,11 @@ public:
     // View > Present: the page's view for a class, large (the caller owns it); null: the page's
     // chart, drawn large (ChartPicture).
     virtual QWidget* createPresentation() { return nullptr; }
-    // Work handed over by another page (the Explorer's table): true when the page took it and
-    // now shows it, ready to run.
-    virtual bool acceptDistribution(const engine::Distribution& distribution)
+    // Work handed over by another page (the Explorer's table, a Loop step): true when the page
+    // took it and now shows it, ready to run.
+    virtual bool acceptDistribution(const HandOff& handOff)
     {
-        Q_UNUSED(distribution);
+        Q_UNUSED(handOff);
         return false;
     }
 
@@ -85,8 +85,8 @@ signals:
     void busyChanged(bool busy);
     // isModified() may have changed.
     void modifiedChanged();
-    // Asks the window to hand `distribution` to the page whose id() is `target` and show it.
-    void distributionOffered(const QString& target, const logitlab::engine::Distribution& distribution);
+    // Asks the window to hand `handOff` to the page whose id() is `target` and show it.
+    void distributionOffered(const QString& target, const logitlab::ui::HandOff& handOff);
 
 private:
     QString m_filePath;

@@ -492,8 +492,9 @@ QString SeedSweepPage::writeExperimentFile(const QString& path)
     return app::saveBytes(path, QJsonDocument(app::toJson(named)).toJson(QJsonDocument::Indented));
 }
 
-bool SeedSweepPage::acceptDistribution(const engine::Distribution& distribution)
+bool SeedSweepPage::acceptDistribution(const HandOff& handOff)
 {
+    const engine::Distribution& distribution = handOff.distribution;
     m_explorerLogits = distribution;
     m_mode->setCurrentIndex(DrawsMode);
     m_source->setCurrentIndex(ExplorerLogits);

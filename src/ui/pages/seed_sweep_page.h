@@ -74,7 +74,7 @@ public:
     std::optional<app::ResultTable> resultTable() const override;  // that table, as logitlab-cli run writes it
     app::Provenance provenance() const override;
     // Sweeps logits from elsewhere (the Explorer's table): the distribution becomes "Explorer's logits".
-    bool acceptDistribution(const engine::Distribution& distribution) override;
+    bool acceptDistribution(const HandOff& handOff) override;
     // File > Open model here: the GGUF model writes the replies of the sweep, run.
     QString openModel(const QString& path) override;
 

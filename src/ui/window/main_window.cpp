@@ -195,10 +195,10 @@ void MainWindow::showPage(Page* page)
         m_pageList->setCurrentRow(index);
 }
 
-bool MainWindow::handOff(const QString& target, const engine::Distribution& distribution)
+bool MainWindow::handOff(const QString& target, const HandOff& handOff)
 {
     Page* page = this->page(target);
-    if (!page || !page->acceptDistribution(distribution))
+    if (!page || !page->acceptDistribution(handOff))
         return false;
     showPage(page);
     return true;

@@ -4,7 +4,7 @@
 // geometry, every named splitter's sizes and the recent files persist in QSettings.
 #pragma once
 
-#include "engine/sampler/distribution.h"
+#include "ui/pages/hand_off.h"
 
 #include <QMainWindow>
 #include <QMessageBox>
@@ -50,7 +50,7 @@ public:
     void showPage(Page* page);
     // Gives `distribution` to the page `target` and shows it when the page takes it; the
     // pages' distributionOffered() comes here. Returns whether a page took it.
-    bool handOff(const QString& target, const engine::Distribution& distribution);
+    bool handOff(const QString& target, const HandOff& handOff);
     QListWidget* pageList() const { return m_pageList; }
     QUndoGroup* undoGroup() const { return m_undoGroup; }
     PresentationZoom* zoom() const { return m_zoom; }
