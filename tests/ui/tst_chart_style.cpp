@@ -1,6 +1,7 @@
 // Chart styling shared by every chart: fonts follow the application font, and value axes whose
 // ticks would crowd their labels (Qt Charts then prints "..." for every label) take a coarser
 // round interval, going back to the chart's own ticks when there is room again.
+#include "charts/bar_names.h"
 #include "charts/batch_invariance_charts.h"
 #include "charts/category_names.h"
 #include "charts/chart_lifetime.h"
@@ -10,6 +11,7 @@
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QFontMetricsF>
@@ -215,6 +217,68 @@ private slots:
         const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
         QVERIFY2(mantissa == 1.0 || mantissa == 2.0 || mantissa == 5.0, qPrintable(QString::number(step)));
         QCOMPARE(axis.labelFormat(), QStringLiteral("%d"));
+    }
+
+    // Names under vertical bars (BarNames): level while each fits its slot, upright when not,
+    // every k-th when even an upright line is wider than a slot; never cut. The bar axis keeps
+    // every category; the names follow the chart's size.
+    void barNamesFitTheirSlots_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<int>("bars");
+        QTest::addColumn<bool>("upright");
+        QTest::addColumn<bool>("thinned");
+        QTest::newRow("5 long names, wide") << QSize(900, 400) << 5 << false << false;
+        QTest::newRow("5 long names, narrow") << QSize(321, 227) << 5 << true << false;
+        QTest::newRow("20 ids, one column") << QSize(321, 227) << 20 << true << true;
+        QTest::newRow("20 ids, wide") << QSize(1600, 500) << 20 << false << false;
+    }
+    void barNamesFitTheirSlots()
+    {
+        QFETCH(QSize, size);
+        QFETCH(int, bars);
+        QFETCH(bool, upright);
+        QFETCH(bool, thinned);
+        QChart* chart = newRebuiltChart();
+        auto* set = new QBarSet(QStringLiteral("p"));
+        QStringList names;
+        for (int i = 0; i < bars; ++i) {
+            names << (bars == 5 ? QStringLiteral("a-rather-long-name-%1").arg(i) : QString::number(109638 + 997 * i));
+            *set << i + 1;
+        }
+        auto* series = new QBarSeries;
+        series->append(set);
+        chart->addSeries(series);
+        auto* axis = new QBarCategoryAxis;
+        axis->setCategories(names);
+        axis->setTitleText(QStringLiteral("token"));
+        chart->addAxis(axis, Qt::AlignBottom);
+        series->attachAxis(axis);
+        BarNames* shown = BarNames::attach(chart, axis);
+        QChartView view(chart);
+        view.resize(size);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTRY_COMPARE(shown->upright(), upright);
+        QCOMPARE(shown->stride() > 1, thinned);
+        QCOMPARE(axis->categories(), names);
+        QVERIFY(!axis->labelsVisible());
+        QStringList expected;
+        for (qsizetype i = 0; i < names.size(); i += shown->stride())
+            expected << names[i];
+        QCOMPARE(shown->shownNames(), expected);
+        // The names' axis shows the bar axis's title, and follows it.
+        const auto below = chart->axes(Qt::Horizontal);
+        QCOMPARE(below.size(), 2);
+        auto* namesAxis = qobject_cast<QCategoryAxis*>(below.back());
+        QVERIFY(namesAxis);
+        QCOMPARE(namesAxis->titleText(), QStringLiteral("token"));
+        axis->setTitleText(QStringLiteral("word"));
+        QCOMPARE(namesAxis->titleText(), QStringLiteral("word"));
+        // Wider, the same names stand level.
+        view.resize(4000, 600);
+        QTRY_VERIFY(!shown->upright());
+        QCOMPARE(shown->shownNames(), names);
     }
 
     // Issue 33: 14 orders down the left of a 260 px chart read "..." (Qt Charts elides a vertical
