@@ -112,6 +112,7 @@ void explorerCharts(const app::ExperimentResult& result, ExperimentCharts& out)
     // The probability chart draws the snapshot the page's table model holds.
     auto probabilities =
         std::make_unique<ProbabilityChart>(ExplorerSnapshot(run.table, run.state.chain, *run.analysis));
+    probabilities->setTopBars(run.state.bars);
     out.add(QString(), QObject::tr("Probabilities"), probabilities->chart());
 
     auto sweep = std::make_unique<SweepChart>();

@@ -143,8 +143,8 @@ void ProbabilityChart::rebuild()
     const auto& probs = m_snapshot->probabilities();
     const auto& survivors = m_snapshot->survivors();
     const auto n = static_cast<int>(order.size());
-    const bool hasRest = n > kTopBars + 1;
-    const int shown = hasRest ? kTopBars : n;
+    const bool hasRest = n > m_topBars + 1;
+    const int shown = hasRest ? m_topBars : n;
 
     QList<qreal> raw;
     QList<qreal> renorm;
@@ -329,6 +329,15 @@ void ProbabilityChart::rebuild()
 QString ProbabilityChart::barToolTip(int index) const
 {
     return index >= 0 && index < m_barTips.size() ? m_barTips[index] : QString();
+}
+
+void ProbabilityChart::setTopBars(int n)
+{
+    n = std::clamp(n, 1, 200);
+    if (n == m_topBars)
+        return;
+    m_topBars = n;
+    rebuild();
 }
 
 void ProbabilityChart::setValuesOnBars(bool on)

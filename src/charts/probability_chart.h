@@ -32,7 +32,7 @@ class ExplorerSnapshot;
 class ProbabilityChart : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kTopBars = 20;
+    static constexpr int kTopBars = 20;  // the default of setTopBars()
 
     // Owns the QChart unless it is handed to a view (QChartView takes ownership).
     // Draws `snapshot` (not owned; it must outlive the chart) on each rebuild().
@@ -55,6 +55,10 @@ public:
     // 0..1 so that a temperature change shows as bars growing and shrinking rather than being
     // cancelled by the axis rescaling.
     void setValuesOnBars(bool on);
+    // Bars for the `n` most probable tokens and one for the rest of the vocabulary (the user's
+    // choice, 1..200; every token when the vocabulary has at most n + 1).
+    void setTopBars(int n);
+    int topBars() const { return m_topBars; }
     void setFixedAxis(bool on);
     bool valuesOnBars() const { return m_valuesOnBars; }
     bool fixedAxis() const { return m_fixedAxis; }
@@ -98,6 +102,7 @@ private:
     QStringList m_barTips;
     QString m_cutLabel;  // whole; the chart shows it elided to the plot's width
     double m_cutX = -1.0;
+    int m_topBars = kTopBars;
     bool m_valuesOnBars = false;
     bool m_fixedAxis = false;
     bool m_logScale = false;

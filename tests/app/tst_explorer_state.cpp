@@ -203,6 +203,14 @@ private slots:
                                           << "bad.json: colour: unknown key";
         QTest::newRow("sampler not an object") << R"("sampler": 5)"
                                                << "bad.json: sampler: must be an object, not a number";
+        QTest::newRow("no bars") << R"("chart": {"bars": 0})"
+                                 << "bad.json: chart.bars: must be in 1..200, got 0";
+        QTest::newRow("bars above the box") << R"("chart": {"bars": 201})"
+                                            << "bad.json: chart.bars: must be in 1..200, got 201";
+        QTest::newRow("bars fraction") << R"("chart": {"bars": 2.5})"
+                                       << "bad.json: chart.bars: must be a whole number";
+        QTest::newRow("chart unknown key") << R"("chart": {"log": true})"
+                                           << "bad.json: chart.log: unknown key";
     }
 
     void badDrawAndFileValuesAreNamed()
@@ -227,6 +235,22 @@ private slots:
         QVERIFY2(state.ok(), state.ok() ? "" : state.error().c_str());
         QCOMPARE(state->seed, quint64(7));
         QCOMPARE(state->draws, qint64(10'000'000));
+        QCOMPARE(state->bars, app::ExplorerState::kDefaultBars);
+    }
+
+    // The chart's top N is saved when chosen; a file without it (every file saved before the
+    // choice) keeps its bytes.
+    void chosenBarsRoundTrip()
+    {
+        app::ExplorerState state;
+        state.distribution = engine::lessonExample();
+        QVERIFY(!app::explorerStateToJson(state).contains("\"chart\""));
+        state.bars = 7;
+        const QByteArray json = app::explorerStateToJson(state);
+        QVERIFY(json.contains("\"chart\""));
+        const auto back = app::explorerStateFromJson(json, QStringLiteral("s.json"));
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().c_str());
+        QCOMPARE(back->bars, 7);
     }
 };
 

@@ -2,9 +2,12 @@
 // as the lesson says, edits and undo, bad edits and bad pasted rows refused in place, presets,
 // large vocabularies (top 20 + rest), the sweep and draws, save/open, exports that parse, and
 // QAbstractItemModelTester on the models.
+#include "app/io/experiment_file.h"
 #include "app/io/gguf_model_file.h"
+#include "app/kinds/experiment_kind.h"
 #include "charts/compare_chart.h"
 #include "charts/draw_chart.h"
+#include "charts/experiment_charts.h"
 #include "charts/probability_chart.h"
 #include "charts/sweep_chart.h"
 #include "engine/io/logits_parser.h"
@@ -27,6 +30,7 @@
 #include <QAbstractItemModelTester>
 #include <QAbstractProxyModel>
 #include <QApplication>
+#include <QBarCategoryAxis>
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
@@ -647,6 +651,54 @@ private slots:
         page.undoStack()->undo();
         QCOMPARE(page.model()->rowCount(), 5);
         QTRY_VERIFY(!page.sweepRunning());
+    }
+
+    // Bars: the user's top N, then the rest; saved with the experiment, and `logitlab-cli run`
+    // on the saved file draws the same bars.
+    void chosenBarsShowTopNAndRest()
+    {
+        ExplorerPage page;
+        engine::SyntheticSpec spec;
+        spec.size = 1000;
+        page.generateVocabulary(spec);
+        QVERIFY(loaded(page));
+        QCOMPARE(page.barsBox()->value(), ProbabilityChart::kTopBars);
+        const auto& order = page.model()->idsByLogit();
+        const auto& p = page.model()->probabilities();
+        for (const int n : {5, 1, 200}) {
+            page.barsBox()->setValue(n);
+            const QStringList bars = page.probabilityChart()->categories();
+            QCOMPARE(bars.size(), n + 1);
+            QCOMPARE(bars.last(), QStringLiteral("rest (%L1)").arg(1000 - n));
+            double shown = 0.0;
+            for (int i = 0; i < n; ++i)
+                shown += p[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
+            QVERIFY(std::abs(shown + page.probabilityChart()->restMass() - 1.0) < 1e-12);
+        }
+        page.barsBox()->setValue(5);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("five.json"));
+        QCOMPARE(page.saveExperiment(path), QString());
+        ExplorerPage other;
+        QCOMPARE(other.openExperiment(path), QString());
+        QVERIFY(loaded(other));
+        QCOMPARE(other.barsBox()->value(), 5);
+        QCOMPARE(other.probabilityChart()->categories(), page.probabilityChart()->categories());
+        const auto root = app::readExperimentJson(path);
+        QVERIFY2(root, root ? "" : root.error().c_str());
+        const auto kind = app::kindOfFile(root.value(), path);
+        QVERIFY2(kind, kind ? "" : kind.error().c_str());
+        app::RunContext context;
+        context.source = path;
+        const app::ExperimentResult result = kind.value()->run(root.value(), context);
+        const ExperimentCharts charts = experimentCharts(result);
+        QVERIFY(!charts.charts.isEmpty());
+        auto* tokens = qobject_cast<QBarCategoryAxis*>(charts.charts.front().second->axes(Qt::Horizontal).value(0));
+        QVERIFY(tokens);
+        QCOMPARE(tokens->categories(), page.probabilityChart()->categories());
+        // File > New: back to the default.
+        other.reset();
+        QCOMPARE(other.barsBox()->value(), ProbabilityChart::kTopBars);
     }
 
     void sweepShowsTwoThreeFour()

@@ -156,6 +156,11 @@ ExplorerState stateFromJson(const QJsonObject& root)
         state.draws = draw.integer(QStringLiteral("count"), state.draws, 1, ExplorerState::kMaxDraws);
         draw.finish();
     }
+    if (r.has(QStringLiteral("chart"))) {
+        JsonObjectReader chart(r.object(QStringLiteral("chart")), QStringLiteral("chart"));
+        state.bars = static_cast<int>(chart.integer(QStringLiteral("bars"), state.bars, 1, ExplorerState::kMaxBars));
+        chart.finish();
+    }
     r.finish();
     return state;
 }
@@ -172,7 +177,7 @@ QByteArray explorerStateToJson(const ExplorerState& state)
         logits.append(std::isinf(l) ? QJsonValue(QStringLiteral("-inf")) : QJsonValue(l));
     }
     QJsonObject sampler = samplerJson(state.chain);
-    const QJsonObject root{
+    QJsonObject root{
         {QStringLiteral("format"), kFormat},
         {QStringLiteral("version"), ExplorerState::kVersion},
         {QStringLiteral("tokens"), tokens},
@@ -182,6 +187,9 @@ QByteArray explorerStateToJson(const ExplorerState& state)
                                              {QStringLiteral("seed"), QString::number(state.seed)},
                                              {QStringLiteral("count"), state.draws}}},
     };
+    // Only when chosen: files saved before the choice existed keep their bytes.
+    if (state.bars != ExplorerState::kDefaultBars)
+        root.insert(QStringLiteral("chart"), QJsonObject{{QStringLiteral("bars"), state.bars}});
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 

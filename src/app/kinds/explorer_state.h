@@ -21,12 +21,16 @@ struct ExplorerState {
     static constexpr int kVersion = 3;
     static constexpr quint64 kMaxSeed = 2'147'483'647;  // what the Explorer's seed box holds
     static constexpr qint64 kMaxDraws = 10'000'000;     // and its draw count
+    // The probability chart's bars: the top N tokens by probability, then one for the rest.
+    static constexpr int kDefaultBars = 20;
+    static constexpr int kMaxBars = 200;
 
     engine::Distribution distribution;
     engine::ExplorerChain chain;  // semantics preset, every stage's values, order, context
     QString rng = QStringLiteral("mulberry32");
     quint64 seed = 42;
     qint64 draws = 1000;
+    int bars = kDefaultBars;  // "chart": {"bars": N}, written when not the default
 };
 
 QByteArray explorerStateToJson(const ExplorerState& state);

@@ -37,6 +37,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -86,8 +87,8 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     : Page(parent), m_model(new LogitsTableModel(this)), m_proxy(new LogitsSortProxy(m_model, this)),
       m_undo(new QUndoStack(this)), m_controls(new ChainControls), m_chart(nullptr), m_sweep(new SweepChart(this)),
       m_draws(new DrawChart(this)), m_compare(new CompareChart(this)), m_vocabulary(new SyntheticVocabularyForm),
-      m_drawPanel(new DrawPanel), m_tabs(new QTabWidget), m_table(new QTableView), m_readouts(new ReadoutPanel),
-      m_lessonPoint(new QLabel), m_error(new QLabel), m_busy(new app::BusyCounter(this)),
+      m_drawPanel(new DrawPanel), m_bars(new QSpinBox), m_tabs(new QTabWidget), m_table(new QTableView),
+      m_readouts(new ReadoutPanel), m_lessonPoint(new QLabel), m_error(new QLabel), m_busy(new app::BusyCounter(this)),
       m_edits(new ExplorerTableController(m_model, m_undo, this)),
       m_views(new ExplorerViews(m_model, m_sweep, m_compare, m_draws, m_drawPanel, this))
 {
@@ -292,11 +293,28 @@ QWidget* ExplorerPage::buildParameters()
     auto* vocabularyLayout = new QVBoxLayout(vocabulary);
     vocabularyLayout->addWidget(m_vocabulary);
 
+    // How many tokens get a bar of their own before the rest's: fewer for a one-column figure,
+    // more to see further down a large vocabulary. Saved with the experiment.
+    m_bars->setObjectName(QStringLiteral("topBars"));
+    m_bars->setRange(1, app::ExplorerState::kMaxBars);
+    m_bars->setValue(app::ExplorerState::kDefaultBars);
+    m_bars->setToolTip(tr("The chart's bars: the most likely tokens, then one bar for the rest of the vocabulary "
+                          "(1 to %1).")
+                           .arg(app::ExplorerState::kMaxBars));
+    connect(m_bars, &QSpinBox::valueChanged, m_chart, &ProbabilityChart::setTopBars);
+    connect(m_edits, &ExplorerTableController::barsLoaded, m_bars, &QSpinBox::setValue);
+    // In this scrolling panel rather than beside the chart's check boxes, which fill their line
+    // at 200% on a 1024 px screen.
+    auto* chartBox = new QGroupBox(tr("Probabilities chart"));
+    auto* chartForm = new QFormLayout(chartBox);
+    chartForm->addRow(tr("&Bars (top N, then the rest):"), m_bars);
+
     auto* panel = new QWidget;
     auto* layout = new QVBoxLayout(panel);
     layout->addWidget(presets);
     layout->addWidget(sampler);
     layout->addWidget(m_drawPanel);
+    layout->addWidget(chartBox);
     layout->addWidget(vocabulary);
     layout->addStretch();
     auto* scroll = new QScrollArea;
@@ -467,6 +485,7 @@ app::ExplorerState ExplorerPage::state() const
     state.rng = m_drawPanel->rng();
     state.seed = m_drawPanel->seed();
     state.draws = m_drawPanel->count();
+    state.bars = m_bars->value();
     return state;
 }
 
@@ -506,7 +525,11 @@ void ExplorerPage::cancel()
     m_edits->dropLoad(tr("Loading cancelled: the table is unchanged."));
 }
 
-void ExplorerPage::reset() { applyPreset(0); }
+void ExplorerPage::reset()
+{
+    applyPreset(0);
+    m_bars->setValue(app::ExplorerState::kDefaultBars);
+}
 
 bool ExplorerPage::isModified() const { return !m_undo->isClean(); }
 

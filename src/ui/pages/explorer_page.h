@@ -109,6 +109,7 @@ public:
     ChainControls* chainControls() const { return m_controls; }
     QDoubleSpinBox* temperatureBox() const;
     QSpinBox* topKBox() const;
+    QSpinBox* barsBox() const { return m_bars; }
     QDoubleSpinBox* topPBox() const;
     QLabel* errorLabel() const { return m_error; }
     // The model row: a GGUF file and a prompt; typing in either loads the next-token distribution.
@@ -159,6 +160,7 @@ private:
     CompareChart* m_compare;
     SyntheticVocabularyForm* m_vocabulary;
     DrawPanel* m_drawPanel;
+    QSpinBox* m_bars;  // the probability chart's top N
     bool m_savedWhenLoaded = false;
     QTabWidget* m_tabs;
     QTableView* m_table;

@@ -54,10 +54,9 @@ void ExplorerTableController::generateVocabulary(const engine::SyntheticSpec& sp
         [this, spec, source](LoadedTable& loaded) {
             replaceTable(loaded.table, m_model->chain(), tr("Generate %1 tokens").arg(spec.size), source,
                          std::move(loaded.analysis));
-            emit lessonPointChanged(
-                tr("%L1 tokens: the chart shows the top %2 and one bar for the rest of the vocabulary.")
-                    .arg(spec.size)
-                    .arg(ProbabilityChart::kTopBars));
+            emit lessonPointChanged(tr("%L1 tokens: the chart shows the most likely (Bars: how many) and one bar "
+                                       "for the rest of the vocabulary.")
+                                        .arg(spec.size));
             emit statusMessage(tr("Generated %1").arg(source));
         });
 }
@@ -211,6 +210,7 @@ QString ExplorerTableController::openStateFile(const QString& path)
         [this, name](LoadedTable& loaded) {
             const app::ExplorerState& state = *loaded.experiment;
             emit drawSettingsLoaded(state.rng, state.seed, state.draws);
+            emit barsLoaded(state.bars);
             replaceTable(loaded.table, state.chain, tr("Open %1").arg(name), tr("experiment: %1").arg(name),
                          std::move(loaded.analysis));
         });
@@ -409,8 +409,8 @@ void ExplorerTableController::replaceTable(std::shared_ptr<const engine::Prepare
     // vocabulary's own sentence replaces this one right after.
     const int rows = m_model->rowCount();
     QString point = tr("%L1 tokens from %2.").arg(rows).arg(source);
-    if (rows > ProbabilityChart::kTopBars + 1)
-        point += tr(" The chart shows the top %1 and one bar for the rest.").arg(ProbabilityChart::kTopBars);
+    if (rows > app::ExplorerState::kDefaultBars + 1)
+        point += tr(" The chart shows the most likely (Bars: how many) and one bar for the rest.");
     emit lessonPointChanged(point + tr(" The buttons above bring the lesson's examples back."));
 }
 

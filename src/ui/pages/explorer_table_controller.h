@@ -78,6 +78,7 @@ signals:
     void lessonPointChanged(const QString& point);
     // An experiment file brought its draw settings.
     void drawSettingsLoaded(const QString& rng, quint64 seed, qint64 draws);
+    void barsLoaded(int bars);  // the probability chart's top N, from a file
     void tokenAdded();
     // The steps of a dump's array (batch 0), with their entropy at T = 1; `array` is the .npz
     // member or safetensors tensor read ("" for the only one), `what` describes the file.
