@@ -97,7 +97,10 @@ void summationCharts(const app::ExperimentResult& result, ExperimentCharts& out)
     charts->setSummary(run.outcome.summary, run.spec.storage, run.spec.accumulator);
     out.add(QString(), QObject::tr("Errors"), charts->errors());
     out.add(QStringLiteral("-histogram"), QObject::tr("Random orders"), charts->histogram());
-    out.add(QStringLiteral("-spread"), QObject::tr("Spread vs N"), charts->spread());
+    // Without a spread in the run that chart is only a hint in its title, which an exported
+    // figure leaves off: an empty file. The form says how to ask for one.
+    if (!run.outcome.summary.spread.empty())
+        out.add(QStringLiteral("-spread"), QObject::tr("Spread vs N"), charts->spread());
     out.owners.push_back(std::move(charts));
 }
 

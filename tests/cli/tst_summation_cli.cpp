@@ -47,6 +47,23 @@ class TestSummationCli : public QObject {
     Q_OBJECT
 
 private slots:
+    // A run without a spread writes no spread figure (it would be an empty chart: its only text
+    // is a hint in the title, which exports leave off).
+    void noSpreadNoSpreadFigure()
+    {
+        QTemporaryDir dir;
+        QByteArray err;
+        const int code =
+            runCli({logitlab::test::examplePath(QStringLiteral("summation-order-lesson.json")), QStringLiteral("--out"),
+                    dir.path(), QStringLiteral("--formats"), QStringLiteral("png")},
+                   &err);
+        QVERIFY2(code == 0, err.constData());
+        const QString base = QDir(dir.path()).filePath(QStringLiteral("summation-order-lesson"));
+        QVERIFY(QFile::exists(base + QStringLiteral(".png")));
+        QVERIFY(QFile::exists(base + QStringLiteral("-histogram.png")));
+        QVERIFY(!QFile::exists(base + QStringLiteral("-spread.png")));
+    }
+
     void writesCsvAndCharts()
     {
         QTemporaryDir dir;
