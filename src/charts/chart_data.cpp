@@ -6,6 +6,8 @@
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QBoxPlotSeries>
+#include <QBoxSet>
 #include <QChart>
 #include <QHorizontalBarSeries>
 #include <QLineSeries>
@@ -65,6 +67,8 @@ QString seriesKindName(ChartSeriesData::Kind kind)
         return QStringLiteral("bar");
     case ChartSeriesData::Kind::HorizontalBar:
         return QStringLiteral("barh");
+    case ChartSeriesData::Kind::Box:
+        return QStringLiteral("box");
     case ChartSeriesData::Kind::Line:
         break;
     }
@@ -110,6 +114,20 @@ ChartData chartData(QChart* chart)
             addPoints(s, xy->points());
             if (!s.y.empty())  // an empty series (a reply with no junk step) has nothing to re-plot
                 data.series.push_back(std::move(s));
+        } else if (auto* boxes = qobject_cast<QBoxPlotSeries*>(series)) {
+            ChartSeriesData s;
+            s.kind = ChartSeriesData::Kind::Box;
+            s.name = plain(boxes->name());
+            s.color = boxes->brush().color().name();
+            const QList<QBoxSet*> sets = boxes->boxSets();
+            for (qsizetype i = 0; i < sets.size(); ++i)
+                for (const int stat : {QBoxSet::LowerExtreme, QBoxSet::LowerQuartile, QBoxSet::Median,
+                                       QBoxSet::UpperQuartile, QBoxSet::UpperExtreme}) {
+                    s.x.push_back(static_cast<double>(i));
+                    s.y.push_back(sets[i]->at(stat));
+                    s.box.push_back(stat);
+                }
+            data.series.push_back(std::move(s));
         } else if (auto* bars = qobject_cast<QAbstractBarSeries*>(series)) {
             for (QBarSet* set : bars->barSets()) {
                 ChartSeriesData s;
@@ -134,13 +152,18 @@ QString chartDataCsv(const ChartData& data, const app::Provenance& provenance)
                         QStringLiteral("xi"), QStringLiteral("y"), QStringLiteral("y2")});
     for (std::size_t si = 0; si < data.series.size(); ++si) {
         const ChartSeriesData& s = data.series[si];
-        const bool bars = s.kind == ChartSeriesData::Kind::Bar || s.kind == ChartSeriesData::Kind::HorizontalBar;
+        const bool bars = s.kind == ChartSeriesData::Kind::Bar || s.kind == ChartSeriesData::Kind::HorizontalBar ||
+                          s.kind == ChartSeriesData::Kind::Box;
         for (std::size_t i = 0; i < s.y.size(); ++i) {
             const auto index = static_cast<qsizetype>(s.x[i]);
             const QString x = bars && index >= 0 && index < data.categories.size() ? data.categories[index]
                                                                                    : app::CsvWriter::number(s.x[i]);
-            csv.addRow({s.name, QString::number(si), seriesKindName(s.kind), x,
-                        bars ? QString::number(index) : QString(), app::CsvWriter::number(s.y[i]),
+            const QString kind =
+                s.kind == ChartSeriesData::Kind::Box
+                    ? QStringLiteral("box-%1").arg(QLatin1String(ChartSeriesData::kBoxStatistics[s.box[i]]))
+                    : seriesKindName(s.kind);
+            csv.addRow({s.name, QString::number(si), kind, x, bars ? QString::number(index) : QString(),
+                        app::CsvWriter::number(s.y[i]),
                         s.kind == ChartSeriesData::Kind::Band ? app::CsvWriter::number(s.lower[i]) : QString()});
         }
     }

@@ -110,13 +110,23 @@ QString matplotlibScript(const ChartData& data, const QString& csvName, const Ch
 def read_series():
     with open(DATA, newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-    series = [dict(x=[], y=[], y2=[]) for _ in STYLE]
+    series = [dict(x=[], y=[], y2=[], kind=[]) for _ in STYLE]
     for row in rows:
         s = series[int(row["si"])]
         s["x"].append(float(row["xi"]) if row["xi"] else float(row["x"]))
         s["y"].append(float(row["y"]))
         s["y2"].append(float(row["y2"]) if row["y2"] else None)
+        s["kind"].append(row["kind"])
     return series
+
+
+def boxes(s):
+    """A box series' rows (box-min, box-q1, box-median, box-q3, box-max per category) as bxp's stats."""
+    names = dict(min="whislo", q1="q1", median="med", q3="q3", max="whishi")
+    stats = {}
+    for x, y, kind in zip(s["x"], s["y"], s["kind"]):
+        stats.setdefault(x, {})[names[kind[len("box-"):]]] = y
+    return sorted(stats), [stats[x] for x in sorted(stats)]
 
 
 def main():
@@ -132,6 +142,11 @@ def main():
             ax.scatter(s["x"], s["y"], color=st["color"], s=12, label=label, zorder=3)
         elif st["kind"] == "band":
             ax.fill_between(s["x"], s["y2"], s["y"], color=st["color"], alpha=0.3, linewidth=0, label=label)
+        elif st["kind"] == "box":
+            positions, stats = boxes(s)
+            ax.bxp(stats, positions=positions, showfliers=False, patch_artist=True, widths=0.6,
+                   boxprops=dict(facecolor=st["color"]), medianprops=dict(color="black"))
+            ax.bar([], [], color=st["color"], label=label)  # the legend's entry
         else:
             offset = (bars.index(i) - (len(bars) - 1) / 2) * width
             where = [x + offset for x in s["x"]]
@@ -177,7 +192,7 @@ QString pgfplotsFile(const ChartData& data, const QString& csvName, const ChartE
     s += QStringLiteral("%% Re-plots this chart from %1 with pgfplots: pdflatex THIS.tex\n").arg(csvName);
     s += commentLines(provenance, QStringLiteral("%"));
     s += QStringLiteral("\\documentclass{standalone}\n\\usepackage[utf8]{inputenc}\n\\usepackage{pgfplots}\n"
-                        "\\pgfplotsset{compat=1.16}\n"
+                        "\\usepgfplotslibrary{statistics}\n\\pgfplotsset{compat=1.16}\n"
                         "%% One series of the long CSV: the rows whose si column is #1.\n"
                         "\\pgfplotsset{only series/.style={x filter/.expression={\\thisrow{si}==#1 ? x : nan}}}\n");
     for (std::size_t i = 0; i < data.series.size(); ++i)
@@ -216,12 +231,30 @@ QString pgfplotsFile(const ChartData& data, const QString& csvName, const ChartE
                  .arg(data.categories.size() - 1)
                  .arg(labels.join(QLatin1Char(',')))
                  .arg(horizontal ? QString() : QStringLiteral(" x tick label style={rotate=90},"));
-        s += horizontal ? QStringLiteral("  xbar, bar width=%1,\n").arg(6.0 / std::max(1, barSets))
-                        : QStringLiteral("  ybar, bar width=%1pt,\n").arg(6.0 / std::max(1, barSets));
+        if (barSets > 0)
+            s += horizontal ? QStringLiteral("  xbar, bar width=%1,\n").arg(6.0 / std::max(1, barSets))
+                            : QStringLiteral("  ybar, bar width=%1pt,\n").arg(6.0 / std::max(1, barSets));
     }
     s += QStringLiteral("  legend style={font=\\footnotesize, draw=none}, legend cell align=left,\n]\n");
     for (std::size_t i = 0; i < data.series.size(); ++i) {
         const ChartSeriesData& series = data.series[i];
+        if (series.kind == ChartSeriesData::Kind::Box) {
+            // One prepared box per category (pgfplots' statistics library reads no table for
+            // these): its five numbers from the CSV's rows, the legend entry on the first.
+            for (std::size_t p = 0; p + 4 < series.y.size(); p += 5) {
+                s += QStringLiteral("\\addplot[boxplot prepared={lower whisker=%1, lower quartile=%2, median=%3, "
+                                    "upper quartile=%4, upper whisker=%5, draw position=%6}, fill=series%7, "
+                                    "draw=black%8] coordinates {};\n")
+                         .arg(app::CsvWriter::number(series.y[p]), app::CsvWriter::number(series.y[p + 1]),
+                              app::CsvWriter::number(series.y[p + 2]), app::CsvWriter::number(series.y[p + 3]),
+                              app::CsvWriter::number(series.y[p + 4]), app::CsvWriter::number(series.x[p]))
+                         .arg(i)
+                         .arg(p == 0 ? QString() : QStringLiteral(", forget plot"));
+                if (p == 0)
+                    s += QStringLiteral("\\addlegendentry{%1}\n").arg(latexEscaped(series.name));
+            }
+            continue;
+        }
         const QString table =
             QStringLiteral("table[col sep=comma, comment chars={\\#}, x=%1, y=y, only series=%2]{%3}")
                 .arg(series.kind == ChartSeriesData::Kind::Bar || series.kind == ChartSeriesData::Kind::HorizontalBar
@@ -241,6 +274,7 @@ QString pgfplotsFile(const ChartData& data, const QString& csvName, const ChartE
         case ChartSeriesData::Kind::HorizontalBar:
             style = QStringLiteral("fill=series%1, draw=none").arg(i);
             break;
+        case ChartSeriesData::Kind::Box:  // drawn above
         case ChartSeriesData::Kind::Line:
             style = QStringLiteral("no markers, thick, color=series%1%2")
                         .arg(i)

@@ -22,8 +22,9 @@ using namespace logitlab;
 
 namespace {
 
-// The y column of a -data.csv, by series index (the si column).
-std::map<int, std::vector<double>> csvSeries(const QString& path)
+// The y column of a -data.csv, by series index (the si column); `boxes`, per box plot series,
+// its boxes (a box's five rows are box-min .. box-max).
+std::map<int, std::vector<double>> csvSeries(const QString& path, std::map<int, int>* boxes = nullptr)
 {
     std::map<int, std::vector<double>> series;
     QFile f(path);
@@ -40,6 +41,8 @@ std::map<int, std::vector<double>> csvSeries(const QString& path)
         }
         const QStringList fields = test::csvFields(line);
         series[fields.value(1).toInt()].push_back(fields.value(5).toDouble());
+        if (boxes && fields.value(2) == QLatin1String("box-median"))
+            ++(*boxes)[fields.value(1).toInt()];
     }
     return series;
 }
@@ -91,8 +94,15 @@ private slots:
             QFile tex(out.filePath(base + QStringLiteral(".tex")));
             QVERIFY(tex.open(QIODevice::ReadOnly));
             const QString texText = QString::fromUtf8(tex.readAll());
+            // One \addplot per series, a box plot's one per box.
+            std::map<int, int> boxesOf;
+            const auto series = csvSeries(out.filePath(base + QStringLiteral("-data.csv")), &boxesOf);
+            qsizetype boxes = 0;
+            for (const auto& [si, count] : boxesOf)
+                boxes += count;
+            QCOMPARE(texText.count(QStringLiteral("boxplot prepared")), boxes);
             QCOMPARE(texText.count(QStringLiteral("\\addplot[")),
-                     static_cast<qsizetype>(csvSeries(out.filePath(base + QStringLiteral("-data.csv"))).size()));
+                     static_cast<qsizetype>(series.size() - boxesOf.size()) + boxes);
             QVERIFY(texText.contains(base + QStringLiteral("-data.csv")));
         }
         QProcess process;
