@@ -1,5 +1,6 @@
 #include "charts/loop_charts.h"
 
+#include "charts/bar_names.h"
 #include "charts/chart_style.h"
 #include "charts/token_display.h"
 
@@ -241,7 +242,6 @@ void LoopStepChart::setStep(const engine::LoopStep& step, const std::vector<std:
     m_chart->addSeries(series);
     auto* x = new QBarCategoryAxis;
     x->append(names);
-    x->setLabelsAngle(-90);
     auto* y = new QValueAxis;
     y->setTitleText(tr("probability"));
     // A range of whole steps with a tick on each (0, 0.2, ..., 1.0 rather than 0, 0.22, 0.45,
@@ -255,6 +255,7 @@ void LoopStepChart::setStep(const engine::LoopStep& step, const std::vector<std:
     m_chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
+    BarNames::attach(m_chart, x);  // upright, and thinned when the chart is narrow (a zoomed page)
     m_chart->legend()->setVisible(true);
     QString chosen = shownTokenName(vocabulary[static_cast<std::size_t>(step.token)]);
     if (chosen == QStringLiteral("\n"))

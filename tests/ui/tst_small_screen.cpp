@@ -2,7 +2,10 @@
 // zoom, every page fits (the window's minimum size is within the screen), its main chart keeps
 // 40% of the height, and no visible button, label, value box (or tab bar, at 100%) is squeezed
 // below the size its text needs (its minimum size hint) once the page's first run is shown.
+#include "ui/pages/control_scroll.h"
 #include "ui/pages/experiment_page.h"
+#include "ui/pages/explorer_page.h"
+#include "ui/pages/loop_page.h"
 #include "ui/pages/page.h"
 #include "ui/window/main_window.h"
 #include "ui/window/presentation_zoom.h"
@@ -13,8 +16,10 @@
 #include <QApplication>
 #include <QChartView>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QListWidget>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStackedWidget>
@@ -138,6 +143,46 @@ private slots:
         QTRY_VERIFY2(
             view->height() >= 0.4 * screen.height(),
             qPrintable(QStringLiteral("the chart is %1 px high of %2").arg(view->height()).arg(screen.height())));
+        window.zoom()->reset();
+    }
+
+    // View > Controls (Ctrl+K) hides every page's column of controls: at 200% on 1024x768 the
+    // Loop's charts, a third of the width beside its controls, take the whole width; again, and
+    // the controls come back with their values.
+    void controlsHideForTheCharts()
+    {
+        MainWindow window;
+        const Workbench pages = buildWorkbench(window);
+        window.zoom()->setPercent(200);
+        window.showPage(pages.loop);
+        window.resize(1024, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QChartView* view = nullptr;
+        for (auto* v : pages.loop->findChildren<QChartView*>())
+            if (v->chart() == pages.loop->chart())
+                view = v;
+        QVERIFY(view);
+        QTRY_VERIFY(view->width() > 0);
+        const int before = view->width();
+        const double pass = pages.loop->passBox()->value();
+        QVERIFY(window.controlsAction()->isChecked());
+        QTest::keyClick(&window, Qt::Key_K, Qt::ControlModifier);
+        QVERIFY(!window.controlsAction()->isChecked());
+        for (Page* page : {static_cast<Page*>(pages.explorer), static_cast<Page*>(pages.loop)}) {
+            const auto controls = page->findChildren<QScrollArea*>(QLatin1String(kPageControls));
+            QCOMPARE(controls.size(), 1);
+            QVERIFY(controls.front()->isHidden());
+        }
+        QTRY_VERIFY2(view->width() >= 1.5 * before,
+                     qPrintable(QStringLiteral("%1 px, %2 before").arg(view->width()).arg(before)));
+        // The page list then has room for every page's name.
+        QTRY_VERIFY(window.pageList()->width() >= window.pageList()->sizeHintForColumn(0));
+        if (const QString shot = qEnvironmentVariable("LOGITLAB_SHOT"); !shot.isEmpty())
+            window.grab().save(shot);
+        QTest::keyClick(&window, Qt::Key_K, Qt::ControlModifier);
+        QTRY_VERIFY(pages.loop->findChild<QScrollArea*>(QLatin1String(kPageControls))->isVisible());
+        QCOMPARE(pages.loop->passBox()->value(), pass);
         window.zoom()->reset();
     }
 

@@ -10,6 +10,7 @@ namespace logitlab::ui {
 QScrollArea* controlScroll(QWidget* panel)
 {
     auto* scroll = new QScrollArea;
+    scroll->setObjectName(QLatin1String(kPageControls));
     scroll->setWidget(panel);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

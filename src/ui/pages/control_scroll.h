@@ -12,6 +12,10 @@ QT_END_NAMESPACE
 
 namespace logitlab::ui {
 
+// The scroll area's object name: View > Controls hides every page's column of controls by it,
+// giving the charts the window's width (a 1024 px screen at 200%).
+inline constexpr char kPageControls[] = "pageControls";
+
 // `panel` in a frameless scroll area as wide as the panel wants (no horizontal scroll bar).
 QScrollArea* controlScroll(QWidget* panel);
 

@@ -1,5 +1,6 @@
 #include "ui/pages/explorer_page.h"
 #include "ui/pages/chart_share.h"
+#include "ui/pages/control_scroll.h"
 #include "ui/pages/explorer_presentation.h"
 
 #include "app/io/save_text.h"
@@ -318,6 +319,7 @@ QWidget* ExplorerPage::buildParameters()
     layout->addWidget(vocabulary);
     layout->addStretch();
     auto* scroll = new QScrollArea;
+    scroll->setObjectName(QLatin1String(kPageControls));
     scroll->setWidget(panel);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

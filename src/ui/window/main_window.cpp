@@ -13,7 +13,9 @@
 #include "charts/chart_export.h"
 #include "ui/forms/chart_export_dialog.h"
 #include "ui/forms/wheel_guard.h"
+#include "ui/pages/control_scroll.h"
 #include "ui/pages/page.h"
+#include "ui/window/page_stack.h"
 #include "ui/window/presentation_window.h"
 #include "ui/window/presentation_zoom.h"
 
@@ -34,6 +36,7 @@
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -89,7 +92,7 @@ QString splitterKey(const QSplitter* splitter) { return QStringLiteral("splitter
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_pageList(new QListWidget), m_pages(new QStackedWidget),
+    : QMainWindow(parent), m_pageList(new QListWidget), m_pages(new PageStack),
       m_splitter(new QSplitter(Qt::Horizontal)), m_undoGroup(new QUndoGroup(this)),
       m_busyPages(new app::BusyCounter(this)), m_status(new QLabel), m_progress(new QProgressBar),
       m_cancel(new QPushButton(tr("Cancel"))), m_zoom(new PresentationZoom(this))
@@ -178,6 +181,17 @@ void MainWindow::addPage(Page* page)
         m_pageList->setCurrentRow(0);
 }
 
+void MainWindow::showControls(bool on)
+{
+    for (int i = 0; i < m_pages->count(); ++i)
+        for (QScrollArea* controls : m_pages->widget(i)->findChildren<QScrollArea*>(QLatin1String(kPageControls)))
+            controls->setVisible(on);
+    // Without its controls a page needs less width: the page list takes what its names need,
+    // once the pages have laid out again.
+    QTimer::singleShot(0, this, &MainWindow::fitPageList);
+    showPageStatus(on ? tr("Controls shown") : tr("Controls hidden: View > Controls (Ctrl+K) brings them back"));
+}
+
 Page* MainWindow::currentPage() const { return qobject_cast<Page*>(m_pages->currentWidget()); }
 
 Page* MainWindow::page(const QString& id) const
@@ -252,6 +266,13 @@ void MainWindow::createMenus()
     list->setChecked(true);
     list->setShortcut(QKeySequence(tr("Ctrl+L")));
     connect(list, &QAction::toggled, m_pageList, &QWidget::setVisible);
+    // Every page's column of controls, hidden for the charts' sake at a high zoom or on a small
+    // screen; the page keeps its values, its keyboard shortcuts and Run.
+    m_controlsAction = m_viewMenu->addAction(tr("&Controls"));
+    m_controlsAction->setCheckable(true);
+    m_controlsAction->setChecked(true);
+    m_controlsAction->setShortcut(QKeySequence(tr("Ctrl+K")));
+    connect(m_controlsAction, &QAction::toggled, this, &MainWindow::showControls);
     QAction* full = m_viewMenu->addAction(tr("&Full screen"));
     full->setCheckable(true);
     full->setShortcut(QKeySequence::FullScreen);

@@ -13,6 +13,7 @@
 #include <functional>
 
 QT_BEGIN_NAMESPACE
+class QAction;
 class QLabel;
 class QListWidget;
 class QMenu;
@@ -87,6 +88,9 @@ public:
     QString loadWorkedExample();
     // The page list as wide as its longest name at the current zoom.
     void fitPageList();
+    // View > Controls (Ctrl+K): every page's column of controls shown or hidden.
+    void showControls(bool on);
+    QAction* controlsAction() const { return m_controlsAction; }
     QString aboutText() const;
 
     void saveSettings() const;
@@ -128,6 +132,7 @@ private:
     bool settleUnsaved(Page* page);
 
     QListWidget* m_pageList;
+    QAction* m_controlsAction = nullptr;
     QStackedWidget* m_pages;
     QSplitter* m_splitter;
     QUndoGroup* m_undoGroup;
