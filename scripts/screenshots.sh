@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Screenshots of every page at 1024x768 (a projector's screen), at 100% and 200% zoom, and of
-# View > Present on the Explorer and the Loop, rendered offscreen into docs/images/pages/ from
+# View > Present on the Explorer and the Loop, and the two at 200% without their controls
+# (--no-controls), rendered offscreen into docs/images/pages/ from
 # the examples (issue 32). Usage: scripts/screenshots.sh [BUILD_DIR] (default: build).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,4 +32,10 @@ for name in explorer loop; do
   example=$([ "$name" = explorer ] && echo explorer-lesson.json || echo loop-lesson.json)
   "$build/bin/logitlab" "$root/examples/$example" --size 1024x768 --present \
     --screenshot "$out/$name-present-1024x768.png"
+done
+# At 200% with View > Controls off (Ctrl+K): the charts take the window's width.
+for name in explorer loop; do
+  example=$([ "$name" = explorer ] && echo explorer-lesson.json || echo loop-greedy-branch.json)
+  "$build/bin/logitlab" "$root/examples/$example" --size 1024x768 --zoom 200 --no-controls \
+    --screenshot "$out/$name-1024x768-200-no-controls.png"
 done

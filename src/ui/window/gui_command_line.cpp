@@ -29,6 +29,9 @@ QList<QCommandLineOption> guiOptions()
         {QStringLiteral("zoom"),
          QStringLiteral("Zoom the window to PERCENT (80 to 300; View > Zoom) for this run only."),
          QStringLiteral("percent")},
+        {QStringLiteral("no-controls"),
+         QStringLiteral("Hide every page's column of controls (View > Controls, Ctrl+K): the charts take the "
+                        "window's width.")},
         {QStringLiteral("present"),
          QStringLiteral("Show the page in presentation mode (View > Present, F5): full screen, large type.")},
         {QStringLiteral("size"), QStringLiteral("Window size, e.g. 1280x800 (the default)."), QStringLiteral("WxH"),

@@ -11,6 +11,7 @@
 #include "ui/window/presentation_zoom.h"
 #include "ui/window/workbench.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -122,6 +123,8 @@ int main(int argc, char* argv[])
         }
         window.zoom()->setPercent(zoom, false);
     }
+    if (parser.isSet(QStringLiteral("no-controls")))
+        window.controlsAction()->setChecked(false);
     if (parser.isSet(QStringLiteral("open"))) {
         const QString problem = explorer->openExperiment(parser.value(QStringLiteral("open")));
         if (!problem.isEmpty()) {
