@@ -7,6 +7,7 @@
 #include "app/kinds/batch_invariance_spec.h"
 #include "app/kinds/experiment_kind.h"
 #include "support/example_files.h"
+#include "support/result_csv.h"
 #include "support/test_support.h"
 
 #include <QDir>
@@ -39,14 +40,6 @@ app::ExperimentResult run(const QJsonObject& root, int threads)
 const app::BatchInvarianceOutcome& outcomeOf(const app::ExperimentResult& result)
 {
     return *std::any_cast<std::shared_ptr<const app::BatchInvarianceOutcome>>(result.details);
-}
-
-QStringList csvOf(const app::ExperimentResult& result)
-{
-    QStringList out;
-    for (const auto& table : result.tables)
-        out << app::resultTableCsv(result.provenance, table);
-    return out;
 }
 
 }  // namespace
@@ -130,7 +123,7 @@ private slots:
         const app::ExperimentResult four = run(root, 4);
         QVERIFY2(one.status.finished(), qPrintable(one.status.message));
         QVERIFY2(four.status.finished(), qPrintable(four.status.message));
-        QCOMPARE(csvOf(one), csvOf(four));
+        QCOMPARE(test::resultCsv(one), test::resultCsv(four));
         QVERIFY(one.tables.front().rows > 0);
     }
 

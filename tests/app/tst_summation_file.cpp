@@ -4,6 +4,7 @@
 #include "app/kinds/summation_job.h"
 #include "app/kinds/summation_spec.h"
 #include "support/example_files.h"
+#include "support/result_csv.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -28,14 +29,6 @@ QJsonObject with(const QString& assignment)
     if (!root)
         qFatal("bad override %s", qPrintable(assignment));
     return root.value();
-}
-
-QString csvOf(const app::ExperimentResult& result)
-{
-    QString all;
-    for (const auto& table : result.tables)
-        all += table.suffix + QLatin1Char('\n') + app::resultTableCsv(result.provenance, table);
-    return all;
 }
 
 app::ExperimentResult runSpec(const app::SummationSpec& spec, const QString& dir, int threads)
@@ -118,7 +111,7 @@ private slots:
         const auto four = runSpec(spec.value(), QString(), 4);
         QVERIFY2(one.status.finished(), qPrintable(one.status.message));
         QCOMPARE(one.tables.size(), std::size_t{5});
-        QCOMPARE(csvOf(four), csvOf(one));
+        QCOMPARE(test::resultCsv(four), test::resultCsv(one));
     }
 
     void termOverflowingStorageFails()

@@ -8,6 +8,7 @@
 #include "engine/kernels/float_formats.h"
 #include "engine/kernels/lm_head_kernels.h"
 #include "engine/models/toy_language_model.h"
+#include "support/same_bits.h"
 
 #include <QTest>
 
@@ -40,7 +41,8 @@ HeadMatrix states(const ToyLanguageModel& m, Eigen::Index n, std::int32_t first)
 bool sameBits(const Eigen::VectorXf& a, const Eigen::VectorXf& b)
 {
     return a.size() == b.size() &&
-           std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0;
+           logitlab::test::sameBits(std::span<const float>(a.data(), static_cast<std::size_t>(a.size())),
+                                    std::span<const float>(b.data(), static_cast<std::size_t>(b.size())));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // magnitude and on divisors chosen to be hard (all-ones significands, powers of two, the edges of the range the FMA
 // path accepts, and beyond).
 #include "engine/kernels/lesson_divide.h"
+#include "support/same_bits.h"
 
 #include <QTest>
 
@@ -44,8 +45,6 @@ std::vector<double> makeDividends(Dividends kind, std::size_t n, unsigned seed)
     }
     return v;
 }
-
-bool sameBits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
 }  // namespace
 
@@ -93,7 +92,7 @@ private slots:
         divideBy(out.data(), out.size(), divisor, DividePath::Fma);
         std::size_t differ = 0;
         for (std::size_t i = 0; i < dividends.size(); ++i)
-            if (!sameBits(out[i], dividends[i] / divisor) && differ++ < 3)
+            if (!logitlab::test::sameBits(out[i], dividends[i] / divisor) && differ++ < 3)
                 qWarning("%.17g / %.17g: %.17g, IEEE %.17g", dividends[i], divisor, out[i], dividends[i] / divisor);
         QCOMPARE(differ, std::size_t{0});
     }
@@ -136,7 +135,7 @@ private slots:
         for (std::size_t i = 0; i < items.size(); ++i) {
             QCOMPARE(items[i].id, static_cast<std::int32_t>(i));
             QCOMPARE(items[i].other, -static_cast<double>(i));
-            if (!sameBits(items[i].value, dividends[i] / divisor) && differ++ < 3)
+            if (!logitlab::test::sameBits(items[i].value, dividends[i] / divisor) && differ++ < 3)
                 qWarning("%.17g / %.17g: %.17g, IEEE %.17g", dividends[i], divisor, items[i].value,
                          dividends[i] / divisor);
         }
@@ -149,7 +148,7 @@ private slots:
         std::vector<double> out = dividends;
         divideBy(out.data(), out.size(), 3.0, DividePath::Divide);
         for (std::size_t i = 0; i < dividends.size(); ++i)
-            QVERIFY(sameBits(out[i], dividends[i] / 3.0));
+            QVERIFY(logitlab::test::sameBits(out[i], dividends[i] / 3.0));
     }
 };
 

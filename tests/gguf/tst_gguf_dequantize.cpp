@@ -6,6 +6,7 @@
 #include "engine/gguf/gguf_file.h"
 #include "engine/kernels/float_formats.h"
 #include "support/gguf_writer.h"
+#include "support/same_bits.h"
 
 #include <QTest>
 
@@ -95,8 +96,6 @@ std::vector<float> decode(GgmlType type, const std::vector<std::byte>& b, std::s
     return out;
 }
 
-bool sameBits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
-
 }  // namespace
 
 class TestGgufDequantize : public QObject {
@@ -141,15 +140,15 @@ private slots:
     {
         QFETCH(int, bits);
         QFETCH(float, value);
-        QVERIFY(sameBits(engine::gguf::halfToFloat(static_cast<std::uint16_t>(bits)), value));
+        QVERIFY(test::sameBits(engine::gguf::halfToFloat(static_cast<std::uint16_t>(bits)), value));
     }
 
     void bfloat16()
     {
-        QVERIFY(sameBits(engine::gguf::bfloat16ToFloat(0x3F80), 1.0f));
-        QVERIFY(sameBits(engine::gguf::bfloat16ToFloat(0xC049), -3.140625f));
-        QVERIFY(sameBits(engine::gguf::bfloat16ToFloat(0x7F80), std::numeric_limits<float>::infinity()));
-        QVERIFY(sameBits(engine::gguf::bfloat16ToFloat(0x0001), std::bit_cast<float>(0x00010000u)));
+        QVERIFY(test::sameBits(engine::gguf::bfloat16ToFloat(0x3F80), 1.0f));
+        QVERIFY(test::sameBits(engine::gguf::bfloat16ToFloat(0xC049), -3.140625f));
+        QVERIFY(test::sameBits(engine::gguf::bfloat16ToFloat(0x7F80), std::numeric_limits<float>::infinity()));
+        QVERIFY(test::sameBits(engine::gguf::bfloat16ToFloat(0x0001), std::bit_cast<float>(0x00010000u)));
         QVERIFY(std::isnan(engine::gguf::bfloat16ToFloat(0x7FC1)));
         const auto row = decode(GgmlType::BF16, bytesOf({{0, 0x80}, {1, 0x3F}, {2, 0x49}, {3, 0xC0}}, 4), 2);
         QCOMPARE(row[0], 1.0f);
@@ -160,12 +159,12 @@ private slots:
     {
         const auto f16 = decode(GgmlType::F16, bytesOf({{0, 0x00}, {1, 0x3C}, {2, 0x01}, {3, 0x80}}, 4), 2);
         QCOMPARE(f16[0], 1.0f);
-        QVERIFY(sameBits(f16[1], -5.960464477539063e-08f));
+        QVERIFY(test::sameBits(f16[1], -5.960464477539063e-08f));
         const float values[2] = {1.5f, -0.0f};
         std::vector<std::byte> raw(8);
         std::memcpy(raw.data(), values, 8);
         const auto f32 = decode(GgmlType::F32, raw, 2);
-        QVERIFY(sameBits(f32[0], 1.5f) && sameBits(f32[1], -0.0f));
+        QVERIFY(test::sameBits(f32[0], 1.5f) && test::sameBits(f32[1], -0.0f));
     }
 
     // Blocks whose weights were worked out by hand from the format.
@@ -234,11 +233,12 @@ private slots:
                                                row.begin() + static_cast<std::ptrdiff_t>((i + 1) * size));
             for (std::size_t j = 0; j < per; ++j) {
                 const float expected = reference(type, block, static_cast<int>(j));
-                QVERIFY2(sameBits(out[i * per + j], expected), qPrintable(QStringLiteral("block %1 weight %2: %3 vs %4")
-                                                                              .arg(i)
-                                                                              .arg(j)
-                                                                              .arg(out[i * per + j])
-                                                                              .arg(expected)));
+                QVERIFY2(test::sameBits(out[i * per + j], expected),
+                         qPrintable(QStringLiteral("block %1 weight %2: %3 vs %4")
+                                        .arg(i)
+                                        .arg(j)
+                                        .arg(out[i * per + j])
+                                        .arg(expected)));
             }
         }
     }

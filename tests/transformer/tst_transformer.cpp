@@ -9,6 +9,7 @@
 #include "engine/transformer/transformer.h"
 #include "random_model.h"
 #include "support/gguf_writer.h"
+#include "support/same_bits.h"
 #include "support/tiny_gguf_model.h"
 
 #include <QTest>
@@ -61,11 +62,6 @@ std::vector<std::int32_t> greedy(Transformer& t, std::vector<std::int32_t> promp
         logits = t.evaluate(std::span<const std::int32_t>(&next, 1));
     }
     return out;
-}
-
-bool sameBits(std::span<const float> a, std::span<const float> b)
-{
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 }  // namespace
@@ -219,7 +215,7 @@ void TransformerTest::threadCountsAgree()
             QVERIFY2(distinct > 3, "a degenerate continuation");
         } else {
             QCOMPARE(tokens, reference);
-            QVERIFY(sameBits(last, referenceLogits));
+            QVERIFY(test::sameBits<float>(last, referenceLogits));
         }
     }
 }
@@ -241,7 +237,7 @@ void TransformerTest::f32BatchSplitKeepsBits()
             if (whole.empty())
                 whole.assign(logits.value().begin(), logits.value().end());
             else
-                QVERIFY(sameBits(logits.value(), whole));
+                QVERIFY(test::sameBits<float>(logits.value(), whole));
         }
     }
 }
@@ -269,7 +265,7 @@ void TransformerTest::truncateBranches()
     prompt.push_back(branch);
     auto direct = fresh.evaluate(prompt);
     QVERIFY(direct.ok());
-    QVERIFY(sameBits(a, direct.value()));
+    QVERIFY(test::sameBits<float>(a, direct.value()));
 
     t.truncate(100);  // past the position: kept as is
     QCOMPARE(t.position(), 6);
@@ -297,7 +293,7 @@ void TransformerTest::reductionPlanChangesBitsNotValues()
         if (splitK == 1)
             plain.assign(logits.value().begin(), logits.value().end());
         else
-            QVERIFY(!sameBits(logits.value(), plain));
+            QVERIFY(!test::sameBits<float>(logits.value(), plain));
     }
 }
 
@@ -381,7 +377,7 @@ void TransformerTest::rowsIndependentOfRanges()
                     const MatmulTask part{&w, x.data(), cols, pieces.data(), rows};
                     for (std::int64_t r = 0; r < rows; r += step)
                         matmulRows(part, batch, r, std::min(rows, r + step), {}, path, scratch.data());
-                    QVERIFY(sameBits(pieces, whole));
+                    QVERIFY(test::sameBits<float>(pieces, whole));
                 }
             }
 }
@@ -409,12 +405,12 @@ void TransformerTest::attentionHelpersKeepBits()
                 dotsF32(rows.data(), stride, count, x.data(), n, dots.data(), path);
                 for (std::int64_t r = 0; r < count; ++r)
                     single[static_cast<std::size_t>(r)] = dotF32(rows.data() + r * stride, x.data(), n, path);
-                QVERIFY(sameBits(dots, single));
+                QVERIFY(test::sameBits<float>(dots, single));
                 std::vector<float> sum(static_cast<std::size_t>(n)), steps(sum.size(), 0.0f);
                 weightedSumF32(rows.data(), stride, count, weights.data(), n, sum.data(), path);
                 for (std::int64_t r = 0; r < count; ++r)
                     axpyF32(weights[static_cast<std::size_t>(r)], rows.data() + r * stride, steps.data(), n, path);
-                QVERIFY(sameBits(sum, steps));
+                QVERIFY(test::sameBits<float>(sum, steps));
             }
 }
 

@@ -4,6 +4,7 @@
 // cell where the kind always has a value. (The `#` provenance lines may differ: the page names
 // its controls, the CLI the file.)
 #include "support/example_files.h"
+#include "support/experiment_page_run.h"
 #include "support/test_support.h"
 #include "ui/pages/experiment_page.h"
 #include "ui/pages/explorer_page.h"
@@ -43,13 +44,6 @@ bool runCli(const QString& file, const QString& out)
                   {QStringLiteral("run"), file, QStringLiteral("--out"), out, QStringLiteral("--formats"),
                    QStringLiteral("csv"), QStringLiteral("--threads"), QStringLiteral("2")});
     return process.waitForFinished(120000) && process.exitCode() == 0;
-}
-
-bool runPage(ui::ExperimentPage& page)
-{
-    QSignalSpy ended(&page, &ui::ExperimentPage::runEnded);
-    page.run();
-    return ended.wait(120000) && ended.first().first().toBool();
 }
 
 }  // namespace
@@ -103,7 +97,7 @@ private slots:
         window.showPage(shown);
         QCOMPARE(window.openExperimentFrom(path), QString());
         if (auto* experiment = qobject_cast<ui::ExperimentPage*>(shown)) {
-            QVERIFY(runPage(*experiment));
+            QVERIFY(test::runAndWait(*experiment));
         } else {
             QTRY_VERIFY_WITH_TIMEOUT(!workbench.explorer->loading(), 30000);
         }

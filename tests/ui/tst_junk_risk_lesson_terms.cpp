@@ -6,6 +6,7 @@
 #include "app/kinds/junk_risk_job.h"
 #include "app/kinds/junk_risk_spec.h"
 #include "charts/junk_risk_chart.h"
+#include "support/experiment_page_run.h"
 #include "ui/forms/junk_risk_form.h"
 #include "ui/pages/junk_risk_page.h"
 
@@ -51,13 +52,6 @@ QLocale grouping()
     QLocale locale;
     locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
     return locale;
-}
-
-bool runAndWait(ui::JunkRiskPage& page)
-{
-    QSignalSpy ended(&page, &ui::JunkRiskPage::runEnded);
-    page.run();
-    return ended.wait(60000) && ended.first().first().toBool();
 }
 
 }  // namespace
@@ -158,7 +152,7 @@ private slots:
         ui::JunkRiskPage page;
         page.show();
         page.junkForm()->setSpec(qSpec(0.004));
-        QVERIFY(runAndWait(page));
+        QVERIFY(test::runAndWait(page));
         page.highlightBox()->setValue(n);
         QCOMPARE(page.highlights().size(), std::size_t(1));
         const double none = std::pow(0.996, n);
@@ -183,7 +177,7 @@ private slots:
         page.show();
         QCOMPARE(page.highlightBox()->value(), 300);
         page.junkForm()->repliesBox()->setValue(0);
-        QVERIFY(runAndWait(page));
+        QVERIFY(test::runAndWait(page));
         const QString text = page.lessonLabel()->text();
         QVERIFY2(text.contains(QStringLiteral("Junk token: banana")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("0.3005")), qPrintable(text));
@@ -218,7 +212,7 @@ private slots:
                  qPrintable(page.errorLabel()->text()));
         page.junkForm()->qField()->setText(QStringLiteral("0.004"));
         QVERIFY(!page.junkForm()->qErrorLabel()->isVisible());
-        QVERIFY(runAndWait(page));  // and keeps working
+        QVERIFY(test::runAndWait(page));  // and keeps working
     }
 
     void analyticCurveIsDense_data()

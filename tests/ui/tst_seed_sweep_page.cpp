@@ -4,7 +4,7 @@
 // With LOGITLAB_SCREENSHOT_DIR set, it saves a screenshot of the page after a run.
 #include "engine/sampler/lesson_examples.h"
 #include "support/example_files.h"
-#include "support/seed_sweep_page_run.h"
+#include "support/experiment_page_run.h"
 #include "support/test_support.h"
 #include "ui/models/result_table_model.h"
 #include "ui/pages/seed_sweep_page.h"

@@ -7,7 +7,7 @@
 #include "app/kinds/experiment_kind.h"
 #include "app/kinds/sequence_sweep_job.h"
 #include "support/example_files.h"
-#include "support/seed_sweep_page_run.h"
+#include "support/experiment_page_run.h"
 #include "support/small_npy.h"
 #include "support/tiny_gguf_model.h"
 #include "ui/models/result_table_model.h"

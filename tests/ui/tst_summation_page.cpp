@@ -2,6 +2,7 @@
 // next to the controls with the control named, a run that fills the summary, charts and table
 // tabs, and a file saved from the page that the CLI's reader accepts unchanged.
 #include "app/kinds/result_table.h"
+#include "support/experiment_page_run.h"
 #include "ui/forms/summation_form.h"
 #include "ui/models/result_table_model.h"
 #include "ui/pages/results_pane.h"
@@ -21,17 +22,6 @@
 #include <algorithm>
 
 using namespace logitlab;
-
-namespace {
-
-bool runPage(ui::SummationPage& page)
-{
-    QSignalSpy ended(&page, &ui::ExperimentPage::runEnded);
-    page.run();
-    return ended.wait(60000) && ended.first().first().toBool();
-}
-
-}  // namespace
 
 class TestSummationPage : public QObject {
     Q_OBJECT
@@ -84,7 +74,7 @@ private slots:
         spec.spreadTerms = 20000;
         page.summationForm()->setSpec(spec);
         page.summationForm()->workersBox()->setValue(2);
-        QVERIFY(runPage(page));
+        QVERIFY(test::runAndWait(page));
         const QString summary = page.results()->summaryLabel()->text();
         QVERIFY2(summary.contains(QStringLiteral("over 40 shuffles")), qPrintable(summary));
         // Methods, shuffles, histogram, spread (the start asks for one), lesson.
