@@ -2,6 +2,7 @@
 // zoom, every page fits (the window's minimum size is within the screen), its main chart keeps
 // 40% of the height, and no visible button, label, value box (or tab bar, at 100%) is squeezed
 // below the size its text needs (its minimum size hint) once the page's first run is shown.
+#include "ui/forms/wrapped_label.h"
 #include "ui/pages/control_scroll.h"
 #include "ui/pages/experiment_page.h"
 #include "ui/pages/explorer_page.h"
@@ -22,6 +23,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTabBar>
@@ -184,6 +186,29 @@ private slots:
         QTRY_VERIFY(pages.loop->findChild<QScrollArea*>(QLatin1String(kPageControls))->isVisible());
         QCOMPARE(pages.loop->passBox()->value(), pass);
         window.zoom()->reset();
+    }
+
+    // A wrapped sentence in a splitter keeps all its lines (WrappedLabel): a splitter gives a
+    // pane its minimum size, and QLabel's minimum for wrapped text is one line.
+    void wrappedTextKeepsItsLines()
+    {
+        QSplitter splitter(Qt::Vertical);
+        auto* label = new WrappedLabel;
+        label->setText(QStringLiteral("First divergent step: 2. Main chose '\"' (model p 0.7977), the branch 'the' "
+                                      "(model p 0.01257): a gap of 0.7852. (forced)"));
+        auto* below = new QLabel(QStringLiteral("the chart"));
+        below->setMinimumHeight(50);
+        splitter.addWidget(label);
+        splitter.addWidget(below);
+        splitter.resize(220, 400);
+        splitter.setSizes({1, 399});  // squeezed as a splitter restored from settings may be
+        splitter.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&splitter));
+        const int lines = label->heightForWidth(label->width()) / label->fontMetrics().lineSpacing();
+        QVERIFY2(lines >= 3, qPrintable(QString::number(lines)));
+        QTRY_VERIFY2(
+            label->height() >= label->heightForWidth(label->width()),
+            qPrintable(QStringLiteral("%1 px for %2").arg(label->height()).arg(label->heightForWidth(label->width()))));
     }
 
 private:

@@ -13,6 +13,7 @@
 #include "engine/rng/rng_factory.h"
 #include "engine/sampler/explorer_chain.h"
 #include "engine/transformer/gguf_model.h"
+#include "ui/forms/wrapped_label.h"
 #include "ui/models/loop_steps_model.h"
 #include "ui/pages/chart_share.h"
 #include "ui/pages/control_scroll.h"
@@ -119,9 +120,10 @@ LoopPage::LoopPage(QWidget* parent)
       m_stepButton(new QPushButton(tr("Step"))), m_playButton(new QPushButton(tr("Play"))),
       m_stopButton(new QPushButton(tr("Stop"))), m_rewindButton(new QPushButton(tr("Rewind"))),
       m_branchButton(new QPushButton(tr("Branch here"))), m_shownStep(new QSpinBox), m_mainText(new QTextBrowser),
-      m_strip(new LoopTokenStrip), m_branchText(new QTextBrowser), m_divergence(new QLabel), m_stepInfo(new QLabel),
-      m_table(new QTableView), m_playTimer(new QTimer(this)), m_branchTimer(new QTimer(this)),
-      m_followTimer(new QTimer(this)), m_mainRunText(m_mainText), m_branchRunText(m_branchText)
+      m_strip(new LoopTokenStrip), m_branchText(new QTextBrowser), m_divergence(new WrappedLabel),
+      m_stepInfo(new WrappedLabel), m_table(new QTableView), m_playTimer(new QTimer(this)),
+      m_branchTimer(new QTimer(this)), m_followTimer(new QTimer(this)), m_mainRunText(m_mainText),
+      m_branchRunText(m_branchText)
 {
     setExperimentRuns(m_runs);
     addRuns(m_loads);
