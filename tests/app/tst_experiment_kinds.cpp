@@ -7,6 +7,7 @@
 #include "app/kinds/explorer_run.h"
 #include "engine/stats/pooled_fit_test.h"
 #include "support/example_files.h"
+#include "support/run_experiment_file.h"
 
 #include <QTest>
 
@@ -29,15 +30,10 @@ QJsonObject exampleRoot(const QString& name, const QStringList& overrides = {})
 
 app::ExperimentResult runExample(const QString& name, const QStringList& overrides = {})
 {
-    const QJsonObject root = exampleRoot(name, overrides);
-    const auto kind = app::kindOfFile(root, name);
-    if (!kind)
-        qFatal("%s", kind.error().c_str());
-    app::RunContext context;
-    context.source = name;
-    context.baseDir = QFileInfo(test::examplePath(name)).absolutePath();
-    context.threads = 2;
-    return kind.value()->run(root, context);
+    auto result = test::runExperimentFile(test::examplePath(name), overrides);
+    if (!result)
+        qFatal("%s", result.error().c_str());
+    return std::move(result).value();
 }
 
 }  // namespace

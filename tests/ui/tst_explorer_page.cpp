@@ -2,9 +2,7 @@
 // as the lesson says, edits and undo, bad edits and bad pasted rows refused in place, presets,
 // large vocabularies (top 20 + rest), the sweep and draws, save/open, exports that parse, and
 // QAbstractItemModelTester on the models.
-#include "app/io/experiment_file.h"
 #include "app/io/gguf_model_file.h"
-#include "app/kinds/experiment_kind.h"
 #include "charts/compare_chart.h"
 #include "charts/draw_chart.h"
 #include "charts/experiment_charts.h"
@@ -16,6 +14,7 @@
 #include "engine/sampler/lesson_examples.h"
 #include "engine/sampler/softmax.h"
 #include "support/example_files.h"
+#include "support/run_experiment_file.h"
 #include "support/test_support.h"
 #include "support/tiny_gguf_model.h"
 #include "ui/forms/chain_controls.h"
@@ -684,14 +683,9 @@ private slots:
         QVERIFY(loaded(other));
         QCOMPARE(other.barsBox()->value(), 5);
         QCOMPARE(other.probabilityChart()->categories(), page.probabilityChart()->categories());
-        const auto root = app::readExperimentJson(path);
-        QVERIFY2(root, root ? "" : root.error().c_str());
-        const auto kind = app::kindOfFile(root.value(), path);
-        QVERIFY2(kind, kind ? "" : kind.error().c_str());
-        app::RunContext context;
-        context.source = path;
-        const app::ExperimentResult result = kind.value()->run(root.value(), context);
-        const ExperimentCharts charts = experimentCharts(result);
+        const auto result = test::runExperimentFile(path);
+        QVERIFY2(result, result ? "" : result.error().c_str());
+        const ExperimentCharts charts = experimentCharts(result.value());
         QVERIFY(!charts.charts.isEmpty());
         auto* tokens = qobject_cast<QBarCategoryAxis*>(charts.charts.front().second->axes(Qt::Horizontal).value(0));
         QVERIFY(tokens);

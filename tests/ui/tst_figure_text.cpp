@@ -2,11 +2,10 @@
 // of 8.5 x 6 cm, 12 x 8 cm and 17 x 10 cm, with no text Qt shortened to "..." and no two texts
 // drawn over each other (cut_text.h).
 // Each example runs its kind as `logitlab-cli run` does; the charts are experimentCharts()'s.
-#include "app/io/experiment_file.h"
-#include "app/kinds/experiment_kind.h"
 #include "charts/chart_export.h"
 #include "charts/experiment_charts.h"
 #include "support/example_files.h"
+#include "support/run_experiment_file.h"
 
 #include <QChart>
 #include <QDir>
@@ -28,15 +27,9 @@ private slots:
     void noTextCutAtAFiguresSize()
     {
         QFETCH(QString, example);
-        const auto root = app::readExperimentJson(example);
-        QVERIFY2(root, root ? "" : root.error().c_str());
-        const auto kind = app::kindOfFile(root.value(), example);
-        QVERIFY2(kind, kind ? "" : kind.error().c_str());
-        app::RunContext context;
-        context.source = example;
-        context.baseDir = QFileInfo(example).absolutePath();
-        context.threads = 2;
-        const app::ExperimentResult result = kind.value()->run(root.value(), context);
+        const auto run = test::runExperimentFile(example);
+        QVERIFY2(run, run ? "" : run.error().c_str());
+        const app::ExperimentResult& result = run.value();
         QVERIFY2(result.status.state == app::RunStatus::State::Finished, qPrintable(result.status.message));
         const ui::ExperimentCharts charts = ui::experimentCharts(result);
         QVERIFY(!charts.charts.isEmpty());
