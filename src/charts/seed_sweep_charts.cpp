@@ -88,14 +88,16 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
     histogram->attachAxis(seedAxis);
     flat->attachAxis(lineAxis);
     flat->attachAxis(seedAxis);
+    // "1 seed", not "1 seeds" (the lesson's sweep is one seed of 1,000 draws).
+    const QString seedCount = seeds == 1 ? tr("1 seed") : tr("%1 seeds").arg(seeds);
     if (!summary.tested())  // one outcome: 0 degrees of freedom, every p-value would read 1
-        m_pValues->setTitle(tr("%1 seeds x %2 draws: no test (%3)")
-                                .arg(seeds)
+        m_pValues->setTitle(tr("%1 x %2 draws: no test (%3)")
+                                .arg(seedCount)
                                 .arg(drawsPerSeed)
                                 .arg(QString::fromStdString(summary.noTest)));
     else
-        m_pValues->setTitle(tr("%1 seeds x %2 draws: KS D = %3, p = %4, %5")
-                                .arg(seeds)
+        m_pValues->setTitle(tr("%1 x %2 draws: KS D = %3, p = %4, %5")
+                                .arg(seedCount)
                                 .arg(drawsPerSeed)
                                 .arg(summary.chiSquareUniformity.statistic, 0, 'f', 4)
                                 .arg(summary.chiSquareUniformity.pValue, 0, 'g', 3)

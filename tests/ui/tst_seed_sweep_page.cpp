@@ -2,9 +2,11 @@
 // lesson, Cancel leaves the previous results, bad controls are refused inline, replay (on a worker) says
 // "bit for bit", files open and save, and both models pass QAbstractItemModelTester.
 // With LOGITLAB_SCREENSHOT_DIR set, it saves a screenshot of the page after a run.
+#include "charts/experiment_charts.h"
 #include "engine/sampler/lesson_examples.h"
 #include "support/example_files.h"
 #include "support/experiment_page_run.h"
+#include "support/run_experiment_file.h"
 #include "support/test_support.h"
 #include "ui/models/result_table_model.h"
 #include "ui/pages/seed_sweep_page.h"
@@ -12,6 +14,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QChart>
 #include <QComboBox>
 #include <QDir>
 #include <QLabel>
@@ -34,6 +37,26 @@ using test::runAndWait;
 class TestSeedSweepPage : public QObject {
     Q_OBJECT
 private slots:
+    // The lesson's sweep is one seed: its chart says "1 seed", and more say "seeds".
+    void oneSeedIsOneSeed_data()
+    {
+        QTest::addColumn<QString>("example");
+        QTest::addColumn<QString>("title");
+        QTest::newRow("one") << QStringLiteral("seed-sweep-lesson.json") << QStringLiteral("1 seed x 1000 draws");
+        QTest::newRow("two hundred") << QStringLiteral("seed-sweep-200-seeds.json") << QStringLiteral("200 seeds x ");
+    }
+    void oneSeedIsOneSeed()
+    {
+        QFETCH(QString, example);
+        QFETCH(QString, title);
+        const auto result = test::runExperimentFile(test::examplePath(example));
+        QVERIFY2(result, result ? "" : result.error().c_str());
+        const ExperimentCharts charts = experimentCharts(result.value());
+        QVERIFY(!charts.charts.isEmpty());
+        const QString shown = charts.charts.front().second->title();
+        QVERIFY2(shown.startsWith(title), qPrintable(shown));
+    }
+
     void lessonRunFillsTablesAndCharts()
     {
         MainWindow window;
