@@ -3,6 +3,7 @@
 #include "app/kinds/seed_sweep_job.h"
 #include "charts/bar_names.h"
 #include "charts/chart_lifetime.h"
+#include "charts/chart_style.h"
 #include "charts/token_display.h"
 
 #include <QBarCategoryAxis>
@@ -77,10 +78,9 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
     lineAxis->setRange(-0.5, binCount - 0.5);
     lineAxis->setVisible(false);
     auto* seedAxis = new QValueAxis;
-    seedAxis->setRange(0, std::max(level * 1.6, double(tallest) * 1.1));
     seedAxis->setTitleText(tr("seeds"));
-    seedAxis->setLabelFormat(QStringLiteral("%d"));
-    seedAxis->applyNiceNumbers();
+    // Whole seeds: one seed's axis read "0 0 1 1" with Qt's nice numbers.
+    setWholeNumberTicks(seedAxis, 0.0, std::max(level * 1.6, double(tallest) * 1.1), 6);
     m_pValues->addAxis(binAxis, Qt::AlignBottom);
     m_pValues->addAxis(lineAxis, Qt::AlignTop);
     m_pValues->addAxis(seedAxis, Qt::AlignLeft);

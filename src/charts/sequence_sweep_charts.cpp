@@ -1,6 +1,7 @@
 #include "charts/sequence_sweep_charts.h"
 
 #include "charts/chart_lifetime.h"
+#include "charts/chart_style.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -20,10 +21,8 @@ const QColor kReference(0xff, 0x7f, 0x0e);
 QValueAxis* countAxis(const QString& title, double max)
 {
     auto* axis = new QValueAxis;
-    axis->setRange(0, std::max(1.0, max));
     axis->setTitleText(title);
-    axis->setLabelFormat(QStringLiteral("%d"));
-    axis->applyNiceNumbers();
+    setWholeNumberTicks(axis, 0.0, std::max(1.0, max), 6);
     return axis;
 }
 
@@ -60,9 +59,8 @@ void SequenceSweepCharts::setCensus(const engine::ReplyCensus& census, std::size
     m_distinct->addSeries(diagonal);
     m_distinct->addSeries(curve);
     auto* seedAxis = new QValueAxis;
-    seedAxis->setRange(1, double(std::max<std::size_t>(seeds, 2)));
     seedAxis->setTitleText(tr("seeds"));
-    seedAxis->setLabelFormat(QStringLiteral("%d"));
+    setWholeNumberTicks(seedAxis, 1.0, double(std::max<std::size_t>(seeds, 2)), 6);
     const double distinct = census.replies.size();
     auto* distinctAxis = countAxis(tr("distinct replies"), distinct * 1.1);
     m_distinct->addAxis(seedAxis, Qt::AlignBottom);
@@ -96,9 +94,9 @@ void SequenceSweepCharts::setCensus(const engine::ReplyCensus& census, std::size
     bars->setBorderColor(kObserved);
     m_firstDifference->addSeries(bars);
     auto* stepAxis = new QValueAxis;
-    stepAxis->setRange(-0.5, double(std::max<std::size_t>(steps, 1)) - 0.5);
     stepAxis->setTitleText(tr("step (0-based) of the first difference from the most common reply"));
-    stepAxis->setLabelFormat(QStringLiteral("%d"));
+    // Bars centred on whole steps, ticks on them.
+    setWholeNumberTicks(stepAxis, 0.0, double(std::max<std::size_t>(steps, 1)) - 1.0, 7, 0.5);
     auto* seedCountAxis = countAxis(tr("seeds"), double(tallest) * 1.1);
     m_firstDifference->addAxis(stepAxis, Qt::AlignBottom);
     m_firstDifference->addAxis(seedCountAxis, Qt::AlignLeft);
