@@ -10,9 +10,12 @@ out=$root/docs/images/figures
 rm -rf "$out"
 mkdir -p "$out"
 export QT_QPA_PLATFORM=offscreen
+# Paths relative to the checkout: the figures' provenance names the file as given, and a path of
+# this machine does not belong in the tree.
+cd "$root"
 for example in explorer-lesson junk-risk-lesson seed-sweep-lesson loop-lesson summation-order-lesson \
   batch-invariance-one-step; do
-  "$build/bin/logitlab-cli" run "$root/examples/$example.json" --out "$out" --formats png,pdf \
+  "$build/bin/logitlab-cli" run "examples/$example.json" --out "$out" --formats png,pdf \
     --size 8.5x6cm --dpi 300 >/dev/null
 done
 ls "$out"

@@ -13,6 +13,8 @@ export QT_QPA_PLATFORM=offscreen
 XDG_CONFIG_HOME=$(mktemp -d)
 export XDG_CONFIG_HOME
 trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
+# Paths relative to the checkout: the status bar shows the file as given.
+cd "$root"
 shots=(
   "explorer explorer-lesson.json"
   "junk-risk junk-risk-lesson.json"
@@ -24,18 +26,18 @@ shots=(
 for shot in "${shots[@]}"; do
   read -r name example <<<"$shot"
   for zoom in 100 200; do
-    "$build/bin/logitlab" "$root/examples/$example" --size 1024x768 --zoom "$zoom" \
+    "$build/bin/logitlab" "examples/$example" --size 1024x768 --zoom "$zoom" \
       --screenshot "$out/$name-1024x768-$zoom.png"
   done
 done
 for name in explorer loop; do
   example=$([ "$name" = explorer ] && echo explorer-lesson.json || echo loop-lesson.json)
-  "$build/bin/logitlab" "$root/examples/$example" --size 1024x768 --present \
+  "$build/bin/logitlab" "examples/$example" --size 1024x768 --present \
     --screenshot "$out/$name-present-1024x768.png"
 done
 # At 200% with View > Controls off (Ctrl+K): the charts take the window's width.
 for name in explorer loop; do
   example=$([ "$name" = explorer ] && echo explorer-lesson.json || echo loop-greedy-branch.json)
-  "$build/bin/logitlab" "$root/examples/$example" --size 1024x768 --zoom 200 --no-controls \
+  "$build/bin/logitlab" "examples/$example" --size 1024x768 --zoom 200 --no-controls \
     --screenshot "$out/$name-1024x768-200-no-controls.png"
 done
