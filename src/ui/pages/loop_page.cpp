@@ -847,11 +847,8 @@ void LoopPage::sendTo(const QString& target)
     HandOff handOff(stepDistribution(at));
     if (target == app::explorerKind().id()) {
         // The Explorer shows the step as the run cut it: the run's chain after the run's tokens.
-        std::vector<std::int32_t> context = m_main->prompt();
-        const auto history = m_main->history();
-        context.insert(context.end(), history.begin(), history.begin() + static_cast<std::ptrdiff_t>(at));
-        auto chain = engine::explorerChainOf(m_main->chain(), std::move(context),
-                                             static_cast<std::size_t>(handOff.distribution.logits.size()));
+        const auto chain = engine::explorerChainOf(m_main->chain(), contextAt(at),
+                                                   static_cast<std::size_t>(handOff.distribution.logits.size()));
         if (!chain)
             handOff.note = tr("The Explorer keeps its own chain: %1").arg(QString::fromStdString(chain.error()));
         else
@@ -864,12 +861,17 @@ void LoopPage::sendTo(const QString& target)
     emit distributionOffered(target, handOff);
 }
 
-engine::Distribution LoopPage::stepDistribution(std::size_t at) const
+std::vector<std::int32_t> LoopPage::contextAt(std::size_t at) const
 {
-    // The context the source read at step `at`: the prompt and the history before it.
     std::vector<std::int32_t> context = m_main->prompt();
     const auto history = m_main->history();
     context.insert(context.end(), history.begin(), history.begin() + static_cast<std::ptrdiff_t>(at));
+    return context;
+}
+
+engine::Distribution LoopPage::stepDistribution(std::size_t at) const
+{
+    const std::vector<std::int32_t> context = contextAt(at);
     if (m_main->hasModel())
         return m_main->model().distributionAfter(context);
     engine::Distribution distribution;

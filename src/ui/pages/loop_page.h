@@ -146,6 +146,8 @@ private:
     void takeFirstSteps();
     // Drops the runs shown (the controls changed what they are of) and the error.
     void clearRuns();
+    // The tokens the source read at step `at`: the prompt and the main run's history before it.
+    std::vector<std::int32_t> contextAt(std::size_t at) const;
     engine::Distribution stepDistribution(std::size_t at) const;
     void showSourceError(const QString& message);
     void showSourceRows();
