@@ -191,10 +191,8 @@ void SeedSweepCharts::setSummary(const engine::SeedSweepSummary& summary, const 
     countTokens->setCategories(chartLabels(shownNames));
     countTokens->setTitleText(tr("token"));
     auto* pooledAxis = new QValueAxis;
-    pooledAxis->setRange(0, highest * 1.1 + 1);
     pooledAxis->setTitleText(tr("draws"));
-    pooledAxis->setLabelFormat(QStringLiteral("%.0f"));
-    pooledAxis->applyNiceNumbers();
+    setWholeNumberTicks(pooledAxis, 0.0, highest * 1.1 + 1, 6);  // a few draws: no "0 0 1 1"
     m_counts->addAxis(countTokens, Qt::AlignBottom);
     m_counts->addAxis(pooledAxis, Qt::AlignLeft);
     pair->attachAxis(countTokens);
