@@ -82,7 +82,10 @@ void seedSweepCharts(const app::ExperimentResult& result, ExperimentCharts& out)
     }
     const auto& run = detailsOf<app::SeedSweepRun>(result);
     auto charts = std::make_unique<SeedSweepCharts>();
-    charts->setSummary(run.outcome.summary, run.outcome.tokenNames, run.outcome.results.size(),
+    QStringList shownNames;  // cut for the axes (token_display.h); the tables keep whole names
+    for (const QString& name : run.outcome.tokenNames)
+        shownNames << shownTokenName(name);
+    charts->setSummary(run.outcome.summary, shownNames, run.outcome.results.size(),
                        static_cast<std::uint64_t>(run.spec.draws));
     out.add(QString(), QObject::tr("p-values"), charts->pValues());
     out.add(QStringLiteral("-spread"), QObject::tr("Spread"), charts->spread());

@@ -9,6 +9,8 @@
 #include "ui/pages/experiment_page.h"
 #include "ui/pages/explorer_page.h"
 #include "ui/pages/junk_risk_page.h"
+#include "ui/pages/kind_page.h"
+#include "ui/pages/results_pane.h"
 #include "ui/pages/seed_sweep_page.h"
 #include "ui/window/main_window.h"
 #include "ui/window/workbench.h"
@@ -56,32 +58,33 @@ private slots:
     {
         QTest::addColumn<QString>("page");    // the page's id
         QTest::addColumn<QString>("file");    // the example
-        QTest::addColumn<int>("tab");         // the page's tab whose table is exported (-1: as it opens)
+        QTest::addColumn<bool>("pick");       // the table is picked on the page's tab bar (else: as it opens)
         QTest::addColumn<QString>("suffix");  // the CLI's file for that table
         QTest::addColumn<int>("rows");
-        QTest::newRow("junk risk") << QStringLiteral("junk-risk") << QStringLiteral("junk-risk-lesson.json") << -1
+        QTest::newRow("junk risk") << QStringLiteral("junk-risk") << QStringLiteral("junk-risk-lesson.json") << false
                                    << QString() << 24;
         QTest::newRow("seed sweep, per token")
-            << QStringLiteral("seed-sweep") << QStringLiteral("seed-sweep-200-seeds.json") << -1 << QString() << 3;
+            << QStringLiteral("seed-sweep") << QStringLiteral("seed-sweep-200-seeds.json") << false << QString() << 3;
         QTest::newRow("seed sweep, per seed")
-            << QStringLiteral("seed-sweep") << QStringLiteral("seed-sweep-200-seeds.json")
-            << int(ui::SeedSweepPage::SeedsTab) << QStringLiteral("-seeds") << 200;
-        QTest::newRow("explorer") << QStringLiteral("explorer") << QStringLiteral("explorer-llama-xtc.json") << -1
+            << QStringLiteral("seed-sweep") << QStringLiteral("seed-sweep-200-seeds.json") << true
+            << QStringLiteral("-seeds") << 200;
+        QTest::newRow("explorer") << QStringLiteral("explorer") << QStringLiteral("explorer-llama-xtc.json") << false
                                   << QString() << 5;
-        QTest::newRow("loop") << QStringLiteral("loop") << QStringLiteral("loop-mirostat-penalties.json") << -1
+        QTest::newRow("loop") << QStringLiteral("loop") << QStringLiteral("loop-mirostat-penalties.json") << false
                               << QString() << 80;
         // Every order (numpy-sum included) and the lowest and highest shuffle.
         QTest::newRow("summation order") << QStringLiteral("summation-order")
-                                         << QStringLiteral("summation-order-lesson.json") << -1 << QString() << 12 + 2;
+                                         << QStringLiteral("summation-order-lesson.json") << false << QString()
+                                         << 12 + 2;
         QTest::newRow("batch invariance, runs")
-            << QStringLiteral("batch-invariance") << QStringLiteral("batch-invariance-trace-file.json") << -1
+            << QStringLiteral("batch-invariance") << QStringLiteral("batch-invariance-trace-file.json") << false
             << QString() << 64;
     }
     void exportEqualsCli()
     {
         QFETCH(QString, page);
         QFETCH(QString, file);
-        QFETCH(int, tab);
+        QFETCH(bool, pick);
         QFETCH(QString, suffix);
         QFETCH(int, rows);
         const QString path = test::examplePath(file);
@@ -101,8 +104,8 @@ private slots:
         } else {
             QTRY_VERIFY_WITH_TIMEOUT(!workbench.explorer->loading(), 30000);
         }
-        if (tab >= 0)
-            workbench.seedSweep->tabs()->setCurrentIndex(tab);
+        if (pick)
+            QVERIFY(qobject_cast<ui::KindPage*>(shown)->results()->showTableOf(suffix));
         const QString exported = dir.filePath(QStringLiteral("gui.csv"));
         QCOMPARE(window.exportTableTo(exported), QString());
         const QStringList gui = dataLines(exported);

@@ -15,6 +15,7 @@
 #include "ui/pages/batch_invariance_page.h"
 #include "ui/pages/junk_risk_page.h"
 #include "ui/pages/results_pane.h"
+#include "ui/pages/seed_sweep_page.h"
 #include "ui/pages/summation_page.h"
 #include "ui/window/headless_demo.h"
 
@@ -146,6 +147,10 @@ private slots:
         QTest::newRow("junk risk, q per token") << junkRisk << QStringLiteral("junk-risk-q.json");
         QTest::newRow("junk risk, along the built-in model's reply")
             << junkRisk << QStringLiteral("junk-risk-reply-builtin.json");
+        const PageFactory seedSweep = [] { return new ui::SeedSweepPage; };
+        QTest::newRow("seed sweep, the lesson's seed") << seedSweep << QStringLiteral("seed-sweep-lesson.json");
+        QTest::newRow("seed sweep, 200 seeds") << seedSweep << QStringLiteral("seed-sweep-200-seeds.json");
+        QTest::newRow("seed sweep, whole replies") << seedSweep << QStringLiteral("seed-sweep-sequence.json");
         QTest::newRow("batch invariance, decode") << PageFactory([] { return new ui::BatchInvariancePage; })
                                                   << QStringLiteral("batch-invariance-decode.json");
         QTest::newRow("batch invariance, one step") << PageFactory([] { return new ui::BatchInvariancePage; })

@@ -1,20 +1,25 @@
 // The seed-sweep page offscreen: a run fills both tables and the charts and reproduces the
 // lesson, Cancel leaves the previous results, bad controls are refused inline, replay (on a worker) says
-// "bit for bit", files open and save, and both models pass QAbstractItemModelTester.
+// "bit for bit", files open and save (a file's list of seeds too), and the table model passes
+// QAbstractItemModelTester.
 // With LOGITLAB_SCREENSHOT_DIR set, it saves a screenshot of the page after a run.
+#include "app/kinds/seed_sweep_job.h"
 #include "charts/experiment_charts.h"
 #include "engine/sampler/lesson_examples.h"
 #include "support/example_files.h"
 #include "support/experiment_page_run.h"
 #include "support/run_experiment_file.h"
 #include "support/test_support.h"
+#include "ui/forms/seed_sweep_form.h"
 #include "ui/models/result_table_model.h"
+#include "ui/pages/results_pane.h"
 #include "ui/pages/seed_sweep_page.h"
 #include "ui/window/main_window.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QChart>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QLabel>
@@ -31,6 +36,19 @@ using namespace logitlab::ui;
 namespace {
 
 using test::runAndWait;
+
+// The shown result's table with file suffix `suffix` (null before a run).
+const app::ResultTable* shownTable(const SeedSweepPage& page, const QString& suffix)
+{
+    const app::ExperimentResult* result = page.results()->result();
+    return result ? result->table(suffix) : nullptr;
+}
+
+int rowsOf(const SeedSweepPage& page, const QString& suffix)
+{
+    const app::ResultTable* table = shownTable(page, suffix);
+    return table ? static_cast<int>(table->rows) : -1;
+}
 
 }  // namespace
 
@@ -66,24 +84,16 @@ private slots:
         window.show();
         QCOMPARE(page->openFile(test::examplePath(QStringLiteral("seed-sweep-lesson.json"))), QString());
         QVERIFY(runAndWait(*page));
-        QCOMPARE(page->seedModel()->rowCount(), 1);
-        QCOMPARE(page->tokenModel()->rowCount(), 3);
+        QCOMPARE(rowsOf(*page, QStringLiteral("-seeds")), 1);
+        QVERIFY(page->results()->showTableOf(QString()));
+        ResultTableModel* tokens = page->results()->model();
+        QCOMPARE(tokens->rowCount(), 3);
         // Seed 42: exactly the lesson's 493 / 393 / 114.
-        QCOMPARE(page->tokenModel()
-                     ->data(page->tokenModel()->index(0, page->tokenModel()->column(QStringLiteral("pooled_count"))))
-                     .toULongLong(),
-                 493u);
-        QCOMPARE(page->tokenModel()
-                     ->data(page->tokenModel()->index(1, page->tokenModel()->column(QStringLiteral("pooled_count"))))
-                     .toULongLong(),
-                 393u);
-        QCOMPARE(page->tokenModel()
-                     ->data(page->tokenModel()->index(2, page->tokenModel()->column(QStringLiteral("pooled_count"))))
-                     .toULongLong(),
-                 114u);
-        QCOMPARE(page->tokenModel()
-                     ->data(page->tokenModel()->index(0, page->tokenModel()->column(QStringLiteral("token"))))
-                     .toString(),
+        const int pooled = tokens->column(QStringLiteral("pooled_count"));
+        QCOMPARE(tokens->data(tokens->index(0, pooled)).toULongLong(), 493u);
+        QCOMPARE(tokens->data(tokens->index(1, pooled)).toULongLong(), 393u);
+        QCOMPARE(tokens->data(tokens->index(2, pooled)).toULongLong(), 114u);
+        QCOMPARE(tokens->data(tokens->index(0, tokens->column(QStringLiteral("token")))).toString(),
                  QStringLiteral("=>"));
         QVERIFY(page->verdictLabel()->text().contains(QLatin1String("replayed bit for bit")));
         // The replay runs on a worker: its answer comes with replayEnded.
@@ -105,16 +115,16 @@ private slots:
         window.addPage(page);
         window.resize(1280, 800);
         window.show();
-        page->seedCountBox()->setValue(200);
-        page->drawsBox()->setValue(2000);
+        page->sweepForm()->seedCountBox()->setValue(200);
+        page->sweepForm()->drawsBox()->setValue(2000);
         QVERIFY(runAndWait(*page));
-        QCOMPARE(page->seedModel()->rowCount(), 200);
+        QCOMPARE(rowsOf(*page, QStringLiteral("-seeds")), 200);
         QVERIFY(page->verdictLabel()->text().contains(QLatin1String("Consistent with a correct sampler")));
 
         QTemporaryDir dir;
-        page->tabs()->setCurrentIndex(3);  // per seed
+        QVERIFY(page->results()->showTableOf(QStringLiteral("-seeds")));
         QCOMPARE(window.exportTableTo(dir.filePath(QStringLiteral("seeds.csv"))), QString());
-        page->tabs()->setCurrentIndex(1);  // spread chart
+        QVERIFY(page->results()->showChartOf(QStringLiteral("-spread")));
         QCOMPARE(window.exportChartTo(dir.filePath(QStringLiteral("spread.svg"))), QString());
         QFile seeds(dir.filePath(QStringLiteral("seeds.csv")));
         QVERIFY(seeds.open(QIODevice::ReadOnly));
@@ -124,7 +134,7 @@ private slots:
 
         const QString shots = qEnvironmentVariable("LOGITLAB_SCREENSHOT_DIR");
         if (!shots.isEmpty()) {
-            page->tabs()->setCurrentIndex(0);
+            QVERIFY(page->results()->showChartOf(QString()));
             QApplication::processEvents();
             QVERIFY(window.grab().save(QDir(shots).filePath(QStringLiteral("seed-sweep.png"))));
         }
@@ -133,20 +143,23 @@ private slots:
     void cancelKeepsThePreviousResults()
     {
         SeedSweepPage page;
-        page.seedCountBox()->setValue(20);
-        page.drawsBox()->setValue(1000);
+        page.setRunOnFirstShow(false);
+        page.sweepForm()->seedCountBox()->setValue(20);
+        page.sweepForm()->drawsBox()->setValue(1000);
         QVERIFY(runAndWait(page));
-        const auto before = page.outcome().results.front().hash;
-        page.seedCountBox()->setValue(100000);
-        page.drawsBox()->setValue(100000);
+        QVERIFY(page.drawsRun());
+        const auto before = page.drawsRun()->outcome.results.front().hash;
+        page.sweepForm()->seedCountBox()->setValue(100000);
+        page.sweepForm()->drawsBox()->setValue(100000);
         QSignalSpy ended(&page, &SeedSweepPage::runEnded);
         page.run();
         QVERIFY(page.isRunning());
         page.cancel();
         QVERIFY(ended.wait(10000));
         QCOMPARE(ended.first().first().toBool(), false);
-        QCOMPARE(page.seedModel()->rowCount(), 20);
-        QCOMPARE(page.outcome().results.front().hash, before);
+        QCOMPARE(rowsOf(page, QStringLiteral("-seeds")), 20);
+        QVERIFY(page.drawsRun());
+        QCOMPARE(page.drawsRun()->outcome.results.front().hash, before);
     }
 
     void badControlsAreRefusedInline_data()
@@ -166,15 +179,15 @@ private slots:
         QFETCH(QString, message);
         SeedSweepPage page;
         page.show();
-        page.chainEdit()->setText(chain);
+        page.sweepForm()->chainEdit()->setText(chain);
         QSignalSpy ended(&page, &SeedSweepPage::runEnded);
         page.run();
         if (page.isRunning())
             QVERIFY(ended.wait(10000));
         QVERIFY(page.errorLabel()->isVisible());
         QVERIFY2(page.errorLabel()->text().contains(message), qPrintable(page.errorLabel()->text()));
-        page.chainEdit()->setText(QStringLiteral("top-p=0.9"));
-        page.seedCountBox()->setValue(3);
+        page.sweepForm()->chainEdit()->setText(QStringLiteral("top-p=0.9"));
+        page.sweepForm()->seedCountBox()->setValue(3);
         QVERIFY(runAndWait(page));  // still works after the error
         QVERIFY(!page.errorLabel()->isVisible());
     }
@@ -184,15 +197,16 @@ private slots:
     {
         SeedSweepPage page;
         page.show();
-        page.seedCountBox()->setValue(20);
-        page.drawsBox()->setValue(200);
+        page.sweepForm()->seedCountBox()->setValue(20);
+        page.sweepForm()->drawsBox()->setValue(200);
         QVERIFY(runAndWait(page));
         QVERIFY(!page.staleLabel()->isVisible());
-        page.seedCountBox()->setValue(21);
+        page.sweepForm()->seedCountBox()->setValue(21);
         QTRY_VERIFY(page.staleLabel()->isVisible());
         QVERIFY(runAndWait(page));
         QVERIFY(!page.staleLabel()->isVisible());
-        page.threadsBox()->setValue(page.threadsBox()->value() == 1 ? 2 : 1);
+        QSpinBox* threads = page.sweepForm()->threadsBox();
+        threads->setValue(threads->value() == 1 ? 2 : 1);
         QTest::qWait(0);
         QVERIFY(!page.staleLabel()->isVisible());
     }
@@ -201,41 +215,94 @@ private slots:
     {
         QTemporaryDir dir;
         SeedSweepPage page;
-        page.chainEdit()->setText(QStringLiteral("temperature=0.7,top-k=3"));
-        page.seedCountBox()->setValue(17);
+        page.sweepForm()->chainEdit()->setText(QStringLiteral("temperature=0.7,top-k=3"));
+        page.sweepForm()->seedCountBox()->setValue(17);
         const QString path = dir.filePath(QStringLiteral("my-sweep.json"));
         QCOMPARE(page.saveFile(path), QString());
         SeedSweepPage other;
         QCOMPARE(other.openFile(path), QString());
-        QCOMPARE(other.chainEdit()->text(), QStringLiteral("temperature=0.7,top-k=3"));
-        QCOMPARE(other.seedCountBox()->value(), 17);
+        QCOMPARE(other.sweepForm()->chainEdit()->text(), QStringLiteral("temperature=0.7,top-k=3"));
+        QCOMPARE(other.sweepForm()->seedCountBox()->value(), 17);
         QVERIFY(!other.openFile(dir.filePath(QStringLiteral("missing.json"))).isEmpty());
         QVERIFY(!other.errorLabel()->isHidden());
+    }
+
+    // A file that lists its seeds runs them while the controls still show them; a changed
+    // count sweeps a range from First seed instead.
+    void aFilesSeedListIsKept()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("listed.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"logitlab": 1, "experiment": "seed-sweep", "name": "listed",
+            "distribution": {"kind": "logits", "logits": [2.5, 2.2, 1.0]},
+            "chain": "temperature=1", "seeds": [3, 17, 99], "draws": 200, "compare": [17, 99]})");
+        file.close();
+        SeedSweepPage page;
+        page.setRunOnFirstShow(false);
+        QCOMPARE(page.openFile(path), QString());
+        SeedSweepForm* form = page.sweepForm();
+        QCOMPARE(form->firstSeedBox()->value(), 3);
+        QCOMPARE(form->seedCountBox()->value(), 3);
+        QVERIFY(!form->seedListLabel()->isHidden());
+        QVERIFY2(form->seedListLabel()->text().contains(QLatin1String("3, 17, 99")),
+                 qPrintable(form->seedListLabel()->text()));
+        QVERIFY(runAndWait(page));
+        QVERIFY(page.drawsRun());
+        std::vector<std::uint64_t> seeds;
+        for (const auto& r : page.drawsRun()->outcome.results)
+            seeds.push_back(r.seed);
+        QCOMPARE(seeds, (std::vector<std::uint64_t>{3, 17, 99}));
+        QCOMPARE(page.results()->result()->name, QStringLiteral("listed"));
+        QVERIFY(page.verdictLabel()->text().contains(QLatin1String("first differ at draw")));
+        // Saved, the list stays a list.
+        const QString saved = dir.filePath(QStringLiteral("saved.json"));
+        QCOMPARE(page.saveFile(saved), QString());
+        QFile back(saved);
+        QVERIFY(back.open(QIODevice::ReadOnly));
+        QVERIFY(back.readAll().contains("99"));
+
+        form->compareBox()->setChecked(false);
+        form->seedCountBox()->setValue(4);
+        QVERIFY(form->seedListLabel()->isHidden());
+        QVERIFY(runAndWait(page));
+        seeds.clear();
+        for (const auto& r : page.drawsRun()->outcome.results)
+            seeds.push_back(r.seed);
+        QCOMPARE(seeds, (std::vector<std::uint64_t>{3, 4, 5, 6}));
     }
 
     void explorerLogitsAreSwept()
     {
         SeedSweepPage page;
-        page.useLogits(engine::lessonExample());
-        page.seedCountBox()->setValue(3);
-        page.drawsBox()->setValue(500);
+        page.setRunOnFirstShow(false);
+        QVERIFY(page.acceptDistribution(engine::lessonExample()));
+        QCOMPARE(page.sweepForm()->sourceBox()->currentIndex(), int(SeedSweepForm::ExplorerLogits));
+        page.sweepForm()->seedCountBox()->setValue(3);
+        page.sweepForm()->drawsBox()->setValue(500);
         QVERIFY(runAndWait(page));
-        QCOMPARE(page.tokenModel()->rowCount(), 3);  // users, data, items survive top-p 0.9
-        QCOMPARE(page.tokenModel()
-                     ->data(page.tokenModel()->index(0, page.tokenModel()->column(QStringLiteral("token"))))
-                     .toString(),
+        QVERIFY(page.results()->showTableOf(QString()));
+        ResultTableModel* tokens = page.results()->model();
+        QCOMPARE(tokens->rowCount(), 3);  // users, data, items survive top-p 0.9
+        QCOMPARE(tokens->data(tokens->index(0, tokens->column(QStringLiteral("token")))).toString(),
                  QStringLiteral("users"));
     }
 
     void modelsPassTheTester()
     {
         SeedSweepPage page;
-        QAbstractItemModelTester seeds(page.seedModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester tokens(page.tokenModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        page.seedCountBox()->setValue(5);
+        page.setRunOnFirstShow(false);
+        QAbstractItemModelTester tester(page.results()->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.sweepForm()->seedCountBox()->setValue(5);
         QVERIFY(runAndWait(page));
-        page.seedCountBox()->setValue(2);
+        QVERIFY(page.results()->showTableOf(QStringLiteral("-seeds")));
+        QCOMPARE(page.results()->model()->rowCount(), 5);
+        page.sweepForm()->seedCountBox()->setValue(2);
         QVERIFY(runAndWait(page));
+        QCOMPARE(page.results()->model()->rowCount(), 2);
+        QVERIFY(page.results()->showTableOf(QString()));
     }
 };
 

@@ -9,6 +9,7 @@
 #include "engine/sampler/candidates.h"
 #include "engine/sampler/lesson_examples.h"
 #include "support/misreporting_source.h"
+#include "ui/forms/seed_sweep_form.h"
 #include "ui/models/result_table_model.h"
 #include "ui/pages/seed_sweep_page.h"
 
@@ -94,7 +95,8 @@ private slots:
         QVERIFY(page.isRunning() || !ended.isEmpty());
         QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 120000);
         QCOMPARE(ended.first().first().toBool(), true);
-        QVERIFY(page.tokenModel()->rowCount() > 0);
+        QVERIFY(page.drawsRun());
+        QVERIFY(page.drawsRun()->outcome.summary.tokens.size() > 0);
         QVERIFY2(page.plainWordsLabel()->text().contains(QStringLiteral("the sampler looks right")),
                  qPrintable(page.plainWordsLabel()->text()));
         for (const QString& key :
@@ -112,8 +114,8 @@ private slots:
         QCOMPARE(ended.size(), 1);
 
         // Too few draws for the pooled bins: no statistic is shown as a number.
-        page.drawsBox()->setValue(1);
-        page.seedCountBox()->setValue(20);
+        page.sweepForm()->drawsBox()->setValue(1);
+        page.sweepForm()->seedCountBox()->setValue(20);
         QSignalSpy again(&page, &ui::SeedSweepPage::runEnded);
         page.run();
         QTRY_COMPARE_WITH_TIMEOUT(again.size(), 1, 60000);

@@ -10,7 +10,9 @@
 #include "support/experiment_page_run.h"
 #include "support/small_npy.h"
 #include "support/tiny_gguf_model.h"
+#include "ui/forms/seed_sweep_form.h"
 #include "ui/models/result_table_model.h"
+#include "ui/pages/results_pane.h"
 #include "ui/pages/seed_sweep_page.h"
 
 #include <QAbstractItemModelTester>
@@ -44,6 +46,12 @@ QString rowsOf(const QString& csv)
     return lines.join(QLatin1Char('\n'));
 }
 
+// The page's table of file suffix `suffix`, as the table model shows it.
+ResultTableModel* shownModel(SeedSweepPage& page, const QString& suffix)
+{
+    return page.results()->showTableOf(suffix) ? page.results()->model() : nullptr;
+}
+
 QString csvOf(const app::Provenance& provenance, const ResultTableModel* model)
 {
     return rowsOf(app::resultTableCsv(provenance, model->table()));
@@ -62,61 +70,69 @@ private slots:
         const QString model = dir.filePath(QStringLiteral("tiny.gguf"));
         QVERIFY(test::tinyLlama(engine::gguf::GgmlType::Q8_0, true, 64).writeFile(model.toStdString()));
         SeedSweepPage page;
+        page.setRunOnFirstShow(false);
         page.resize(1280, 800);
-        page.modeBox()->setCurrentIndex(int(SeedSweepPage::RepliesMode));
-        QVERIFY(!page.replyModelFileEdit()->isHidden());
-        page.replyModelFileEdit()->setText(model);
-        page.promptEdit()->setText(QStringLiteral("hi!"));
-        page.stepsBox()->setValue(5);
-        page.seedCountBox()->setValue(6);
-        const auto spec = page.specFromControls();
+        SeedSweepForm* form = page.sweepForm();
+        form->modeBox()->setCurrentIndex(int(SeedSweepForm::RepliesMode));
+        QVERIFY(form->modelFileEdit()->isVisibleTo(&page));
+        form->modelFileEdit()->setText(model);
+        form->promptEdit()->setText(QStringLiteral("hi!"));
+        form->stepsBox()->setValue(5);
+        form->seedCountBox()->setValue(6);
+        const auto spec = form->spec();
         QVERIFY2(spec, spec ? "" : spec.error().c_str());
         QCOMPARE(spec->modelFile, model);
         QVERIFY(runAndWait(page));
         const app::SequenceSweepOutcome direct = app::runSequenceSweep(spec.value(), QString(), {}, 1, {});
         QVERIFY(direct.status.finished());
-        QCOMPARE(page.sequenceOutcome().replies, direct.replies);
+        QVERIFY(page.repliesRun());
+        QCOMPARE(page.repliesRun()->outcome.replies, direct.replies);
         const QString file = dir.filePath(QStringLiteral("replies.json"));
         QCOMPARE(page.saveExperiment(file), QString());
         SeedSweepPage again;
+        again.setRunOnFirstShow(false);
         QCOMPARE(again.openFile(file), QString());
-        QCOMPARE(again.replyModelFileEdit()->text(), model);
+        QCOMPARE(again.sweepForm()->modelFileEdit()->text(), model);
     }
 
     void openedFileRunsWholeReplies()
     {
         SeedSweepPage page;
+        SeedSweepForm* form = page.sweepForm();
         QCOMPARE(page.openFile(test::examplePath(QStringLiteral("seed-sweep-sequence.json"))), QString());
-        QCOMPARE(page.modeBox()->currentIndex(), int(SeedSweepPage::RepliesMode));
-        QCOMPARE(page.promptEdit()->text(), QStringLiteral("The sampler"));
-        QCOMPARE(page.stepsBox()->value(), 8);
-        page.seedCountBox()->setValue(30);
+        QCOMPARE(form->modeBox()->currentIndex(), int(SeedSweepForm::RepliesMode));
+        QCOMPARE(form->promptEdit()->text(), QStringLiteral("The sampler"));
+        QCOMPARE(form->stepsBox()->value(), 8);
+        form->seedCountBox()->setValue(30);
         page.resize(1280, 800);
         page.show();  // the first show runs what the controls say
         QSignalSpy ended(&page, &SeedSweepPage::runEnded);
         QVERIFY(ended.wait(120000));
         QVERIFY(ended.first().first().toBool());
         // The replies mode shows its own inputs and hides the draws' ones.
-        QVERIFY(page.promptEdit()->isVisible());
-        QVERIFY(page.stepsBox()->isVisible());
-        QVERIFY(!page.drawsBox()->isVisible());
-        QVERIFY(page.replyTabs()->isVisible());
-        QVERIFY(!page.tabs()->isVisible());
+        QVERIFY(form->promptEdit()->isVisible());
+        QVERIFY(form->stepsBox()->isVisible());
+        QVERIFY(!form->drawsBox()->isVisible());
+        // The replies' findings in words, not the draws' statistics and replay.
+        QVERIFY(page.findingsLabel()->isVisible());
+        QVERIFY(!page.verdictLabel()->isVisible());
+        QVERIFY(!page.replayLabel()->isVisible());
+        QVERIFY(!page.drawsRun());
 
-        QAbstractItemModelTester replies(page.replyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester seeds(page.replySeedModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester steps(page.firstDifferenceModel(),
-                                       QAbstractItemModelTester::FailureReportingMode::QtTest);
-        const auto& census = page.sequenceOutcome().census;
-        QCOMPARE(page.replyModel()->rowCount(), int(census.replies.size()));
-        QCOMPARE(page.replySeedModel()->rowCount(), 30);
-        QCOMPARE(page.firstDifferenceModel()->rowCount(), 8);
+        QAbstractItemModelTester tester(page.results()->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(page.repliesRun());
+        const auto& census = page.repliesRun()->outcome.census;
+        QCOMPARE(shownModel(page, QStringLiteral("-seeds"))->rowCount(), 30);
+        QCOMPARE(shownModel(page, QStringLiteral("-first-difference"))->rowCount(), 8);
+        ResultTableModel* replies = shownModel(page, QString());
+        QCOMPARE(replies->rowCount(), int(census.replies.size()));
         qint64 total = 0;
-        const int seedsColumn = page.replyModel()->column(QStringLiteral("seeds"));
-        for (int r = 0; r < page.replyModel()->rowCount(); ++r)
-            total += page.replyModel()->data(page.replyModel()->index(r, seedsColumn)).toLongLong();
+        const int seedsColumn = replies->column(QStringLiteral("seeds"));
+        for (int r = 0; r < replies->rowCount(); ++r)
+            total += replies->data(replies->index(r, seedsColumn)).toLongLong();
         QCOMPARE(total, 30);
-        QVERIFY(page.replySummaryLabel()->text().contains(
+        QVERIFY(page.findingsLabel()->text().contains(
             QStringLiteral("%1 distinct replies from 30 seeds").arg(census.replies.size())));
 
         // The page's tables are the CLI's, byte for byte (provenance included).
@@ -129,26 +145,27 @@ private slots:
             app::findExperimentKind(QStringLiteral("seed-sweep"))
                 ->run(app::applyOverride(root.value(), QStringLiteral("seeds.count=30")).value(), context);
         QVERIFY(result.status.finished());
-        page.replyTabs()->setCurrentIndex(SeedSweepPage::RepliesTab);
-        QCOMPARE(csvOf(page.provenance(), page.replyModel()),
+        QCOMPARE(csvOf(page.provenance(), shownModel(page, QString())),
                  rowsOf(app::resultTableCsv(result.provenance, *result.table(QString()))));
-        QVERIFY(app::resultTableCsv(page.provenance(), page.replyModel()->table())
+        QVERIFY(app::resultTableCsv(page.provenance(), shownModel(page, QString())->table())
                     .contains(QLatin1String("\n# source: sequence")));
         QCOMPARE(page.resultTable()->suffix, QString());
-        page.replyTabs()->setCurrentIndex(SeedSweepPage::ReplySeedsTab);
-        QCOMPARE(page.resultTable()->suffix, QStringLiteral("-seeds"));
-        QCOMPARE(csvOf(page.provenance(), page.replySeedModel()),
+        QCOMPARE(csvOf(page.provenance(), shownModel(page, QStringLiteral("-seeds"))),
                  rowsOf(app::resultTableCsv(result.provenance, *result.table(QStringLiteral("-seeds")))));
-        page.replyTabs()->setCurrentIndex(SeedSweepPage::FirstDifferenceTab);
-        QCOMPARE(page.resultTable()->suffix, QStringLiteral("-first-difference"));
+        QCOMPARE(page.resultTable()->suffix, QStringLiteral("-seeds"));
+        QVERIFY(page.results()->showChartOf(QStringLiteral("-first-difference")));
         QVERIFY(page.chart() != nullptr);
         QVERIFY(page.chart()->title().contains(QLatin1String("first differ")));
 
-        // Back to draws: the draws' inputs again.
-        page.modeBox()->setCurrentIndex(SeedSweepPage::DrawsMode);
-        QVERIFY(page.drawsBox()->isVisible());
-        QVERIFY(!page.promptEdit()->isVisible());
-        QVERIFY(page.tabs()->isVisible());
+        // Back to draws: the draws' inputs again, and the replies shown are stale.
+        form->modeBox()->setCurrentIndex(SeedSweepForm::DrawsMode);
+        QVERIFY(form->drawsBox()->isVisible());
+        QVERIFY(!form->promptEdit()->isVisible());
+        QTRY_VERIFY(page.staleLabel()->isVisible());
+        QVERIFY(runAndWait(page));
+        QVERIFY(page.drawsRun());
+        QVERIFY(page.verdictLabel()->isVisible());
+        QVERIFY(!page.findingsLabel()->isVisible());
     }
 
     void badControlsAreRefusedInline_data()
@@ -170,21 +187,22 @@ private slots:
         QFETCH(int, seeds);
         QFETCH(QString, message);
         SeedSweepPage page;
-        page.modeBox()->setCurrentIndex(SeedSweepPage::RepliesMode);
-        page.promptEdit()->setText(prompt);
-        page.stepsBox()->setValue(steps);
-        page.seedCountBox()->setValue(seeds);
+        SeedSweepForm* form = page.sweepForm();
+        form->modeBox()->setCurrentIndex(SeedSweepForm::RepliesMode);
+        form->promptEdit()->setText(prompt);
+        form->stepsBox()->setValue(steps);
+        form->seedCountBox()->setValue(seeds);
         page.run();
         QVERIFY(!page.isRunning());
         QVERIFY2(page.errorLabel()->text().contains(message), qPrintable(page.errorLabel()->text()));
         page.show();  // the first show runs again: still refused, still shown
         QVERIFY(page.errorLabel()->isVisible());
-        page.promptEdit()->setText(QStringLiteral("The chain"));
-        page.stepsBox()->setValue(4);
-        page.seedCountBox()->setValue(5);
+        form->promptEdit()->setText(QStringLiteral("The chain"));
+        form->stepsBox()->setValue(4);
+        form->seedCountBox()->setValue(5);
         QVERIFY(runAndWait(page));  // still works after the error
         QVERIFY(!page.errorLabel()->isVisible());
-        QCOMPARE(page.replySeedModel()->rowCount(), 5);
+        QCOMPARE(shownModel(page, QStringLiteral("-seeds"))->rowCount(), 5);
     }
 
     void fileWithStepsRunsEveryStep()
@@ -207,28 +225,30 @@ private slots:
         out.write(QJsonDocument(file).toJson());
         out.close();
         SeedSweepPage page;
+        SeedSweepForm* form = page.sweepForm();
         QCOMPARE(page.openFile(path), QString());
-        QVERIFY(page.everyStepBox()->isChecked());
-        QCOMPARE(page.view(), SeedSweepPage::StepsView);
+        QVERIFY(form->everyStepBox()->isChecked());
+        QVERIFY(form->everyStep());
         page.resize(1280, 800);
         page.show();
         QSignalSpy ended(&page, &SeedSweepPage::runEnded);
         QVERIFY(ended.wait(120000));
         QVERIFY2(ended.first().first().toBool(), qPrintable(page.errorLabel()->text()));
-        QVERIFY(page.stepTabs()->isVisible());
-        QAbstractItemModelTester tester(page.stepModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QCOMPARE(page.stepModel()->rowCount(), test::kSmallNpySteps);
+        QVERIFY(page.stepsRun());
+        QAbstractItemModelTester tester(page.results()->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(page.results()->model()->rowCount(), test::kSmallNpySteps);
         QCOMPARE(page.resultTable()->columns.front().name, QStringLiteral("step"));
-        QVERIFY(page.replySummaryLabel()->text().contains(QStringLiteral("4 steps swept")));
+        QVERIFY(page.findingsLabel()->text().contains(QStringLiteral("4 steps swept")));
 
         // One distribution of a multi-step file needs a row: refused next to the controls.
-        page.everyStepBox()->setChecked(false);
-        QCOMPARE(page.view(), SeedSweepPage::DrawsView);
+        form->everyStepBox()->setChecked(false);
+        QVERIFY(!form->everyStep());
         QVERIFY(!runAndWait(page));
         QVERIFY(page.errorLabel()->isVisible());
         QVERIFY2(page.errorLabel()->text().contains(QLatin1String("distribution")),
                  qPrintable(page.errorLabel()->text()));
-        page.everyStepBox()->setChecked(true);
+        form->everyStepBox()->setChecked(true);
         QVERIFY(runAndWait(page));  // and it keeps working
     }
 };

@@ -4,6 +4,7 @@
 // and becomes current; a hand-off to a page that takes none, or to no page, changes nothing.
 #include "support/example_files.h"
 #include "ui/forms/junk_risk_form.h"
+#include "ui/forms/seed_sweep_form.h"
 #include "ui/models/logits_table_model.h"
 #include "ui/pages/batch_invariance_page.h"
 #include "ui/pages/explorer_page.h"
@@ -32,7 +33,7 @@ app::DistributionSpec shownDistribution(const Workbench& pages, const QString& t
         const auto spec = pages.junkRisk->junkForm()->spec();
         return spec ? spec->distribution : app::DistributionSpec{};
     }
-    const auto spec = pages.seedSweep->specFromControls();
+    const auto spec = pages.seedSweep->sweepForm()->spec();
     return spec ? spec->distribution : app::DistributionSpec{};
 }
 
@@ -109,8 +110,8 @@ private slots:
         QCOMPARE(shown.tokens, QStringList({QStringLiteral("alpha"), QStringLiteral("beta"), QStringLiteral("gamma")}));
         if (target == QLatin1String("seed-sweep")) {
             QCOMPARE(pages.seedSweep->findChild<QComboBox*>(QStringLiteral("distributionSource"))->currentIndex(),
-                     int(SeedSweepPage::ExplorerLogits));
-            QCOMPARE(pages.seedSweep->modeBox()->currentIndex(), int(SeedSweepPage::DrawsMode));
+                     int(SeedSweepForm::ExplorerLogits));
+            QCOMPARE(pages.seedSweep->sweepForm()->modeBox()->currentIndex(), int(SeedSweepForm::DrawsMode));
         }
     }
 

@@ -159,6 +159,30 @@ void ResultsPane::showTable(int index)
         m_model->setTable(m_result->tables[static_cast<std::size_t>(index)]);
 }
 
+bool ResultsPane::showTableOf(const QString& suffix)
+{
+    if (!m_result)
+        return false;
+    for (std::size_t i = 0; i < m_result->tables.size(); ++i) {
+        if (m_result->tables[i].suffix == suffix) {
+            m_tableTabs->setCurrentIndex(static_cast<int>(i));
+            return true;
+        }
+    }
+    return false;
+}
+
+bool ResultsPane::showChartOf(const QString& suffix)
+{
+    for (qsizetype i = 0; i < m_charts.charts.size(); ++i) {
+        if (m_charts.charts[i].first == suffix) {
+            m_chartTabs->setCurrentIndex(m_pageTabs + static_cast<int>(i));
+            return true;
+        }
+    }
+    return false;
+}
+
 QChart* ResultsPane::currentChart() const
 {
     if (m_charts.charts.isEmpty())

@@ -52,6 +52,10 @@ public:
     // The table of the current table tab, as the CSV writes it.
     std::optional<app::ResultTable> currentTable() const;
     ResultTableModel* model() const { return m_model; }
+    // Brings the table (or the chart) written as <name><suffix> to the front, as a click on its
+    // tab would: "" is the main one, "-seeds" another. False when the result shown has none.
+    bool showTableOf(const QString& suffix);
+    bool showChartOf(const QString& suffix);
     // The kind's typed outcome of the result shown (the `details` its charts read, held as a
     // std::shared_ptr<const T>); null before a result or when it holds another type.
     template <class T>
