@@ -94,14 +94,6 @@ app::LoopSpec startingSpec()
     return spec;
 }
 
-// What makes a loop: the controls without the run's length and branch (which Step ignores).
-QJsonObject loopKeyOf(QJsonObject json)
-{
-    for (const char* key : {"steps", "branch", "name", "description"})
-        json.remove(QLatin1String(key));
-    return json;
-}
-
 }  // namespace
 
 LoopPage::LoopPage(QWidget* parent)
@@ -252,7 +244,8 @@ LoopPage::LoopPage(QWidget* parent)
     m_followTimer->setInterval(kFollowMs);
     connect(m_followTimer, &QTimer::timeout, this, [this] { refresh(false); });
     connect(m_shownStep, &QSpinBox::valueChanged, this, [this](int value) {
-        m_followLatest = m_main && static_cast<std::size_t>(value) + 1 >= m_main->steps().size();
+        const auto& main = m_stepper.main();
+        m_followLatest = main && static_cast<std::size_t>(value) + 1 >= main->steps().size();
         refresh();
     });
     connect(m_strip, &LoopTokenStrip::stepChosen, this,
@@ -404,7 +397,7 @@ QAbstractItemModel* LoopPage::resultsModel() const { return m_model; }
 std::optional<app::ResultTable> LoopPage::resultTable() const
 {
     // A copy of the rows, not the model's live ones, which the next step changes.
-    return app::loopStepsTable(tracks());
+    return app::loopStepsTable(m_stepper.tracks());
 }
 
 app::Provenance LoopPage::provenance() const
@@ -422,10 +415,7 @@ void LoopPage::reset()
 
 void LoopPage::clearRuns()
 {
-    m_main.reset();
-    m_branch.reset();
-    ++m_mainGeneration;
-    ++m_branchGeneration;
+    m_stepper.clear();
     m_followLatest = true;
     showError(QString());
     refresh();
@@ -563,16 +553,12 @@ void LoopPage::showEvent(QShowEvent* event)
 void LoopPage::takeFirstSteps()
 {
     // A file or model still opening comes back here once it is open.
-    if (m_main || isRunning() || !ensureLoop([this] { takeFirstSteps(); }))
+    if (m_stepper.main() || isRunning() || !ensureLoop([this] { takeFirstSteps(); }))
         return;
     const auto spec = specFromControls();
-    const auto first = std::min<std::size_t>(static_cast<std::size_t>(spec->steps), kFirstSteps);
-    QElapsedTimer slice;
-    slice.start();
-    while (m_main->steps().size() < first && !m_main->atEnd() && slice.elapsed() < kSliceMs)
-        m_main->step();
+    m_stepper.stepMain(std::min<std::size_t>(static_cast<std::size_t>(spec->steps), kFirstSteps), kSliceMs);
     refresh();
-    if (spec->branch && static_cast<std::size_t>(spec->branch->at) < m_main->steps().size()) {
+    if (spec->branch && static_cast<std::size_t>(spec->branch->at) < m_stepper.main()->steps().size()) {
         m_shownStep->setValue(static_cast<int>(spec->branch->at));
         branchHere();
     }
@@ -598,8 +584,7 @@ bool LoopPage::ensureLoop(std::function<void()> retry)
         return false;
     }
     showError(QString());
-    const QJsonObject key = loopKeyOf(app::toJson(spec.value()));
-    if (m_main && key == m_loopKey)
+    if (m_stepper.isFor(spec.value()))
         return true;
     std::shared_ptr<const engine::StepLogitsSource> source;
     if (spec->replay) {
@@ -615,16 +600,10 @@ bool LoopPage::ensureLoop(std::function<void()> retry)
         }
         source = m_modelSource;
     }
-    auto loop = app::makeLoop(spec.value(), source);
-    if (!loop) {
-        showError(QString::fromStdString(loop.error()));
+    if (const QString error = m_stepper.start(spec.value(), std::move(source)); !error.isEmpty()) {
+        showError(error);
         return false;
     }
-    m_main.emplace(std::move(loop).value());
-    m_branch.reset();
-    ++m_mainGeneration;
-    ++m_branchGeneration;
-    m_loopKey = key;
     m_followLatest = true;
     return true;
 }
@@ -633,18 +612,19 @@ void LoopPage::stepOnce()
 {
     if (isRunning() || !ensureLoop([this] { stepOnce(); }))
         return;
-    if (m_main->atEnd()) {
-        if (m_main->source().stepCount())
-            emit statusMessage(tr("The file's %1 steps are all replayed").arg(m_main->steps().size()));
+    const engine::GenerationLoop& main = *m_stepper.main();
+    if (main.atEnd()) {
+        if (main.source().stepCount())
+            emit statusMessage(tr("The file's %1 steps are all replayed").arg(main.steps().size()));
         else
-            showError(tr("N steps: the model's context is full after %1 steps").arg(m_main->steps().size()));
+            showError(tr("N steps: the model's context is full after %1 steps").arg(main.steps().size()));
         return;
     }
-    if (m_main->steps().size() >= static_cast<std::size_t>(app::kMaxLoopSteps)) {
+    if (main.steps().size() >= static_cast<std::size_t>(app::kMaxLoopSteps)) {
         showError(tr("N steps: the loop stops at %1 steps").arg(app::kMaxLoopSteps));
         return;
     }
-    m_main->step();
+    m_stepper.stepMain(main.steps().size() + 1, -1);
     m_followLatest = true;
     refresh();
 }
@@ -653,8 +633,8 @@ void LoopPage::play()
 {
     if (isRunning() || !ensureLoop([this] { play(); }))
         return;
-    m_playStartSteps = m_main->steps().size();
-    if (m_playStartSteps >= static_cast<std::size_t>(m_steps->value()) || m_main->atEnd()) {
+    m_playStartSteps = m_stepper.main()->steps().size();
+    if (m_playStartSteps >= static_cast<std::size_t>(m_steps->value()) || m_stepper.main()->atEnd()) {
         emit statusMessage(tr("Already %1 steps: Rewind, or raise N").arg(m_playStartSteps));
         return;
     }
@@ -672,9 +652,9 @@ void LoopPage::playTick()
     const double elapsed = static_cast<double>(m_playClock.nsecsElapsed()) / 1e6;
     const double pass = m_passMs->value();
     auto n = static_cast<std::size_t>(m_steps->value());
-    if (const auto available = m_main->stepLimit())
+    if (const auto available = m_stepper.main()->stepLimit())
         n = std::min(n, *available);
-    if (m_main->steps().size() >= n) {
+    if (m_stepper.main()->steps().size() >= n) {
         // The last steps were taken on the tick before: the whole page follows in an event of its own.
         m_playTimer->stop();
         emit statusMessage(
@@ -690,16 +670,13 @@ void LoopPage::playTick()
         due = elapsed < m_prefillMs->value()
                   ? m_playStartSteps
                   : std::min(n, m_playStartSteps + static_cast<std::size_t>((elapsed - m_prefillMs->value()) / pass));
-    QElapsedTimer slice;
-    slice.start();
-    while (m_main->steps().size() < due && slice.elapsed() < kSliceMs)
-        m_main->step();
+    m_stepper.stepMain(due, kSliceMs);
     followSteps();
 }
 
 void LoopPage::followSteps()
 {
-    if (m_main && m_main->steps().size() > 0 && !m_followTimer->isActive())
+    if (m_stepper.main() && !m_stepper.main()->steps().empty() && !m_followTimer->isActive())
         m_followTimer->start();
 }
 
@@ -729,18 +706,11 @@ void LoopPage::stop()
 
 void LoopPage::rewindOne()
 {
-    if (isRunning() || !m_main || m_main->steps().empty())
+    if (isRunning() || !m_stepper.main() || m_stepper.main()->steps().empty())
         return;
     m_playTimer->stop();
     m_branchTimer->stop();
-    const std::size_t to = m_main->steps().size() - 1;
-    m_main->rewind(to);  // the runs lose their last steps: the text and table cut theirs
-    if (m_branch) {
-        if (m_branch->steps().size() > to)
-            m_branch->rewind(to);
-        if (!engine::firstDivergence(m_main->steps(), m_branch->steps()))
-            m_branch.reset();
-    }
+    m_stepper.rewindOne();  // the runs lose their last steps: the text and table cut theirs
     m_followLatest = true;
     refresh();
     runStateChanged();
@@ -748,28 +718,28 @@ void LoopPage::rewindOne()
 
 void LoopPage::branchHere()
 {
-    if (isRunning() || !m_main || m_main->steps().empty()) {
+    if (isRunning() || !m_stepper.main() || m_stepper.main()->steps().empty()) {
         showError(tr("Branch: step first, then branch at a step"));
         return;
     }
+    const engine::GenerationLoop& main = *m_stepper.main();
     std::optional<std::int32_t> forced;
     const QString typed = m_branchToken->text();
-    const bool reseed = m_branchMode->currentIndex() == Reseed || m_main->source().teacherForced() ||
+    const bool reseed = m_branchMode->currentIndex() == Reseed || main.source().teacherForced() ||
                         (m_branchMode->currentIndex() == NoBranch && typed.trimmed().isEmpty());
     if (!reseed) {
         // A real model's tokens often start with a space (" the"): the text as typed first.
         app::LoopBranchSpec probe;
         probe.token = typed;
-        forced = app::branchTokenId(probe, &m_main->source());
+        forced = app::branchTokenId(probe, &main.source());
         probe.token = typed.trimmed();
         if (!forced)
-            forced = app::branchTokenId(probe, &m_main->source());
+            forced = app::branchTokenId(probe, &main.source());
         if (!forced) {
-            showError(m_main->hasModel()
-                          ? tr("Token / seed: '%1' is not a token of the built-in model").arg(probe.token)
-                          : tr("Token / seed: '%1' is not a token of the model (its tokens are their text, "
-                               "spaces included)")
-                                .arg(probe.token));
+            showError(main.hasModel() ? tr("Token / seed: '%1' is not a token of the built-in model").arg(probe.token)
+                                      : tr("Token / seed: '%1' is not a token of the model (its tokens are their text, "
+                                           "spaces included)")
+                                            .arg(probe.token));
             return;
         }
     }
@@ -778,14 +748,14 @@ void LoopPage::branchHere()
 
 void LoopPage::branchFrom(std::size_t at, std::optional<std::int32_t> forced)
 {
-    if (isRunning() || !m_main || at >= m_main->steps().size()) {
+    if (isRunning() || !m_stepper.main() || at >= m_stepper.main()->steps().size()) {
         showError(tr("Branch: step first, then branch at a step"));
         return;
     }
     showError(QString());
     if (forced) {
         // The field names the forced token as a file writes it, so Save keeps this branch.
-        const std::string& name = m_main->vocabulary()[static_cast<std::size_t>(*forced)];
+        const std::string& name = m_stepper.main()->vocabulary()[static_cast<std::size_t>(*forced)];
         const QSignalBlocker block(m_branchToken);
         m_branchToken->setText(name == "\n" ? QStringLiteral("\\n") : QString::fromStdString(name));
     }
@@ -793,28 +763,20 @@ void LoopPage::branchFrom(std::size_t at, std::optional<std::int32_t> forced)
         const QSignalBlocker block(m_shownStep);
         m_shownStep->setValue(static_cast<int>(at));
     }
-    m_followLatest = at + 1 >= m_main->steps().size();
-    m_branch.emplace(*m_main, at);  // not the steps after `at`: copying their records costs ms
-    ++m_branchGeneration;
-    if (forced) {
-        m_branch->step(forced);
-    } else {
-        auto rng =
-            engine::makeRng(m_rng->currentText().toStdString(), static_cast<std::uint64_t>(m_branchSeed->value()));
-        m_branch->reseed(std::move(rng).value());
-    }
+    m_followLatest = at + 1 >= m_stepper.main()->steps().size();
+    std::unique_ptr<engine::Rng> rng;
+    if (!forced)
+        rng = engine::makeRng(m_rng->currentText().toStdString(), static_cast<std::uint64_t>(m_branchSeed->value()))
+                  .value();
+    m_stepper.branch(at, forced, std::move(rng));
     // The file says the same branch, so Save and Run N repeat it.
     const QSignalBlocker block(m_branchMode);
     m_branchMode->setCurrentIndex(forced ? ForceToken : Reseed);
     m_branchAt->setValue(static_cast<int>(at));
-    m_loopKey = loopKeyOf(controlsJson());
-    m_branchTarget = m_main->steps().size();
+    if (const auto spec = specFromControls())
+        m_stepper.follow(spec.value());
     // A short branch is done at once; a long one goes on in slices.
-    QElapsedTimer slice;
-    slice.start();
-    while (m_branch->steps().size() < m_branchTarget && slice.elapsed() < kSliceMs)
-        m_branch->step();
-    if (m_branch->steps().size() < m_branchTarget) {
+    if (!m_stepper.stepBranch(kSliceMs)) {
         m_branchTimer->start();
         followSteps();
         runStateChanged();
@@ -825,60 +787,37 @@ void LoopPage::branchFrom(std::size_t at, std::optional<std::int32_t> forced)
 
 void LoopPage::branchSlice()
 {
-    if (!m_branch || m_branch->steps().size() >= m_branchTarget) {
+    if (m_stepper.stepBranch(kSliceMs)) {
         m_branchTimer->stop();
         finishStepping();
         return;
     }
-    QElapsedTimer slice;
-    slice.start();
-    while (m_branch->steps().size() < m_branchTarget && slice.elapsed() < kSliceMs)
-        m_branch->step();
     followSteps();
 }
 
 void LoopPage::sendTo(const QString& target)
 {
-    if (!m_main || m_main->steps().empty()) {
+    if (!m_stepper.main() || m_stepper.main()->steps().empty()) {
         showError(tr("Step first: the distribution sent is the one a step drew from"));
         return;
     }
+    const engine::GenerationLoop& main = *m_stepper.main();
     const auto at = static_cast<std::size_t>(m_shownStep->value());
-    HandOff handOff(stepDistribution(at));
+    HandOff handOff(m_stepper.distributionAt(at));
     if (target == app::explorerKind().id()) {
         // The Explorer shows the step as the run cut it: the run's chain after the run's tokens.
-        const auto chain = engine::explorerChainOf(m_main->chain(), contextAt(at),
+        const auto chain = engine::explorerChainOf(main.chain(), m_stepper.contextAt(at),
                                                    static_cast<std::size_t>(handOff.distribution.logits.size()));
         if (!chain)
             handOff.note = tr("The Explorer keeps its own chain: %1").arg(QString::fromStdString(chain.error()));
         else
             handOff.chain = chain.value();
-        if (const double mu = m_main->steps()[at].mu; handOff.chain && !std::isnan(mu))
+        if (const double mu = main.steps()[at].mu; handOff.chain && !std::isnan(mu))
             handOff.note = tr("Mirostat starts afresh in the Explorer (μ = 2τ); the run's μ before step %1 was %2")
                                .arg(at)
                                .arg(mu, 0, 'g', 4);
     }
     emit distributionOffered(target, handOff);
-}
-
-std::vector<std::int32_t> LoopPage::contextAt(std::size_t at) const
-{
-    std::vector<std::int32_t> context = m_main->prompt();
-    const auto history = m_main->history();
-    context.insert(context.end(), history.begin(), history.begin() + static_cast<std::ptrdiff_t>(at));
-    return context;
-}
-
-engine::Distribution LoopPage::stepDistribution(std::size_t at) const
-{
-    const std::vector<std::int32_t> context = contextAt(at);
-    if (m_main->hasModel())
-        return m_main->model().distributionAfter(context);
-    engine::Distribution distribution;
-    distribution.tokens = m_main->vocabulary();
-    distribution.logits.resize(static_cast<Eigen::Index>(distribution.tokens.size()));
-    m_main->source().logits(at, context, distribution.logits.data());
-    return distribution;
 }
 
 void LoopPage::loadReplay(std::function<void()> then)
@@ -1022,9 +961,9 @@ void LoopPage::showSourceRows()
 
 void LoopPage::openNearTie()
 {
-    if (!m_main || m_main->steps().empty())
+    if (!m_stepper.main() || m_stepper.main()->steps().empty())
         return;
-    const auto& steps = m_main->steps();
+    const auto& steps = m_stepper.main()->steps();
     auto at = static_cast<std::size_t>(m_shownStep->value());
     if (at >= steps.size() || !engine::isGreedyNearTie(steps[at])) {
         const auto it =
@@ -1039,23 +978,24 @@ void LoopPage::openNearTie()
     emit statusMessage(tr("Step %1: a logit gap of %2 between the two most likely tokens")
                            .arg(at)
                            .arg(steps[at].topLogitGap, 0, 'g', 3));
-    emit distributionOffered(app::batchInvarianceKind().id(), stepDistribution(at));
+    emit distributionOffered(app::batchInvarianceKind().id(), m_stepper.distributionAt(at));
 }
 
 void LoopPage::showReplayAndTies()
 {
-    const bool replay = m_main && m_main->source().teacherForced();
+    const auto& main = m_stepper.main();
+    const bool replay = main && main->source().teacherForced();
     m_replayInfo->setVisible(replay);
     if (replay)
         m_replayInfo->setText(
             tr("<b>Teacher-forced replay</b>: the history is the model's own tokens, so each step's "
                "distribution is the file's row whatever the sampler picks (the stateful stages see the "
                "model's tokens too). %1.")
-                .arg(app::replaySummary(m_main->steps()).toHtmlEscaped()));
+                .arg(app::replaySummary(main->steps()).toHtmlEscaped()));
     QStringList ties;
     std::size_t count = 0;
-    if (m_main)
-        for (const auto& s : m_main->steps())
+    if (main)
+        for (const auto& s : main->steps())
             if (engine::isGreedyNearTie(s) && ++count <= 12)
                 ties << QString::number(s.index);
     m_nearTies->setVisible(count > 0);
@@ -1131,37 +1071,27 @@ void LoopPage::run()
                 m_imported = std::dynamic_pointer_cast<const app::ImportedLogitsSource>(outcome.source);
                 m_importedKey = replayKeyOf(app::toJson(spec), baseDir());
             }
-            m_main = std::move(copies->main);
-            m_branch = std::move(copies->branch);
-            ++m_mainGeneration;
-            ++m_branchGeneration;
-            m_loopKey = loopKeyOf(app::toJson(spec));
+            m_stepper.adopt(spec, std::move(copies->main), std::move(copies->branch));
             m_followLatest = true;
             refresh();
         });
 }
 
-std::vector<app::LoopTrack> LoopPage::tracks() const
-{
-    std::vector<app::LoopTrack> out;
-    if (m_main)
-        out.push_back(app::trackOf(*m_main, QStringLiteral("main")));
-    if (m_branch)
-        out.push_back(app::trackOf(*m_branch, QStringLiteral("branch")));
-    return out;
-}
-
 void LoopPage::refresh(bool whole)
 {
+    const std::optional<engine::GenerationLoop>& main = m_stepper.main();
+    const std::optional<engine::GenerationLoop>& branch = m_stepper.branchRun();
+    const quint64 mainGeneration = m_stepper.mainGeneration();
+    const quint64 branchGeneration = m_stepper.branchGeneration();
     // A model whose logits went bad gives flat rows from then on: say so and stop stepping.
-    if (m_main)
-        if (const auto fault = m_main->source().fault()) {
+    if (main)
+        if (const auto fault = main->source().fault()) {
             m_playTimer->stop();
             m_branchTimer->stop();
             showSourceError(
                 tr("Model file: %1; the steps since are not the model's").arg(QString::fromStdString(*fault)));
         }
-    const std::size_t size = m_main ? m_main->steps().size() : 0;
+    const std::size_t size = main ? main->steps().size() : 0;
     {
         const QSignalBlocker block(m_shownStep);
         m_shownStep->setRange(0, static_cast<int>(size > 0 ? size - 1 : 0));
@@ -1169,15 +1099,13 @@ void LoopPage::refresh(bool whole)
             m_shownStep->setValue(static_cast<int>(size - 1));
         m_shownStep->setEnabled(size > 0);
     }
-    std::optional<engine::Divergence> divergence;
-    if (m_main && m_branch)
-        divergence = engine::firstDivergence(m_main->steps(), m_branch->steps());
+    const std::optional<engine::Divergence> divergence = m_stepper.divergence();
     std::optional<std::size_t> divergentStep;
     if (divergence)
         divergentStep = divergence->step;
 
-    if (m_main)
-        m_mainRunText.show(*m_main, m_mainGeneration, promptText(*m_main), divergentStep, false);
+    if (main)
+        m_mainRunText.show(*main, mainGeneration, promptText(*main), divergentStep, false);
     else
         m_mainRunText.showMessage(
             QStringLiteral("<span style='color:#888'>%1</span>").arg(m_prompt->text().toHtmlEscaped()));
@@ -1186,18 +1114,18 @@ void LoopPage::refresh(bool whole)
         m_shownStepDrawn = {};
         m_stepInfo->clear();
     } else {
-        const auto& step = m_main->steps()[static_cast<std::size_t>(m_shownStep->value())];
+        const auto& step = main->steps()[static_cast<std::size_t>(m_shownStep->value())];
         // The shown step's chart and summary: when it is another step than the one drawn, and
         // while Play runs at most every kStepChartMs (the chart costs the UI thread ms a time).
-        const ShownStep shown{m_mainGeneration, step.index, step.token, step.probability, step.forced};
+        const ShownStep shown{mainGeneration, step.index, step.token, step.probability, step.forced};
         const bool due = whole || !m_stepRefresh.isValid() || m_stepRefresh.elapsed() >= kStepChartMs;
         if (due && shown != m_shownStepDrawn) {
             m_shownStepDrawn = shown;
             m_stepRefresh.start();
-            m_stepChart->setStep(step, m_main->vocabulary());
+            m_stepChart->setStep(step, main->vocabulary());
             QString info = LoopStepChart::stepSummary(step);
             if (step.actual >= 0) {
-                const auto& vocabulary = m_main->vocabulary();
+                const auto& vocabulary = main->vocabulary();
                 info += QStringLiteral("\n") +
                         tr("Model's token%1: '%2' (p model %3, rank %4, after the chain %5) — the pick %6")
                             .arg(step.actualKnown ? QString() : tr(" (unknown: the argmax)"))
@@ -1216,19 +1144,19 @@ void LoopPage::refresh(bool whole)
             m_stepInfo->setText(info);
         }
     }
-    m_strip->setRuns({m_main ? &*m_main : nullptr, m_mainGeneration},
-                     {m_branch ? &*m_branch : nullptr, m_branchGeneration}, divergentStep);
+    m_strip->setRuns({main ? &*main : nullptr, mainGeneration}, {branch ? &*branch : nullptr, branchGeneration},
+                     divergentStep);
     m_strip->setCurrentStep(size > 0 ? std::optional<std::size_t>(m_shownStep->value()) : std::nullopt);
-    if (m_branch)
-        m_branchRunText.show(*m_branch, m_branchGeneration, promptText(*m_branch), divergentStep, true);
+    if (branch)
+        m_branchRunText.show(*branch, branchGeneration, promptText(*branch), divergentStep, true);
     else
         m_branchRunText.showMessage(tr("<span style='color:#888'>No branch. Pick a step (Shown step), type a token "
                                        "or choose a seed, and press Branch here.</span>"));
     std::vector<LoopStepsChart::Track> chartTracks;
-    if (m_main)
-        chartTracks.push_back({tr("main"), &m_main->steps()});
-    if (m_branch)
-        chartTracks.push_back({tr("branch"), &m_branch->steps()});
+    if (main)
+        chartTracks.push_back({tr("main"), &main->steps()});
+    if (branch)
+        chartTracks.push_back({tr("branch"), &branch->steps()});
     // The steps chart covers every step: while Play or a branch runs it follows at 2 Hz, so a
     // tick at 4,096 steps stays within the UI thread's budget (bench_loop_ui).
     if (whole || !m_wholeRefresh.isValid() || m_wholeRefresh.elapsed() >= kWholeRefreshMs) {
@@ -1236,19 +1164,18 @@ void LoopPage::refresh(bool whole)
         m_wholeRefresh.start();
     }
     // The table grows by the new steps' rows (and loses the rewound ones), so it follows every tick.
-    m_model->sync({m_main ? &*m_main : nullptr, m_mainGeneration},
-                  {m_branch ? &*m_branch : nullptr, m_branchGeneration});
+    m_model->sync({main ? &*main : nullptr, mainGeneration}, {branch ? &*branch : nullptr, branchGeneration});
 
-    if (!m_branch) {
+    if (!branch) {
         m_divergence->setText(
             size ? tr("%1 steps: one forward pass each, each needing the token the one before chose.").arg(size)
                  : QString());
     } else if (!divergence) {
         m_divergence->setText(tr("The branch has chosen the same tokens so far."));
     } else {
-        const auto& vocabulary = m_main->vocabulary();
-        const auto a = m_main->steps()[divergence->step].token;
-        const auto b = m_branch->steps()[divergence->step].token;
+        const auto& vocabulary = main->vocabulary();
+        const auto a = main->steps()[divergence->step].token;
+        const auto b = branch->steps()[divergence->step].token;
         m_divergence->setText(
             tr("First divergent step: %1. Main chose '%2' (model p %3), the branch '%4' (model p %5): a gap of %6.%7")
                 .arg(divergence->step)
@@ -1257,10 +1184,10 @@ void LoopPage::refresh(bool whole)
                 .arg(shownLoopToken(vocabulary[static_cast<std::size_t>(b)]))
                 .arg(divergence->probabilityB, 0, 'g', 4)
                 .arg(divergence->probabilityA - divergence->probabilityB, 0, 'g', 4)
-                .arg(m_branch->steps()[divergence->step].forced ? tr(" (forced)") : QString()));
+                .arg(branch->steps()[divergence->step].forced ? tr(" (forced)") : QString()));
     }
     showReplayAndTies();
-    if (const QJsonObject json = controlsJson(); !json.isEmpty() && m_main)
+    if (const QJsonObject json = controlsJson(); !json.isEmpty() && main)
         resultsShownFor(json);
     emit runShown();
 }

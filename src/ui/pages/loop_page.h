@@ -18,6 +18,7 @@
 #include "app/kinds/imported_logits_source.h"
 #include "app/kinds/loop_job.h"
 #include "app/kinds/loop_spec.h"
+#include "app/kinds/loop_stepper.h"
 #include "engine/experiments/generation_loop.h"
 #include "ui/pages/experiment_page.h"
 #include "ui/pages/loop_run_text.h"
@@ -97,12 +98,12 @@ public:
     // Hands the shown greedy near tie (or the first one) to the Batch invariance page.
     void openNearTie();
 
-    const std::optional<engine::GenerationLoop>& mainLoop() const { return m_main; }
+    const std::optional<engine::GenerationLoop>& mainLoop() const { return m_stepper.main(); }
     // Counts replacements of the main run (a new loop, Run N's landing), not its steps.
-    quint64 mainGeneration() const { return m_mainGeneration; }
+    quint64 mainGeneration() const { return m_stepper.mainGeneration(); }
     // The text before a run's first token, as its text pane shows it (a replay's, a model's prompt).
     QString promptText(const engine::GenerationLoop& loop) const;
-    const std::optional<engine::GenerationLoop>& branchLoop() const { return m_branch; }
+    const std::optional<engine::GenerationLoop>& branchLoop() const { return m_stepper.branchRun(); }
     bool isPlaying() const;
     bool isBranching() const;
     QLabel* divergenceLabel() const { return m_divergence; }
@@ -146,9 +147,6 @@ private:
     void takeFirstSteps();
     // Drops the runs shown (the controls changed what they are of) and the error.
     void clearRuns();
-    // The tokens the source read at step `at`: the prompt and the main run's history before it.
-    std::vector<std::int32_t> contextAt(std::size_t at) const;
-    engine::Distribution stepDistribution(std::size_t at) const;
     void showSourceError(const QString& message);
     void showSourceRows();
     void showReplayAndTies();
@@ -161,7 +159,6 @@ private:
     // false, and those follow at most every kWholeRefreshMs.
     void refresh(bool whole = true);
     void showLatency();
-    std::vector<app::LoopTrack> tracks() const;
 
     LoopStepsModel* m_model;
     LoopStepChart* m_stepChart;
@@ -230,16 +227,9 @@ private:
     ShownStep m_shownStepDrawn;
     LoopRunText m_mainRunText;
     LoopRunText m_branchRunText;
-    // Count replacements of each run (new loop, Run N's landing, a new branch); steps added or
-    // rewound at a run's end keep it, so the text and table only add or cut rows.
-    quint64 m_mainGeneration = 0;
-    quint64 m_branchGeneration = 0;
     std::size_t m_playStartSteps = 0;
 
-    std::optional<engine::GenerationLoop> m_main;
-    std::optional<engine::GenerationLoop> m_branch;
-    std::size_t m_branchTarget = 0;
-    QJsonObject m_loopKey;  // the controls the loop was made from (without steps and branch)
+    app::LoopStepper m_stepper;  // the main run and its branch
     bool m_followLatest = true;
     bool m_shownOnce = false;
     QString m_name = QStringLiteral("loop");  // the file's name and description, kept on save
