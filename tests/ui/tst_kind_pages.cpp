@@ -5,13 +5,16 @@
 // the same series, points for points, as the builders give for a fresh run of the saved file.
 #include "app/io/experiment_file.h"
 #include "app/kinds/batch_invariance_job.h"
+#include "app/kinds/explorer_run.h"
 #include "app/kinds/result_table.h"
 #include "charts/experiment_charts.h"
+#include "engine/sampler/lesson_examples.h"
 #include "support/example_files.h"
 #include "support/test_support.h"
 #include "support/tiny_gguf_model.h"
 #include "ui/forms/batch_invariance_form.h"
 #include "ui/forms/kind_form.h"
+#include "ui/models/logits_table_model.h"
 #include "ui/pages/batch_invariance_page.h"
 #include "ui/pages/junk_risk_page.h"
 #include "ui/pages/results_pane.h"
@@ -226,6 +229,25 @@ private slots:
         QCOMPARE(page.openExperiment(test::examplePath(QStringLiteral("batch-invariance-trace-file.json"))), QString());
         study->setCurrentIndex(0);
         QCOMPARE(name(), QStringLiteral("batch-invariance-trace-file"));
+    }
+
+    // The Explorer's editable table shows the CSV's token columns, declared once: the same
+    // titles and meanings in the same order (the id is the row header).
+    void explorerTableHeadsAreTheCsvColumns()
+    {
+        ui::LogitsTableModel model;
+        model.setDistribution(engine::lessonExample());
+        const app::ResultTable csv =
+            app::explorerTokenTable(model.table(), std::make_shared<const engine::SamplerAnalysis>(model.analysis()));
+        QCOMPARE(csv.columns.size(), static_cast<std::size_t>(model.columnCount()) + 1);
+        QCOMPARE(csv.columns.front().name, QStringLiteral("token_id"));
+        QCOMPARE(model.headerData(3, Qt::Vertical).toInt(), 3);
+        for (int c = 0; c < model.columnCount(); ++c) {
+            const app::ResultColumn& column = csv.columns[static_cast<std::size_t>(c) + 1];
+            QCOMPARE(model.headerData(c, Qt::Horizontal).toString(), column.title);
+            const QString tip = model.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString();
+            QVERIFY2(tip.startsWith(column.toolTip), qPrintable(tip));
+        }
     }
 
     // The headless demo writes the Explorer's table through the one CSV writer: the lesson's

@@ -12,6 +12,7 @@
 
 #include <QObject>
 
+#include <algorithm>
 #include <cmath>
 
 namespace logitlab::app {
@@ -129,10 +130,49 @@ engine::Result<ExplorerRun> runExplorer(ExplorerState state, const QString& sour
     return run;
 }
 
+const std::vector<ResultColumn>& explorerTokenColumns()
+{
+    using Kind = ResultColumn::Kind;
+    static const std::vector<ResultColumn> columns{
+        {QStringLiteral("token_id"), QObject::tr("id"), Kind::Integer, {}, QObject::tr("The token's id.")},
+        {QStringLiteral("token"), QObject::tr("token"), Kind::Text, {}, QObject::tr("The token's text.")},
+        {QStringLiteral("logit"), QObject::tr("logit"), Kind::Real, {}, QObject::tr("The model's raw score.")},
+        {QStringLiteral("p"),
+         QObject::tr("p at T"),
+         Kind::Real,
+         {},
+         QObject::tr("Softmax of the logits divided by the temperature.")},
+        {QStringLiteral("survivor"),
+         QObject::tr("survivor"),
+         Kind::Integer,
+         {},
+         QObject::tr("Whether the token survives the chain's filters (1: yes, 0: cut).")},
+        {QStringLiteral("p_renormalised"),
+         QObject::tr("renormalised p"),
+         Kind::Real,
+         {},
+         QObject::tr("The survivor's share after the survivors are rescaled to sum to 1.")},
+        {QStringLiteral("rank"),
+         QObject::tr("rank"),
+         Kind::Integer,
+         {},
+         QObject::tr("Position by probability, 1 = most likely.")},
+    };
+    return columns;
+}
+
+const ResultColumn& explorerTokenColumn(const QString& name)
+{
+    const auto& columns = explorerTokenColumns();
+    const auto it =
+        std::find_if(columns.begin(), columns.end(), [&name](const ResultColumn& c) { return c.name == name; });
+    Q_ASSERT(it != columns.end());
+    return *it;
+}
+
 ResultTable explorerTokenTable(std::shared_ptr<const engine::PreparedDistribution> table,
                                std::shared_ptr<const engine::SamplerAnalysis> analysis)
 {
-    using Kind = ResultColumn::Kind;
     // Position of each id among the survivors (-1: cut), so a cell is O(1).
     auto position = std::make_shared<std::vector<int>>(table->distribution.tokens.size(), -1);
     for (std::size_t i = 0; i < analysis->survivors.size(); ++i)
@@ -140,31 +180,23 @@ ResultTable explorerTokenTable(std::shared_ptr<const engine::PreparedDistributio
     ResultTable t;
     t.title = QObject::tr("Tokens");
     t.rows = table->distribution.tokens.size();
-    t.columns = {
-        {QStringLiteral("token_id"), QObject::tr("id"), Kind::Integer,
-         [](std::size_t i) { return QVariant(qint64(i)); }, QObject::tr("The token's id.")},
-        {QStringLiteral("token"), QObject::tr("token"), Kind::Text,
-         [table](std::size_t i) { return QVariant(QString::fromStdString(table->distribution.tokens[i])); },
-         QObject::tr("The token's text.")},
-        {QStringLiteral("logit"), QObject::tr("logit"), Kind::Real,
-         [table](std::size_t i) { return QVariant(table->distribution.logits[static_cast<Eigen::Index>(i)]); },
-         QObject::tr("The model's raw score.")},
-        {QStringLiteral("p"), QObject::tr("p at T"), Kind::Real,
-         [analysis](std::size_t i) { return QVariant(analysis->probabilities[i]); },
-         QObject::tr("Softmax of the logits divided by the temperature.")},
-        {QStringLiteral("survivor"), QObject::tr("survivor"), Kind::Integer,
-         [position](std::size_t i) { return QVariant(qint64((*position)[i] >= 0 ? 1 : 0)); },
-         QObject::tr("1 when the token survives the filters.")},
-        {QStringLiteral("p_renormalised"), QObject::tr("renormalised p"), Kind::Real,
-         [position, analysis](std::size_t i) {
-             const int s = (*position)[i];
-             return QVariant(s >= 0 ? analysis->survivors[static_cast<std::size_t>(s)].p : 0.0);
-         },
-         QObject::tr("The survivor's share after the survivors are rescaled to sum to 1.")},
-        {QStringLiteral("rank"), QObject::tr("rank"), Kind::Integer,
-         [table](std::size_t i) { return QVariant(qint64(table->rank[i])); },
-         QObject::tr("Position by probability, 1 = most likely.")},
+    t.columns = explorerTokenColumns();
+    // The cells, in the declaration's order.
+    const std::vector<std::function<QVariant(std::size_t)>> cells{
+        [](std::size_t i) { return QVariant(qint64(i)); },
+        [table](std::size_t i) { return QVariant(QString::fromStdString(table->distribution.tokens[i])); },
+        [table](std::size_t i) { return QVariant(table->distribution.logits[static_cast<Eigen::Index>(i)]); },
+        [analysis](std::size_t i) { return QVariant(analysis->probabilities[i]); },
+        [position](std::size_t i) { return QVariant(qint64((*position)[i] >= 0 ? 1 : 0)); },
+        [position, analysis](std::size_t i) {
+            const int s = (*position)[i];
+            return QVariant(s >= 0 ? analysis->survivors[static_cast<std::size_t>(s)].p : 0.0);
+        },
+        [table](std::size_t i) { return QVariant(qint64(table->rank[i])); },
     };
+    Q_ASSERT(cells.size() == t.columns.size());
+    for (std::size_t c = 0; c < t.columns.size(); ++c)
+        t.columns[c].cell = cells[c];
     return t;
 }
 

@@ -44,6 +44,11 @@ QString explorerChainText(const engine::ExplorerChain& chain);
 // What the sweep's survivor curve counts: "top-p 0.9, min-p 0.05", or "no filter".
 QString explorerSweepFilters(const engine::ExplorerChain& chain);
 
+// The token table's columns, declared once for the CSV and the page's editable table: name,
+// title, kind and meaning; no cells (explorerTokenTable gives them).
+const std::vector<ResultColumn>& explorerTokenColumns();
+// The column of explorerTokenColumns() named `name` ("p_renormalised").
+const ResultColumn& explorerTokenColumn(const QString& name);
 // The token table as the page shows and exports it (one row per token, by id).
 ResultTable explorerTokenTable(std::shared_ptr<const engine::PreparedDistribution> table,
                                std::shared_ptr<const engine::SamplerAnalysis> analysis);

@@ -1,5 +1,6 @@
 #include "ui/models/logits_table_model.h"
 
+#include "app/kinds/explorer_run.h"
 #include "charts/token_display.h"
 #include "engine/core/input_limits.h"
 #include "engine/core/number_format.h"
@@ -115,39 +116,21 @@ QVariant LogitsTableModel::data(const QModelIndex& index, int role) const
 
 QVariant LogitsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
-        switch (section) {
-        case TokenColumn:
-            return tr("The token's text; double-click to rename it.");
-        case LogitColumn:
-            return tr("The model's raw score; double-click to edit it.");
-        case ProbabilityColumn:
-            return tr("Softmax of the logits divided by the temperature.");
-        case SurvivorColumn:
-            return tr("Whether the token survives top-k and top-p.");
-        case RenormalisedColumn:
-            return tr("The survivor's share after the survivors are rescaled to sum to 1.");
-        case RankColumn:
-            return tr("Position by probability, 1 = most likely.");
-        }
-    }
-    if (role != Qt::DisplayRole)
-        return {};
     if (orientation == Qt::Vertical)
-        return section;  // the token id
-    switch (section) {
-    case TokenColumn:
-        return tr("token");
-    case LogitColumn:
-        return tr("logit");
-    case ProbabilityColumn:
-        return tr("p at T");
-    case SurvivorColumn:
-        return tr("survivor");
-    case RenormalisedColumn:
-        return tr("renormalised p");
-    case RankColumn:
-        return tr("rank");
+        return role == Qt::DisplayRole ? QVariant(section) : QVariant();  // the token id
+    if (section < 0 || section >= ColumnCount)
+        return {};
+    // The columns as the result table declares them for the CSV (app::explorerTokenColumns).
+    static const char* const kNames[ColumnCount] = {"token", "logit", "p", "survivor", "p_renormalised", "rank"};
+    const app::ResultColumn& column = app::explorerTokenColumn(QLatin1String(kNames[section]));
+    if (role == Qt::DisplayRole)
+        return column.title;
+    if (role == Qt::ToolTipRole) {
+        if (section == TokenColumn)
+            return column.toolTip + QLatin1Char(' ') + tr("Double-click to rename it.");
+        if (section == LogitColumn)
+            return column.toolTip + QLatin1Char(' ') + tr("Double-click to edit it.");
+        return column.toolTip;
     }
     return {};
 }
