@@ -13,6 +13,7 @@
 #include "engine/rng/rng_factory.h"
 #include "engine/sampler/explorer_chain.h"
 #include "engine/transformer/gguf_model.h"
+#include "ui/forms/loop_source_panel.h"
 #include "ui/forms/wrapped_label.h"
 #include "ui/models/loop_steps_model.h"
 #include "ui/pages/chart_share.h"
@@ -23,7 +24,6 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -68,7 +68,6 @@ constexpr qint64 kWholeRefreshMs = 500;
 constexpr std::size_t kFirstSteps = 40;
 
 enum BranchMode { NoBranch = 0, ForceToken = 1, Reseed = 2 };
-enum SourceChoice { BuiltinModel = 0, ImportedFile = 1, GgufModelFile = 2 };
 
 // The run a GGUF model's source was made for: the file, where a relative path starts, the prompt
 // (the source's cache is sized for it and holds its evaluation).
@@ -101,10 +100,7 @@ LoopPage::LoopPage(QWidget* parent)
       m_stepsChart(new LoopStepsChart(this)),
       m_runs(new app::RunController<app::LoopOutcome>(app::RunControllerBase::Mode::Supersede, this)),
       m_loads(new app::RunController<LoadedReplay>(app::RunControllerBase::Mode::Supersede, this)),
-      m_source(new QComboBox), m_fileRows(new QWidget), m_modelRows(new QWidget), m_modelFile(new QLineEdit),
-      m_modelInfo(new QLabel), m_file(new QLineEdit), m_array(new QLineEdit), m_batch(new QSpinBox),
-      m_sequences(new QLineEdit), m_vocabularyFile(new QLineEdit), m_sourceError(new QLabel),
-      m_loadProgress(new QProgressBar), m_replayInfo(new QLabel), m_nearTies(new QLabel),
+      m_sourcePanel(new LoopSourcePanel), m_replayInfo(new QLabel), m_nearTies(new QLabel),
       m_toBatchInvariance(new QPushButton(tr("Near tie → Batch invariance"))), m_prompt(new QLineEdit),
       m_semantics(new QComboBox), m_chain(new QLineEdit), m_seed(new QSpinBox), m_rng(new QComboBox),
       m_steps(new QSpinBox), m_branchMode(new QComboBox), m_branchAt(new QSpinBox), m_branchToken(new QLineEdit),
@@ -119,28 +115,6 @@ LoopPage::LoopPage(QWidget* parent)
 {
     setExperimentRuns(m_runs);
     addRuns(m_loads);
-    m_source->addItems({tr("built-in model"), tr("imported file (replay)"), tr("GGUF model (on the CPU)")});
-    m_source->setToolTip(tr("The built-in model continues the prompt (free running); a model's dump is replayed "
-                            "teacher-forced (step t's logits are the file's row t, whatever the sampler picks); or "
-                            "a GGUF model (llama, qwen2, gpt2) continues the prompt, one forward pass per step."));
-    m_modelFile->setPlaceholderText(tr(".gguf: llama, qwen2 or gpt2"));
-    m_modelFile->setToolTip(tr("A GGUF model file (F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K, Q6_K weights), run on "
-                               "the CPU; a relative path starts at the experiment file's folder."));
-    m_modelInfo->setWordWrap(true);
-    m_modelInfo->hide();
-    m_file->setPlaceholderText(tr(".npy, .npz or .safetensors"));
-    m_array->setPlaceholderText(tr("empty: logits, or the only array"));
-    m_batch->setRange(0, std::numeric_limits<int>::max());
-    m_batch->setToolTip(tr("The batch row of a [batch, steps, V] array."));
-    m_sequences->setPlaceholderText(tr("empty: 'sequences' if the file has it; none: no tokens"));
-    m_sequences->setToolTip(
-        tr("The integer array of the model's tokens (generate's sequences: the prompt, then one token per "
-           "step; the last 'steps' ids are the reply). Without it the argmax stands in, marked unknown."));
-    m_vocabularyFile->setPlaceholderText(tr("tokenizer.json or one token per line"));
-    m_sourceError->setWordWrap(true);
-    m_sourceError->setStyleSheet(QStringLiteral("color: #b00020"));
-    m_sourceError->hide();
-    m_loadProgress->hide();
     m_replayInfo->setWordWrap(true);
     m_replayInfo->hide();
     m_nearTies->setWordWrap(true);
@@ -150,42 +124,8 @@ LoopPage::LoopPage(QWidget* parent)
         tr("Explain the shown greedy near tie (or the first) on the Batch invariance page: a "
            "batch-dependent summation error larger than the gap flips T = 0's pick."));
     connect(m_toBatchInvariance, &QPushButton::clicked, this, &LoopPage::openNearTie);
-    connect(m_source, &QComboBox::currentIndexChanged, this, &LoopPage::showSourceRows);
-    connect(m_loads, &app::RunControllerBase::progressChanged, this, [this](int done, int total) {
-        m_loadProgress->setRange(0, std::max(1, total));
-        m_loadProgress->setValue(done);
-    });
-    auto* browse = new QPushButton(tr("Browse…"));
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Model's logits"), baseDir(),
-                                                          tr("Logits (*.npy *.npz *.safetensors);;All files (*)"));
-        if (!path.isEmpty())
-            m_file->setText(path);
-    });
-    auto* fileLine = new QHBoxLayout;
-    fileLine->addWidget(m_file, 1);
-    fileLine->addWidget(browse);
-    auto* browseModel = new QPushButton(tr("Browse…"));
-    connect(browseModel, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("GGUF model"), baseDir(), tr("GGUF models (*.gguf);;All files (*)"));
-        if (!path.isEmpty())
-            m_modelFile->setText(path);
-    });
-    auto* modelLine = new QHBoxLayout;
-    modelLine->addWidget(m_modelFile, 1);
-    modelLine->addWidget(browseModel);
-    auto* modelForm = new QFormLayout(m_modelRows);
-    modelForm->setContentsMargins(0, 0, 0, 0);
-    modelForm->addRow(tr("Model"), modelLine);
-    modelForm->addRow(m_modelInfo);
-    auto* fileForm = new QFormLayout(m_fileRows);
-    fileForm->setContentsMargins(0, 0, 0, 0);
-    fileForm->addRow(tr("File"), fileLine);
-    fileForm->addRow(tr("Array"), m_array);
-    fileForm->addRow(tr("Batch"), m_batch);
-    fileForm->addRow(tr("Sequences"), m_sequences);
-    fileForm->addRow(tr("Vocabulary"), m_vocabularyFile);
+    connect(m_sourcePanel, &LoopSourcePanel::choiceChanged, this, &LoopPage::showSourceRows);
+    connect(m_loads, &app::RunControllerBase::progressChanged, m_sourcePanel, &LoopSourcePanel::showProgress);
     setRunText(tr("&Run N"));
     runButton()->setToolTip(tr("Run N steps (and the branch, if one is set) at full speed on a worker, as "
                                "logitlab-cli run does with the saved file."));
@@ -256,11 +196,8 @@ LoopPage::LoopPage(QWidget* parent)
     connect(m_steps, &QSpinBox::valueChanged, this, &LoopPage::showLatency);
 
     auto* form = new QFormLayout;
-    form->addRow(tr("Source"), m_source);
-    form->addRow(m_fileRows);
-    form->addRow(m_modelRows);
-    form->addRow(m_sourceError);
-    form->addRow(m_loadProgress);
+    form->addRow(tr("Source"), m_sourcePanel->sourceBox());
+    form->addRow(m_sourcePanel);
     form->addRow(tr("Prompt"), m_prompt);
     form->addRow(tr("Preset"), m_semantics);
     form->addRow(tr("Chain"), m_chain);
@@ -390,6 +327,16 @@ LoopPage::~LoopPage() = default;
 
 QString LoopPage::title() const { return tr("Loop"); }
 
+QComboBox* LoopPage::sourceBox() const { return m_sourcePanel->sourceBox(); }
+
+QLabel* LoopPage::sourceErrorLabel() const { return m_sourcePanel->errorLabel(); }
+
+QProgressBar* LoopPage::loadProgress() const { return m_sourcePanel->progressBar(); }
+
+QLineEdit* LoopPage::modelFileField() const { return m_sourcePanel->modelFileField(); }
+
+QLabel* LoopPage::modelInfoLabel() const { return m_sourcePanel->modelInfoLabel(); }
+
 QChart* LoopPage::chart() const { return m_stepChart->chart(); }
 
 QAbstractItemModel* LoopPage::resultsModel() const { return m_model; }
@@ -410,6 +357,7 @@ void LoopPage::reset()
 {
     stop();
     setBaseDir(QString());
+    m_sourcePanel->setBaseDir(QString());
     setSpec(startingSpec());
 }
 
@@ -429,8 +377,7 @@ QString LoopPage::openModel(const QString& path)
     if (!info.isFile())
         return tr("%1: no such file").arg(path);
     stop();
-    m_source->setCurrentIndex(GgufModelFile);
-    m_modelFile->setText(info.absoluteFilePath());
+    m_sourcePanel->useModel(info.absoluteFilePath());
     clearRuns();
     takeFirstSteps();
     return {};
@@ -440,18 +387,7 @@ void LoopPage::setSpec(const app::LoopSpec& spec)
 {
     m_name = spec.name;
     m_description = spec.description;
-    m_source->setCurrentIndex(spec.replay ? ImportedFile : !spec.modelFile.isEmpty() ? GgufModelFile : BuiltinModel);
-    if (!spec.modelFile.isEmpty())
-        m_modelFile->setText(spec.modelFile);
-    if (spec.replay) {
-        m_file->setText(spec.replay->path);
-        m_array->setText(spec.replay->array);
-        m_batch->setValue(static_cast<int>(std::min<qint64>(spec.replay->batch, std::numeric_limits<int>::max())));
-        m_sequences->setText(!spec.replay->sequences             ? QString()
-                             : spec.replay->sequences->isEmpty() ? QStringLiteral("none")
-                                                                 : *spec.replay->sequences);
-        m_vocabularyFile->setText(spec.replay->vocabularyFile);
-    }
+    m_sourcePanel->setFrom(spec);
     showSourceRows();
     m_prompt->setText(spec.prompt);
     m_semantics->setCurrentText(spec.semantics);
@@ -485,22 +421,8 @@ engine::Result<app::LoopSpec> LoopPage::specFromControls() const
                      {QStringLiteral("rng"), m_rng->currentText()}};
     if (!m_description.isEmpty())
         json.insert(QStringLiteral("description"), m_description);
-    if (m_source->currentIndex() == GgufModelFile) {
-        json.insert(QStringLiteral("model"), QStringLiteral("gguf"));
-        json.insert(QStringLiteral("model-file"), m_modelFile->text().trimmed());
-    } else if (m_source->currentIndex() == ImportedFile) {
-        json.remove(QStringLiteral("prompt"));
-        json.insert(QStringLiteral("model"), QStringLiteral("file"));
-        QJsonObject logits{{QStringLiteral("path"), m_file->text().trimmed()},
-                           {QStringLiteral("batch"), m_batch->value()}};
-        if (!m_array->text().trimmed().isEmpty())
-            logits.insert(QStringLiteral("array"), m_array->text().trimmed());
-        const QString sequences = m_sequences->text().trimmed();
-        if (!sequences.isEmpty())
-            logits.insert(QStringLiteral("sequences"), sequences == QStringLiteral("none") ? QString() : sequences);
-        if (!m_vocabularyFile->text().trimmed().isEmpty())
-            logits.insert(QStringLiteral("vocabulary-file"), m_vocabularyFile->text().trimmed());
-        json.insert(QStringLiteral("logits"), logits);
+    m_sourcePanel->writeInto(json);
+    if (m_sourcePanel->choice() == LoopSourcePanel::ImportedFile) {
         // The file bounds the run: N above its steps is taken as all of them.
         if (m_imported && m_importedKey == replayKeyOf(json, baseDir()) && m_imported->stepCount() &&
             static_cast<std::size_t>(m_steps->value()) >= *m_imported->stepCount())
@@ -529,6 +451,7 @@ QString LoopPage::readExperimentFile(const QString& path)
     stop();
     // A replay's relative logits.path starts at the file's folder, as `logitlab-cli run` reads it.
     setBaseDir(QFileInfo(path).absolutePath());
+    m_sourcePanel->setBaseDir(baseDir());
     setSpec(spec.value());
     return {};
 }
@@ -693,7 +616,7 @@ void LoopPage::stop()
     m_playTimer->stop();
     if (m_loads->isRunning()) {
         m_loads->cancel();
-        m_loadProgress->hide();
+        m_sourcePanel->hideProgress();
     }
     m_branchTimer->stop();
     if (isRunning())
@@ -828,8 +751,7 @@ void LoopPage::loadReplay(std::function<void()> then)
         return;
     }
     showSourceError(QString());
-    m_loadProgress->setRange(0, 0);
-    m_loadProgress->show();
+    m_sourcePanel->showOpening();
     const QJsonObject key = replayKeyOf(app::toJson(spec.value()), baseDir());
     emit statusMessage(tr("Opening %1…").arg(spec->replay->path));
     m_loads->start(
@@ -844,7 +766,7 @@ void LoopPage::loadReplay(std::function<void()> then)
             return loaded;
         },
         [this, then = std::move(then)](LoadedReplay& loaded) {
-            m_loadProgress->hide();
+            m_sourcePanel->hideProgress();
             if (!loaded.source) {
                 showSourceError(loaded.error);
                 return;
@@ -871,8 +793,7 @@ void LoopPage::loadModel(std::function<void()> then)
         return;
     }
     showSourceError(QString());
-    m_loadProgress->setRange(0, 0);
-    m_loadProgress->show();
+    m_sourcePanel->showOpening();
     const QJsonObject key = modelKeyOf(app::toJson(spec.value()), baseDir());
     emit statusMessage(tr("Opening %1 and reading the prompt…").arg(spec->modelFile));
     m_loads->start(
@@ -916,18 +837,17 @@ void LoopPage::loadModel(std::function<void()> then)
             return loaded;
         },
         [this, then = std::move(then)](LoadedReplay& loaded) {
-            m_loadProgress->hide();
+            m_sourcePanel->hideProgress();
             if (!loaded.model) {
                 showSourceError(loaded.error);
-                m_modelInfo->hide();
+                m_sourcePanel->showModelInfo(QString());
                 return;
             }
             m_modelSource = loaded.model;
             m_modelKey = loaded.key;
             const auto* gguf = dynamic_cast<const engine::transformer::GgufModelSource*>(m_modelSource.get());
-            m_modelInfo->setText(
+            m_sourcePanel->showModelInfo(
                 tr("%1; room for %L2 tokens").arg(app::describeGgufModel(*gguf->model())).arg(gguf->positions()));
-            m_modelInfo->show();
             emit statusMessage(tr("%1 is open").arg(QString::fromStdString(gguf->model()->what())));
             if (loaded.stepRoom > 0 && static_cast<std::size_t>(m_steps->value()) > loaded.stepRoom) {
                 m_steps->setValue(static_cast<int>(loaded.stepRoom));
@@ -941,22 +861,14 @@ void LoopPage::loadModel(std::function<void()> then)
 
 void LoopPage::showSourceError(const QString& message)
 {
-    m_sourceError->setText(message);
-    m_sourceError->setVisible(!message.isEmpty());
+    m_sourcePanel->showError(message);
     showError(message);
 }
 
 void LoopPage::showSourceRows()
 {
-    const bool file = m_source->currentIndex() == ImportedFile;
-    const bool gguf = m_source->currentIndex() == GgufModelFile;
-    m_fileRows->setVisible(file);
-    m_modelRows->setVisible(gguf);
-    m_prompt->setEnabled(!file);
-    m_prompt->setToolTip(file   ? tr("A replay's prompt is the file's (the ids of sequences before the reply).")
-                         : gguf ? tr("The text the model continues, read by its tokenizer (BOS added as the model "
-                                     "asks; a control token's text, e.g. <|im_start|>, is that token).")
-                                : tr("The text the model continues. Words the model never saw are read as unknown."));
+    m_prompt->setEnabled(m_sourcePanel->choice() != LoopSourcePanel::ImportedFile);
+    m_prompt->setToolTip(m_sourcePanel->promptToolTip());
 }
 
 void LoopPage::openNearTie()

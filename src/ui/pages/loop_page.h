@@ -44,6 +44,7 @@ QT_END_NAMESPACE
 
 namespace logitlab::ui {
 
+class LoopSourcePanel;
 class LoopStepChart;
 class LoopStepsChart;
 class LoopStepsModel;
@@ -116,16 +117,17 @@ public:
     QComboBox* branchModeBox() const { return m_branchMode; }
     QDoubleSpinBox* passBox() const { return m_passMs; }
     QDoubleSpinBox* prefillBox() const { return m_prefillMs; }
-    QComboBox* sourceBox() const { return m_source; }
-    QLabel* sourceErrorLabel() const { return m_sourceError; }
+    LoopSourcePanel* sourcePanel() const { return m_sourcePanel; }
+    QComboBox* sourceBox() const;
+    QLabel* sourceErrorLabel() const;
     QLabel* replayLabel() const { return m_replayInfo; }
     QLabel* nearTieLabel() const { return m_nearTies; }
     QPushButton* nearTieButton() const { return m_toBatchInvariance; }
-    QProgressBar* loadProgress() const { return m_loadProgress; }
+    QProgressBar* loadProgress() const;
     const std::shared_ptr<const app::ImportedLogitsSource>& importedSource() const { return m_imported; }
     const std::shared_ptr<const engine::StepLogitsSource>& modelSource() const { return m_modelSource; }
-    QLineEdit* modelFileField() const { return m_modelFile; }
-    QLabel* modelInfoLabel() const { return m_modelInfo; }
+    QLineEdit* modelFileField() const;
+    QLabel* modelInfoLabel() const;
 
 signals:
     // The page shows its runs anew (a step, a rewind, a new run): the presentation follows.
@@ -165,20 +167,9 @@ private:
     LoopStepsChart* m_stepsChart;
     app::RunController<app::LoopOutcome>* m_runs;
     app::RunController<LoadedReplay>* m_loads;
-    QComboBox* m_source;
-    QWidget* m_fileRows;
-    QWidget* m_modelRows;
-    QLineEdit* m_modelFile;
-    QLabel* m_modelInfo;
+    LoopSourcePanel* m_sourcePanel;
     std::shared_ptr<const engine::StepLogitsSource> m_modelSource;
     QJsonObject m_modelKey;  // the model file, base folder and prompt m_modelSource was made for
-    QLineEdit* m_file;
-    QLineEdit* m_array;
-    QSpinBox* m_batch;
-    QLineEdit* m_sequences;
-    QLineEdit* m_vocabularyFile;
-    QLabel* m_sourceError;
-    QProgressBar* m_loadProgress;
     QLabel* m_replayInfo;
     QLabel* m_nearTies;
     QPushButton* m_toBatchInvariance;
