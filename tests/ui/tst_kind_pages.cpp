@@ -152,7 +152,6 @@ private slots:
             << junkRisk << QStringLiteral("junk-risk-reply-builtin.json");
         const PageFactory seedSweep = [] { return new ui::SeedSweepPage; };
         QTest::newRow("seed sweep, the lesson's seed") << seedSweep << QStringLiteral("seed-sweep-lesson.json");
-        QTest::newRow("seed sweep, 200 seeds") << seedSweep << QStringLiteral("seed-sweep-200-seeds.json");
         QTest::newRow("seed sweep, whole replies") << seedSweep << QStringLiteral("seed-sweep-sequence.json");
         QTest::newRow("batch invariance, decode") << PageFactory([] { return new ui::BatchInvariancePage; })
                                                   << QStringLiteral("batch-invariance-decode.json");
