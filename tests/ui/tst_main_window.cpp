@@ -3,10 +3,12 @@
 // Copy table / Copy chart image, and pages plugging in through addPage.
 #include "app/io/gguf_model_file.h"
 #include "app/kinds/batch_invariance_job.h"
+#include "app/kinds/sequence_sweep_job.h"
 #include "engine/models/synthetic_vocabulary.h"
 #include "support/tiny_gguf_model.h"
 #include "ui/forms/batch_invariance_form.h"
 #include "ui/forms/junk_risk_form.h"
+#include "ui/forms/seed_sweep_form.h"
 #include "ui/models/logits_table_model.h"
 #include "ui/pages/batch_invariance_page.h"
 #include "ui/pages/chart_picture.h"
@@ -453,9 +455,9 @@ private slots:
         pages.junkRisk->junkForm()->promptField()->setText(prompt);
         pages.junkRisk->junkForm()->replyLengthBox()->setValue(5);
         pages.junkRisk->junkForm()->repliesBox()->setValue(200);
-        pages.seedSweep->promptEdit()->setText(prompt);
-        pages.seedSweep->stepsBox()->setValue(5);
-        pages.seedSweep->seedCountBox()->setValue(6);
+        pages.seedSweep->sweepForm()->promptEdit()->setText(prompt);
+        pages.seedSweep->sweepForm()->stepsBox()->setValue(5);
+        pages.seedSweep->sweepForm()->seedCountBox()->setValue(6);
         pages.batchInvariance->batchForm()->promptEdit()->setText(prompt);
         Page* target = window.page(page);
         QVERIFY(target);
@@ -486,7 +488,8 @@ private slots:
             QVERIFY(pages.junkRisk->resultsModel()->rowCount() > 0);
         } else if (target == pages.seedSweep) {
             QVERIFY(finished());
-            QCOMPARE(pages.seedSweep->sequenceOutcome().replies.size(), std::size_t{6});
+            QVERIFY(pages.seedSweep->repliesRun());
+            QCOMPARE(pages.seedSweep->repliesRun()->outcome.replies.size(), std::size_t{6});
         } else {
             QCOMPARE(pages.batchInvariance->batchForm()->modelFileEdit()->text(), path);
             pages.batchInvariance->run();

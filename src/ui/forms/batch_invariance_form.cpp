@@ -2,16 +2,15 @@
 
 #include "app/io/experiment_file.h"
 #include "engine/experiments/load_trace.h"
+#include "ui/forms/file_field.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPushButton>
 #include <QSpinBox>
 
 #include <cmath>
@@ -86,9 +85,10 @@ BatchInvarianceForm::BatchInvarianceForm(QWidget* parent)
       m_traceKind(new QComboBox),
       m_traceSeed(spin(0, app::kMaxSeed, tr("Seed of the runs' load traces (run r has its own stream)."))),
       m_traceFile(new QLineEdit), m_measureCost(new QCheckBox(tr("measure the invariant plan's cost"))),
-      m_threads(spin(1, 256, tr("Worker threads. Changes the speed, never the numbers."))), m_modelFile(new QLineEdit),
-      m_modelRow(new QWidget), m_promptText(new QLineEdit), m_oneStepRows(new QWidget), m_decodeRows(new QWidget),
-      m_form(new QFormLayout(this))
+      m_threads(spin(1, 256, tr("Worker threads. Changes the speed, never the numbers."))),
+      m_modelRow(new FileField(tr("GGUF model"), FileField::ggufFilter(), [this] { return baseDir(); })),
+      m_modelFile(m_modelRow->edit()), m_promptText(new QLineEdit), m_oneStepRows(new QWidget),
+      m_decodeRows(new QWidget), m_form(new QFormLayout(this))
 {
     m_study->setObjectName(QStringLiteral("study"));
     m_study->addItems({tr("one step"), tr("decode"), tr("decode a GGUF model")});
@@ -102,17 +102,7 @@ BatchInvarianceForm::BatchInvarianceForm(QWidget* parent)
                                "picks it too."));
     m_promptText->setObjectName(QStringLiteral("promptText"));
     m_promptText->setToolTip(tr("The prompt as the model's tokenizer reads it (BOS added as the model says)."));
-    auto* browse = new QPushButton(tr("Browse…"));
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("GGUF model"), baseDir(), tr("GGUF models (*.gguf);;All files (*)"));
-        if (!path.isEmpty())
-            useModel(path);
-    });
-    auto* modelRow = new QHBoxLayout(m_modelRow);
-    modelRow->setContentsMargins(0, 0, 0, 0);
-    modelRow->addWidget(m_modelFile, 1);
-    modelRow->addWidget(browse);
+    connect(m_modelRow, &FileField::chosen, this, &BatchInvarianceForm::useModel);
     m_twinShare->setRange(0.0, 1.0);
     m_twinShare->setDecimals(3);
     m_twinShare->setSingleStep(0.05);

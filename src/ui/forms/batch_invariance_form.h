@@ -20,6 +20,8 @@ QT_END_NAMESPACE
 
 namespace logitlab::ui {
 
+class FileField;
+
 class BatchInvarianceForm : public SpecForm<app::BatchInvarianceSpec> {
     Q_OBJECT
 public:
@@ -69,8 +71,8 @@ private:
     QLineEdit* m_traceFile;
     QCheckBox* m_measureCost;
     QSpinBox* m_threads;
+    FileField* m_modelRow;  // the model file and its Browse button
     QLineEdit* m_modelFile;
-    QWidget* m_modelRow;  // the model file and its Browse button
     QLineEdit* m_promptText;
     QWidget* m_oneStepRows;
     QWidget* m_decodeRows;

@@ -1,13 +1,12 @@
 #include "ui/forms/loop_source_panel.h"
 
+#include "ui/forms/file_field.h"
+
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
-#include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -18,9 +17,12 @@ namespace logitlab::ui {
 
 LoopSourcePanel::LoopSourcePanel(QWidget* parent)
     : QWidget(parent), m_source(new QComboBox), m_fileRows(new QWidget), m_modelRows(new QWidget),
-      m_modelFile(new QLineEdit), m_modelInfo(new QLabel), m_file(new QLineEdit), m_array(new QLineEdit),
-      m_batch(new QSpinBox), m_sequences(new QLineEdit), m_vocabularyFile(new QLineEdit), m_error(new QLabel),
-      m_progress(new QProgressBar)
+      m_modelField(new FileField(tr("GGUF model"), FileField::ggufFilter(), [this] { return m_baseDir; })),
+      m_modelFile(m_modelField->edit()), m_modelInfo(new QLabel),
+      m_fileField(new FileField(tr("Model's logits"), tr("Logits (*.npy *.npz *.safetensors);;All files (*)"),
+                                [this] { return m_baseDir; })),
+      m_file(m_fileField->edit()), m_array(new QLineEdit), m_batch(new QSpinBox), m_sequences(new QLineEdit),
+      m_vocabularyFile(new QLineEdit), m_error(new QLabel), m_progress(new QProgressBar)
 {
     m_source->addItems({tr("built-in model"), tr("imported file (replay)"), tr("GGUF model (on the CPU)")});
     m_source->setToolTip(tr("The built-in model continues the prompt (free running); a model's dump is replayed "
@@ -45,33 +47,13 @@ LoopSourcePanel::LoopSourcePanel(QWidget* parent)
     m_error->hide();
     m_progress->hide();
 
-    auto* browse = new QPushButton(tr("Browse…"));
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Model's logits"), m_baseDir,
-                                                          tr("Logits (*.npy *.npz *.safetensors);;All files (*)"));
-        if (!path.isEmpty())
-            m_file->setText(path);
-    });
-    auto* fileLine = new QHBoxLayout;
-    fileLine->addWidget(m_file, 1);
-    fileLine->addWidget(browse);
-    auto* browseModel = new QPushButton(tr("Browse…"));
-    connect(browseModel, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("GGUF model"), m_baseDir, tr("GGUF models (*.gguf);;All files (*)"));
-        if (!path.isEmpty())
-            m_modelFile->setText(path);
-    });
-    auto* modelLine = new QHBoxLayout;
-    modelLine->addWidget(m_modelFile, 1);
-    modelLine->addWidget(browseModel);
     auto* modelForm = new QFormLayout(m_modelRows);
     modelForm->setContentsMargins(0, 0, 0, 0);
-    modelForm->addRow(tr("Model"), modelLine);
+    modelForm->addRow(tr("Model"), m_modelField);
     modelForm->addRow(m_modelInfo);
     auto* fileForm = new QFormLayout(m_fileRows);
     fileForm->setContentsMargins(0, 0, 0, 0);
-    fileForm->addRow(tr("File"), fileLine);
+    fileForm->addRow(tr("File"), m_fileField);
     fileForm->addRow(tr("Array"), m_array);
     fileForm->addRow(tr("Batch"), m_batch);
     fileForm->addRow(tr("Sequences"), m_sequences);

@@ -21,6 +21,8 @@ QT_END_NAMESPACE
 
 namespace logitlab::ui {
 
+class FileField;
+
 class LoopSourcePanel : public QWidget {
     Q_OBJECT
 public:
@@ -68,8 +70,10 @@ private:
     QComboBox* m_source;
     QWidget* m_fileRows;
     QWidget* m_modelRows;
+    FileField* m_modelField;
     QLineEdit* m_modelFile;
     QLabel* m_modelInfo;
+    FileField* m_fileField;
     QLineEdit* m_file;
     QLineEdit* m_array;
     QSpinBox* m_batch;

@@ -4,6 +4,7 @@
 #include "engine/rng/rng_factory.h"
 #include "engine/sampler/lesson_examples.h"
 #include "engine/sampler/semantics.h"
+#include "ui/forms/file_field.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -13,7 +14,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPushButton>
 #include <QSpinBox>
 #include <QThread>
 
@@ -55,10 +55,11 @@ app::SeedSweepSpec SeedSweepForm::startSpec()
 
 SeedSweepForm::SeedSweepForm(QWidget* parent)
     : SpecForm(app::parseSeedSweep, parent), m_form(new QFormLayout(this)), m_mode(new QComboBox),
-      m_source(new QComboBox), m_prompt(new QLineEdit), m_modelRow(new QWidget), m_modelFile(new QLineEdit),
-      m_steps(new QSpinBox), m_semantics(new QComboBox), m_chain(new QLineEdit), m_rng(new QComboBox),
-      m_firstSeed(new QSpinBox), m_seedCount(new QSpinBox), m_seedList(new QLabel), m_draws(new QSpinBox),
-      m_everyStep(new QCheckBox(tr("Every step of the file in turn"))),
+      m_source(new QComboBox), m_prompt(new QLineEdit),
+      m_modelRow(new FileField(tr("GGUF model"), FileField::ggufFilter(), [this] { return baseDir(); })),
+      m_modelFile(m_modelRow->edit()), m_steps(new QSpinBox), m_semantics(new QComboBox), m_chain(new QLineEdit),
+      m_rng(new QComboBox), m_firstSeed(new QSpinBox), m_seedCount(new QSpinBox), m_seedList(new QLabel),
+      m_draws(new QSpinBox), m_everyStep(new QCheckBox(tr("Every step of the file in turn"))),
       m_compare(new QCheckBox(tr("Compare two seeds"))), m_compareA(new QSpinBox), m_compareB(new QSpinBox),
       m_threads(new QSpinBox)
 {
@@ -112,17 +113,7 @@ SeedSweepForm::SeedSweepForm(QWidget* parent)
         box->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);  // as wide as its text, at any zoom
     }
 
-    auto* browse = new QPushButton(tr("Browse…"));
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("GGUF model"), baseDir(), tr("GGUF models (*.gguf);;All files (*)"));
-        if (!path.isEmpty())
-            useModel(path);
-    });
-    auto* modelRow = new QHBoxLayout(m_modelRow);
-    modelRow->setContentsMargins(0, 0, 0, 0);
-    modelRow->addWidget(m_modelFile, 1);
-    modelRow->addWidget(browse);
+    connect(m_modelRow, &FileField::chosen, this, &SeedSweepForm::useModel);
     auto* compareRow = new QHBoxLayout;
     compareRow->addWidget(m_compareA);
     compareRow->addWidget(m_compareB);

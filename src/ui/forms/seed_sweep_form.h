@@ -21,6 +21,8 @@ QT_END_NAMESPACE
 
 namespace logitlab::ui {
 
+class FileField;
+
 class SeedSweepForm : public SpecForm<app::SeedSweepSpec> {
     Q_OBJECT
 public:
@@ -75,7 +77,7 @@ private:
     QComboBox* m_mode;
     QComboBox* m_source;
     QLineEdit* m_prompt;
-    QWidget* m_modelRow;  // the file and its Browse button
+    FileField* m_modelRow;  // the file and its Browse button
     QLineEdit* m_modelFile;
     QSpinBox* m_steps;
     QComboBox* m_semantics;

@@ -2,11 +2,11 @@
 
 #include "engine/experiments/summation_methods.h"
 #include "engine/experiments/summation_terms.h"
+#include "ui/forms/file_field.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -14,7 +14,6 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPlainTextEdit>
-#include <QPushButton>
 #include <QSpinBox>
 
 #include <limits>
@@ -51,9 +50,10 @@ app::SummationSpec SummationForm::startSpec()
 }
 
 SummationForm::SummationForm(QWidget* parent)
-    : SpecForm(app::parseSummation, parent), m_form(new QFormLayout(this)), m_fileRow(new QHBoxLayout),
+    : SpecForm(app::parseSummation, parent), m_form(new QFormLayout(this)),
+      m_fileRow(new FileField(tr("Terms file"), QString(), [this] { return baseDir(); })),
       m_distribution(new QComboBox), m_n(new QSpinBox), m_scale(new QDoubleSpinBox), m_pasted(new QPlainTextEdit),
-      m_file(new QLineEdit), m_storage(new QComboBox), m_accumulator(new QComboBox), m_shuffles(new QSpinBox),
+      m_file(m_fileRow->edit()), m_storage(new QComboBox), m_accumulator(new QComboBox), m_shuffles(new QSpinBox),
       m_seed(new QSpinBox), m_split(new QSpinBox), m_lanes(new QComboBox), m_threads(new QSpinBox),
       m_spread(new QComboBox), m_workers(new QSpinBox)
 {
@@ -71,12 +71,6 @@ SummationForm::SummationForm(QWidget* parent)
     m_pasted->setPlaceholderText(tr("numbers, one per line or comma-separated"));
     m_pasted->setMaximumHeight(70);
     m_file->setPlaceholderText(tr("terms.txt, relative to the experiment file"));
-    auto* browse = new QPushButton(tr("Browse…"));
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Terms file"), baseDir());
-        if (!path.isEmpty())
-            m_file->setText(path);
-    });
     for (const auto& name : engine::floatFormatNames()) {
         m_storage->addItem(QString::fromStdString(name));
         m_accumulator->addItem(QString::fromStdString(name));
@@ -125,8 +119,6 @@ SummationForm::SummationForm(QWidget* parent)
     m_form->addRow(tr("N"), m_n);
     m_form->addRow(tr("Scale"), m_scale);
     m_form->addRow(tr("Pasted"), m_pasted);
-    m_fileRow->addWidget(m_file, 1);
-    m_fileRow->addWidget(browse);
     m_form->addRow(tr("File"), m_fileRow);
     auto* formats = new QHBoxLayout;
     formats->addWidget(m_storage);

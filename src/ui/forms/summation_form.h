@@ -14,13 +14,14 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
-class QHBoxLayout;
 class QLineEdit;
 class QPlainTextEdit;
 class QSpinBox;
 QT_END_NAMESPACE
 
 namespace logitlab::ui {
+
+class FileField;
 
 class SummationForm : public SpecForm<app::SummationSpec> {
     Q_OBJECT
@@ -47,7 +48,7 @@ private:
 
     app::SummationSpec m_loaded;  // the name and spread budget come from here
     QFormLayout* m_form;
-    QHBoxLayout* m_fileRow;
+    FileField* m_fileRow;  // the terms file and its Browse button
     QComboBox* m_distribution;
     QSpinBox* m_n;
     QDoubleSpinBox* m_scale;
