@@ -25,11 +25,7 @@ Run runCli(const QStringList& arguments)
     return logitlab::test::runCli(QStringList{QStringLiteral("run")} + arguments);
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
+using logitlab::test::readAll;
 
 // The CLI with its environment set up as runCli() does, not yet started.
 void prepare(QProcess& process) { process.setProcessEnvironment(logitlab::test::headlessEnvironment()); }

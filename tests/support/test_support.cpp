@@ -9,6 +9,12 @@
 
 namespace logitlab::test {
 
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 QString dataPath(const QString& name) { return qEnvironmentVariable("LOGITLAB_TEST_DATA") + QLatin1Char('/') + name; }
 
 QJsonObject lessonGolden()

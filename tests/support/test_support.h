@@ -21,6 +21,9 @@ QJsonObject lessonGolden();
 // A built executable from the bin folder (LOGITLAB_BIN_DIR).
 QString binaryPath(const QString& name);
 
+// A file's bytes; empty when it cannot be read (a test compares them with what it expects).
+QByteArray readAll(const QString& path);
+
 // The fields of one CSV line as the app writes it (quoted when a field holds ',' or '"').
 QStringList csvFields(const QString& line);
 

@@ -7,6 +7,7 @@
 #include "charts/chart_export_style.h"
 #include "charts/chart_style.h"
 #include "charts/figure_legend.h"
+#include "support/test_support.h"
 
 #include <QAbstractAxis>
 #include <QApplication>
@@ -37,11 +38,7 @@ using ui::LengthUnit;
 
 namespace {
 
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
+using logitlab::test::readAll;
 
 // A line chart with a title, a legend and two titled axes: every font the export sets.
 std::unique_ptr<QChart> lineChart()

@@ -9,6 +9,7 @@
 #include "app/kinds/result_table.h"
 #include "charts/experiment_charts.h"
 #include "engine/sampler/lesson_examples.h"
+#include "support/chart_series.h"
 #include "support/example_files.h"
 #include "support/test_support.h"
 #include "support/tiny_gguf_model.h"
@@ -50,33 +51,8 @@ namespace {
 
 using PageFactory = std::function<ui::KindPage*()>;
 
-// Each series as text: its name, type and every value it draws.
-QStringList seriesText(const QChart* chart)
-{
-    QStringList out;
-    for (QAbstractSeries* series : chart->series()) {
-        QString text = QStringLiteral("%1 [%2]").arg(series->name()).arg(series->type());
-        if (const auto* xy = qobject_cast<const QXYSeries*>(series)) {
-            for (const QPointF& p : xy->points())
-                text += QStringLiteral(" %1,%2").arg(p.x(), 0, 'g', 17).arg(p.y(), 0, 'g', 17);
-        } else if (const auto* bars = qobject_cast<const QAbstractBarSeries*>(series)) {
-            for (const QBarSet* set : bars->barSets()) {
-                text += QStringLiteral(" {%1:").arg(set->label());
-                for (int i = 0; i < set->count(); ++i)
-                    text += QStringLiteral(" %1").arg(set->at(i), 0, 'g', 17);
-                text += QLatin1Char('}');
-            }
-        }
-        out << text;
-    }
-    return out;
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
+using logitlab::test::readAll;
+using logitlab::test::seriesText;
 
 // Runs `page` on the experiment at `path`, saves it, runs the saved file with the CLI: each of
 // the page's tables equals the CLI's CSV and each chart holds the builders' series.

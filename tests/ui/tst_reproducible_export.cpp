@@ -4,6 +4,7 @@
 #include "app/io/reproducible_pdf.h"
 #include "charts/chart_export.h"
 #include "support/example_files.h"
+#include "support/test_support.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -21,11 +22,7 @@ using namespace logitlab;
 
 namespace {
 
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
+using logitlab::test::readAll;
 
 // A chart with a bold title, axis titles and labels: several fonts, so several font subsets.
 std::unique_ptr<QChart> sampleChart()

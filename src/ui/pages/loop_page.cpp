@@ -339,6 +339,8 @@ QLabel* LoopPage::modelInfoLabel() const { return m_sourcePanel->modelInfoLabel(
 
 QChart* LoopPage::chart() const { return m_stepChart->chart(); }
 
+QChart* LoopPage::stepsChart() const { return m_stepsChart->chart(); }
+
 QAbstractItemModel* LoopPage::resultsModel() const { return m_model; }
 
 std::optional<app::ResultTable> LoopPage::resultTable() const

@@ -68,7 +68,8 @@ public:
 
     QString id() const override;
     QString title() const override;
-    QChart* chart() const override;
+    QChart* chart() const override;  // the shown step's distribution
+    QChart* stepsChart() const;      // every step's chosen token
     QAbstractItemModel* resultsModel() const override;
     std::optional<app::ResultTable> resultTable() const override;
     app::Provenance provenance() const override;
