@@ -142,6 +142,51 @@ private slots:
         showsWhatTheKindRuns(*page, test::examplePath(example));
     }
 
+    // File > Open model on each page of the one shape: a missing file is refused by name; a
+    // page whose kind runs models takes the model into its experiment and runs it at once,
+    // except Batch invariance, whose decode at every batch size waits for Run; Summation order
+    // runs no models and says so.
+    void openModelOnAKindPage_data()
+    {
+        QTest::addColumn<PageFactory>("makePage");
+        QTest::addColumn<bool>("takesModels");
+        QTest::addColumn<bool>("runsAtOnce");
+        QTest::newRow("summation order") << PageFactory([] { return new ui::SummationPage; }) << false << false;
+        QTest::newRow("junk risk") << PageFactory([] { return new ui::JunkRiskPage; }) << true << true;
+        QTest::newRow("seed sweep") << PageFactory([] { return new ui::SeedSweepPage; }) << true << true;
+        QTest::newRow("batch invariance") << PageFactory([] { return new ui::BatchInvariancePage; }) << true << false;
+    }
+    void openModelOnAKindPage()
+    {
+        QFETCH(PageFactory, makePage);
+        QFETCH(bool, takesModels);
+        QFETCH(bool, runsAtOnce);
+        std::unique_ptr<ui::KindPage> page(makePage());
+        page->setRunOnFirstShow(false);
+        QTemporaryDir dir;
+        const QString missing = dir.filePath(QStringLiteral("missing.gguf"));
+        QCOMPARE(page->openModel(missing), missing + QStringLiteral(": no such file"));
+        QVERIFY(!page->isRunning());
+        const QString model = dir.filePath(QStringLiteral("tiny.gguf"));
+        QVERIFY(test::tinyLlama(engine::gguf::GgmlType::Q8_0, true, 64).writeFile(model.toStdString()));
+        QSignalSpy ended(page.get(), &ui::ExperimentPage::runEnded);
+        const QString said = page->openModel(model);
+        if (!takesModels) {
+            QVERIFY2(said.contains(QStringLiteral("runs no models")), qPrintable(said));
+            QVERIFY(!page->isRunning());
+            return;
+        }
+        QCOMPARE(said, QString());
+        const auto json = page->form()->experimentJson();
+        QVERIFY2(json, json ? "" : json.error().c_str());
+        QVERIFY(QJsonDocument(json.value()).toJson().contains(model.toUtf8()));
+        QCOMPARE(page->isRunning(), runsAtOnce);
+        if (runsAtOnce) {
+            QVERIFY(ended.wait(120000));
+            QVERIFY2(ended.first().first().toBool(), qPrintable(page->errorLabel()->text()));
+        }
+    }
+
     // The model-decode study on a tiny GGUF model the test writes (Q8_0: the batched kernel's
     // dequantised rows change the logits' bits), through the page and the CLI alike.
     void batchInvarianceOnAModel()

@@ -273,6 +273,30 @@ private slots:
         QCOMPARE(seeds, (std::vector<std::uint64_t>{3, 4, 5, 6}));
     }
 
+    // File > New: the lesson's exercise again, and the replies' prompt and length too (a file
+    // of draws leaves them as they are, so switching to replies after one has a prompt).
+    void newPutsTheStartBack()
+    {
+        SeedSweepPage page;
+        page.setRunOnFirstShow(false);
+        SeedSweepForm* form = page.sweepForm();
+        QCOMPARE(page.openFile(test::examplePath(QStringLiteral("seed-sweep-lesson.json"))), QString());
+        form->modeBox()->setCurrentIndex(SeedSweepForm::RepliesMode);
+        QCOMPARE(form->promptEdit()->text(), QStringLiteral("The sampler"));
+        form->promptEdit()->setText(QStringLiteral("Once"));
+        form->stepsBox()->setValue(3);
+        form->seedCountBox()->setValue(9);
+        page.reset();
+        QCOMPARE(form->modeBox()->currentIndex(), int(SeedSweepForm::DrawsMode));
+        QCOMPARE(form->sourceBox()->currentIndex(), int(SeedSweepForm::LessonExercise));
+        QCOMPARE(form->promptEdit()->text(), QStringLiteral("The sampler"));
+        QCOMPARE(form->stepsBox()->value(), 12);
+        QCOMPARE(form->seedCountBox()->value(), 200);
+        const auto spec = form->spec();
+        QVERIFY2(spec, spec ? "" : spec.error().c_str());
+        QCOMPARE(app::toJson(spec.value()), app::toJson(SeedSweepForm::startSpec()));
+    }
+
     void explorerLogitsAreSwept()
     {
         SeedSweepPage page;

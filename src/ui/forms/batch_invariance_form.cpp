@@ -272,12 +272,13 @@ engine::Result<Spec> BatchInvarianceForm::specFromControls() const
     return spec;
 }
 
-void BatchInvarianceForm::useModel(const QString& path)
+bool BatchInvarianceForm::useModel(const QString& path)
 {
     m_modelFile->setText(path);
     m_study->setCurrentIndex(static_cast<int>(Spec::Study::ModelDecode));
     if (m_promptText->text().trimmed().isEmpty())
         m_promptText->setText(Spec{}.promptText);
+    return true;
 }
 
 void BatchInvarianceForm::showStudyRows()

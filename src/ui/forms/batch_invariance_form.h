@@ -40,7 +40,7 @@ public:
     QLineEdit* modelFileEdit() const { return m_modelFile; }
     QLineEdit* promptEdit() const { return m_promptText; }
     // The model-decode study on the model at `path`.
-    void useModel(const QString& path);
+    bool useModel(const QString& path) override;
     QSpinBox* runsBox() const { return m_runs; }
     QSpinBox* threadsBox() const { return m_threads; }
 

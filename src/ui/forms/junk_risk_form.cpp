@@ -331,10 +331,11 @@ QString junkIdsWarning(const engine::JunkDefinition::Kind kind, const std::vecto
 
 }  // namespace
 
-void JunkRiskForm::useModel(const QString& path)
+bool JunkRiskForm::useModel(const QString& path)
 {
     m_mode->setCurrentIndex(BuiltinReply);
     m_replyModel->setText(path);
+    return true;
 }
 
 void JunkRiskForm::useLogits(const engine::Distribution& distribution)

@@ -39,7 +39,7 @@ public:
     // junk given by token ids that now name other tokens is said next to the junk row.
     void useLogits(const engine::Distribution& distribution);
     // Along the reply the GGUF model at `path` writes to the prompt; the rest stays.
-    void useModel(const QString& path);
+    bool useModel(const QString& path) override;
 
     // "One distribution" or "along a reply" (a file's steps, or the built-in model's reply).
     enum Mode { OneDistribution, FileSteps, BuiltinReply };

@@ -31,6 +31,13 @@ public:
     virtual QList<QWidget*> displayOnlyControls() const { return {}; }
     // The worker threads a run uses.
     virtual int workerThreads() const { return app::defaultThreadCount(); }
+    // File > Open model: the GGUF model at `path` (absolute) becomes what the form's experiment
+    // runs on. False when the kind runs no models.
+    virtual bool useModel(const QString& path)
+    {
+        Q_UNUSED(path);
+        return false;
+    }
 
     QString baseDir() const { return m_baseDir; }
 

@@ -153,8 +153,12 @@ SeedSweepForm::SeedSweepForm(QWidget* parent)
 
 void SeedSweepForm::showStart()
 {
-    setSpec(startSpec());
+    const app::SeedSweepSpec start = startSpec();
+    setSpec(start);
     m_source->setCurrentIndex(LessonExercise);
+    // The replies' rows too, which a spec of draws leaves as they are.
+    m_prompt->setText(start.prompt);
+    m_steps->setValue(static_cast<int>(start.steps));
 }
 
 void SeedSweepForm::reset()
@@ -179,10 +183,11 @@ void SeedSweepForm::useLogits(const engine::Distribution& distribution)
     showModeRows();
 }
 
-void SeedSweepForm::useModel(const QString& path)
+bool SeedSweepForm::useModel(const QString& path)
 {
     m_mode->setCurrentIndex(RepliesMode);
     m_modelFile->setText(path);
+    return true;
 }
 
 void SeedSweepForm::useLogitsFile(const QString& path)

@@ -44,7 +44,7 @@ public:
     // Draws from logits handed over (the Explorer's table): the distribution becomes "Explorer's logits".
     void useLogits(const engine::Distribution& distribution);
     // Whole replies of the GGUF model at `path`.
-    void useModel(const QString& path);
+    bool useModel(const QString& path) override;
     // Draws from a logits file (File: the file picker's choice).
     void useLogitsFile(const QString& path);
     // Whether the controls describe a sweep of every step of a file.

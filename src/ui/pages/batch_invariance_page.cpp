@@ -30,6 +30,9 @@ BatchInvariancePage::BatchInvariancePage(QWidget* parent)
     auto* controls = static_cast<QBoxLayout*>(controlBox()->layout());
     controls->insertWidget(controls->count() - 1, m_fromLoop);
     connect(results(), &ResultsPane::resultShown, this, &BatchInvariancePage::showFindings);
+    // File > Open model picks the model-decode study on it; a decode at every batch size of a
+    // real model takes minutes, so it waits for Run (the steps and batch sizes first).
+    setRunOnOpenModel(false);
     showFindings();
 }
 
@@ -88,12 +91,6 @@ void BatchInvariancePage::showFindings()
         }
     }
     m_findings->setText(lines.join(QStringLiteral("<br>")));
-}
-
-QString BatchInvariancePage::openModel(const QString& path)
-{
-    m_form->useModel(path);
-    return {};
 }
 
 bool BatchInvariancePage::acceptDistribution(const HandOff& handOff)

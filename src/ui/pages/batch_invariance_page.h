@@ -31,8 +31,6 @@ public:
     // A step's distribution from the Loop page (a greedy near tie): the one-step study, and the
     // gap between its two most likely tokens said next to the controls.
     bool acceptDistribution(const HandOff& handOff) override;
-    // File > Open model: the model-decode study on it.
-    QString openModel(const QString& path) override;
     // The outcome shown (null before a run).
     const app::BatchInvarianceOutcome* outcome() const;
 

@@ -7,7 +7,6 @@
 #include "ui/pages/results_pane.h"
 
 #include <QCheckBox>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -70,16 +69,6 @@ bool JunkRiskPage::acceptDistribution(const HandOff& handOff)
     const engine::Distribution& distribution = handOff.distribution;
     m_form->useLogits(distribution);
     return true;
-}
-
-QString JunkRiskPage::openModel(const QString& path)
-{
-    const QFileInfo info(path);
-    if (!info.isFile())
-        return tr("%1: no such file").arg(path);
-    m_form->useModel(info.absoluteFilePath());
-    run();
-    return {};
 }
 
 void JunkRiskPage::showLessonTerms()

@@ -31,8 +31,6 @@ public:
 
     // Runs on logits from elsewhere (the Explorer's table); the other parameters stay.
     bool acceptDistribution(const HandOff& handOff) override;
-    // File > Open model here: junk risk along the GGUF model's reply to the form's prompt, run.
-    QString openModel(const QString& path) override;
 
     JunkRiskForm* junkForm() const { return m_form; }
     // N for the highlight: 0 marks none.

@@ -76,6 +76,18 @@ app::Provenance KindPage::provenance() const
     return provenance;
 }
 
+QString KindPage::openModel(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isFile())
+        return tr("%1: no such file").arg(path);
+    if (!m_form->useModel(info.absoluteFilePath()))
+        return ExperimentPage::openModel(path);
+    if (m_runOnOpenModel)
+        run();
+    return {};
+}
+
 void KindPage::reset()
 {
     m_form->reset();

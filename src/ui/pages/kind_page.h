@@ -34,12 +34,17 @@ public:
     app::Provenance provenance() const override;
     void reset() override;
     void run() override;
+    // File > Open model: the form takes the model (KindForm::useModel) and, unless the page says
+    // otherwise, the page runs it.
+    QString openModel(const QString& path) override;
 
     const app::ExperimentKind& kind() const { return m_kind; }
     KindForm* form() const { return m_form; }
     ResultsPane* results() const { return m_results; }
     // Whether the first show runs the controls' experiment (pages that must show something).
     void setRunOnFirstShow(bool run) { m_runOnFirstShow = run; }
+    // Whether File > Open model runs at once (a study that can take minutes waits for Run).
+    void setRunOnOpenModel(bool run) { m_runOnOpenModel = run; }
 
 signals:
     // A finished run's result is on screen.
@@ -62,6 +67,7 @@ private:
     QGroupBox* m_controlBox;
     app::RunController<app::ExperimentResult>* m_runs;
     bool m_runOnFirstShow = true;
+    bool m_runOnOpenModel = true;
     bool m_shownOnce = false;
 };
 

@@ -6,7 +6,6 @@
 #include "ui/forms/seed_sweep_form.h"
 #include "ui/pages/results_pane.h"
 
-#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -105,16 +104,6 @@ bool SeedSweepPage::acceptDistribution(const HandOff& handOff)
 {
     m_form->useLogits(handOff.distribution);
     return true;
-}
-
-QString SeedSweepPage::openModel(const QString& path)
-{
-    const QFileInfo info(path);
-    if (!info.isFile())
-        return tr("%1: no such file").arg(path);
-    m_form->useModel(info.absoluteFilePath());
-    run();
-    return {};
 }
 
 QLabel* SeedSweepPage::statisticLabel(const QString& key) const { return m_statistics.value(key); }

@@ -37,8 +37,6 @@ public:
 
     // Sweeps logits from elsewhere (the Explorer's table): the distribution becomes "Explorer's logits".
     bool acceptDistribution(const HandOff& handOff) override;
-    // File > Open model here: the GGUF model writes the replies of the sweep, run.
-    QString openModel(const QString& path) override;
 
     SeedSweepForm* sweepForm() const { return m_form; }
     // The run shown, by what its seeds changed; null when the result shown is of another source.
