@@ -58,6 +58,12 @@ double longestStall(const std::function<void()>& start, const std::function<bool
 int main(int argc, char** argv)
 {
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    // Not a Google Benchmark: its one argument is a file prefix, and an option there (a
+    // --benchmark_... flag) once became two PNGs named after it.
+    if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+        std::fprintf(stderr, "usage: bench_loop_ui [PREFIX]  (saves PREFIX-run.png and PREFIX-branch.png)\n");
+        return 2;
+    }
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     ui::LoopPage page;
