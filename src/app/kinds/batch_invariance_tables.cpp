@@ -13,31 +13,25 @@ namespace {
 
 using Kind = ResultColumn::Kind;
 
-template <class Row>
-std::shared_ptr<const std::vector<Row>> shared(const std::vector<Row>& rows)
-{
-    return std::make_shared<const std::vector<Row>>(rows);
-}
-
-QString text(const std::string& s) { return QString::fromStdString(s); }
-
 ResultTable flipTable(const std::vector<engine::FlipBatchRow>& rows)
 {
     using Row = engine::FlipBatchRow;
-    const auto data = shared(rows);
+    const auto data = sharedRows(rows);
     ResultTable t;
     t.title = QObject::tr("Flip map");
     t.rows = data->size();
     t.columns = {
         columnOf(
             data, QStringLiteral("precision"), QObject::tr("precision"), Kind::Text,
-            [](const Row& r) { return text(r.precision); }, QObject::tr("Storage precision of weights and states.")),
+            [](const Row& r) { return textCell(r.precision); },
+            QObject::tr("Storage precision of weights and states.")),
         columnOf(
             data, QStringLiteral("batch"), QObject::tr("batch"), Kind::Integer,
             [](const Row& r) { return qint64(r.batch); }, QObject::tr("Requests in the batch.")),
         columnOf(
             data, QStringLiteral("kernel"), QObject::tr("kernel"), Kind::Text,
-            [](const Row& r) { return text(r.kernel); }, QObject::tr("The kernel the plan uses for this batch size.")),
+            [](const Row& r) { return textCell(r.kernel); },
+            QObject::tr("The kernel the plan uses for this batch size.")),
         columnOf(
             data, QStringLiteral("token"), QObject::tr("argmax"), Kind::Integer,
             [](const Row& r) { return qint64(r.token); }, QObject::tr("The greedy token under this kernel.")),
@@ -69,14 +63,14 @@ ResultTable flipTable(const std::vector<engine::FlipBatchRow>& rows)
 ResultTable pointTable(const std::vector<engine::FlipPoint>& rows)
 {
     using Row = engine::FlipPoint;
-    const auto data = shared(rows);
+    const auto data = sharedRows(rows);
     ResultTable t;
     t.suffix = QStringLiteral("-points");
     t.title = QObject::tr("Gap vs error");
     t.rows = data->size();
     t.columns = {
         columnOf(data, QStringLiteral("precision"), QObject::tr("precision"), Kind::Text,
-                 [](const Row& r) { return text(r.precision); }),
+                 [](const Row& r) { return textCell(r.precision); }),
         columnOf(data, QStringLiteral("prompt"), QObject::tr("prompt"), Kind::Integer,
                  [](const Row& r) { return qint64(r.prompt); }),
         columnOf(data, QStringLiteral("step"), QObject::tr("step"), Kind::Integer,
@@ -102,7 +96,7 @@ ResultTable pointTable(const std::vector<engine::FlipPoint>& rows)
 ResultTable runTable(const std::vector<engine::DecodeRunRow>& rows, qint64 steps)
 {
     using Row = engine::DecodeRunRow;
-    const auto data = shared(rows);
+    const auto data = sharedRows(rows);
     ResultTable t;
     t.title = QObject::tr("Runs");
     t.rows = data->size();
@@ -132,7 +126,7 @@ ResultTable divergenceTable(const std::vector<engine::DecodeRunRow>& all)
     for (const Row& r : all)
         if (r.firstDivergent >= 0)
             rows.push_back(r);
-    const auto data = shared(rows);
+    const auto data = sharedRows(rows);
     ResultTable t;
     t.suffix = QStringLiteral("-divergences");
     t.title = QObject::tr("Divergences");
@@ -149,7 +143,7 @@ ResultTable divergenceTable(const std::vector<engine::DecodeRunRow>& all)
             [](const Row& r) { return qint64(r.batch); }, QObject::tr("The run's batch size at that step.")),
         columnOf(
             data, QStringLiteral("kernel"), QObject::tr("kernel"), Kind::Text,
-            [](const Row& r) { return text(r.kernel); }, QObject::tr("The kernel that produced the run's token.")),
+            [](const Row& r) { return textCell(r.kernel); }, QObject::tr("The kernel that produced the run's token.")),
         columnOf(data, QStringLiteral("invariant_token"), QObject::tr("invariant token"), Kind::Integer,
                  [](const Row& r) { return qint64(r.referenceToken); }),
         columnOf(data, QStringLiteral("token"), QObject::tr("run's token"), Kind::Integer,
@@ -168,7 +162,7 @@ ResultTable divergenceTable(const std::vector<engine::DecodeRunRow>& all)
 ResultTable completionTable(const std::vector<engine::DecodeCompletionRow>& rows)
 {
     using Row = engine::DecodeCompletionRow;
-    const auto data = shared(rows);
+    const auto data = sharedRows(rows);
     ResultTable t;
     t.suffix = QStringLiteral("-completions");
     t.title = QObject::tr("Completions");
@@ -200,7 +194,7 @@ ResultTable completionTable(const std::vector<engine::DecodeCompletionRow>& rows
 ResultTable stepTable(const std::vector<engine::DecodeStepRow>& rows)
 {
     using Row = engine::DecodeStepRow;
-    const auto data = shared(rows);
+    const auto data = sharedRows(rows);
     ResultTable t;
     t.suffix = QStringLiteral("-steps");
     t.title = QObject::tr("Steps");
@@ -239,7 +233,7 @@ ResultTable stepTable(const std::vector<engine::DecodeStepRow>& rows)
 ResultTable modelDecodeTable(const std::vector<ModelDecodeRow>& rows)
 {
     using Row = ModelDecodeRow;
-    const auto data = shared(rows);
+    const auto data = sharedRows(rows);
     ResultTable t;
     t.title = QObject::tr("Batch sizes");
     t.rows = data->size();

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace logitlab::app {
@@ -54,6 +55,16 @@ QStringList csvRow(const ResultTable& table, std::size_t row);
 
 // The table as CSV with the provenance as `#` lines.
 QString resultTableCsv(const Provenance& provenance, const ResultTable& table);
+
+// Rows for columnOf: one shared, immutable copy that every column's cells read.
+template <class Row>
+std::shared_ptr<const std::vector<Row>> sharedRows(const std::vector<Row>& rows)
+{
+    return std::make_shared<const std::vector<Row>>(rows);
+}
+
+// A std::string cell (the engine's names) as a table's text.
+inline QString textCell(const std::string& s) { return QString::fromStdString(s); }
 
 // A table column over a vector captured by value (shared, so copies of the table are cheap).
 template <class Row, class Get>

@@ -113,34 +113,27 @@ namespace {
 
 using Kind = ResultColumn::Kind;
 
-template <class Row>
-std::shared_ptr<const std::vector<Row>> shared(const std::vector<Row>& rows)
-{
-    return std::make_shared<const std::vector<Row>>(rows);
-}
-
-QString text(const std::string& s) { return QString::fromStdString(s); }
-
 // No number for a result that overflowed (its result reads inf) or became NaN.
 QVariant ulpsCell(bool finite, std::int64_t ulps) { return finite ? QVariant(qint64(ulps)) : QVariant(); }
 
 ResultTable methodsTable(const engine::SummationSummary& s)
 {
     using Row = engine::SumMethodRow;
-    const auto rows = shared(s.methods);
+    const auto rows = sharedRows(s.methods);
     ResultTable t;
     t.title = QObject::tr("Methods");
     t.rows = rows->size();
     t.columns = {
         columnOf(
             rows, QStringLiteral("method"), QObject::tr("method"), Kind::Text,
-            [](const Row& r) { return text(r.method); }, QObject::tr("The summation order.")),
+            [](const Row& r) { return textCell(r.method); }, QObject::tr("The summation order.")),
         columnOf(
             rows, QStringLiteral("result"), QObject::tr("result"), Kind::Real,
             [](const Row& r) { return std::isnan(r.value) ? QVariant() : QVariant(r.value); },
             QObject::tr("The sum in the accumulator's format."), ResultColumn::kEveryDigit),
         columnOf(
-            rows, QStringLiteral("bits"), QObject::tr("bits"), Kind::Text, [](const Row& r) { return text(r.bits); },
+            rows, QStringLiteral("bits"), QObject::tr("bits"), Kind::Text,
+            [](const Row& r) { return textCell(r.bits); },
             QObject::tr("The result's bit pattern in the accumulator's format.")),
         columnOf(
             rows, QStringLiteral("error_ulps"), QObject::tr("error (ULPs)"), Kind::Integer,
@@ -152,7 +145,7 @@ ResultTable methodsTable(const engine::SummationSummary& s)
             QObject::tr("result - exact sum (in float64).")),
         columnOf(
             rows, QStringLiteral("order"), QObject::tr("order"), Kind::Text,
-            [](const Row& r) { return text(r.description); }, QObject::tr("What the order is.")),
+            [](const Row& r) { return textCell(r.description); }, QObject::tr("What the order is.")),
     };
     return t;
 }
@@ -160,7 +153,7 @@ ResultTable methodsTable(const engine::SummationSummary& s)
 ResultTable shufflesTable(const engine::SummationSummary& s)
 {
     using Row = engine::ShuffleRow;
-    const auto rows = shared(s.shuffles);
+    const auto rows = sharedRows(s.shuffles);
     ResultTable t;
     t.suffix = QStringLiteral("-shuffles");
     t.title = QObject::tr("Shuffles");
@@ -177,8 +170,8 @@ ResultTable shufflesTable(const engine::SummationSummary& s)
             [](const Row& r) { return std::isnan(r.value) ? QVariant() : QVariant(r.value); },
             QObject::tr("The sum in this random order."), ResultColumn::kEveryDigit),
         columnOf(
-            rows, QStringLiteral("bits"), QObject::tr("bits"), Kind::Text, [](const Row& r) { return text(r.bits); },
-            QObject::tr("The result's bits.")),
+            rows, QStringLiteral("bits"), QObject::tr("bits"), Kind::Text,
+            [](const Row& r) { return textCell(r.bits); }, QObject::tr("The result's bits.")),
         columnOf(
             rows, QStringLiteral("error_ulps"), QObject::tr("error (ULPs)"), Kind::Integer,
             [](const Row& r) { return ulpsCell(r.finite, r.ulps); },
@@ -190,7 +183,7 @@ ResultTable shufflesTable(const engine::SummationSummary& s)
 ResultTable histogramTable(const engine::SummationSummary& s)
 {
     using Row = engine::UlpBin;
-    const auto rows = shared(s.histogram);
+    const auto rows = sharedRows(s.histogram);
     ResultTable t;
     t.suffix = QStringLiteral("-histogram");
     t.title = QObject::tr("Histogram");
@@ -212,7 +205,7 @@ ResultTable histogramTable(const engine::SummationSummary& s)
 ResultTable spreadTable(const engine::SummationSummary& s)
 {
     using Row = engine::SpreadRow;
-    const auto rows = shared(s.spread);
+    const auto rows = sharedRows(s.spread);
     ResultTable t;
     t.suffix = QStringLiteral("-spread");
     t.title = QObject::tr("Spread vs N");
@@ -249,7 +242,7 @@ ResultTable spreadTable(const engine::SummationSummary& s)
 ResultTable lessonTable(const std::vector<engine::LessonSum>& lesson)
 {
     using Row = engine::LessonSum;
-    const auto rows = shared(lesson);
+    const auto rows = sharedRows(lesson);
     ResultTable t;
     t.suffix = QStringLiteral("-lesson");
     t.title = QObject::tr("Lesson");
@@ -257,18 +250,18 @@ ResultTable lessonTable(const std::vector<engine::LessonSum>& lesson)
     t.columns = {
         columnOf(
             rows, QStringLiteral("expression"), QObject::tr("expression"), Kind::Text,
-            [](const Row& r) { return text(r.expression); },
+            [](const Row& r) { return textCell(r.expression); },
             QObject::tr("Evaluated in float64, in the order written.")),
         columnOf(
             rows, QStringLiteral("value"), QObject::tr("value"), Kind::Text,
-            [](const Row& r) { return text(r.shortest); },
+            [](const Row& r) { return textCell(r.shortest); },
             QObject::tr("The shortest decimal that reads back to the result.")),
         columnOf(
-            rows, QStringLiteral("bits"), QObject::tr("bits"), Kind::Text, [](const Row& r) { return text(r.bits); },
-            QObject::tr("The result's float64 bits.")),
+            rows, QStringLiteral("bits"), QObject::tr("bits"), Kind::Text,
+            [](const Row& r) { return textCell(r.bits); }, QObject::tr("The result's float64 bits.")),
         columnOf(
             rows, QStringLiteral("why"), QObject::tr("why"), Kind::Text,
-            [](const Row& r) { return text(r.explanation); }, QObject::tr("What the rounding did.")),
+            [](const Row& r) { return textCell(r.explanation); }, QObject::tr("What the rounding did.")),
     };
     return t;
 }
