@@ -303,12 +303,10 @@ engine::Result<app::SeedSweepSpec> SeedSweepForm::specFromControls() const
         spec.firstSeed = m_firstSeed->value();
         spec.seedCount = m_seedCount->value();
     }
-    // The chain is checked here too, so its mistakes show at once instead of after a run starts;
-    // the file format's own checks come first (SpecForm::spec).
-    if (app::parseSeedSweep(app::toJson(spec), tr("controls"))) {
-        if (auto chain = app::sweepChain(spec); !chain)
-            return Error{tr("controls: ").toStdString() + chain.error()};
-    }
+    // The file format reads the chain as text; parsed here too, its mistakes show at once instead
+    // of after a run starts (SpecForm::spec then runs the file format's checks).
+    if (auto chain = app::sweepChain(spec); !chain)
+        return Error{tr("controls: ").toStdString() + chain.error()};
     return spec;
 }
 
