@@ -29,6 +29,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QVBoxLayout>
 
 using namespace logitlab;
 using namespace logitlab::ui;
@@ -295,6 +296,57 @@ private slots:
         const auto spec = form->spec();
         QVERIFY2(spec, spec ? "" : spec.error().c_str());
         QCOMPARE(app::toJson(spec.value()), app::toJson(SeedSweepForm::startSpec()));
+    }
+
+    // Values typed key by key, as in front of a class, are what the experiment reads; Ctrl+R
+    // pressed in a box before Enter runs what the box shows (its typing is committed first: the
+    // boxes take a value on commit, not per keystroke, and the focus never left the box).
+    void typedValuesAreRead()
+    {
+        QWidget window;
+        auto* page = new SeedSweepPage;
+        auto* layout = new QVBoxLayout(&window);
+        layout->addWidget(page);
+        page->setRunOnFirstShow(false);
+        window.resize(1280, 800);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        SeedSweepForm* form = page->sweepForm();
+        const auto type = [](QWidget* box, const QString& text) {
+            box->setFocus();
+            if (auto* spin = qobject_cast<QSpinBox*>(box))
+                spin->selectAll();
+            else
+                qobject_cast<QLineEdit*>(box)->selectAll();
+            QTest::keyClicks(box, text);
+            QTest::keyClick(box, Qt::Key_Tab);  // on to the next field, as a user would
+        };
+        type(form->firstSeedBox(), QStringLiteral("7"));
+        type(form->seedCountBox(), QStringLiteral("37"));
+        type(form->drawsBox(), QStringLiteral("1500"));
+        type(form->chainEdit(), QStringLiteral("temperature=0.5,top-k=3"));
+        const auto spec = form->spec();
+        QVERIFY2(spec, spec ? "" : spec.error().c_str());
+        QCOMPARE(spec->firstSeed, 7);
+        QCOMPARE(spec->seedCount, 37);
+        QCOMPARE(spec->draws, 1500);
+        QCOMPARE(spec->chain, QStringLiteral("temperature=0.5,top-k=3"));
+
+        // Typed, not committed, then Ctrl+R.
+        QSpinBox* seeds = form->seedCountBox();
+        seeds->setFocus();
+        seeds->selectAll();
+        QTest::keyClicks(seeds, QStringLiteral("12"));
+        QCOMPARE(seeds->value(), 37);  // nothing committed yet
+        QSignalSpy ended(page, &SeedSweepPage::runEnded);
+        QTest::keyClick(seeds, Qt::Key_R, Qt::ControlModifier);
+        QVERIFY(ended.wait(60000));
+        QVERIFY(ended.first().first().toBool());
+        QVERIFY(page->drawsRun());
+        QCOMPARE(page->drawsRun()->outcome.results.size(), std::size_t{12});
+        QCOMPARE(page->drawsRun()->outcome.results.front().seed, std::uint64_t{7});
+        QCOMPARE(page->drawsRun()->spec.chain, QStringLiteral("temperature=0.5,top-k=3"));
     }
 
     void explorerLogitsAreSwept()

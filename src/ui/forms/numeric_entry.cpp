@@ -81,13 +81,30 @@ bool NumericEntry::eventFilter(QObject* watched, QEvent* event)
         if (key != Qt::Key_Return && key != Qt::Key_Enter)
             return QObject::eventFilter(watched, event);
     }
+    reportCommit(box);
+    return QObject::eventFilter(watched, event);
+}
+
+void NumericEntry::reportCommit(QAbstractSpinBox* box)
+{
     // A commit (Enter, focus leaving). Qt puts an unusable text back to the value the box held,
     // silently: say why next to the field, so a typo is not taken for a result.
     const QString reason = invalidReason(box);
     box->setProperty(kInvalidReasonProperty, reason);
     if (!reason.isEmpty())
         QToolTip::showText(box->mapToGlobal(QPoint(0, box->height())), reason, box, QRect(), 6000);
-    return QObject::eventFilter(watched, event);
+}
+
+void NumericEntry::commitTyped()
+{
+    // The focus is on the box's line edit: the box is an ancestor.
+    for (QWidget* w = QApplication::focusWidget(); w; w = w->parentWidget()) {
+        if (auto* box = qobject_cast<QAbstractSpinBox*>(w)) {
+            reportCommit(box);
+            box->interpretText();
+            return;
+        }
+    }
 }
 
 }  // namespace logitlab::ui

@@ -24,6 +24,9 @@ public:
     static void install();
     // Why `box` cannot take what it holds as typed, or empty when it can.
     static QString invalidReason(const QAbstractSpinBox* box);
+    // Commits what the focused box holds as typed, as Enter would: a shortcut (Ctrl+R, F10) acts
+    // on what the box shows, not on the value before the typing (the focus never left the box).
+    static void commitTyped();
     // The property the reason of the last commit is kept in (empty after a good one).
     static constexpr char kInvalidReasonProperty[] = "invalidReason";
 
@@ -32,6 +35,8 @@ protected:
 
 private:
     using QObject::QObject;
+    // A commit is coming: keep (and show) why it cannot take the text, if it cannot.
+    static void reportCommit(QAbstractSpinBox* box);
 };
 
 }  // namespace logitlab::ui

@@ -2,6 +2,7 @@
 
 #include "app/run/busy_counter.h"
 #include "app/text/one_line_text.h"
+#include "ui/forms/numeric_entry.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -37,7 +38,10 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     m_error->hide();
     m_cancel->setEnabled(false);
     connect(m_busy, &app::BusyCounter::busyChanged, this, &Page::busyChanged);
-    connect(m_run, &QPushButton::clicked, this, &ExperimentPage::run);
+    connect(m_run, &QPushButton::clicked, this, [this] {
+        NumericEntry::commitTyped();  // Ctrl+R in a box: the value it shows
+        run();
+    });
     connect(m_cancel, &QPushButton::clicked, this, &ExperimentPage::cancel);
     connect(m_open, &QPushButton::clicked, this, [this] {
         const QString path =

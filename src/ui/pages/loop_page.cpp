@@ -14,6 +14,7 @@
 #include "engine/sampler/explorer_chain.h"
 #include "engine/transformer/gguf_model.h"
 #include "ui/forms/loop_source_panel.h"
+#include "ui/forms/numeric_entry.h"
 #include "ui/forms/wrapped_label.h"
 #include "ui/models/loop_steps_model.h"
 #include "ui/pages/chart_share.h"
@@ -169,11 +170,21 @@ LoopPage::LoopPage(QWidget* parent)
     m_branchButton->setToolTip(tr("At the shown step, force the token above (or reseed the draws) and continue to the "
                                   "main run's length; the two runs are compared below."));
     m_shownStep->setToolTip(tr("The step whose next-token distribution the chart shows; Branch here branches there."));
-    connect(m_stepButton, &QPushButton::clicked, this, &LoopPage::stepOnce);
-    connect(m_playButton, &QPushButton::clicked, this, &LoopPage::play);
+    // F10, F8 and the branch act on what the boxes show, typed values included.
+    connect(m_stepButton, &QPushButton::clicked, this, [this] {
+        NumericEntry::commitTyped();
+        stepOnce();
+    });
+    connect(m_playButton, &QPushButton::clicked, this, [this] {
+        NumericEntry::commitTyped();
+        play();
+    });
     connect(m_stopButton, &QPushButton::clicked, this, &LoopPage::stop);
     connect(m_rewindButton, &QPushButton::clicked, this, &LoopPage::rewindOne);
-    connect(m_branchButton, &QPushButton::clicked, this, &LoopPage::branchHere);
+    connect(m_branchButton, &QPushButton::clicked, this, [this] {
+        NumericEntry::commitTyped();
+        branchHere();
+    });
     connect(m_playTimer, &QTimer::timeout, this, &LoopPage::playTick);
     // Two points per ~2 px of the steps pane: the line looks the same, and each refresh of it
     // strokes a third of the path a 1,200-point line had.
