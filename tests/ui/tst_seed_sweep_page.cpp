@@ -347,6 +347,17 @@ private slots:
         QCOMPARE(page->drawsRun()->outcome.results.size(), std::size_t{12});
         QCOMPARE(page->drawsRun()->outcome.results.front().seed, std::uint64_t{7});
         QCOMPARE(page->drawsRun()->spec.chain, QStringLiteral("temperature=0.5,top-k=3"));
+
+        // The same for File > Save (Ctrl+S) to the page's file: the value the box shows is saved.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("typed.json"));
+        seeds->setFocus();
+        seeds->selectAll();
+        QTest::keyClicks(seeds, QStringLiteral("9"));
+        QCOMPARE(page->saveExperiment(path), QString());
+        const auto saved = app::readSeedSweepFile(path);
+        QVERIFY2(saved, saved ? "" : saved.error().c_str());
+        QCOMPARE(saved->seedCount, 9);
     }
 
     void explorerLogitsAreSwept()

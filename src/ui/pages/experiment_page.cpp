@@ -136,6 +136,7 @@ QString ExperimentPage::openExperiment(const QString& path)
 
 QString ExperimentPage::saveExperiment(const QString& path)
 {
+    NumericEntry::commitTyped();  // Ctrl+S in a box: the value it shows is saved
     const QString error = writeExperimentFile(path);
     showError(error);
     if (error.isEmpty()) {

@@ -19,6 +19,7 @@
 #include "engine/sampler/lesson_presets.h"
 #include "ui/forms/chain_controls.h"
 #include "ui/forms/flow_layout.h"
+#include "ui/forms/numeric_entry.h"
 #include "ui/forms/step_picker_dialog.h"
 #include "ui/forms/synthetic_vocabulary_form.h"
 #include "ui/forms/text_edit_delegate.h"
@@ -635,6 +636,7 @@ void ExplorerPage::updateReadouts() { m_readouts->setReadouts(readoutLines(), m_
 
 QString ExplorerPage::saveExperiment(const QString& path)
 {
+    NumericEntry::commitTyped();  // Ctrl+S in a box: the value it shows is saved
     return app::saveBytes(path, app::explorerStateToJson(state()));
 }
 
