@@ -227,7 +227,12 @@ void SeedSweepForm::showModeRows()
     m_form->setRowVisible(m_modelRow, replies);
     m_compareA->setEnabled(m_compare->isChecked());
     m_compareB->setEnabled(m_compare->isChecked());
-    const bool kept = seedListKept();
+    // A list that is a run of seeds (the lesson's [42]) reads the same as the range: no note.
+    const auto& list = m_loaded.seedList;
+    bool run = true;
+    for (qsizetype i = 1; i < list.size(); ++i)
+        run = run && list[i] == list[i - 1] + 1;
+    const bool kept = seedListKept() && !run;
     if (kept) {
         QStringList seeds;
         for (qint64 s : m_loaded.seedList.mid(0, 8))
