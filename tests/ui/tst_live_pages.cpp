@@ -37,32 +37,36 @@ QStringList rowsOf(const QString& csv)
     return lines;
 }
 
-struct CliOutput {
-    QString out;                  // the folder the CLI wrote
-    app::ExperimentResult again;  // a fresh run of the saved file, in process
-};
-
-// Saves `page`'s experiment, runs the saved file with the CLI and in process.
-bool runSaved(ui::Page& page, const QTemporaryDir& dir, CliOutput& output)
+// Saves `page`'s experiment and runs the saved file with the CLI and in process: the page's
+// table equals the CLI's CSV row for row, and `shown`, the page's charts in the order the kind's
+// builders make them, hold the builders' series for the fresh run.
+void showsWhatTheCliRuns(ui::Page& page, const QList<QChart*>& shown)
 {
+    QTemporaryDir dir;
     const QString saved = dir.filePath(QStringLiteral("page.json"));
-    if (!page.saveExperiment(saved).isEmpty())
-        return false;
-    output.out = dir.filePath(QStringLiteral("out"));
+    QCOMPARE(page.saveExperiment(saved), QString());
+    const QString out = dir.filePath(QStringLiteral("out"));
     const test::CliRun cli =
-        test::runCli({QStringLiteral("run"), saved, QStringLiteral("--out"), output.out, QStringLiteral("--formats"),
+        test::runCli({QStringLiteral("run"), saved, QStringLiteral("--out"), out, QStringLiteral("--formats"),
                       QStringLiteral("csv"), QStringLiteral("--threads"), QStringLiteral("2")});
-    if (cli.exitCode != 0) {
-        qWarning("%s", cli.err.constData());
-        return false;
-    }
+    QVERIFY2(cli.exitCode == 0, cli.err.constData());
     const auto root = app::readExperimentJson(saved);
-    const auto kind = root ? app::kindOfFile(root.value(), saved)
-                           : engine::Result<const app::ExperimentKind*>(engine::Error{root.error()});
-    if (!kind)
-        return false;
-    output.again = kind.value()->run(root.value(), app::RunContext{saved, dir.path(), 2, {}});
-    return output.again.status.finished();
+    QVERIFY(root);
+    const auto kind = app::kindOfFile(root.value(), saved);
+    QVERIFY(kind);
+    const app::ExperimentResult again = kind.value()->run(root.value(), app::RunContext{saved, dir.path(), 2, {}});
+    QVERIFY(again.status.finished());
+
+    const QString file = QDir(out).filePath(again.name + QStringLiteral(".csv"));
+    QCOMPARE(rowsOf(app::resultTableCsv(page.provenance(), *page.resultTable())),
+             rowsOf(QString::fromUtf8(test::readAll(file))));
+    const ui::ExperimentCharts expected = ui::experimentCharts(again);
+    QCOMPARE(expected.charts.size(), shown.size());
+    for (qsizetype i = 0; i < shown.size(); ++i)
+        QVERIFY2(seriesText(shown[i]) == seriesText(expected.charts[i].second),
+                 qPrintable(expected.charts[i].first + QStringLiteral(": ") +
+                            seriesText(shown[i]).join(QLatin1Char('|')) + QStringLiteral(" vs ") +
+                            seriesText(expected.charts[i].second).join(QLatin1Char('|'))));
 }
 
 }  // namespace
@@ -87,19 +91,8 @@ private slots:
         QVERIFY(ended.wait(120000));
         QVERIFY2(ended.first().first().toBool(), qPrintable(page.errorLabel()->text()));
 
-        QTemporaryDir dir;
-        CliOutput cli;
-        QVERIFY(runSaved(page, dir, cli));
-        const QString file = QDir(cli.out).filePath(cli.again.name + QStringLiteral(".csv"));
-        QCOMPARE(rowsOf(app::resultTableCsv(page.provenance(), *page.resultTable())),
-                 rowsOf(QString::fromUtf8(test::readAll(file))));
-
-        const ui::ExperimentCharts expected = ui::experimentCharts(cli.again);
-        QCOMPARE(expected.charts.size(), 2);
-        QCOMPARE(seriesText(page.stepsChart()), seriesText(expected.charts[0].second));
-        // The page shows the last step once a run lands: the CLI's "-last-step" figure.
-        QCOMPARE(expected.charts[1].first, QStringLiteral("-last-step"));
-        QCOMPARE(seriesText(page.chart()), seriesText(expected.charts[1].second));
+        // The steps chart, then the shown step: the last once a run lands, as the CLI's "-last-step".
+        showsWhatTheCliRuns(page, {page.stepsChart(), page.chart()});
     }
 
     void explorerShowsWhatTheKindRuns_data()
@@ -125,22 +118,8 @@ private slots:
             },
             60000));
 
-        QTemporaryDir dir;
-        CliOutput cli;
-        QVERIFY(runSaved(page, dir, cli));
-        const QString file = QDir(cli.out).filePath(cli.again.name + QStringLiteral(".csv"));
-        QCOMPARE(rowsOf(app::resultTableCsv(page.provenance(), *page.resultTable())),
-                 rowsOf(QString::fromUtf8(test::readAll(file))));
-
-        const ui::ExperimentCharts expected = ui::experimentCharts(cli.again);
-        const QList<QChart*> shown{page.probabilityChart()->chart(), page.sweepChart()->chart(),
-                                   page.drawChart()->chart(), page.compareChart()->chart()};
-        QCOMPARE(expected.charts.size(), shown.size());
-        for (qsizetype i = 0; i < shown.size(); ++i)
-            QVERIFY2(seriesText(shown[i]) == seriesText(expected.charts[i].second),
-                     qPrintable(expected.charts[i].first + QStringLiteral(": ") +
-                                seriesText(shown[i]).join(QLatin1Char('|')) + QStringLiteral(" vs ") +
-                                seriesText(expected.charts[i].second).join(QLatin1Char('|'))));
+        showsWhatTheCliRuns(page, {page.probabilityChart()->chart(), page.sweepChart()->chart(),
+                                   page.drawChart()->chart(), page.compareChart()->chart()});
     }
 };
 
