@@ -387,7 +387,11 @@ private slots:
         QCOMPARE(loop->mainLoop()->prompt(), (std::vector<std::int32_t>{1, 7, 9}));
         QCOMPARE(window.recentModels(), QStringList{path});
         QVERIFY(findAction(window, QStringLiteral("File"), QStringLiteral("Open model...")));
-        QVERIFY(!window.openModelFrom(dir.filePath(QStringLiteral("missing.gguf"))).isEmpty());
+        // A missing file is refused on the page the user is on.
+        window.showPage(window.page(QStringLiteral("summation-order")));
+        const QString missing = dir.filePath(QStringLiteral("missing.gguf"));
+        QCOMPARE(window.openModelFrom(missing), missing + QStringLiteral(": no such file"));
+        QCOMPARE(window.currentPage(), window.page(QStringLiteral("summation-order")));
         QCOMPARE(window.recentModels(), QStringList{path});
     }
 

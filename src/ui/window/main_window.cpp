@@ -363,6 +363,9 @@ void MainWindow::present()
 
 QString MainWindow::openModelFrom(const QString& path)
 {
+    // A missing file is said where the user is, not after a switch to the Loop page.
+    if (!QFileInfo(path).isFile())
+        return tr("%1: no such file").arg(path);
     // The page on screen when it runs models (all but Summation order), else the Loop.
     if (Page* current = currentPage();
         current && current != page(app::loopKind().id()) && current->openModel(path).isEmpty()) {
