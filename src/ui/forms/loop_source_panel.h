@@ -55,7 +55,6 @@ public:
     // The source combo box: the page puts it in its form's first row.
     QComboBox* sourceBox() const { return m_source; }
     QLineEdit* modelFileField() const { return m_modelFile; }
-    QLineEdit* fileField() const { return m_file; }
     QLabel* errorLabel() const { return m_error; }
     QProgressBar* progressBar() const { return m_progress; }
     QLabel* modelInfoLabel() const { return m_modelInfo; }

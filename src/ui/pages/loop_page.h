@@ -118,7 +118,6 @@ public:
     QComboBox* branchModeBox() const { return m_branchMode; }
     QDoubleSpinBox* passBox() const { return m_passMs; }
     QDoubleSpinBox* prefillBox() const { return m_prefillMs; }
-    LoopSourcePanel* sourcePanel() const { return m_sourcePanel; }
     QComboBox* sourceBox() const;
     QLabel* sourceErrorLabel() const;
     QLabel* replayLabel() const { return m_replayInfo; }

@@ -58,7 +58,6 @@ public:
     // The replies' or the steps' findings in words.
     QLabel* findingsLabel() const { return m_findings; }
     QLabel* replayLabel() const { return m_replayResult; }
-    QSpinBox* replaySeedBox() const { return m_replaySeed; }
 
 signals:
     // A replay ended: the message replayLabel() shows.
